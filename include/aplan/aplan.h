@@ -1,0 +1,313 @@
+/*
+ * aplan: tensor arena planning with pluggable strategies, a verifier and a lower bound.
+ *
+ * The whole public contract of the core lives in this header. It needs only <stddef.h>, <stdint.h> and <stdbool.h>,
+ * never allocates, never prints and never touches a file: every byte of working memory comes from the caller.
+ *
+ * Typical use:
+ *   1. describe the buffers (aplan_buffer) and the problem (aplan_problem_init, then adjust);
+ *   2. pick a strategy (aplan_strategy_find or a built-in getter from <aplan/strategies.h>);
+ *   3. ask aplan_plan_scratch_size how many scratch bytes the plan needs and provide them (APLAN_SCRATCH_ALIGN aligned);
+ *   4. call aplan_plan: it validates the problem, runs the strategy, verifies the result and reports the arena size
+ *      beside the lower bound.
+ *
+ * Thread-safety: every function is reentrant; concurrent calls must not share scratch or output arrays.
+ */
+#ifndef APLAN_APLAN_H
+#define APLAN_APLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define APLAN_VERSION_MAJOR 0
+#define APLAN_VERSION_MINOR 1
+#define APLAN_VERSION_PATCH 0
+
+/** Alignment, in bytes, that every scratch buffer handed to aplan must have. */
+#define APLAN_SCRATCH_ALIGN 8u
+
+/** Marks a buffer that has no fixed offset (aplan_buffer.offset) and an unplaced entry of an offsets array. */
+#define APLAN_NO_OFFSET UINT64_MAX
+
+/** aplan_problem.capacity value meaning "no limit on the arena size". */
+#define APLAN_UNLIMITED UINT64_MAX
+
+/** aplan_report buffer index meaning "no buffer involved". */
+#define APLAN_NO_BUFFER SIZE_MAX
+
+/** Most buffers one problem may hold; indices then fit 32 bits in strategy scratch. */
+#define APLAN_MAX_BUFFERS ((size_t)UINT32_MAX - 1u)
+
+/**
+ * Status codes. Values are part of the ABI and never change once released; new codes are only appended.
+ * 0 is success; 1..63 are the core's; 64..127 belong to the input formats (see <aplan/formats.h>).
+ */
+typedef enum aplan_status {
+    APLAN_OK = 0,                      /**< Success. */
+    APLAN_E_INVALID_ARG = 1,           /**< A required pointer is NULL or an argument is out of its domain. */
+    APLAN_E_TOO_MANY_BUFFERS = 2,      /**< More than APLAN_MAX_BUFFERS buffers. */
+    APLAN_E_BAD_ALIGNMENT = 3,         /**< An alignment is not a power of two (buffer: 0 allowed, meaning default). */
+    APLAN_E_BAD_LIFETIME = 4,          /**< A buffer's lower step is greater than its upper step. */
+    APLAN_E_MISALIGNED_OFFSET = 5,     /**< An offset (fixed, or planned) is not a multiple of its alignment. */
+    APLAN_E_SIZE_OVERFLOW = 6,         /**< A size, offset + size, rounding or sum does not fit 64 bits. */
+    APLAN_E_CAPACITY_EXCEEDED = 7,     /**< The arena (or a buffer, or the lower bound) exceeds the capacity. */
+    APLAN_E_SCRATCH_TOO_SMALL = 8,     /**< The scratch buffer is smaller than the size query returned. */
+    APLAN_E_SCRATCH_MISALIGNED = 9,    /**< The scratch pointer is not APLAN_SCRATCH_ALIGN aligned. */
+    APLAN_E_UNKNOWN_STRATEGY = 10,     /**< No built-in strategy has the requested name. */
+    APLAN_E_UNSUPPORTED_VERSION = 11,  /**< A strategy's abi_version is not one this library understands. */
+    APLAN_E_OFFSET_MISSING = 12,       /**< The strategy needs a fixed offset on a buffer that has none. */
+    APLAN_E_UNPLACED = 13,             /**< Verifier: a buffer has no offset (APLAN_NO_OFFSET). */
+    APLAN_E_FIXED_MOVED = 14,          /**< Verifier: a fixed buffer is not at its fixed offset. */
+    APLAN_E_OUT_OF_ARENA = 15,         /**< Verifier: offset + size lies beyond the reported arena size. */
+    APLAN_E_ARENA_MISMATCH = 16,       /**< Verifier: the reported arena size is not the highest buffer end. */
+    APLAN_E_OVERLAP = 17,              /**< Verifier: two buffers live at the same step share bytes. */
+    APLAN_E_FIXED_OVERLAP = 18,        /**< Two fixed buffers live at the same step share bytes (input conflict). */
+    APLAN_E_PLAN_REJECTED = 19,        /**< aplan_plan: the strategy's plan failed verification (see report.rule). */
+    APLAN_E_STRATEGY_FAILED = 20,      /**< The strategy gave up for a reason of its own (e.g. search budget). */
+
+    /* Input formats (<aplan/formats.h>): the error's byte offset, line and column say where. */
+    APLAN_E_FORMAT_TRUNCATED = 64,     /**< The input ends inside a structure it declares. */
+    APLAN_E_FORMAT_BAD_OFFSET = 65,    /**< An offset or index in the input points outside it or is misaligned. */
+    APLAN_E_FORMAT_BAD_VALUE = 66,     /**< A field holds a value outside its domain (type, shape, index, id). */
+    APLAN_E_FORMAT_UNSUPPORTED = 67,   /**< Well-formed input using something aplan does not handle. */
+    APLAN_E_FORMAT_BAD_METADATA = 68,  /**< A malformed offline plan (OfflineMemoryAllocation) in a model. */
+    APLAN_E_FORMAT_SYNTAX = 69,        /**< Text input: a missing column, a non-number, a bad header. */
+    APLAN_E_FORMAT_UNKNOWN = 70,       /**< The input is neither a .tflite flatbuffer nor a CSV table. */
+    APLAN_E_OUTPUT_TOO_SMALL = 71      /**< A caller-provided output array has fewer entries than needed. */
+} aplan_status;
+
+/**
+ * Static, human-readable name of a status ("scratch buffer too small"). Never NULL; unknown values give
+ * "unknown status". Built with APLAN_NO_STATUS_STRINGS every call returns "" to save ROM.
+ */
+const char *aplan_status_str(aplan_status status);
+
+/** One buffer (tensor) to place. Plain data: fill it directly. */
+typedef struct aplan_buffer {
+    uint64_t size;      /**< Bytes. 0 is allowed: such a buffer occupies no memory and conflicts with nothing. */
+    uint64_t lower;     /**< First step at which the buffer is live (steps). */
+    uint64_t upper;     /**< First step at which it is no longer live; [lower, upper) is half-open, lower == upper
+                             means never live (conflicts with nothing). */
+    uint64_t alignment; /**< Offset alignment in bytes: a power of two, or 0 for the problem's default. */
+    uint64_t offset;    /**< Fixed (offline-planned) offset in bytes, or APLAN_NO_OFFSET to let the strategy choose. */
+} aplan_buffer;
+
+/** aplan_problem.flags: round every size up to its buffer's alignment before planning (TFLM rounds to 16). */
+#define APLAN_ROUND_SIZES 0x1u
+/** aplan_problem.flags: two fixed buffers may share bytes while both are live; such pairs are counted in the
+ *  report (aliased_pairs) instead of failing. Needed for offline plans that alias on purpose (Arm Vela). */
+#define APLAN_ALLOW_FIXED_ALIAS 0x2u
+
+/** A planning problem. Initialise with aplan_problem_init, then set the fields you need. */
+typedef struct aplan_problem {
+    const aplan_buffer *buffers; /**< count buffers, owned by the caller, unchanged while any call runs. */
+    size_t count;                /**< Number of buffers (at most APLAN_MAX_BUFFERS). */
+    uint64_t alignment;          /**< Default alignment in bytes for buffers whose alignment is 0 (power of two). */
+    uint64_t capacity;           /**< Most bytes the arena may have, or APLAN_UNLIMITED. */
+    uint32_t flags;              /**< APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS. */
+    uint32_t reserved[7];        /**< Zero. Room for later fields without an ABI break. */
+} aplan_problem;
+
+/**
+ * Initialise a problem: the given buffers, default alignment 1, no capacity limit, no flags.
+ * Complexity O(1). Does not validate; aplan_problem_validate and aplan_plan do.
+ */
+void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, size_t count);
+
+/**
+ * Where a check failed. Filled by validation, the verifier, the lower bound and strategies. Fields that do not apply
+ * to a rule hold APLAN_NO_BUFFER (indices) or 0 (ranges).
+ */
+typedef struct aplan_report {
+    aplan_status rule;     /**< APLAN_OK, or the rule that broke. */
+    size_t buffer_a;       /**< Index of the buffer at fault (the earlier-placed one for an overlap). */
+    size_t buffer_b;       /**< For an overlap, the other buffer. */
+    uint64_t step_lo;      /**< For an overlap, the steps [step_lo, step_hi) at which both are live. */
+    uint64_t step_hi;      /**< See step_lo. */
+    uint64_t byte_lo;      /**< For an overlap, the shared bytes [byte_lo, byte_hi); for a size rule, the value */
+    uint64_t byte_hi;      /**< that broke it (byte_lo) and the limit (byte_hi). */
+    size_t aliased_pairs;  /**< Pairs of fixed buffers that share bytes while live, allowed by
+                                APLAN_ALLOW_FIXED_ALIAS (verifier only; 0 when it fails). */
+} aplan_report;
+
+/** Reset a report to "no failure": rule APLAN_OK, no buffers, zero ranges and count. */
+void aplan_report_clear(aplan_report *report);
+
+/**
+ * Write a one-line English description of a report into out (always NUL-terminated when out_size > 0), e.g.
+ * "buffers 12 and 40 overlap at steps 7-9, bytes 4096-6143". Ranges are printed inclusive.
+ * @return the length the full text needs, excluding the NUL (like snprintf); complexity O(length).
+ */
+size_t aplan_report_format(const aplan_report *report, char *out, size_t out_size);
+
+/**
+ * Check a problem: pointers, buffer count, every alignment a power of two, lower <= upper, rounded sizes and
+ * fixed offset + size within 64 bits, fixed offsets aligned, no fixed buffer or single buffer above the capacity.
+ * @param[in]  problem the problem.
+ * @param[out] report  optional (NULL allowed): which buffer broke which rule.
+ * @return APLAN_OK, or the first failure in buffer order: APLAN_E_INVALID_ARG (NULL problem, NULL buffers with
+ *         count > 0, non-zero reserved), APLAN_E_TOO_MANY_BUFFERS, APLAN_E_BAD_ALIGNMENT, APLAN_E_BAD_LIFETIME,
+ *         APLAN_E_SIZE_OVERFLOW, APLAN_E_MISALIGNED_OFFSET, APLAN_E_CAPACITY_EXCEEDED.
+ * Complexity O(n).
+ */
+aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *report);
+
+/** Effective alignment of buffer i (its own, or the problem default). Problem must be valid, i < count. O(1). */
+uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i);
+/** Effective size of buffer i (rounded up to its alignment under APLAN_ROUND_SIZES). Problem valid, i < count. */
+uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i);
+/** True iff buffers i and j are both live at some step and both have a non-zero effective size. O(1). */
+bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Lower bound                                                                                                   */
+
+/** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 8 per buffer. 0 with *bytes untouched on
+ *  overflow (APLAN_E_SIZE_OVERFLOW). */
+aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes);
+
+/**
+ * A lower bound on the arena of every valid plan: the largest of
+ *   - the sum of effective sizes live at one step (over fixed buffers too; under APLAN_ALLOW_FIXED_ALIAS, live fixed
+ *     buffers count only with the largest of them, as aliased ones may share bytes),
+ *   - the largest effective size of any buffer (every buffer lies inside the arena, even one never live),
+ *   - the highest end (offset + size) of a fixed buffer.
+ * A plan whose arena equals the bound is optimal.
+ * @param[in]  problem      a problem (validated here).
+ * @param[in]  scratch      APLAN_SCRATCH_ALIGN-aligned memory of aplan_lower_bound_scratch_size bytes for the
+ *                          O(n log n) sweep, or NULL for the O(n^2) path that needs none.
+ * @param[out] bound        the bound in bytes.
+ * @param[out] step         optional: a step at which the live sum is largest (0 when nothing is ever live).
+ * @return APLAN_OK; a validation status; APLAN_E_SCRATCH_TOO_SMALL / APLAN_E_SCRATCH_MISALIGNED;
+ *         APLAN_E_SIZE_OVERFLOW when a live sum exceeds 64 bits.
+ */
+aplan_status aplan_lower_bound(const aplan_problem *problem, void *scratch, size_t scratch_size, uint64_t *bound,
+                               uint64_t *step);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Verifier                                                                                                      */
+
+/** Scratch bytes aplan_verify needs for its O(n log n) path. APLAN_E_SIZE_OVERFLOW if that does not fit size_t. */
+aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes);
+
+/**
+ * Check a plan against every rule, in this order, stopping at the first failure:
+ *   1. every buffer is placed (APLAN_E_UNPLACED);
+ *   2. every offset is a multiple of the buffer's alignment (APLAN_E_MISALIGNED_OFFSET);
+ *   3. fixed buffers are at their fixed offsets (APLAN_E_FIXED_MOVED);
+ *   4. offset + size fits 64 bits (APLAN_E_SIZE_OVERFLOW) and the arena size (APLAN_E_OUT_OF_ARENA);
+ *   5. the arena size equals the highest end (APLAN_E_ARENA_MISMATCH) and the capacity
+ *      (APLAN_E_CAPACITY_EXCEEDED);
+ *   6. no two buffers live at a common step share a byte (APLAN_E_OVERLAP; APLAN_E_FIXED_OVERLAP when both are
+ *      fixed and APLAN_ALLOW_FIXED_ALIAS is off; counted in report->aliased_pairs when it is on).
+ * Rules 1-5 report the first buffer in index order. Buffers of size 0 or never live overlap nothing.
+ * @param[in]  problem    a problem (validated here; a validation failure is returned as is).
+ * @param[in]  offsets    count offsets, one per buffer.
+ * @param[in]  arena_size the arena size the plan claims.
+ * @param[in]  scratch    aplan_verify_scratch_size bytes (APLAN_SCRATCH_ALIGN aligned) for the O(n log n) sweep,
+ *                        or NULL for the O(n^2) pairwise path that needs no memory (tiny devices).
+ * @param[out] report     optional: the rule that broke and the buffers, steps and bytes involved.
+ * @return APLAN_OK or the failing rule (also in report->rule).
+ */
+aplan_status aplan_verify(const aplan_problem *problem, const uint64_t *offsets, uint64_t arena_size,
+                          void *scratch, size_t scratch_size, aplan_report *report);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Strategies                                                                                                    */
+
+/** The strategy ABI this header describes; aplan_plan accepts strategies whose abi_version is 1..this. */
+#define APLAN_STRATEGY_ABI_VERSION 1u
+
+/**
+ * A planning strategy. A third party adds one by defining a const instance; no core file changes.
+ *
+ * The contract for plan():
+ *   1. The problem has been validated; effective sizes and alignments (aplan_buffer_size/_alignment) are exact and
+ *      fixed offset + size fits 64 bits.
+ *   2. offsets[] arrives filled with APLAN_NO_OFFSET. On APLAN_OK every entry holds an offset that is a multiple of
+ *      its alignment, fixed buffers hold their fixed offset, and buffers that conflict do not share bytes.
+ *   3. scratch is APLAN_SCRATCH_ALIGN aligned, exactly scratch_size bytes (what scratch_size() returned), and its
+ *      content is unspecified (debug builds fill it with 0xAA). It is valid only during the call.
+ *   4. The strategy keeps no pointer past the call, calls no allocator, and is deterministic: the same problem gives
+ *      the same offsets.
+ *   5. On failure it returns a status other than APLAN_OK and may name the buffer at fault in report.
+ * The core computes the arena size from the offsets and verifies every plan; a plan that breaks a rule is rejected.
+ */
+typedef struct aplan_strategy {
+    uint32_t abi_version;    /**< APLAN_STRATEGY_ABI_VERSION at the time the strategy was written. */
+    const char *name;        /**< Unique short name, [a-z0-9_]. */
+    const char *description; /**< One line for listings. */
+    /** Scratch bytes plan() needs for this (valid) problem; APLAN_E_SIZE_OVERFLOW if it does not fit size_t. */
+    aplan_status (*scratch_size)(const struct aplan_strategy *self, const aplan_problem *problem, size_t *bytes);
+    /** Place every buffer; see the contract above. */
+    aplan_status (*plan)(const struct aplan_strategy *self, const aplan_problem *problem, void *scratch,
+                         size_t scratch_size, uint64_t *offsets, aplan_report *report);
+    void *user;              /**< Free for the strategy's author; the core never touches it. */
+    /* Members added by later ABI versions go here, each marked with its version. */
+} aplan_strategy;
+
+/** Number of built-in strategies enabled in this build (meson option `strategies`). O(1). */
+size_t aplan_strategy_count(void);
+
+/** The i-th built-in strategy in a fixed order (linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline,
+ *  less those disabled), or NULL when i >= aplan_strategy_count(). O(1). */
+const aplan_strategy *aplan_strategy_at(size_t i);
+
+/**
+ * Look up a built-in strategy by name.
+ * @param[in]  name     the strategy's name, e.g. "greedy_by_size".
+ * @param[out] strategy the strategy; NULL on failure.
+ * @return APLAN_OK; APLAN_E_INVALID_ARG when name or strategy is NULL; APLAN_E_UNKNOWN_STRATEGY when no strategy
+ *         enabled in this build has that name. O(number of strategies).
+ */
+aplan_status aplan_strategy_find(const char *name, const aplan_strategy **strategy);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Planning                                                                                                      */
+
+/** What aplan_plan found besides the offsets. */
+typedef struct aplan_result {
+    uint64_t arena_size;  /**< Highest end over all buffers, in bytes (0 for no buffers). */
+    uint64_t lower_bound; /**< aplan_lower_bound of the problem, in bytes. */
+    uint64_t bound_step;  /**< Step at which the live sum is largest. */
+    aplan_report report;  /**< On failure, where; on success, aliased_pairs. */
+} aplan_result;
+
+/**
+ * Scratch bytes aplan_plan needs: the largest of the strategy's, the verifier's and the lower bound's needs.
+ * @return APLAN_OK; APLAN_E_INVALID_ARG; a validation status; APLAN_E_UNSUPPORTED_VERSION; APLAN_E_SIZE_OVERFLOW.
+ */
+aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, const aplan_problem *problem, size_t *bytes);
+
+/**
+ * Plan: validate the problem, compute the lower bound, run the strategy, verify its offsets.
+ * @param[in]  strategy     the strategy (its abi_version must be 1..APLAN_STRATEGY_ABI_VERSION).
+ * @param[in]  problem      the problem.
+ * @param[in]  scratch      APLAN_SCRATCH_ALIGN-aligned memory of at least aplan_plan_scratch_size bytes; owned by
+ *                          the caller and free again when the call returns.
+ * @param[out] offsets      count entries, the offset of each buffer in bytes. Valid on APLAN_OK, and on
+ *                          APLAN_E_CAPACITY_EXCEEDED when the strategy produced a verified plan that is too big.
+ * @param[out] result       arena size, lower bound and report (required).
+ * @return APLAN_OK, or:
+ *   - a validation status (see aplan_problem_validate), APLAN_E_INVALID_ARG, APLAN_E_UNSUPPORTED_VERSION;
+ *   - APLAN_E_SCRATCH_MISALIGNED, APLAN_E_SCRATCH_TOO_SMALL (nothing written outside out-parameters);
+ *   - APLAN_E_CAPACITY_EXCEEDED when the lower bound or the plan exceeds the capacity (result->arena_size and the
+ *     report's byte_lo/byte_hi say by how much);
+ *   - whatever the strategy returned (e.g. APLAN_E_OFFSET_MISSING);
+ *   - APLAN_E_FIXED_OVERLAP when two fixed buffers conflict and aliasing is not allowed;
+ *   - APLAN_E_PLAN_REJECTED when the strategy's plan breaks a verifier rule (report.rule says which).
+ * Complexity: the strategy's, plus O(n log n).
+ */
+aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *problem, void *scratch,
+                        size_t scratch_size, uint64_t *offsets, aplan_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APLAN_APLAN_H */

@@ -1,0 +1,114 @@
+/*
+ * The lower bound. The sweep path sorts start and end steps (8 bytes of scratch per buffer) and walks them once,
+ * O(n log n); the path without scratch sums the live sizes at every start step, O(n^2). Both report the earliest step
+ * with the largest live sum, so they agree exactly.
+ */
+#include "internal.h"
+
+/* Buffers that count in the live sum: they occupy memory, and under APLAN_ALLOW_FIXED_ALIAS they are not fixed
+ * (aliased fixed buffers may share bytes, so summing them would overstate the bound; the highest fixed end still
+ * bounds them). */
+static bool counts(const aplan_problem *p, size_t i) {
+    if (!aplan__occupies(p, i)) return false;
+    return (p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0 || p->buffers[i].offset == APLAN_NO_OFFSET;
+}
+
+static void layout(aplan__scratch *s, size_t n, uint32_t **by_lower, uint32_t **by_upper) {
+    *by_lower = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    *by_upper = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+}
+
+aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes) {
+    if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
+    aplan__scratch s;
+    uint32_t *a, *b;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    layout(&s, problem->count, &a, &b);
+    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used;
+    return APLAN_OK;
+}
+
+/* The largest size and the highest fixed end: every buffer lies inside the arena. */
+static uint64_t static_part(const aplan_problem *p) {
+    uint64_t best = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        uint64_t end = aplan_buffer_size(p, i);
+        if (p->buffers[i].offset != APLAN_NO_OFFSET) end += p->buffers[i].offset; /* validated: no overflow */
+        if (end > best) best = end;
+    }
+    return best;
+}
+
+static aplan_status sweep(const aplan_problem *p, void *scratch, size_t scratch_size, uint64_t *peak,
+                          uint64_t *peak_step) {
+    aplan__scratch s;
+    uint32_t *by_lower, *by_upper;
+    aplan__scratch_init(&s, scratch, scratch_size);
+    layout(&s, p->count, &by_lower, &by_upper);
+    size_t m = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        if (counts(p, i)) {
+            by_lower[m] = (uint32_t)i;
+            by_upper[m] = (uint32_t)i;
+            m++;
+        }
+    }
+    aplan__sort(by_lower, m, aplan__less_by_lower, p);
+    aplan__sort(by_upper, m, aplan__less_by_upper, p);
+    uint64_t live = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < m;) {
+        const uint64_t t = p->buffers[by_lower[i]].lower;
+        for (; j < m && p->buffers[by_upper[j]].upper <= t; j++) live -= aplan_buffer_size(p, by_upper[j]);
+        for (; i < m && p->buffers[by_lower[i]].lower == t; i++) {
+            if (!aplan__add(live, aplan_buffer_size(p, by_lower[i]), &live)) return APLAN_E_SIZE_OVERFLOW;
+        }
+        if (live > *peak) {
+            *peak = live;
+            *peak_step = t;
+        }
+    }
+    return APLAN_OK;
+}
+
+static aplan_status pairwise(const aplan_problem *p, uint64_t *peak, uint64_t *peak_step) {
+    for (size_t i = 0; i < p->count; i++) {
+        if (!counts(p, i)) continue;
+        const uint64_t t = p->buffers[i].lower;
+        uint64_t live = 0;
+        for (size_t j = 0; j < p->count; j++) {
+            if (counts(p, j) && p->buffers[j].lower <= t && t < p->buffers[j].upper &&
+                !aplan__add(live, aplan_buffer_size(p, j), &live)) {
+                return APLAN_E_SIZE_OVERFLOW;
+            }
+        }
+        if (live > *peak || (live == *peak && live != 0 && t < *peak_step)) {
+            *peak = live;
+            *peak_step = t;
+        }
+    }
+    return APLAN_OK;
+}
+
+aplan_status aplan_lower_bound(const aplan_problem *problem, void *scratch, size_t scratch_size, uint64_t *bound,
+                               uint64_t *step) {
+    if (bound == NULL) return APLAN_E_INVALID_ARG;
+    aplan_status st = aplan_problem_validate(problem, NULL);
+    if (st != APLAN_OK) return st;
+    uint64_t peak = 0;
+    uint64_t peak_step = 0;
+    if (scratch != NULL) {
+        size_t need;
+        if ((st = aplan_lower_bound_scratch_size(problem, &need)) != APLAN_OK) return st;
+        if ((st = aplan__scratch_check(scratch, scratch_size, need)) != APLAN_OK) return st;
+        st = sweep(problem, scratch, scratch_size, &peak, &peak_step);
+    } else {
+        st = pairwise(problem, &peak, &peak_step);
+    }
+    if (st != APLAN_OK) return st;
+    const uint64_t fixed = static_part(problem);
+    *bound = peak > fixed ? peak : fixed;
+    if (step != NULL) *step = peak_step;
+    return APLAN_OK;
+}

@@ -1,0 +1,117 @@
+/*
+ * Internals shared by the core and the built-in strategies. Not installed; names start with aplan__.
+ * Nothing here allocates, prints or reads files.
+ */
+#ifndef APLAN_CORE_INTERNAL_H
+#define APLAN_CORE_INTERNAL_H
+
+#include "aplan/aplan.h"
+
+/*
+ * APLAN_ASSERT(x) checks an internal invariant (never a caller mistake: those return a status). Override it with
+ * -DAPLAN_ASSERT(x)=... The default traps without calling libc, so the freestanding core needs no assert().
+ * NDEBUG builds compile it out.
+ */
+#ifndef APLAN_ASSERT
+#  ifdef NDEBUG
+#    define APLAN_ASSERT(x) ((void)0)
+#  else
+#    define APLAN_ASSERT(x) ((x) ? (void)0 : __builtin_trap())
+#  endif
+#endif
+
+/* memset/memcpy go through these so a freestanding port can supply its own (lz4's LZ4_FREESTANDING idea). */
+#ifndef APLAN_MEMSET
+#  define APLAN_MEMSET(d, c, n) __builtin_memset((d), (c), (n))
+#endif
+
+/* Scratch: a bump allocator over caller memory. With base NULL it only measures, so one layout function serves
+ * both the size query and the carving, and the two can never disagree. */
+typedef struct aplan__scratch {
+    unsigned char *base; /* NULL while measuring */
+    size_t size;         /* bytes available */
+    size_t used;         /* bytes taken so far, including alignment padding */
+    bool failed;         /* a take() overflowed or ran out */
+} aplan__scratch;
+
+void aplan__scratch_init(aplan__scratch *s, void *base, size_t size);
+/* count elements of elem_size bytes aligned to align (a power of two <= APLAN_SCRATCH_ALIGN). Returns NULL when
+ * measuring, when count is 0, or on overflow / exhaustion (then s->failed is set and stays set). */
+void *aplan__scratch_take(aplan__scratch *s, size_t count, size_t elem_size, size_t align);
+/* Checks a caller's scratch pointer and size against a need: APLAN_E_SCRATCH_MISALIGNED / _TOO_SMALL / OK. */
+aplan_status aplan__scratch_check(const void *scratch, size_t scratch_size, size_t need);
+
+/* Heapsort of uint32 indices by a strict weak order `less` that must be total (tie-break on the index) so results
+ * are deterministic. O(n log n) time, O(1) extra memory. */
+typedef bool (*aplan__less_fn)(const void *ctx, uint32_t a, uint32_t b);
+void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx);
+
+/* Common orders over a problem's buffers (ctx = const aplan_problem *), ties broken by index ascending. */
+bool aplan__less_by_lower(const void *ctx, uint32_t a, uint32_t b);
+bool aplan__less_by_upper(const void *ctx, uint32_t a, uint32_t b);
+
+/* Checked 64-bit arithmetic: false on overflow (then *out is unspecified). */
+static inline bool aplan__add(uint64_t a, uint64_t b, uint64_t *out) { return !__builtin_add_overflow(a, b, out); }
+/* Round v up to a power-of-two alignment; false on overflow. */
+static inline bool aplan__align_up(uint64_t v, uint64_t align, uint64_t *out) {
+    uint64_t t;
+    if (!aplan__add(v, align - 1u, &t)) return false;
+    *out = t & ~(align - 1u);
+    return true;
+}
+
+/* True iff the buffer is live at some step and occupies memory: only such buffers can conflict. */
+static inline bool aplan__occupies(const aplan_problem *p, size_t i) {
+    return p->buffers[i].lower < p->buffers[i].upper && aplan_buffer_size(p, i) != 0;
+}
+
+/*
+ * Static interval tree over buffer lifetimes. Built once over a subset of buffers (those that occupy memory),
+ * queried for the ones whose lifetime intersects [lower, upper). Implicit balanced tree over the subset sorted by
+ * lower; each node keeps the buffer with the largest upper in its subtree.
+ * Memory: 8 bytes per member (order + max), carved by the caller. Build O(m log m); query O(log m + hits).
+ */
+typedef struct aplan__itree {
+    const aplan_problem *problem;
+    uint32_t *order; /* members sorted by (lower, index) */
+    uint32_t *maxup; /* per implicit node: member with the largest upper in its subtree */
+    size_t count;
+} aplan__itree;
+
+/* order must already hold the members (any order); it is sorted in place. */
+void aplan__itree_build(aplan__itree *t, const aplan_problem *p, uint32_t *order, uint32_t *maxup, size_t count);
+/* Appends to out[] every member whose lifetime intersects [lower, upper) and for which keep(ctx, member) holds
+ * (keep may be NULL). out must have room for count entries. Returns the number appended. */
+size_t aplan__itree_query(const aplan__itree *t, uint64_t lower, uint64_t upper,
+                          bool (*keep)(const void *ctx, uint32_t member), const void *ctx, uint32_t *out);
+
+/*
+ * Lowest offset >= floor, aligned to align, at which size bytes miss every neighbour. nb[] lists buffers already
+ * placed (offsets[] set) sorted by (offset, index). *pos (in/out) is the first neighbour still to look at: entries
+ * before it are known to end at or below floor, which lets a caller with a rising floor walk nb[] once in all.
+ * Fails with APLAN_E_SIZE_OVERFLOW when the offset or its end would pass 2^64 - 1. O(neighbours looked at).
+ */
+aplan_status aplan__first_gap(const aplan_problem *p, const uint64_t *offsets, const uint32_t *nb, size_t count,
+                              size_t *pos, uint64_t floor, uint64_t size, uint64_t align, uint64_t *out);
+/* ctx is a struct aplan__by_offset: order by (offsets[i], i). */
+struct aplan__by_offset {
+    const uint64_t *offsets;
+};
+bool aplan__less_by_offset(const void *ctx, uint32_t a, uint32_t b);
+
+/* Text without printf: appends while room is left (always NUL-terminated when size > 0) but counts every
+ * character, so len is the length the whole text needs, as snprintf returns. */
+typedef struct aplan__text {
+    char *out;
+    size_t size;
+    size_t len;
+} aplan__text;
+void aplan__put(aplan__text *w, const char *s);
+void aplan__put_u64(aplan__text *w, uint64_t v);
+void aplan__put_i64(aplan__text *w, int64_t v);
+
+/* Report helpers. */
+void aplan__report_buffer(aplan_report *r, aplan_status rule, size_t a);
+void aplan__report_value(aplan_report *r, aplan_status rule, size_t a, uint64_t value, uint64_t limit);
+
+#endif /* APLAN_CORE_INTERNAL_H */

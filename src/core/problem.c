@@ -1,0 +1,95 @@
+/* The problem model: initialisation, validation and the effective size and alignment of a buffer. */
+#include "internal.h"
+
+void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, size_t count) {
+    APLAN_MEMSET(problem, 0, sizeof *problem);
+    problem->buffers = buffers;
+    problem->count = count;
+    problem->alignment = 1;
+    problem->capacity = APLAN_UNLIMITED;
+}
+
+static bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1u)) == 0; }
+
+uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) {
+    uint64_t a = problem->buffers[i].alignment;
+    return a != 0 ? a : problem->alignment;
+}
+
+uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) {
+    uint64_t size = problem->buffers[i].size;
+    if ((problem->flags & APLAN_ROUND_SIZES) == 0) return size;
+    uint64_t rounded;
+    /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it. */
+    bool ok = aplan__align_up(size, aplan_buffer_alignment(problem, i), &rounded);
+    APLAN_ASSERT(ok);
+    (void)ok;
+    return rounded;
+}
+
+bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j) {
+    const aplan_buffer *a = &problem->buffers[i];
+    const aplan_buffer *b = &problem->buffers[j];
+    return aplan__occupies(problem, i) && aplan__occupies(problem, j) && a->lower < b->upper && b->lower < a->upper;
+}
+
+aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *report) {
+    aplan_report scratch_report;
+    if (report == NULL) report = &scratch_report;
+    aplan_report_clear(report);
+    if (problem == NULL || (problem->buffers == NULL && problem->count != 0)) {
+        report->rule = APLAN_E_INVALID_ARG;
+        return APLAN_E_INVALID_ARG;
+    }
+    for (size_t k = 0; k < sizeof problem->reserved / sizeof problem->reserved[0]; k++) {
+        if (problem->reserved[k] != 0 || (problem->flags & ~(uint32_t)(APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS))) {
+            report->rule = APLAN_E_INVALID_ARG;
+            return APLAN_E_INVALID_ARG;
+        }
+    }
+    if (problem->count > APLAN_MAX_BUFFERS) {
+        aplan__report_value(report, APLAN_E_TOO_MANY_BUFFERS, APLAN_NO_BUFFER, problem->count, APLAN_MAX_BUFFERS);
+        return APLAN_E_TOO_MANY_BUFFERS;
+    }
+    if (!is_pow2(problem->alignment)) {
+        aplan__report_value(report, APLAN_E_BAD_ALIGNMENT, APLAN_NO_BUFFER, problem->alignment, 0);
+        return APLAN_E_BAD_ALIGNMENT;
+    }
+    const uint64_t cap = problem->capacity;
+    for (size_t i = 0; i < problem->count; i++) {
+        const aplan_buffer *b = &problem->buffers[i];
+        if (b->alignment != 0 && !is_pow2(b->alignment)) {
+            aplan__report_value(report, APLAN_E_BAD_ALIGNMENT, i, b->alignment, 0);
+            return APLAN_E_BAD_ALIGNMENT;
+        }
+        if (b->lower > b->upper) {
+            aplan__report_value(report, APLAN_E_BAD_LIFETIME, i, b->lower, b->upper);
+            return APLAN_E_BAD_LIFETIME;
+        }
+        const uint64_t align = aplan_buffer_alignment(problem, i);
+        uint64_t size = b->size;
+        if ((problem->flags & APLAN_ROUND_SIZES) != 0 && !aplan__align_up(b->size, align, &size)) {
+            aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, i, b->size, 0);
+            return APLAN_E_SIZE_OVERFLOW;
+        }
+        if (size > cap) {
+            aplan__report_value(report, APLAN_E_CAPACITY_EXCEEDED, i, size, cap);
+            return APLAN_E_CAPACITY_EXCEEDED;
+        }
+        if (b->offset == APLAN_NO_OFFSET) continue;
+        if ((b->offset & (align - 1u)) != 0) {
+            aplan__report_value(report, APLAN_E_MISALIGNED_OFFSET, i, b->offset, align);
+            return APLAN_E_MISALIGNED_OFFSET;
+        }
+        uint64_t end;
+        if (!aplan__add(b->offset, size, &end)) {
+            aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, i, b->offset, size);
+            return APLAN_E_SIZE_OVERFLOW;
+        }
+        if (end > cap) {
+            aplan__report_value(report, APLAN_E_CAPACITY_EXCEEDED, i, end, cap);
+            return APLAN_E_CAPACITY_EXCEEDED;
+        }
+    }
+    return APLAN_OK;
+}

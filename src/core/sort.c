@@ -1,0 +1,47 @@
+/*
+ * Heapsort: O(n log n) worst case and no memory beyond the array, which suits caller-provided scratch. It is not
+ * stable, so every order used with it is total (ties fall back to the buffer index) and results stay deterministic.
+ */
+#include "internal.h"
+
+static void sift_down(uint32_t *a, size_t root, size_t n, aplan__less_fn less, const void *ctx) {
+    for (;;) {
+        size_t child = 2u * root + 1u;
+        if (child >= n) return;
+        if (child + 1u < n && less(ctx, a[child], a[child + 1u])) child++;
+        if (!less(ctx, a[root], a[child])) return;
+        uint32_t t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+        root = child;
+    }
+}
+
+void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx) {
+    if (n < 2) return;
+    for (size_t i = n / 2u; i-- > 0;) sift_down(items, i, n, less, ctx);
+    for (size_t end = n - 1u; end > 0; end--) {
+        uint32_t t = items[0];
+        items[0] = items[end];
+        items[end] = t;
+        sift_down(items, 0, end, less, ctx);
+    }
+}
+
+bool aplan__less_by_lower(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_buffer *bu = ((const aplan_problem *)ctx)->buffers;
+    if (bu[a].lower != bu[b].lower) return bu[a].lower < bu[b].lower;
+    return a < b;
+}
+
+bool aplan__less_by_upper(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_buffer *bu = ((const aplan_problem *)ctx)->buffers;
+    if (bu[a].upper != bu[b].upper) return bu[a].upper < bu[b].upper;
+    return a < b;
+}
+
+bool aplan__less_by_offset(const void *ctx, uint32_t a, uint32_t b) {
+    const uint64_t *off = ((const struct aplan__by_offset *)ctx)->offsets;
+    if (off[a] != off[b]) return off[a] < off[b];
+    return a < b;
+}

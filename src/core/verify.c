@@ -1,0 +1,256 @@
+/*
+ * The verifier. Rules 1-5 and 7 are per buffer, O(n). Rule 6 (no overlap) has two paths:
+ *
+ * Sweep, O(n log n) with scratch: walk the steps in order; at each step first retire buffers whose lifetime ended
+ * (half-open: one that ends at t and one that starts at t may share bytes), then admit the ones that start. The live
+ * buffers sit in a segment tree over all buffers sorted by offset, each node holding the live member with the
+ * highest end below it. A new buffer [o, e) overlaps a live one iff some live member among those with offset < e
+ * ends above o: one descent of the tree restricted to that prefix finds it, or, when fixed buffers may alias, lists
+ * every such member in O((hits + 1) log n).
+ *
+ * Pairwise, O(n^2) without memory, for devices that cannot spare scratch.
+ *
+ * Scratch: 16 bytes per buffer plus the segment tree (2 x the next power of two >= n entries of 4 bytes), so at most
+ * 32 bytes per buffer.
+ */
+#include "internal.h"
+
+#define NONE UINT32_MAX
+
+typedef struct {
+    const aplan_problem *p;
+    const uint64_t *off;
+    uint32_t *by_off; /* occupying buffers sorted by (offset, index) */
+    uint32_t *pos;    /* buffer -> position in by_off */
+    uint32_t *seg;    /* segment tree, 1-based, leaves at [leaves, 2 * leaves) */
+    size_t leaves;
+    size_t m;         /* occupying buffers */
+    aplan_report *report;
+} sweep_state;
+
+static size_t leaves_for(size_t n) {
+    size_t leaves = 1;
+    while (leaves < n) {
+        if (leaves > SIZE_MAX / 2u) return 0;
+        leaves *= 2u;
+    }
+    return leaves;
+}
+
+static void layout(aplan__scratch *s, size_t n, uint32_t **by_lower, uint32_t **by_upper, uint32_t **by_off,
+                   uint32_t **pos, uint32_t **seg, size_t *leaves) {
+    *leaves = leaves_for(n);
+    *by_lower = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    *by_upper = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    *by_off = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    *pos = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    if (n == 0) return; /* nothing to sweep: no tree */
+    if (*leaves == 0) {
+        s->failed = true;
+        return;
+    }
+    *seg = aplan__scratch_take(s, *leaves, 2u * sizeof(uint32_t), sizeof(uint32_t));
+}
+
+aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes) {
+    if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
+    aplan__scratch s;
+    uint32_t *a, *b, *c, *d, *e;
+    size_t leaves;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    layout(&s, problem->count, &a, &b, &c, &d, &e, &leaves);
+    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used;
+    return APLAN_OK;
+}
+
+static uint64_t end_of(const aplan_problem *p, const uint64_t *off, size_t i) {
+    return off[i] + aplan_buffer_size(p, i); /* checked by rule 4 before any overlap test */
+}
+
+/* Reports an overlap between i and j, or counts it as an allowed alias. Returns true when it is a failure. */
+static bool conflict(const aplan_problem *p, const uint64_t *off, size_t i, size_t j, aplan_report *r) {
+    const aplan_buffer *a = &p->buffers[i];
+    const aplan_buffer *b = &p->buffers[j];
+    const bool both_fixed = a->offset != APLAN_NO_OFFSET && b->offset != APLAN_NO_OFFSET;
+    if (both_fixed && (p->flags & APLAN_ALLOW_FIXED_ALIAS) != 0) {
+        r->aliased_pairs++;
+        return false;
+    }
+    const size_t lo = i < j ? i : j;
+    const size_t hi = i < j ? j : i;
+    aplan__report_buffer(r, both_fixed ? APLAN_E_FIXED_OVERLAP : APLAN_E_OVERLAP, lo);
+    r->buffer_b = hi;
+    r->step_lo = a->lower > b->lower ? a->lower : b->lower;
+    r->step_hi = a->upper < b->upper ? a->upper : b->upper;
+    r->byte_lo = off[i] > off[j] ? off[i] : off[j];
+    const uint64_t ei = end_of(p, off, i);
+    const uint64_t ej = end_of(p, off, j);
+    r->byte_hi = ei < ej ? ei : ej;
+    return true;
+}
+
+static bool memory_intersects(const aplan_problem *p, const uint64_t *off, size_t i, size_t j) {
+    return off[i] < end_of(p, off, j) && off[j] < end_of(p, off, i);
+}
+
+static aplan_status pairwise(const aplan_problem *p, const uint64_t *off, aplan_report *r) {
+    for (size_t i = 0; i < p->count; i++) {
+        for (size_t j = i + 1u; j < p->count; j++) {
+            if (aplan_buffers_conflict(p, i, j) && memory_intersects(p, off, i, j) && conflict(p, off, i, j, r)) {
+                return r->rule;
+            }
+        }
+    }
+    return APLAN_OK;
+}
+
+static void seg_set(sweep_state *s, uint32_t buffer, bool live) {
+    size_t node = s->leaves + s->pos[buffer];
+    s->seg[node] = live ? buffer : NONE;
+    for (node /= 2u; node >= 1u; node /= 2u) {
+        const uint32_t l = s->seg[2u * node];
+        const uint32_t r = s->seg[2u * node + 1u];
+        uint32_t best = l;
+        if (l == NONE || (r != NONE && end_of(s->p, s->off, r) > end_of(s->p, s->off, l))) best = r;
+        s->seg[node] = best;
+    }
+}
+
+/* Admits buffer x, checking it against every live buffer it shares bytes with. Returns true on failure. */
+static bool admit(sweep_state *s, uint32_t x) {
+    const uint64_t x_off = s->off[x];
+    const uint64_t x_end = end_of(s->p, s->off, x);
+    /* prefix = number of occupying buffers whose offset is below x_end */
+    size_t lo = 0, hi = s->m;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if (s->off[s->by_off[mid]] < x_end) lo = mid + 1u; else hi = mid;
+    }
+    const size_t prefix = lo;
+    /* Depth-first, left child first, so the lowest offset overlapping x is met first. Each level leaves at most
+     * one sibling pending, so 2 * 64 entries suffice for any size_t. */
+    size_t stack[2 * 64];
+    size_t node_lo[2 * 64];
+    size_t width[2 * 64];
+    size_t top = 0;
+    stack[top] = 1;
+    node_lo[top] = 0;
+    width[top] = s->leaves;
+    top++;
+    bool failed = false;
+    while (top > 0 && !failed) {
+        top--;
+        const size_t node = stack[top];
+        const size_t nlo = node_lo[top];
+        const size_t w = width[top];
+        const uint32_t best = s->seg[node];
+        if (nlo >= prefix || best == NONE || end_of(s->p, s->off, best) <= x_off) continue;
+        if (w == 1u) {
+            failed = conflict(s->p, s->off, best, x, s->report);
+            continue;
+        }
+        stack[top] = 2u * node + 1u;
+        node_lo[top] = nlo + w / 2u;
+        width[top] = w / 2u;
+        top++;
+        stack[top] = 2u * node;
+        node_lo[top] = nlo;
+        width[top] = w / 2u;
+        top++;
+    }
+    if (!failed) seg_set(s, x, true);
+    return failed;
+}
+
+static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scratch, size_t scratch_size,
+                          aplan_report *r) {
+    aplan__scratch sc;
+    uint32_t *by_lower, *by_upper;
+    sweep_state s = {.p = p, .off = off, .report = r};
+    aplan__scratch_init(&sc, scratch, scratch_size);
+    layout(&sc, p->count, &by_lower, &by_upper, &s.by_off, &s.pos, &s.seg, &s.leaves);
+    APLAN_ASSERT(!sc.failed);
+    size_t m = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        if (aplan__occupies(p, i)) {
+            by_lower[m] = by_upper[m] = s.by_off[m] = (uint32_t)i;
+            m++;
+        }
+    }
+    s.m = m;
+    if (m == 0) return APLAN_OK;
+    struct aplan__by_offset ctx = {off};
+    aplan__sort(s.by_off, m, aplan__less_by_offset, &ctx);
+    for (size_t k = 0; k < m; k++) s.pos[s.by_off[k]] = (uint32_t)k;
+    for (size_t k = 0; k < 2u * s.leaves; k++) s.seg[k] = NONE;
+    aplan__sort(by_lower, m, aplan__less_by_lower, p);
+    aplan__sort(by_upper, m, aplan__less_by_upper, p);
+    size_t j = 0;
+    for (size_t i = 0; i < m;) {
+        const uint64_t t = p->buffers[by_lower[i]].lower;
+        for (; j < m && p->buffers[by_upper[j]].upper <= t; j++) seg_set(&s, by_upper[j], false);
+        for (; i < m && p->buffers[by_lower[i]].lower == t; i++) {
+            if (admit(&s, by_lower[i])) return r->rule;
+        }
+    }
+    return APLAN_OK;
+}
+
+aplan_status aplan_verify(const aplan_problem *problem, const uint64_t *offsets, uint64_t arena_size,
+                          void *scratch, size_t scratch_size, aplan_report *report) {
+    aplan_report local;
+    aplan_report *r = report != NULL ? report : &local;
+    aplan_status st = aplan_problem_validate(problem, r);
+    if (st != APLAN_OK) return st;
+    if (offsets == NULL && problem->count != 0) {
+        r->rule = APLAN_E_INVALID_ARG;
+        return APLAN_E_INVALID_ARG;
+    }
+    if (scratch != NULL) {
+        size_t need;
+        if ((st = aplan_verify_scratch_size(problem, &need)) != APLAN_OK ||
+            (st = aplan__scratch_check(scratch, scratch_size, need)) != APLAN_OK) {
+            r->rule = st;
+            return st;
+        }
+    }
+    const aplan_problem *p = problem;
+    uint64_t highest = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const uint64_t o = offsets[i];
+        const uint64_t align = aplan_buffer_alignment(p, i);
+        const uint64_t size = aplan_buffer_size(p, i);
+        const uint64_t fixed = p->buffers[i].offset;
+        uint64_t end;
+        if (o == APLAN_NO_OFFSET) {
+            aplan__report_buffer(r, APLAN_E_UNPLACED, i);
+        } else if ((o & (align - 1u)) != 0) {
+            aplan__report_value(r, APLAN_E_MISALIGNED_OFFSET, i, o, align);
+        } else if (fixed != APLAN_NO_OFFSET && o != fixed) {
+            aplan__report_value(r, APLAN_E_FIXED_MOVED, i, o, fixed);
+        } else if (!aplan__add(o, size, &end)) {
+            aplan__report_value(r, APLAN_E_SIZE_OVERFLOW, i, o, size);
+        } else if (end > arena_size) {
+            aplan__report_value(r, APLAN_E_OUT_OF_ARENA, i, end, arena_size);
+        } else {
+            if (end > highest) highest = end;
+            continue;
+        }
+        return r->rule;
+    }
+    if (highest != arena_size) {
+        aplan__report_value(r, APLAN_E_ARENA_MISMATCH, APLAN_NO_BUFFER, arena_size, highest);
+        return APLAN_E_ARENA_MISMATCH;
+    }
+    st = scratch != NULL ? sweep(p, offsets, scratch, scratch_size, r) : pairwise(p, offsets, r);
+    if (st != APLAN_OK) {
+        r->aliased_pairs = 0; /* how many were met before the failure depends on the path: say nothing */
+        return st;
+    }
+    if (arena_size > p->capacity) {
+        aplan__report_value(r, APLAN_E_CAPACITY_EXCEEDED, APLAN_NO_BUFFER, arena_size, p->capacity);
+        return APLAN_E_CAPACITY_EXCEEDED;
+    }
+    return APLAN_OK;
+}

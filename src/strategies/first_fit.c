@@ -1,0 +1,116 @@
+/*
+ * first_fit: what a runtime arena allocator does when it serves the model step by step, like TFLite's
+ * SimpleMemoryArena but taking the lowest fitting block rather than the tightest.
+ *
+ * Algorithm:
+ *   1. Fixed buffers keep their offsets. Buffers that occupy no memory (size 0 or never live) go to offset 0.
+ *   2. Order the other buffers by start step, then size (largest first), then index.
+ *   3. Walk that order. When the step advances, release every live buffer whose lifetime has ended; the free space
+ *      is then the gaps between the live buffers, so adjacent free blocks are coalesced by construction.
+ *   4. Allocate each buffer at the lowest offset that is a multiple of its alignment and fits a gap between the live
+ *      buffers and the fixed buffers whose lifetime intersects its own (a fixed buffer is reserved for its whole
+ *      lifetime, even before it starts); when no gap fits, the arena grows at the top.
+ * A buffer allocated later that conflicts with an earlier one is live while the earlier one still is, so checking
+ * the live set is enough.
+ *
+ * Complexity: O(n log n) for the order and the fixed buffers' interval tree, plus O(L log L) per allocation for L
+ * live and conflicting fixed buffers. Scratch: 20 bytes per buffer (order 4, live set 4, neighbours 4, fixed tree 8).
+ * Guarantee: a valid plan; deterministic. It models an online allocator, so it is usually worse than greedy_by_size.
+ */
+#include "aplan/strategies.h"
+#include "core/internal.h"
+
+typedef struct {
+    uint32_t *order, *live, *nb, *fixed_order, *fixed_max;
+} parts;
+
+static void layout(aplan__scratch *s, size_t n, parts *out) {
+    out->order = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    out->live = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    out->nb = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    out->fixed_order = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    out->fixed_max = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+}
+
+static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
+    (void)self;
+    aplan__scratch s;
+    parts unused;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    layout(&s, p->count, &unused);
+    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used;
+    return APLAN_OK;
+}
+
+static bool less_start_size_index(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_problem *p = ctx;
+    const uint64_t la = p->buffers[a].lower, lb = p->buffers[b].lower;
+    if (la != lb) return la < lb;
+    const uint64_t sa = aplan_buffer_size(p, a), sb = aplan_buffer_size(p, b);
+    if (sa != sb) return sa > sb;
+    return a < b;
+}
+
+static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
+                         uint64_t *offsets, aplan_report *report) {
+    (void)self;
+    aplan__scratch s;
+    parts w;
+    aplan__scratch_init(&s, scratch, scratch_size);
+    layout(&s, p->count, &w);
+    if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
+    size_t online = 0, fixed = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const bool occupies = aplan__occupies(p, i);
+        if (p->buffers[i].offset != APLAN_NO_OFFSET) {
+            offsets[i] = p->buffers[i].offset;
+            if (occupies) w.fixed_order[fixed++] = (uint32_t)i;
+        } else if (!occupies) {
+            offsets[i] = 0;
+        } else {
+            w.order[online++] = (uint32_t)i;
+        }
+    }
+    aplan__itree tree;
+    aplan__itree_build(&tree, p, w.fixed_order, w.fixed_max, fixed);
+    aplan__sort(w.order, online, less_start_size_index, p);
+    struct aplan__by_offset by_offset = {offsets};
+    size_t live = 0;
+    uint64_t step = 0;
+    for (size_t k = 0; k < online; k++) {
+        const uint32_t x = w.order[k];
+        const aplan_buffer *b = &p->buffers[x];
+        if (k == 0 || b->lower != step) {
+            step = b->lower;
+            size_t kept = 0;
+            for (size_t j = 0; j < live; j++) {
+                if (p->buffers[w.live[j]].upper > step) w.live[kept++] = w.live[j];
+            }
+            live = kept;
+        }
+        for (size_t j = 0; j < live; j++) w.nb[j] = w.live[j];
+        const size_t n_nb = live + aplan__itree_query(&tree, b->lower, b->upper, NULL, NULL, w.nb + live);
+        aplan__sort(w.nb, n_nb, aplan__less_by_offset, &by_offset);
+        size_t pos = 0;
+        const uint64_t size = aplan_buffer_size(p, x);
+        aplan_status st = aplan__first_gap(p, offsets, w.nb, n_nb, &pos, 0, size, aplan_buffer_alignment(p, x),
+                                           &offsets[x]);
+        if (st != APLAN_OK) {
+            aplan__report_value(report, st, x, 0, size);
+            return st;
+        }
+        w.live[live++] = x;
+    }
+    return APLAN_OK;
+}
+
+static const aplan_strategy first_fit = {
+    .abi_version = APLAN_STRATEGY_ABI_VERSION,
+    .name = "first_fit",
+    .description = "runtime arena simulation: step order, free and coalesce, lowest block that fits",
+    .scratch_size = scratch_size,
+    .plan = plan,
+};
+
+const aplan_strategy *aplan_strategy_first_fit(void) { return &first_fit; }

@@ -1,0 +1,35 @@
+/*
+ * greedy_by_size_tflm: greedy_by_size (see greedy_by_size.c for the algorithm, complexity and scratch: 16 bytes per
+ * buffer) with the tie order of TFLite Micro's GreedyMemoryPlanner, so that its offsets equal TFLM's:
+ *   1. fixed (offline) buffers are placed first, as they are;
+ *   2. TFLM loads the online buffers in reverse input order and then stable-sorts them by size, largest first, so
+ *      among equal sizes the buffer added last is placed first. Sorting by (size descending, index descending) is
+ *      that order.
+ * Its sizes are TFLM's only when the problem rounds sizes to 16 (APLAN_ROUND_SIZES, alignment 16), as TFLM's
+ * allocator does before planning.
+ */
+#include "aplan/strategies.h"
+#include "strategies/greedy.h"
+
+static bool less_size_then_last_added(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_problem *p = ctx;
+    const uint64_t sa = aplan_buffer_size(p, a), sb = aplan_buffer_size(p, b);
+    if (sa != sb) return sa > sb;
+    return a > b;
+}
+
+static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
+                         uint64_t *offsets, aplan_report *report) {
+    (void)self;
+    return aplan__greedy_plan(p, less_size_then_last_added, scratch, scratch_size, offsets, report);
+}
+
+static const aplan_strategy greedy_by_size_tflm = {
+    .abi_version = APLAN_STRATEGY_ABI_VERSION,
+    .name = "greedy_by_size_tflm",
+    .description = "greedy_by_size with TFLite Micro's tie order: reproduces GreedyMemoryPlanner",
+    .scratch_size = aplan__greedy_scratch_size,
+    .plan = plan,
+};
+
+const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void) { return &greedy_by_size_tflm; }

@@ -1,0 +1,53 @@
+/* Test helpers: problem builders, a CSV loader for the shared lifetimes files, an independent brute-force overlap
+ * checker and a seeded random problem generator. Host-only (allocates, reads files). */
+#ifndef APLAN_TESTS_HELPERS_H
+#define APLAN_TESTS_HELPERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aplan/aplan.h"
+
+/* A buffer with default alignment and no fixed offset. */
+aplan_buffer buf(uint64_t size, uint64_t lower, uint64_t upper);
+/* The same, fixed at offset. */
+aplan_buffer fixed_buf(uint64_t size, uint64_t lower, uint64_t upper, uint64_t offset);
+
+/* A lifetimes file: `id,lower,upper,size[,offset]` (the format of ../shared/models/lifetimes/ and minimalloc's CSV,
+ * columns in that order). ids[i] is the id text (at most 31 characters). Returns 0 on success, -1 on any error
+ * (message on stderr). free_lifetimes releases both arrays. */
+typedef struct test_lifetimes {
+    aplan_buffer *buffers;
+    char (*ids)[32];
+    size_t count;
+} test_lifetimes;
+int load_lifetimes(const char *path, test_lifetimes *out);
+void free_lifetimes(test_lifetimes *l);
+
+/* Path of a file under the shared folder ($APLAN_SHARED_DIR, set by meson), in a static buffer. */
+const char *shared_path(const char *relative);
+
+/* Independent O(n^2) check of a plan, written without the library's verifier: 1 when every buffer is aligned,
+ * fixed buffers kept, within arena_size (which equals the highest end and is within the capacity) and no two conflicting buffers (both live and
+ * non-empty) share a byte, except fixed pairs when the problem allows aliasing. */
+int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size);
+/* Independent O(n^2) lower bound as defined in aplan.h. */
+uint64_t brute_force_bound(const aplan_problem *p);
+
+/* Plan with malloc'd scratch, run the brute-force checker, return the status; offsets must hold p->count entries. */
+aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);
+
+/* Seeded random problems (xorshift64*): count buffers, steps below max_step, sizes below max_size, alignments among
+ * 1..max_align (powers of two), about one in fixed_every buffers fixed (0: none) at offsets that keep the fixed
+ * buffers consistent (each fixed buffer gets a private region above the others). */
+typedef struct test_rng {
+    uint64_t state;
+} test_rng;
+uint64_t rng_next(test_rng *r);
+uint64_t rng_below(test_rng *r, uint64_t bound);
+void random_problem(test_rng *r, aplan_buffer *out, size_t count, uint64_t max_step, uint64_t max_size,
+                    uint64_t max_align, unsigned fixed_every);
+/* The seed: argv[1] when given, else the time; always printed. */
+uint64_t test_seed(int argc, char **argv);
+
+#endif

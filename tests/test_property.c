@@ -1,0 +1,132 @@
+/* Property test: every strategy on many seeded random problems. Every plan passes aplan_verify (inside aplan_plan)
+ * and the independent brute-force check, the arena is at least the lower bound (which equals the brute-force
+ * bound), linear equals the back-to-back fold, planning twice gives the same offsets, and the verifier's two paths
+ * agree on corrupted plans. The seed is printed; pass it as the first argument to replay a failure. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "aplan/strategies.h"
+#include "helpers.h"
+
+static uint64_t seed;
+
+/* What linear must give without fixed buffers: each non-empty buffer aligned above the previous end. */
+static uint64_t linear_fold(const aplan_problem *p) {
+    uint64_t end = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const uint64_t size = aplan_buffer_size(p, i), a = aplan_buffer_alignment(p, i);
+        if (size == 0) continue;
+        end = (end + a - 1) / a * a + size;
+    }
+    return end;
+}
+
+static void check_verifier_paths_agree(const aplan_problem *p, const uint64_t *off, uint64_t arena,
+                                       test_rng *rng) {
+    uint64_t bad[256];
+    memcpy(bad, off, p->count * sizeof *off);
+    const size_t victim = (size_t)rng_below(rng, p->count);
+    switch (rng_below(rng, 3)) {
+    case 0: bad[victim] = rng_below(rng, arena + 1); break;          /* moved anywhere */
+    case 1: bad[victim] += 1; break;                                  /* usually misaligned or overlapping */
+    default: bad[victim] = off[(victim + 1) % p->count]; break;       /* on top of another */
+    }
+    uint64_t bad_arena = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        uint64_t end = bad[i] + aplan_buffer_size(p, i);
+        if (end > bad_arena) bad_arena = end;
+    }
+    size_t need;
+    assert_int_equal(aplan_verify_scratch_size(p, &need), APLAN_OK);
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
+    aplan_report fast, slow;
+    aplan_status a = aplan_verify(p, bad, bad_arena, scratch, need, &fast);
+    aplan_status b = aplan_verify(p, bad, bad_arena, NULL, 0, &slow);
+    free(scratch);
+    /* Both paths agree on valid or not, and with the independent checker; on an overlap they may name different
+     * pairs, but each named pair must really overlap. */
+    assert_int_equal(a == APLAN_OK, b == APLAN_OK);
+    assert_int_equal(a == APLAN_OK, brute_force_valid(p, bad, bad_arena));
+    if (a != APLAN_OK && a != APLAN_E_OVERLAP && a != APLAN_E_FIXED_OVERLAP) assert_int_equal(a, b);
+    if (a == APLAN_E_OVERLAP || a == APLAN_E_FIXED_OVERLAP) {
+        const size_t i = fast.buffer_a, j = fast.buffer_b;
+        assert_true(i < j && j < p->count);
+        assert_true(aplan_buffers_conflict(p, i, j));
+        assert_true(bad[i] < bad[j] + aplan_buffer_size(p, j) && bad[j] < bad[i] + aplan_buffer_size(p, i));
+    }
+}
+
+static void run_rounds(size_t rounds, size_t max_count, unsigned fixed_every, uint32_t flags) {
+    test_rng rng = {seed ^ (max_count * 0x9E3779B97F4A7C15ull) ^ fixed_every ^ ((uint64_t)flags << 32)};
+    aplan_buffer b[256];
+    uint64_t off[256], again[256];
+    for (size_t round = 0; round < rounds; round++) {
+        const size_t n = 1 + (size_t)rng_below(&rng, max_count);
+        random_problem(&rng, b, n, 1 + rng_below(&rng, 40), 1 + rng_below(&rng, 5000), 1u << rng_below(&rng, 8),
+                       fixed_every);
+        aplan_problem p;
+        aplan_problem_init(&p, b, n);
+        p.alignment = 1ull << rng_below(&rng, 7);
+        p.flags = flags;
+        for (size_t k = 0; k < aplan_strategy_count(); k++) {
+            const aplan_strategy *s = aplan_strategy_at(k);
+            aplan_result r;
+            aplan_status st = plan_with(s, &p, off, &r);
+            if (strcmp(s->name, "offline") == 0) {
+                bool all_fixed = true;
+                for (size_t i = 0; i < n; i++) all_fixed &= b[i].offset != APLAN_NO_OFFSET;
+                assert_int_equal(st, all_fixed ? APLAN_OK : APLAN_E_OFFSET_MISSING);
+                continue;
+            }
+            if (st != APLAN_OK) {
+                fail_msg("seed %llu round %zu: %s failed: %s", (unsigned long long)seed, round, s->name,
+                         aplan_status_str(st));
+            }
+            assert_true(r.arena_size >= r.lower_bound);
+            assert_int_equal(r.lower_bound, brute_force_bound(&p));
+            if (strcmp(s->name, "linear") == 0 && fixed_every == 0) assert_int_equal(r.arena_size, linear_fold(&p));
+            aplan_result r2;
+            assert_int_equal(plan_with(s, &p, again, &r2), APLAN_OK);
+            assert_memory_equal(off, again, n * sizeof off[0]);
+            if (k == 1) check_verifier_paths_agree(&p, off, r.arena_size, &rng);
+        }
+    }
+}
+
+static void test_property_small_problems(void **state) {
+    (void)state;
+    run_rounds(3000, 8, 0, 0);
+}
+
+static void test_property_medium_problems_rounded(void **state) {
+    (void)state;
+    run_rounds(600, 120, 0, APLAN_ROUND_SIZES);
+}
+
+static void test_property_with_fixed_buffers(void **state) {
+    (void)state;
+    run_rounds(600, 60, 5, 0);
+}
+
+static void test_property_with_aliasing_allowed(void **state) {
+    (void)state;
+    run_rounds(300, 200, 3, APLAN_ALLOW_FIXED_ALIAS | APLAN_ROUND_SIZES);
+}
+
+int main(int argc, char **argv) {
+    seed = test_seed(argc, argv);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_property_small_problems),
+        cmocka_unit_test(test_property_medium_problems_rounded),
+        cmocka_unit_test(test_property_with_fixed_buffers),
+        cmocka_unit_test(test_property_with_aliasing_allowed),
+    };
+    return cmocka_run_group_tests_name("property", tests, NULL, NULL);
+}

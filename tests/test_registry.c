@@ -1,0 +1,158 @@
+/* The strategy interface: look-up, the built-in table, a third-party strategy plugged in without touching the
+ * core, and what aplan_plan does with a strategy that breaks its contract. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "aplan/strategies.h"
+#include "helpers.h"
+
+static void test_registry_lists_builtins_in_fixed_order(void **state) {
+    (void)state;
+    const char *want[] = {"linear", "greedy_by_size", "greedy_by_size_tflm", "first_fit", "offline"};
+    assert_int_equal(aplan_strategy_count(), 5);
+    for (size_t i = 0; i < 5; i++) {
+        const aplan_strategy *s = aplan_strategy_at(i);
+        assert_non_null(s);
+        assert_string_equal(s->name, want[i]);
+        assert_int_equal(s->abi_version, APLAN_STRATEGY_ABI_VERSION);
+        assert_true(strlen(s->description) > 10);
+        const aplan_strategy *found;
+        assert_int_equal(aplan_strategy_find(want[i], &found), APLAN_OK);
+        assert_ptr_equal(found, s);
+    }
+    assert_null(aplan_strategy_at(5));
+    assert_ptr_equal(aplan_strategy_at(0), aplan_strategy_linear());
+    assert_ptr_equal(aplan_strategy_at(4), aplan_strategy_offline());
+}
+
+static void test_registry_rejects_unknown_name(void **state) {
+    (void)state;
+    const aplan_strategy *s = aplan_strategy_linear();
+    assert_int_equal(aplan_strategy_find("greedy", &s), APLAN_E_UNKNOWN_STRATEGY);
+    assert_null(s);
+    assert_int_equal(aplan_strategy_find("linear_", &s), APLAN_E_UNKNOWN_STRATEGY);
+    assert_int_equal(aplan_strategy_find("", &s), APLAN_E_UNKNOWN_STRATEGY);
+    assert_int_equal(aplan_strategy_find(NULL, &s), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_strategy_find("linear", NULL), APLAN_E_INVALID_ARG);
+}
+
+/* A third-party strategy: everything at offset 0 and, when the user pointer says so, in reverse. It reuses nothing
+ * from the core but the public header. */
+static aplan_status stack_scratch(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
+    (void)self;
+    (void)p;
+    *bytes = 16;
+    return APLAN_OK;
+}
+
+static aplan_status stack_plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t size,
+                               uint64_t *offsets, aplan_report *report) {
+    (void)report;
+    assert_int_equal(size, 16);
+    assert_int_equal((uintptr_t)scratch % APLAN_SCRATCH_ALIGN, 0);
+#ifndef NDEBUG
+    for (size_t i = 0; i < size; i++) assert_int_equal(((unsigned char *)scratch)[i], 0xAA);
+#endif
+    const int mode = *(const int *)self->user;
+    uint64_t end = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        assert_true(offsets[i] == APLAN_NO_OFFSET); /* the contract: offsets arrive unplaced */
+        const uint64_t a = aplan_buffer_alignment(p, i);
+        end = (end + a - 1) / a * a;
+        offsets[i] = end;
+        if (mode == 1 && i == 1) offsets[i] = 0;                /* mode 1: overlap buffer 1 with buffer 0 */
+        if (mode == 2 && i == 0) offsets[i] = APLAN_NO_OFFSET;  /* mode 2: forget buffer 0 */
+        end += aplan_buffer_size(p, i);
+    }
+    return mode == 3 ? APLAN_E_STRATEGY_FAILED : APLAN_OK;
+}
+
+static int mode;
+static const aplan_strategy stack = {
+    .abi_version = 1,
+    .name = "stack",
+    .description = "test strategy",
+    .scratch_size = stack_scratch,
+    .plan = stack_plan,
+    .user = &mode,
+};
+
+static void test_plan_runs_third_party_strategy(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(8, 0, 2), buf(8, 1, 3), buf(8, 2, 4)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[3];
+    aplan_result r;
+    mode = 0;
+    assert_int_equal(plan_with(&stack, &p, off, &r), APLAN_OK);
+    assert_int_equal(off[2], 16);
+    assert_int_equal(r.arena_size, 24);
+    assert_int_equal(r.lower_bound, 16);
+}
+
+static void test_plan_rejects_overlapping_plan(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(8, 0, 2), buf(8, 1, 3), buf(8, 2, 4)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[3];
+    aplan_result r;
+    mode = 1;
+    assert_int_equal(plan_with(&stack, &p, off, &r), APLAN_E_PLAN_REJECTED);
+    assert_int_equal(r.report.rule, APLAN_E_OVERLAP);
+    assert_int_equal(r.report.buffer_a, 0);
+    assert_int_equal(r.report.buffer_b, 1);
+    mode = 2;
+    assert_int_equal(plan_with(&stack, &p, off, &r), APLAN_E_PLAN_REJECTED);
+    assert_int_equal(r.report.rule, APLAN_E_UNPLACED);
+    assert_int_equal(r.report.buffer_a, 0);
+    mode = 3;
+    assert_int_equal(plan_with(&stack, &p, off, &r), APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(r.report.rule, APLAN_E_STRATEGY_FAILED);
+}
+
+static void test_plan_rejects_bad_strategy_and_arguments(void **state) {
+    (void)state;
+    aplan_buffer b[1] = {buf(8, 0, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 1);
+    uint64_t off[1], scratch[8];
+    aplan_result r;
+    aplan_strategy bad = stack;
+    mode = 0;
+    bad.abi_version = APLAN_STRATEGY_ABI_VERSION + 1u;
+    assert_int_equal(aplan_plan(&bad, &p, scratch, sizeof scratch, off, &r), APLAN_E_UNSUPPORTED_VERSION);
+    assert_int_equal(r.report.rule, APLAN_E_UNSUPPORTED_VERSION);
+    bad.abi_version = 0;
+    size_t need;
+    assert_int_equal(aplan_plan_scratch_size(&bad, &p, &need), APLAN_E_UNSUPPORTED_VERSION);
+    bad = stack;
+    bad.plan = NULL;
+    assert_int_equal(aplan_plan(&bad, &p, scratch, sizeof scratch, off, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_plan(NULL, &p, scratch, sizeof scratch, off, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_plan(&stack, &p, scratch, sizeof scratch, NULL, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_plan(&stack, &p, scratch, sizeof scratch, off, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_plan(&stack, NULL, scratch, sizeof scratch, off, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_plan_scratch_size(&stack, &p, NULL), APLAN_E_INVALID_ARG);
+    b[0].lower = 3;
+    assert_int_equal(aplan_plan(&stack, &p, scratch, sizeof scratch, off, &r), APLAN_E_BAD_LIFETIME);
+    assert_int_equal(r.report.buffer_a, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry_lists_builtins_in_fixed_order),
+        cmocka_unit_test(test_registry_rejects_unknown_name),
+        cmocka_unit_test(test_plan_runs_third_party_strategy),
+        cmocka_unit_test(test_plan_rejects_overlapping_plan),
+        cmocka_unit_test(test_plan_rejects_bad_strategy_and_arguments),
+    };
+    return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
+}

@@ -1,0 +1,397 @@
+/* Each strategy on hand-made cases with exact offsets and arena sizes (TFLM's own small cases among them), the
+ * scratch contract (exact need, one byte short, guard zones) and the failure paths of aplan_plan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "aplan/strategies.h"
+#include "helpers.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Plans and checks the exact offsets, arena and bound. */
+static void expect_plan(const aplan_strategy *s, const aplan_problem *p, const uint64_t *want, uint64_t arena,
+                        uint64_t bound) {
+    uint64_t off[64];
+    aplan_result r;
+    assert_true(p->count <= N(off));
+    assert_int_equal(plan_with(s, p, off, &r), APLAN_OK);
+    for (size_t i = 0; i < p->count; i++) {
+        if (off[i] != want[i]) fail_msg("%s: buffer %zu at %llu, want %llu", s->name, i, (unsigned long long)off[i],
+                                        (unsigned long long)want[i]);
+    }
+    assert_int_equal(r.arena_size, arena);
+    assert_int_equal(r.lower_bound, bound);
+}
+
+/* TFLM's planner test: 0,0,2,10 / 1,1,3,20 / 2,2,4,30 / 3,3,5,40 / 4,0,2,50 (half-open, not rounded). */
+static aplan_buffer five[5];
+static aplan_problem tflm_five(void) {
+    five[0] = buf(10, 0, 2);
+    five[1] = buf(20, 1, 3);
+    five[2] = buf(30, 2, 4);
+    five[3] = buf(40, 3, 5);
+    five[4] = buf(50, 0, 2);
+    aplan_problem p;
+    aplan_problem_init(&p, five, 5);
+    return p;
+}
+
+static void test_greedy_tflm_matches_tflm_five_buffer_case(void **state) {
+    (void)state;
+    aplan_problem p = tflm_five();
+    const uint64_t want[5] = {50, 70, 40, 0, 0};
+    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, want, 90, 80);
+}
+
+static void test_greedy_matches_tflm_on_distinct_sizes(void **state) {
+    (void)state;
+    aplan_problem p = tflm_five();
+    const uint64_t want[5] = {50, 70, 40, 0, 0}; /* no equal sizes: both tie orders agree */
+    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 90, 80);
+}
+
+static void test_greedy_tflm_matches_tflm_three_buffer_case(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(100, 0, 2), buf(50, 2, 4), buf(20, 1, 3)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const uint64_t want[3] = {0, 0, 100};
+    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, want, 120, 120);
+}
+
+static void test_greedy_tflm_places_equal_sizes_last_added_first(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(16, 0, 1), buf(16, 0, 1), buf(16, 0, 1)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const uint64_t tflm[3] = {32, 16, 0};
+    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, tflm, 48, 48);
+    const uint64_t forward[3] = {0, 16, 32};
+    expect_plan(aplan_strategy_greedy_by_size(), &p, forward, 48, 48);
+}
+
+static void test_greedy_tflm_matches_tflm_offline_case(void **state) {
+    (void)state;
+    aplan_buffer b[5] = {fixed_buf(48, 0, 2, 0), fixed_buf(48, 0, 2, 48), buf(48, 1, 3), fixed_buf(48, 2, 3, 0),
+                         buf(48, 2, 3)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 5);
+    p.alignment = 16;
+    const uint64_t want[5] = {0, 48, 96, 0, 48};
+    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, want, 144, 144);
+}
+
+static void test_greedy_honours_per_buffer_alignment(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(10, 0, 2), buf(7, 0, 2), buf(3, 0, 2)};
+    b[1].alignment = 16;
+    b[2].alignment = 4;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    /* 10 at 0; 7 needs 16-alignment: 16; 3 needs 4: 12 fits in [10,16)? 12+3=15 <= 16, yes. */
+    const uint64_t want[3] = {0, 16, 12};
+    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 23, 20);
+}
+
+static void test_greedy_rounds_sizes_when_asked(void **state) {
+    (void)state;
+    aplan_buffer b[2] = {buf(1, 0, 2), buf(1, 0, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2);
+    p.alignment = 16;
+    p.flags = APLAN_ROUND_SIZES;
+    const uint64_t want[2] = {0, 16};
+    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 32, 32);
+}
+
+static void test_greedy_places_around_fixed_buffers(void **state) {
+    (void)state;
+    /* A fixed buffer in the middle of the arena; the big online one must go above it, the small one below. */
+    aplan_buffer b[3] = {fixed_buf(32, 0, 4, 16), buf(64, 0, 4), buf(16, 1, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const uint64_t want[3] = {16, 48, 0};
+    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 112, 112);
+}
+
+static void test_greedy_reuses_across_disjoint_lifetimes(void **state) {
+    (void)state;
+    aplan_buffer b[4] = {buf(100, 0, 2), buf(100, 2, 4), buf(100, 4, 6), buf(0, 0, 6)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    const uint64_t want[4] = {0, 0, 0, 0};
+    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 100, 100);
+}
+
+static void test_linear_is_back_to_back_in_input_order(void **state) {
+    (void)state;
+    aplan_problem p = tflm_five();
+    const uint64_t want[5] = {0, 10, 30, 60, 100};
+    expect_plan(aplan_strategy_linear(), &p, want, 150, 80);
+}
+
+static void test_linear_aligns_each_buffer(void **state) {
+    (void)state;
+    aplan_buffer b[4] = {buf(1, 0, 1), buf(3, 0, 1), buf(0, 0, 1), buf(5, 9, 9)};
+    b[1].alignment = 4;
+    b[3].alignment = 8;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    /* 1 at 0; 3 at 4; size 0 at 0; never-live 5 still gets its own bytes: 8 */
+    const uint64_t want[4] = {0, 4, 0, 8};
+    expect_plan(aplan_strategy_linear(), &p, want, 13, 5);
+}
+
+static void test_linear_skips_fixed_bytes_whatever_their_lifetime(void **state) {
+    (void)state;
+    aplan_buffer b[4] = {buf(10, 0, 1), fixed_buf(10, 5, 6, 12), buf(8, 0, 1), buf(30, 0, 1)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    const uint64_t want[4] = {0, 12, 22, 30};
+    expect_plan(aplan_strategy_linear(), &p, want, 60, 48);
+}
+
+static void test_first_fit_reuses_freed_block_lowest_first(void **state) {
+    (void)state;
+    /* a [0,2) 64, b [0,4) 32, c [2,4) 48 (a's block is free again at step 2), d [2,4) 16. */
+    aplan_buffer b[4] = {buf(64, 0, 2), buf(32, 0, 4), buf(48, 2, 4), buf(16, 2, 4)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    /* step 0: a (64) at 0, b (32) at 64. step 2: a freed; c (48) at 0, d (16) at 48 (coalesced gap [48,64)). */
+    const uint64_t want[4] = {0, 64, 0, 48};
+    expect_plan(aplan_strategy_first_fit(), &p, want, 96, 96);
+}
+
+static void test_first_fit_grows_at_top_when_no_gap_fits(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(16, 0, 2), buf(16, 0, 4), buf(32, 2, 4)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    /* step 2: free [0,16) is too small for 32: it goes on top at 32. */
+    const uint64_t want[3] = {0, 16, 32};
+    expect_plan(aplan_strategy_first_fit(), &p, want, 64, 48);
+}
+
+static void test_first_fit_reserves_fixed_buffers_before_they_start(void **state) {
+    (void)state;
+    /* The fixed buffer starts at step 3, but the online one live over [0,5) must already avoid it. */
+    aplan_buffer b[2] = {fixed_buf(16, 3, 4, 0), buf(16, 0, 5)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2);
+    const uint64_t want[2] = {0, 16};
+    expect_plan(aplan_strategy_first_fit(), &p, want, 32, 32);
+}
+
+static void test_first_fit_aligns_in_gap(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(5, 0, 4), buf(40, 0, 2), buf(8, 2, 4)};
+    b[2].alignment = 8;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    /* step 0: 40 at 0, 5 at 40. step 2: 40 freed: 8-aligned 8 at 0. */
+    const uint64_t want[3] = {40, 0, 0};
+    expect_plan(aplan_strategy_first_fit(), &p, want, 45, 45);
+}
+
+static void test_offline_passes_fixed_offsets_through(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {fixed_buf(16, 0, 2, 32), fixed_buf(16, 0, 2, 0), fixed_buf(8, 2, 3, 0)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const uint64_t want[3] = {32, 0, 0};
+    expect_plan(aplan_strategy_offline(), &p, want, 48, 48);
+}
+
+static void test_offline_rejects_buffer_without_offset(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {fixed_buf(16, 0, 2, 0), buf(16, 0, 2), buf(16, 0, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[3];
+    aplan_result r;
+    assert_int_equal(plan_with(aplan_strategy_offline(), &p, off, &r), APLAN_E_OFFSET_MISSING);
+    assert_int_equal(r.report.rule, APLAN_E_OFFSET_MISSING);
+    assert_int_equal(r.report.buffer_a, 1);
+    char text[80];
+    aplan_report_format(&r.report, text, sizeof text);
+    assert_string_equal(text, "buffer 1 has no fixed offset");
+}
+
+static void test_offline_keeps_vela_aliasing_when_allowed(void **state) {
+    (void)state;
+    /* person_detect_vela's offline plan: four tensors at offset 0, two of them live together. */
+    aplan_buffer b[4] = {fixed_buf(2, 2, 3, 0), fixed_buf(74464, 0, 3, 0), fixed_buf(74464, 0, 3, 0),
+                         fixed_buf(9216, 1, 3, 0)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    p.alignment = 16;
+    p.flags = APLAN_ROUND_SIZES;
+    uint64_t off[4];
+    aplan_result r;
+    assert_int_equal(plan_with(aplan_strategy_offline(), &p, off, &r), APLAN_E_FIXED_OVERLAP);
+    assert_int_equal(r.report.buffer_a, 1); /* the sweep meets the pair live from step 0 first */
+    assert_int_equal(r.report.buffer_b, 2);
+    p.flags |= APLAN_ALLOW_FIXED_ALIAS;
+    const uint64_t want[4] = {0, 0, 0, 0};
+    expect_plan(aplan_strategy_offline(), &p, want, 74464, 74464);
+    assert_int_equal(plan_with(aplan_strategy_offline(), &p, off, &r), APLAN_OK);
+    assert_int_equal(r.report.aliased_pairs, 6);
+}
+
+static void test_every_strategy_handles_empty_problem(void **state) {
+    (void)state;
+    aplan_problem p;
+    aplan_problem_init(&p, NULL, 0);
+    for (size_t k = 0; k < aplan_strategy_count(); k++) {
+        aplan_result r;
+        assert_int_equal(aplan_plan(aplan_strategy_at(k), &p, NULL, 0, NULL, &r), APLAN_OK);
+        assert_int_equal(r.arena_size, 0);
+        assert_int_equal(r.lower_bound, 0);
+    }
+}
+
+/* Every strategy: the exact need works; one byte less fails with the scratch status, writes nothing outside the
+ * buffer (guard zones on both sides) and nothing into the offsets it was not asked to. */
+static void test_every_strategy_rejects_scratch_one_byte_short(void **state) {
+    (void)state;
+    aplan_buffer b[6] = {buf(10, 0, 2), buf(20, 1, 3), fixed_buf(30, 2, 4, 64), buf(40, 3, 5), buf(50, 0, 2),
+                         buf(0, 1, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 6);
+    for (size_t k = 0; k < aplan_strategy_count(); k++) {
+        const aplan_strategy *s = aplan_strategy_at(k);
+        if (strcmp(s->name, "offline") == 0) continue; /* needs every buffer fixed: covered below */
+        size_t need;
+        assert_int_equal(aplan_plan_scratch_size(s, &p, &need), APLAN_OK);
+        assert_true(need > 0);
+        const size_t guard = 64;
+        unsigned char *mem = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 2 * guard);
+        for (size_t short_by = 1; short_by <= need; short_by++) {
+            memset(mem, 0xC3, need + 2 * guard);
+            uint64_t off[6] = {7, 7, 7, 7, 7, 7};
+            aplan_result r;
+            assert_int_equal(aplan_plan(s, &p, mem + guard, need - short_by, off, &r), APLAN_E_SCRATCH_TOO_SMALL);
+            assert_int_equal(r.report.rule, APLAN_E_SCRATCH_TOO_SMALL);
+            for (size_t i = 0; i < need + 2 * guard; i++) assert_int_equal(mem[i], 0xC3);
+            for (size_t i = 0; i < 6; i++) assert_int_equal(off[i], 7);
+        }
+        memset(mem, 0xC3, need + 2 * guard);
+        uint64_t off[6];
+        aplan_result r;
+        assert_int_equal(aplan_plan(s, &p, mem + guard, need, off, &r), APLAN_OK);
+        for (size_t i = 0; i < guard; i++) {
+            assert_int_equal(mem[i], 0xC3);
+            assert_int_equal(mem[guard + need + i], 0xC3);
+        }
+        assert_int_equal(aplan_plan(s, &p, mem + guard + 4, need, off, &r), APLAN_E_SCRATCH_MISALIGNED);
+        free(mem);
+    }
+}
+
+static void test_plan_reports_capacity_exceeded_by_bound(void **state) {
+    (void)state;
+    aplan_problem p = tflm_five();
+    p.capacity = 79;
+    uint64_t off[5];
+    aplan_result r;
+    assert_int_equal(plan_with(aplan_strategy_greedy_by_size(), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(r.lower_bound, 80);
+    assert_int_equal(r.report.byte_lo, 80);
+    assert_int_equal(r.report.byte_hi, 79);
+}
+
+static void test_plan_reports_capacity_exceeded_by_plan(void **state) {
+    (void)state;
+    aplan_problem p = tflm_five();
+    p.capacity = 89; /* above the bound (80), below greedy's 90 */
+    uint64_t off[5];
+    aplan_result r;
+    assert_int_equal(plan_with(aplan_strategy_greedy_by_size_tflm(), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(r.arena_size, 90);
+    assert_int_equal(r.report.byte_lo, 90);
+    assert_int_equal(r.report.byte_hi, 89);
+    p.capacity = 90;
+    assert_int_equal(plan_with(aplan_strategy_greedy_by_size_tflm(), &p, off, &r), APLAN_OK);
+}
+
+static void test_plan_reports_offset_overflow(void **state) {
+    (void)state;
+    aplan_buffer b[2] = {fixed_buf(16, 0, 2, UINT64_MAX - 31u), buf(32, 0, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2);
+    for (size_t k = 0; k < aplan_strategy_count(); k++) {
+        const aplan_strategy *s = aplan_strategy_at(k);
+        uint64_t off[2];
+        aplan_result r;
+        aplan_status st = plan_with(s, &p, off, &r);
+        if (strcmp(s->name, "offline") == 0) {
+            assert_int_equal(st, APLAN_E_OFFSET_MISSING);
+        } else {
+            /* 32 bytes fit below the fixed buffer: every strategy finds 0 */
+            assert_int_equal(st, APLAN_OK);
+            assert_int_equal(off[1], 0);
+        }
+    }
+    b[1].size = UINT64_MAX - 20u; /* does not fit below the fixed buffer and cannot go above it */
+    for (size_t k = 0; k < aplan_strategy_count(); k++) {
+        const aplan_strategy *s = aplan_strategy_at(k);
+        if (strcmp(s->name, "offline") == 0) continue;
+        uint64_t off[2];
+        aplan_result r;
+        assert_int_equal(plan_with(s, &p, off, &r), APLAN_E_SIZE_OVERFLOW);
+        assert_int_equal(r.report.buffer_a, 1);
+    }
+}
+
+static void test_plan_reports_input_fixed_conflict(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {fixed_buf(32, 0, 2, 0), fixed_buf(32, 1, 3, 16), buf(8, 0, 3)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[3];
+    aplan_result r;
+    assert_int_equal(plan_with(aplan_strategy_greedy_by_size(), &p, off, &r), APLAN_E_FIXED_OVERLAP);
+    assert_int_equal(r.report.buffer_a, 0);
+    assert_int_equal(r.report.buffer_b, 1);
+    assert_int_equal(r.report.step_lo, 1);
+    assert_int_equal(r.report.step_hi, 2);
+    assert_int_equal(r.report.byte_lo, 16);
+    assert_int_equal(r.report.byte_hi, 32);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_greedy_tflm_matches_tflm_five_buffer_case),
+        cmocka_unit_test(test_greedy_matches_tflm_on_distinct_sizes),
+        cmocka_unit_test(test_greedy_tflm_matches_tflm_three_buffer_case),
+        cmocka_unit_test(test_greedy_tflm_places_equal_sizes_last_added_first),
+        cmocka_unit_test(test_greedy_tflm_matches_tflm_offline_case),
+        cmocka_unit_test(test_greedy_honours_per_buffer_alignment),
+        cmocka_unit_test(test_greedy_rounds_sizes_when_asked),
+        cmocka_unit_test(test_greedy_places_around_fixed_buffers),
+        cmocka_unit_test(test_greedy_reuses_across_disjoint_lifetimes),
+        cmocka_unit_test(test_linear_is_back_to_back_in_input_order),
+        cmocka_unit_test(test_linear_aligns_each_buffer),
+        cmocka_unit_test(test_linear_skips_fixed_bytes_whatever_their_lifetime),
+        cmocka_unit_test(test_first_fit_reuses_freed_block_lowest_first),
+        cmocka_unit_test(test_first_fit_grows_at_top_when_no_gap_fits),
+        cmocka_unit_test(test_first_fit_reserves_fixed_buffers_before_they_start),
+        cmocka_unit_test(test_first_fit_aligns_in_gap),
+        cmocka_unit_test(test_offline_passes_fixed_offsets_through),
+        cmocka_unit_test(test_offline_rejects_buffer_without_offset),
+        cmocka_unit_test(test_offline_keeps_vela_aliasing_when_allowed),
+        cmocka_unit_test(test_every_strategy_handles_empty_problem),
+        cmocka_unit_test(test_every_strategy_rejects_scratch_one_byte_short),
+        cmocka_unit_test(test_plan_reports_capacity_exceeded_by_bound),
+        cmocka_unit_test(test_plan_reports_capacity_exceeded_by_plan),
+        cmocka_unit_test(test_plan_reports_offset_overflow),
+        cmocka_unit_test(test_plan_reports_input_fixed_conflict),
+    };
+    return cmocka_run_group_tests_name("strategies", tests, NULL, NULL);
+}

@@ -1,0 +1,248 @@
+/* The verifier: one test per rule, each with a plan that breaks exactly that rule, asserting the exact report from
+ * both the O(n log n) sweep and the O(n^2) path without scratch. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+
+/* Runs both paths, asserts they agree on the status and the whole report, returns the report. */
+static aplan_report verify_both(const aplan_problem *p, const uint64_t *off, uint64_t arena, aplan_status want) {
+    size_t need;
+    assert_int_equal(aplan_verify_scratch_size(p, &need), APLAN_OK);
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
+    aplan_report fast, slow;
+    assert_int_equal(aplan_verify(p, off, arena, scratch, need, &fast), want);
+    assert_int_equal(aplan_verify(p, off, arena, NULL, 0, &slow), want);
+    free(scratch);
+    assert_int_equal(fast.rule, want);
+    assert_memory_equal(&fast, &slow, sizeof fast);
+    assert_int_equal(brute_force_valid(p, off, arena), want == APLAN_OK);
+    return fast;
+}
+
+static void assert_text(const aplan_report *r, const char *want) {
+    char text[160];
+    aplan_report_format(r, text, sizeof text);
+    assert_string_equal(text, want);
+}
+
+/* Three buffers: a [0,4) 100 bytes, b [2,6) 50 bytes, c [4,8) 100 bytes. a and c may share, b may not. */
+static aplan_buffer abc[3];
+static aplan_problem problem_abc(void) {
+    abc[0] = buf(100, 0, 4);
+    abc[1] = buf(50, 2, 6);
+    abc[2] = buf(100, 4, 8);
+    aplan_problem p;
+    aplan_problem_init(&p, abc, 3);
+    return p;
+}
+
+static void test_verify_accepts_valid_plan(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, 100, 0};
+    aplan_report r = verify_both(&p, off, 150, APLAN_OK);
+    assert_true(r.buffer_a == APLAN_NO_BUFFER);
+    assert_int_equal(r.aliased_pairs, 0);
+}
+
+static void test_verify_rejects_unplaced(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, APLAN_NO_OFFSET, 0};
+    aplan_report r = verify_both(&p, off, 100, APLAN_E_UNPLACED);
+    assert_int_equal(r.buffer_a, 1);
+    assert_text(&r, "buffer 1 is not placed");
+}
+
+static void test_verify_rejects_misaligned_offset(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    p.alignment = 4;
+    uint64_t off[3] = {0, 102, 0};
+    aplan_report r = verify_both(&p, off, 152, APLAN_E_MISALIGNED_OFFSET);
+    assert_int_equal(r.buffer_a, 1);
+    assert_int_equal(r.byte_lo, 102);
+    assert_int_equal(r.byte_hi, 4);
+    assert_text(&r, "buffer 1: offset 102 is not a multiple of its alignment 4");
+}
+
+static void test_verify_rejects_moved_fixed_buffer(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    abc[2].offset = 200;
+    uint64_t off[3] = {0, 100, 0};
+    aplan_report r = verify_both(&p, off, 150, APLAN_E_FIXED_MOVED);
+    assert_int_equal(r.buffer_a, 2);
+    assert_text(&r, "buffer 2: placed at 0 but fixed at 200");
+}
+
+static void test_verify_rejects_end_overflow(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, UINT64_MAX - 10u, 0};
+    aplan_report r = verify_both(&p, off, UINT64_MAX, APLAN_E_SIZE_OVERFLOW);
+    assert_int_equal(r.buffer_a, 1);
+}
+
+static void test_verify_rejects_buffer_beyond_arena(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, 100, 0};
+    aplan_report r = verify_both(&p, off, 149, APLAN_E_OUT_OF_ARENA);
+    assert_int_equal(r.buffer_a, 1);
+    assert_int_equal(r.byte_lo, 150);
+    assert_int_equal(r.byte_hi, 149);
+    assert_text(&r, "buffer 1 ends at byte 150, beyond the arena size 149");
+}
+
+static void test_verify_rejects_arena_larger_than_highest_end(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, 100, 0};
+    aplan_report r = verify_both(&p, off, 160, APLAN_E_ARENA_MISMATCH);
+    assert_true(r.buffer_a == APLAN_NO_BUFFER);
+    assert_text(&r, "arena size 160 is not the highest buffer end 150");
+}
+
+static void test_verify_rejects_overlap_with_exact_report(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, 60, 0}; /* b [60,110) meets a [0,100) at steps 2..3 and c [0,100) at 4..5 */
+    abc[2].lower = 6;              /* move c out of b's way so exactly one pair breaks */
+    abc[2].upper = 8;
+    aplan_report r = verify_both(&p, off, 110, APLAN_E_OVERLAP);
+    assert_int_equal(r.buffer_a, 0);
+    assert_int_equal(r.buffer_b, 1);
+    assert_int_equal(r.step_lo, 2);
+    assert_int_equal(r.step_hi, 4);
+    assert_int_equal(r.byte_lo, 60);
+    assert_int_equal(r.byte_hi, 100);
+    assert_text(&r, "buffers 0 and 1 overlap at steps 2-3, bytes 60-99");
+}
+
+static void test_verify_allows_touching_lifetimes_and_bytes(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, 150, 50}; /* a and c share bytes but a ends at step 4 where c starts */
+    verify_both(&p, off, 200, APLAN_OK);
+}
+
+static void test_verify_ignores_empty_and_never_live_buffers(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(100, 0, 4), buf(0, 0, 4), buf(100, 3, 3)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[3] = {0, 50, 0};
+    verify_both(&p, off, 100, APLAN_OK);
+}
+
+static void test_verify_rejects_fixed_overlap_unless_aliasing_allowed(void **state) {
+    (void)state;
+    aplan_buffer b[4] = {fixed_buf(64, 0, 3, 0), fixed_buf(64, 0, 3, 0), fixed_buf(32, 1, 2, 32), buf(16, 0, 3)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    uint64_t off[4] = {0, 0, 32, 64};
+    aplan_report r = verify_both(&p, off, 80, APLAN_E_FIXED_OVERLAP);
+    assert_int_equal(r.buffer_a, 0);
+    assert_int_equal(r.buffer_b, 1);
+    assert_text(&r, "fixed buffers 0 and 1 overlap at steps 0-2, bytes 0-63");
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    r = verify_both(&p, off, 80, APLAN_OK);
+    assert_int_equal(r.aliased_pairs, 3); /* 0-1, 0-2, 1-2 */
+    /* An online buffer on top of an aliased pair is still an overlap. */
+    off[3] = 48;
+    r = verify_both(&p, off, 64, APLAN_E_OVERLAP);
+    assert_int_equal(r.buffer_b, 3);
+}
+
+static void test_verify_rejects_arena_above_capacity(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    p.capacity = 149;
+    uint64_t off[3] = {0, 100, 0};
+    aplan_report r = verify_both(&p, off, 150, APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(r.byte_lo, 150);
+    assert_int_equal(r.byte_hi, 149);
+    assert_text(&r, "problem needs 150 bytes, capacity is 149");
+}
+
+static void test_verify_reports_validation_failure(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    abc[1].alignment = 3;
+    uint64_t off[3] = {0, 100, 0};
+    aplan_report r = verify_both(&p, off, 150, APLAN_E_BAD_ALIGNMENT);
+    assert_int_equal(r.buffer_a, 1);
+    assert_int_equal(aplan_verify(&p, NULL, 0, NULL, 0, NULL), APLAN_E_BAD_ALIGNMENT);
+    abc[1].alignment = 0;
+    assert_int_equal(aplan_verify(&p, NULL, 0, NULL, 0, NULL), APLAN_E_INVALID_ARG);
+}
+
+static void test_verify_rejects_short_or_misaligned_scratch(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    uint64_t off[3] = {0, 100, 0};
+    size_t need;
+    assert_int_equal(aplan_verify_scratch_size(&p, &need), APLAN_OK);
+    unsigned char *mem = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 16u);
+    aplan_report r;
+    assert_int_equal(aplan_verify(&p, off, 150, mem, need - 1u, &r), APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(r.rule, APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(aplan_verify(&p, off, 150, mem + 4, need, &r), APLAN_E_SCRATCH_MISALIGNED);
+    assert_int_equal(aplan_verify(&p, off, 150, mem, need, &r), APLAN_OK);
+    free(mem);
+}
+
+static void test_verify_accepts_empty_problem_with_or_without_scratch(void **state) {
+    (void)state;
+    aplan_problem p;
+    aplan_problem_init(&p, NULL, 0);
+    uint64_t scratch[4];
+    assert_int_equal(aplan_verify(&p, NULL, 0, scratch, sizeof scratch, NULL), APLAN_OK);
+    assert_int_equal(aplan_verify(&p, NULL, 0, NULL, 0, NULL), APLAN_OK);
+    aplan_report r;
+    assert_int_equal(aplan_verify(&p, NULL, 1, scratch, sizeof scratch, &r), APLAN_E_ARENA_MISMATCH);
+}
+
+static void test_verify_counts_many_aliases_in_both_paths(void **state) {
+    (void)state;
+    /* 40 fixed buffers at offset 0 all live together: 780 aliased pairs, and the sweep must list them all. */
+    aplan_buffer b[40];
+    for (size_t i = 0; i < 40; i++) b[i] = fixed_buf(16 + i, i % 3, 10 + i % 5, 0);
+    aplan_problem p;
+    aplan_problem_init(&p, b, 40);
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    uint64_t off[40];
+    for (size_t i = 0; i < 40; i++) off[i] = 0;
+    aplan_report r = verify_both(&p, off, 55, APLAN_OK);
+    assert_int_equal(r.aliased_pairs, 780);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_verify_accepts_valid_plan),
+        cmocka_unit_test(test_verify_rejects_unplaced),
+        cmocka_unit_test(test_verify_rejects_misaligned_offset),
+        cmocka_unit_test(test_verify_rejects_moved_fixed_buffer),
+        cmocka_unit_test(test_verify_rejects_end_overflow),
+        cmocka_unit_test(test_verify_rejects_buffer_beyond_arena),
+        cmocka_unit_test(test_verify_rejects_arena_larger_than_highest_end),
+        cmocka_unit_test(test_verify_rejects_overlap_with_exact_report),
+        cmocka_unit_test(test_verify_allows_touching_lifetimes_and_bytes),
+        cmocka_unit_test(test_verify_ignores_empty_and_never_live_buffers),
+        cmocka_unit_test(test_verify_rejects_fixed_overlap_unless_aliasing_allowed),
+        cmocka_unit_test(test_verify_rejects_arena_above_capacity),
+        cmocka_unit_test(test_verify_reports_validation_failure),
+        cmocka_unit_test(test_verify_rejects_short_or_misaligned_scratch),
+        cmocka_unit_test(test_verify_accepts_empty_problem_with_or_without_scratch),
+        cmocka_unit_test(test_verify_counts_many_aliases_in_both_paths),
+    };
+    return cmocka_run_group_tests_name("verify", tests, NULL, NULL);
+}
