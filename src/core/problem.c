@@ -19,7 +19,7 @@ uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) {
 uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) {
     uint64_t size = problem->buffers[i].size;
     if ((problem->flags & APLAN_ROUND_SIZES) == 0) return size;
-    uint64_t rounded;
+    uint64_t rounded = UINT64_MAX; /* saturates if a caller skipped validation and NDEBUG hides the assert */
     /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it. */
     bool ok = aplan__align_up(size, aplan_buffer_alignment(problem, i), &rounded);
     APLAN_ASSERT(ok);

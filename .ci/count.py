@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Counts test cases across meson builds and prints one line `N passed, N failed`.
+
+Each meson test that runs a CMocka group counts as its cases (read from its "[  PASSED  ] N test(s)." and
+"[  FAILED  ] N test(s)" lines); any other test counts as one. A test that failed without CMocka's summary (a crash,
+a timeout) counts as one failure. Usage: count.py BUILD_DIR...  Exit status: 1 when anything failed.
+"""
+import json
+import re
+import sys
+
+passed = failed = 0
+for build in sys.argv[1:]:
+    with open(f"{build}/meson-logs/testlog.json") as log:
+        for line in log:
+            t = json.loads(line)
+            out = (t.get("stdout") or "") + (t.get("stderr") or "")
+            ok = t["result"] in ("OK", "EXPECTEDFAIL", "SKIP")
+            p = re.search(r"^\[  PASSED  \] (\d+) test\(s\)\.", out, re.M)
+            f = re.search(r"^\[  FAILED  \] (\d+) test\(s\)", out, re.M)
+            if p or f:
+                passed += int(p.group(1)) if p else 0
+                failed += int(f.group(1)) if f else 0
+                if not ok and not f:
+                    failed += 1
+            elif ok:
+                passed += 1
+            else:
+                failed += 1
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
