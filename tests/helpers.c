@@ -70,7 +70,7 @@ int load_lifetimes(const char *path, test_lifetimes *out) {
             out->ids = realloc(out->ids, cap * sizeof *out->ids);
             if (out->buffers == NULL || out->ids == NULL) abort();
         }
-        snprintf(out->ids[out->count], sizeof out->ids[0], "%s", fields[0]);
+        snprintf(out->ids[out->count], sizeof out->ids[0], "%.31s", fields[0]);
         out->buffers[out->count++] = b;
     }
     fclose(f);
