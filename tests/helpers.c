@@ -1,6 +1,8 @@
 /* Test helpers; see helpers.h. Written independently of the library's verifier and bound so they can catch it. */
 #include "helpers.h"
 
+#include "oracle.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -84,59 +86,14 @@ void free_lifetimes(test_lifetimes *l) {
     memset(l, 0, sizeof *l);
 }
 
-static uint64_t eff_align(const aplan_problem *p, size_t i) {
-    return p->buffers[i].alignment ? p->buffers[i].alignment : p->alignment;
-}
-
-static uint64_t eff_size(const aplan_problem *p, size_t i) {
-    uint64_t s = p->buffers[i].size, a = eff_align(p, i);
-    if (p->flags & APLAN_ROUND_SIZES) s = (s + a - 1) / a * a;
-    return s;
-}
-
-static int live_together(const aplan_problem *p, size_t i, size_t j) {
-    const aplan_buffer *a = &p->buffers[i], *b = &p->buffers[j];
-    return a->lower < a->upper && b->lower < b->upper && a->lower < b->upper && b->lower < a->upper;
-}
-
-int brute_force_valid(const aplan_problem *p, const uint64_t *off, uint64_t arena_size) {
-    uint64_t highest = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        if (off[i] == APLAN_NO_OFFSET || off[i] % eff_align(p, i) != 0) return 0;
-        if (p->buffers[i].offset != APLAN_NO_OFFSET && p->buffers[i].offset != off[i]) return 0;
-        if (off[i] > UINT64_MAX - eff_size(p, i)) return 0;
-        uint64_t end = off[i] + eff_size(p, i);
-        if (end > highest) highest = end;
-    }
-    if (highest != arena_size || arena_size > p->capacity) return 0;
-    for (size_t i = 0; i < p->count; i++) {
-        for (size_t j = i + 1; j < p->count; j++) {
-            if (eff_size(p, i) == 0 || eff_size(p, j) == 0 || !live_together(p, i, j)) continue;
-            int share = off[i] < off[j] + eff_size(p, j) && off[j] < off[i] + eff_size(p, i);
-            int both_fixed = p->buffers[i].offset != APLAN_NO_OFFSET && p->buffers[j].offset != APLAN_NO_OFFSET;
-            if (share && !(both_fixed && (p->flags & APLAN_ALLOW_FIXED_ALIAS))) return 0;
-        }
-    }
-    return 1;
+int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size) {
+    size_t buffer, aliased;
+    return oracle_verify(p, offsets, arena_size, &buffer, &aliased) == APLAN_OK;
 }
 
 uint64_t brute_force_bound(const aplan_problem *p) {
-    uint64_t best = 0;
-    const int alias = (p->flags & APLAN_ALLOW_FIXED_ALIAS) != 0;
-    for (size_t i = 0; i < p->count; i++) {
-        uint64_t end = eff_size(p, i) + (p->buffers[i].offset != APLAN_NO_OFFSET ? p->buffers[i].offset : 0);
-        if (end > best) best = end;
-        /* the live sum at every start step */
-        if (p->buffers[i].lower >= p->buffers[i].upper) continue;
-        uint64_t t = p->buffers[i].lower, sum = 0;
-        for (size_t j = 0; j < p->count; j++) {
-            const aplan_buffer *b = &p->buffers[j];
-            if (alias && b->offset != APLAN_NO_OFFSET) continue;
-            if (b->lower <= t && t < b->upper) sum += eff_size(p, j);
-        }
-        if (sum > best) best = sum;
-    }
-    return best;
+    bool overflow;
+    return oracle_bound(p, &overflow);
 }
 
 aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result) {

@@ -27,11 +27,9 @@ void free_lifetimes(test_lifetimes *l);
 /* Path of a file under the shared folder ($APLAN_SHARED_DIR, set by meson), in a static buffer. */
 const char *shared_path(const char *relative);
 
-/* Independent O(n^2) check of a plan, written without the library's verifier: 1 when every buffer is aligned,
- * fixed buffers kept, within arena_size (which equals the highest end and is within the capacity) and no two conflicting buffers (both live and
- * non-empty) share a byte, except fixed pairs when the problem allows aliasing. */
+/* 1 when fuzz/oracle.c, the independent O(n^2) model of the rules, finds the plan valid. */
 int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size);
-/* Independent O(n^2) lower bound as defined in aplan.h. */
+/* fuzz/oracle.c's lower bound. */
 uint64_t brute_force_bound(const aplan_problem *p);
 
 /* Plan with malloc'd scratch, run the brute-force checker, return the status; offsets must hold p->count entries. */

@@ -1,0 +1,42 @@
+/*
+ * What the harnesses share: the strategies to drive (built-ins plus any linked in through the third-party hook), a
+ * planning call with its own scratch, and a failure that every engine reports as a crash.
+ */
+#ifndef APLAN_FUZZ_COMMON_H
+#define APLAN_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aplan/aplan.h"
+
+/* The harness entry point every target defines (libFuzzer's signature). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The third-party hook (zstd's fuzz_third_party_seq_prod.h idea). A strategy author links a file defining this
+ * function into the fuzzers (meson option fuzz_extra_strategies=path/to/file.c) and every harness drives those
+ * strategies exactly like the built-ins. The default (fuzz/no_extra_strategies.c) returns none.
+ * @param[out] count the number of strategies in the returned array.
+ */
+const aplan_strategy *const *aplan_fuzz_extra_strategies(size_t *count);
+
+/* Every strategy the harnesses drive: built-ins first, then extras. Returns the count; i < count for fz_strategy. */
+size_t fz_strategy_count(void);
+const aplan_strategy *fz_strategy(size_t i);
+
+/* aplan_plan with scratch of exactly the size asked for (malloc'd, so ASan sees any overrun). */
+aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);
+
+/* Prints "aplan fuzz: <what>" and the problem to stderr, then aborts: a crash to every engine. */
+#if defined(__GNUC__)
+__attribute__((noreturn, format(printf, 2, 3)))
+#endif
+void fz_fail(const aplan_problem *p, const char *fmt, ...);
+
+#define FZ_CHECK(p, cond, ...) \
+    do {                       \
+        if (!(cond)) fz_fail((p), __VA_ARGS__); \
+    } while (0)
+
+#endif
