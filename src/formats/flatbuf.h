@@ -1,0 +1,117 @@
+/*
+ * A bounds-checked FlatBuffers reader over (pointer, length): no allocation, no libc, any input alignment.
+ *
+ * Every access is checked before the first byte is read: a table's soffset and vtable, a field's voffset against
+ * the vtable and table sizes, a uoffset's target, a vector's length times its element size. Scalars are assembled
+ * byte by byte (little-endian), so the input needs no alignment in memory; offsets are still required to be
+ * aligned relative to the start of the input (tables, vectors and uoffsets to 4, vtables to 2), as the FlatBuffers
+ * builder writes them.
+ *
+ * uoffsets only point forward, so following them cannot loop; the reader never follows an offset it was not told
+ * to follow, so it costs O(1) stack.
+ *
+ * Errors: the first failure is recorded in the reader (status, byte offset, message) and every later call returns
+ * it unchanged. Messages start with the context the caller set (e.g. "subgraph 0 tensor 7: ").
+ *
+ * Internal to aplan; names start with aplan__fb.
+ */
+#ifndef APLAN_FORMATS_FLATBUF_H
+#define APLAN_FORMATS_FLATBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aplan/formats.h"
+#include "core/internal.h"
+
+#define APLAN__FB_CONTEXT_DEPTH 3u
+
+typedef struct aplan__fb {
+    const uint8_t *data;                           /* the input */
+    size_t size;                                   /* its length in bytes */
+    aplan_format_error *error;                     /* where failures go (never NULL) */
+    const char *ctx_name[APLAN__FB_CONTEXT_DEPTH]; /* message prefix: "subgraph 0 tensor 7: " */
+    uint64_t ctx_index[APLAN__FB_CONTEXT_DEPTH];
+    unsigned ctx_depth;                            /* levels of ctx_name in use */
+} aplan__fb;
+
+/* A verified table: its position, its vtable's position and the two sizes the vtable declares. */
+typedef struct aplan__fb_table {
+    size_t pos;
+    size_t vtable;
+    uint16_t vtable_size;
+    uint16_t table_size;
+} aplan__fb_table;
+
+/* A verified vector: position of element 0, element count, and whether the field was present at all. */
+typedef struct aplan__fb_vec {
+    size_t pos;
+    uint32_t len;
+    bool present;
+} aplan__fb_vec;
+
+/* Start reading; error must not be NULL and is cleared. */
+void aplan__fb_init(aplan__fb *fb, const void *data, size_t size, aplan_format_error *error);
+
+/* Set context level `level` (0-based) to "<name> <index>" and drop deeper levels. */
+void aplan__fb_context(aplan__fb *fb, unsigned level, const char *name, uint64_t index);
+/* Keep only the first `levels` context levels. */
+void aplan__fb_context_pop(aplan__fb *fb, unsigned levels);
+
+/* Record a failure at byte `offset` and return a text writer holding the context prefix; the caller appends the
+ * detail. If a failure is already recorded the writer writes into a discard area. */
+aplan__text aplan__fb_fail(aplan__fb *fb, aplan_status status, uint64_t offset);
+/* Shorthand: fail with "<context>: <field>: <what>". Returns status. */
+aplan_status aplan__fb_failf(aplan__fb *fb, aplan_status status, uint64_t offset, const char *field,
+                             const char *what);
+
+/* Raw little-endian loads; pos + width must already be checked against the size. */
+uint8_t aplan__fb_u8(const aplan__fb *fb, size_t pos);
+uint16_t aplan__fb_u16(const aplan__fb *fb, size_t pos);
+uint32_t aplan__fb_u32(const aplan__fb *fb, size_t pos);
+uint64_t aplan__fb_u64(const aplan__fb *fb, size_t pos);
+static inline int32_t aplan__fb_i32(const aplan__fb *fb, size_t pos) { return (int32_t)aplan__fb_u32(fb, pos); }
+
+/* The root table (uoffset at byte 0) after checking the header: at least 8 bytes and the identifier at 4..7. */
+aplan_status aplan__fb_root(aplan__fb *fb, const char identifier[4], aplan__fb_table *root);
+
+/* Verify the table at pos: aligned, soffset in range, vtable aligned and inside, sizes sane and inside. */
+aplan_status aplan__fb_table_at(aplan__fb *fb, size_t pos, const char *what, aplan__fb_table *out);
+
+/* Position of field `id` of `width` bytes, or 0 when absent (the vtable is too short or the voffset is 0). */
+aplan_status aplan__fb_field(aplan__fb *fb, const aplan__fb_table *t, unsigned id, size_t width, const char *name,
+                             size_t *pos);
+
+/* Scalar fields with their schema defaults. */
+aplan_status aplan__fb_get_u8(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name, uint8_t def,
+                              uint8_t *out);
+aplan_status aplan__fb_get_u32(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name,
+                               uint32_t def, uint32_t *out);
+aplan_status aplan__fb_get_i32(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name, int32_t def,
+                               int32_t *out);
+aplan_status aplan__fb_get_u64(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name,
+                               uint64_t def, uint64_t *out);
+
+/* A sub-table field; *present false (and out untouched) when absent. */
+aplan_status aplan__fb_get_table(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name,
+                                 bool *present, aplan__fb_table *out);
+/* A vector field of elem_size-byte elements; absent gives len 0, present false. */
+aplan_status aplan__fb_get_vector(aplan__fb *fb, const aplan__fb_table *t, unsigned id, size_t elem_size,
+                                  const char *name, aplan__fb_vec *out);
+/* A string field: a byte vector followed by a NUL that must lie inside the input. */
+aplan_status aplan__fb_get_string(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name,
+                                  aplan__fb_vec *out);
+
+/* Element i (< len) of a vector of 4-byte scalars. */
+static inline uint32_t aplan__fb_vec_u32(const aplan__fb *fb, const aplan__fb_vec *v, uint32_t i) {
+    return aplan__fb_u32(fb, v->pos + 4u * (size_t)i);
+}
+static inline int32_t aplan__fb_vec_i32(const aplan__fb *fb, const aplan__fb_vec *v, uint32_t i) {
+    return (int32_t)aplan__fb_vec_u32(fb, v, i);
+}
+/* Table i (< len) of a vector of tables; `what` names it in messages. */
+aplan_status aplan__fb_vec_table(aplan__fb *fb, const aplan__fb_vec *v, uint32_t i, const char *what,
+                                 aplan__fb_table *out);
+
+#endif /* APLAN_FORMATS_FLATBUF_H */

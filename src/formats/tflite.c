@@ -1,0 +1,719 @@
+/*
+ * .tflite reader: the buffer list TensorFlow Lite Micro's allocator hands its planner, read from memory.
+ *
+ * Schema facts (tensorflow/lite/schema/schema.fbs) used here: field ids of Model, SubGraph, Tensor, Operator,
+ * OperatorCode, Buffer and Metadata; TensorType values; the BuiltinOperator codes of IF (118), WHILE (119) and
+ * CALL_ONCE (129), an OperatorCode's code being the larger of deprecated_builtin_code (a byte, kept for old files)
+ * and builtin_code; the BuiltinOptions union type ids of IfOptions (92), WhileOptions (93), CallOnceOptions (103).
+ *
+ * TFLM rules (tensorflow/lite/micro/micro_allocation_info.cc): every tensor of every subgraph gets an allocation
+ * record; it is planned iff it has no constant data, is not a variable and has a non-zero size (plus: a variable the
+ * offline plan places). Lifetimes come from an allocation scope counter that starts at 0 for subgraph 0:
+ *   - a subgraph's inputs and outputs are "created" at the scope on entry;
+ *   - each operator enters a new scope; its outputs are created there; a control-flow operator then walks the
+ *     subgraphs it calls, each after one more scope; then its inputs (index -1 skipped) and outputs are last used
+ *     at the current scope;
+ *   - after its operators, a subgraph's outputs are last used at the final scope.
+ * "Created" sets both first and last use to the scope (TFLM overwrites, it does not keep the first). The CSV step
+ * is scope + 1, half-open: [first + 1, last + 2); a tensor never created but used starts at step 0, a tensor never
+ * touched gets [0, 0).
+ *
+ * Two deliberate differences from TFLM, both where TFLM has no well-defined behaviour:
+ *   - the opcode is max(deprecated_builtin_code, builtin_code) (TFLM reads builtin_code only, so an old file that
+ *     stores IF in the deprecated byte would not be walked by TFLM);
+ *   - the offline plan is indexed by the tensor's index over all subgraphs (TFLM indexes it by the index inside the
+ *     subgraph, which only agrees for subgraph 0) and its length is checked (TFLM reads past short buffers).
+ */
+#include "aplan/tflite.h"
+
+#include "formats/flatbuf.h"
+
+/* Table field ids (declaration order in schema.fbs; a union takes two ids: its type, then its value). */
+enum {
+    MODEL_VERSION = 0,
+    MODEL_OPERATOR_CODES = 1,
+    MODEL_SUBGRAPHS = 2,
+    MODEL_BUFFERS = 4,
+    MODEL_METADATA = 6,
+    SUBGRAPH_TENSORS = 0,
+    SUBGRAPH_INPUTS = 1,
+    SUBGRAPH_OUTPUTS = 2,
+    SUBGRAPH_OPERATORS = 3,
+    TENSOR_SHAPE = 0,
+    TENSOR_TYPE = 1,
+    TENSOR_BUFFER = 2,
+    TENSOR_IS_VARIABLE = 5,
+    OPERATOR_OPCODE_INDEX = 0,
+    OPERATOR_INPUTS = 1,
+    OPERATOR_OUTPUTS = 2,
+    OPERATOR_BUILTIN_OPTIONS_TYPE = 3,
+    OPERATOR_BUILTIN_OPTIONS = 4,
+    OPCODE_DEPRECATED_BUILTIN_CODE = 0,
+    OPCODE_BUILTIN_CODE = 3,
+    BUFFER_DATA = 0,
+    BUFFER_OFFSET = 1,
+    BUFFER_SIZE = 2,
+    METADATA_NAME = 0,
+    METADATA_BUFFER = 1,
+    OPTIONS_FIRST_SUBGRAPH = 0, /* IfOptions.then_subgraph_index, WhileOptions.cond_subgraph_index,
+                                   CallOnceOptions.init_subgraph_index */
+    OPTIONS_SECOND_SUBGRAPH = 1 /* IfOptions.else_subgraph_index, WhileOptions.body_subgraph_index */
+};
+
+enum { OP_IF = 118, OP_WHILE = 119, OP_CALL_ONCE = 129 };
+enum { OPTIONS_IF = 92, OPTIONS_WHILE = 93, OPTIONS_CALL_ONCE = 103 };
+
+/* TensorType values 0..18 (FLOAT32 .. BFLOAT16) and their element sizes in bytes, as TFLM's TfLiteTypeSizeOf
+ * gives them; 0 marks STRING (5) and VARIANT (14), whose size TFLM cannot compute. UINT16 (16) and BFLOAT16 (18)
+ * are 2 bytes; INT4 (17) takes one byte per element as in TFLM. */
+static const uint8_t type_size[] = {4, 2, 4, 1, 8, 0, 1, 2, 8, 1, 8, 16, 8, 4, 0, 4, 2, 1, 2};
+static const char *const type_name[] = {"FLOAT32", "FLOAT16", "INT32",   "UINT8",  "INT64",   "STRING", "BOOL",
+                                        "INT16",   "COMPLEX64", "INT8", "FLOAT64", "COMPLEX128", "UINT64",
+                                        "RESOURCE", "VARIANT", "UINT32", "UINT16", "INT4",  "BFLOAT16"};
+
+static const char offline_name[] = "OfflineMemoryAllocation";
+#define OFFLINE_NAME_LEN (sizeof offline_name - 1u)
+
+#define NO_STEP UINT32_MAX /* lifetime not set (TFLM's kUninitializedLifetime) */
+
+typedef struct model {
+    aplan__fb fb;
+    aplan__fb_table root;
+    uint32_t version;
+    aplan__fb_vec opcodes;   /* [OperatorCode] */
+    aplan__fb_vec subgraphs; /* [SubGraph] */
+    aplan__fb_vec buffers;   /* [Buffer] */
+    uint64_t tensor_count;   /* over all subgraphs */
+    uint64_t operator_count;
+    bool has_plan;
+    size_t plan_pos;         /* byte of the first offline offset (word 3 of the metadata buffer) */
+} model;
+
+typedef struct subgraph {
+    aplan__fb_vec tensors, inputs, outputs, operators;
+} subgraph;
+
+typedef struct tensor_fact {
+    uint64_t size;   /* bytes */
+    uint64_t offset; /* offline offset or APLAN_NO_OFFSET */
+    bool planned;
+} tensor_fact;
+
+typedef struct op_fact {
+    aplan__fb_vec inputs, outputs;
+    int32_t callee[2]; /* subgraphs it walks, -1 for none */
+} op_fact;
+
+/* Working memory of the walk, carved from the caller's scratch. */
+typedef struct walk {
+    model *m;
+    uint32_t *first;   /* per tensor (global index): first created scope, NO_STEP */
+    uint32_t *last;    /* per tensor: last used scope, NO_STEP */
+    uint32_t *base;    /* per subgraph: global index of its tensor 0 */
+    uint8_t *active;   /* per subgraph: being walked (cycle check) */
+    uint32_t scope;
+    uint64_t visits;
+} walk;
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+static aplan_status bad_index(aplan__fb *fb, size_t pos, const char *field, uint32_t i, int64_t value,
+                              uint64_t limit, const char *what) {
+    aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
+    aplan__put(&w, field);
+    aplan__put(&w, "[");
+    aplan__put_u64(&w, i);
+    aplan__put(&w, "] is ");
+    aplan__put_i64(&w, value);
+    aplan__put(&w, ", not a ");
+    aplan__put(&w, what);
+    aplan__put(&w, " below ");
+    aplan__put_u64(&w, limit);
+    return fb->error->status;
+}
+
+/* Every entry of an index vector is a tensor index below n (or -1 when allow_none). */
+static aplan_status check_tensor_indices(aplan__fb *fb, const aplan__fb_vec *v, const char *field, uint32_t n,
+                                         bool allow_none) {
+    for (uint32_t i = 0; i < v->len; i++) {
+        int32_t t = aplan__fb_vec_i32(fb, v, i);
+        if ((t < 0 && !(allow_none && t == -1)) || (t >= 0 && (uint32_t)t >= n)) {
+            return bad_index(fb, v->pos + 4u * (size_t)i, field, i, t, n, allow_none ? "tensor index (or -1)"
+                                                                                      : "tensor index");
+        }
+    }
+    return APLAN_OK;
+}
+
+static aplan_status get_subgraph(model *m, uint32_t s, subgraph *out) {
+    aplan__fb *fb = &m->fb;
+    aplan__fb_table t;
+    aplan__fb_context(fb, 0, "subgraph", s);
+    aplan_status st = aplan__fb_vec_table(fb, &m->subgraphs, s, "subgraph table", &t);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &t, SUBGRAPH_TENSORS, 4u, "tensors", &out->tensors);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &t, SUBGRAPH_INPUTS, 4u, "inputs", &out->inputs);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &t, SUBGRAPH_OUTPUTS, 4u, "outputs", &out->outputs);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &t, SUBGRAPH_OPERATORS, 4u, "operators", &out->operators);
+    return st;
+}
+
+/* The byte offset and the offline offset of tensor `global` (plan present). */
+static int32_t plan_offset(const model *m, uint64_t global) {
+    return aplan__fb_i32(&m->fb, m->plan_pos + 4u * (size_t)global);
+}
+
+/* Read tensor t of a subgraph: size, constness, whether TFLM plans it. Context level 0 must be set. */
+static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_t global, tensor_fact *out) {
+    aplan__fb *fb = &m->fb;
+    aplan__fb_table tt;
+    aplan__fb_vec shape;
+    uint8_t type = 0;
+    uint8_t is_variable = 0;
+    uint32_t buffer = 0;
+    aplan__fb_context(fb, 1, "tensor", t);
+    aplan_status st = aplan__fb_vec_table(fb, &sg->tensors, t, "tensor table", &tt);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &tt, TENSOR_SHAPE, 4u, "shape", &shape);
+    if (st == APLAN_OK) st = aplan__fb_get_u8(fb, &tt, TENSOR_TYPE, "type", 0, &type);
+    if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &tt, TENSOR_BUFFER, "buffer", 0, &buffer);
+    if (st == APLAN_OK) st = aplan__fb_get_u8(fb, &tt, TENSOR_IS_VARIABLE, "is_variable", 0, &is_variable);
+    if (st != APLAN_OK) return st;
+
+    /* Constant data: the buffer holds bytes, in the flatbuffer (data) or beside it (offset > 1, size > 0). */
+    bool constant = false;
+    if (buffer >= m->buffers.len) {
+        if (buffer != 0 || m->buffers.len != 0) {
+            size_t pos;
+            (void)aplan__fb_field(fb, &tt, TENSOR_BUFFER, 4u, "buffer", &pos);
+            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
+            aplan__put(&w, "buffer is ");
+            aplan__put_u64(&w, buffer);
+            aplan__put(&w, ", the model has ");
+            aplan__put_u64(&w, m->buffers.len);
+            aplan__put(&w, " buffers");
+            return fb->error->status;
+        }
+    } else {
+        aplan__fb_table bt;
+        aplan__fb_vec data;
+        uint64_t ext_offset = 0;
+        uint64_t ext_size = 0;
+        st = aplan__fb_vec_table(fb, &m->buffers, buffer, "buffer table", &bt);
+        if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &bt, BUFFER_DATA, 1u, "buffer data", &data);
+        if (st == APLAN_OK) st = aplan__fb_get_u64(fb, &bt, BUFFER_OFFSET, "buffer offset", 0, &ext_offset);
+        if (st == APLAN_OK) st = aplan__fb_get_u64(fb, &bt, BUFFER_SIZE, "buffer size", 0, &ext_size);
+        if (st != APLAN_OK) return st;
+        constant = data.len != 0 || (ext_offset > 1u && ext_size != 0);
+    }
+
+    if ((int8_t)type < 0) {
+        size_t pos;
+        (void)aplan__fb_field(fb, &tt, TENSOR_TYPE, 1u, "type", &pos);
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
+        aplan__put(&w, "type is ");
+        aplan__put_i64(&w, (int8_t)type);
+        return fb->error->status;
+    }
+    uint64_t elements = 1; /* no shape: a scalar */
+    for (uint32_t i = 0; i < shape.len; i++) {
+        int32_t d = aplan__fb_vec_i32(fb, &shape, i);
+        if (d < 0) {
+            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos + 4u * (size_t)i);
+            aplan__put(&w, "shape[");
+            aplan__put_u64(&w, i);
+            aplan__put(&w, "] is ");
+            aplan__put_i64(&w, d);
+            return fb->error->status;
+        }
+        if (__builtin_mul_overflow(elements, (uint64_t)d, &elements)) {
+            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos + 4u * (size_t)i);
+            aplan__put(&w, "shape: the element count overflows 64 bits at shape[");
+            aplan__put_u64(&w, i);
+            aplan__put(&w, "]");
+            return fb->error->status;
+        }
+    }
+    out->size = 0;
+    out->offset = APLAN_NO_OFFSET;
+    out->planned = false;
+    if (constant) return APLAN_OK; /* never planned; its type does not matter */
+
+    size_t tpos;
+    (void)aplan__fb_field(fb, &tt, TENSOR_TYPE, 1u, "type", &tpos);
+    if (type >= sizeof type_size || type_size[type] == 0) {
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, tpos);
+        aplan__put(&w, "type ");
+        if (type < sizeof type_size) {
+            aplan__put(&w, type_name[type]);
+            aplan__put(&w, " has no fixed element size");
+        } else {
+            aplan__put_u64(&w, type);
+            aplan__put(&w, " is newer than this reader");
+        }
+        return fb->error->status;
+    }
+    if (__builtin_mul_overflow(elements, (uint64_t)type_size[type], &out->size)) {
+        return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos, "shape", "the size overflows 64 bits");
+    }
+    int32_t offline = m->has_plan ? plan_offset(m, global) : -1;
+    if (offline >= 0) out->offset = (uint64_t)offline;
+    out->planned = out->size != 0 && (is_variable == 0 || offline >= 0);
+    return APLAN_OK;
+}
+
+/* Read operator i of subgraph s: checked indices and the subgraphs it walks. Context level 0 must be set. */
+static aplan_status get_operator(model *m, const subgraph *sg, uint32_t i, op_fact *out) {
+    aplan__fb *fb = &m->fb;
+    aplan__fb_table ot;
+    uint32_t opcode_index = 0;
+    aplan__fb_context(fb, 1, "operator", i);
+    aplan_status st = aplan__fb_vec_table(fb, &sg->operators, i, "operator table", &ot);
+    if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &ot, OPERATOR_OPCODE_INDEX, "opcode_index", 0, &opcode_index);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &ot, OPERATOR_INPUTS, 4u, "inputs", &out->inputs);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &ot, OPERATOR_OUTPUTS, 4u, "outputs", &out->outputs);
+    if (st == APLAN_OK) st = check_tensor_indices(fb, &out->inputs, "inputs", sg->tensors.len, true);
+    if (st == APLAN_OK) st = check_tensor_indices(fb, &out->outputs, "outputs", sg->tensors.len, false);
+    if (st != APLAN_OK) return st;
+    out->callee[0] = -1;
+    out->callee[1] = -1;
+    if (opcode_index >= m->opcodes.len) {
+        size_t pos;
+        (void)aplan__fb_field(fb, &ot, OPERATOR_OPCODE_INDEX, 4u, "opcode_index", &pos);
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
+        aplan__put(&w, "opcode_index is ");
+        aplan__put_u64(&w, opcode_index);
+        aplan__put(&w, ", the model has ");
+        aplan__put_u64(&w, m->opcodes.len);
+        aplan__put(&w, " operator codes");
+        return fb->error->status;
+    }
+    aplan__fb_table ct;
+    uint8_t deprecated = 0;
+    int32_t code = 0;
+    st = aplan__fb_vec_table(fb, &m->opcodes, opcode_index, "operator code table", &ct);
+    if (st == APLAN_OK) {
+        st = aplan__fb_get_u8(fb, &ct, OPCODE_DEPRECATED_BUILTIN_CODE, "deprecated_builtin_code", 0, &deprecated);
+    }
+    if (st == APLAN_OK) st = aplan__fb_get_i32(fb, &ct, OPCODE_BUILTIN_CODE, "builtin_code", 0, &code);
+    if (st != APLAN_OK) return st;
+    if ((int8_t)deprecated > code) code = (int8_t)deprecated;
+
+    uint8_t want;
+    unsigned callees;
+    const char *name;
+    switch (code) {
+    case OP_IF: want = OPTIONS_IF, callees = 2, name = "IF needs IfOptions"; break;
+    case OP_WHILE: want = OPTIONS_WHILE, callees = 2, name = "WHILE needs WhileOptions"; break;
+    case OP_CALL_ONCE: want = OPTIONS_CALL_ONCE, callees = 1, name = "CALL_ONCE needs CallOnceOptions"; break;
+    default: return APLAN_OK;
+    }
+    uint8_t type = 0;
+    bool present = false;
+    aplan__fb_table opt;
+    st = aplan__fb_get_u8(fb, &ot, OPERATOR_BUILTIN_OPTIONS_TYPE, "builtin_options_type", 0, &type);
+    if (st == APLAN_OK) st = aplan__fb_get_table(fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options", &present, &opt);
+    if (st != APLAN_OK) return st;
+    if (type != want || !present) {
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, ot.pos);
+        aplan__put(&w, name);
+        aplan__put(&w, " (builtin_options_type is ");
+        aplan__put_u64(&w, type);
+        aplan__put(&w, present ? ")" : ", no options table)");
+        return fb->error->status;
+    }
+    for (unsigned k = 0; k < callees; k++) {
+        const char *field = k == 0 ? (code == OP_IF ? "then_subgraph_index"
+                                                    : code == OP_WHILE ? "cond_subgraph_index" : "init_subgraph_index")
+                                   : (code == OP_IF ? "else_subgraph_index" : "body_subgraph_index");
+        int32_t s = 0;
+        st = aplan__fb_get_i32(fb, &opt, k == 0 ? OPTIONS_FIRST_SUBGRAPH : OPTIONS_SECOND_SUBGRAPH, field, 0, &s);
+        if (st != APLAN_OK) return st;
+        if (s < -1 || (s >= 0 && (uint32_t)s >= m->subgraphs.len)) {
+            size_t pos;
+            (void)aplan__fb_field(fb, &opt, k, 4u, field, &pos);
+            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
+            aplan__put(&w, field);
+            aplan__put(&w, " is ");
+            aplan__put_i64(&w, s);
+            aplan__put(&w, ", the model has ");
+            aplan__put_u64(&w, m->subgraphs.len);
+            aplan__put(&w, " subgraphs");
+            return fb->error->status;
+        }
+        out->callee[k] = s; /* -1: TFLM skips it */
+    }
+    return APLAN_OK;
+}
+
+/* The OfflineMemoryAllocation metadata entry whose buffer is `index`; name_pos locates the entry for messages. */
+static aplan_status read_plan(model *m, uint32_t index, size_t entry_pos) {
+    aplan__fb *fb = &m->fb;
+    aplan__fb_table bt;
+    aplan__fb_vec data;
+    if (index >= m->buffers.len) {
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, entry_pos);
+        aplan__put(&w, "OfflineMemoryAllocation: buffer ");
+        aplan__put_u64(&w, index);
+        aplan__put(&w, " does not exist (the model has ");
+        aplan__put_u64(&w, m->buffers.len);
+        aplan__put(&w, ")");
+        return fb->error->status;
+    }
+    aplan_status st = aplan__fb_vec_table(fb, &m->buffers, index, "OfflineMemoryAllocation buffer", &bt);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &bt, BUFFER_DATA, 1u, "OfflineMemoryAllocation data", &data);
+    if (st != APLAN_OK) return st;
+    size_t at = data.present ? data.pos : bt.pos;
+    if (data.len < 12u || (data.len & 3u) != 0) {
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, at);
+        aplan__put(&w, "OfflineMemoryAllocation: ");
+        aplan__put_u64(&w, data.len);
+        aplan__put(&w, " bytes, not 12 + 4 n");
+        return fb->error->status;
+    }
+    uint32_t subgraphs = aplan__fb_u32(fb, data.pos + 4u);
+    uint32_t n = aplan__fb_u32(fb, data.pos + 8u);
+    if (subgraphs != m->subgraphs.len) {
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 4u);
+        aplan__put(&w, "OfflineMemoryAllocation: subgraph count ");
+        aplan__put_u64(&w, subgraphs);
+        aplan__put(&w, ", the model has ");
+        aplan__put_u64(&w, m->subgraphs.len);
+        return fb->error->status;
+    }
+    if (n != m->tensor_count) {
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 8u);
+        aplan__put(&w, "OfflineMemoryAllocation: offsets for ");
+        aplan__put_u64(&w, n);
+        aplan__put(&w, " tensors, the model has ");
+        aplan__put_u64(&w, m->tensor_count);
+        return fb->error->status;
+    }
+    if ((uint64_t)data.len != 12u + 4u * (uint64_t)n) {
+        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, at);
+        aplan__put(&w, "OfflineMemoryAllocation: ");
+        aplan__put_u64(&w, data.len);
+        aplan__put(&w, " bytes for ");
+        aplan__put_u64(&w, n);
+        aplan__put(&w, " offsets, expected ");
+        aplan__put_u64(&w, 12u + 4u * (uint64_t)n);
+        return fb->error->status;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t off = aplan__fb_i32(fb, data.pos + 12u + 4u * (size_t)i);
+        if (off < -1) {
+            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 12u + 4u * (size_t)i);
+            aplan__put(&w, "OfflineMemoryAllocation: offset[");
+            aplan__put_u64(&w, i);
+            aplan__put(&w, "] is ");
+            aplan__put_i64(&w, off);
+            return fb->error->status;
+        }
+    }
+    m->has_plan = true;
+    m->plan_pos = data.pos + 12u;
+    return APLAN_OK;
+}
+
+/* Header, Model fields, subgraph tables and tensor counts, the offline plan. */
+static aplan_status open_model(model *m, const void *data, size_t size, aplan_format_error *error) {
+    aplan__fb *fb = &m->fb;
+    aplan__fb_init(fb, data, size, error);
+    m->has_plan = false;
+    m->plan_pos = 0;
+    m->tensor_count = 0;
+    m->operator_count = 0;
+    aplan_status st = aplan__fb_root(fb, "TFL3", &m->root);
+    if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &m->root, MODEL_VERSION, "Model.version", 0, &m->version);
+    if (st == APLAN_OK) {
+        st = aplan__fb_get_vector(fb, &m->root, MODEL_OPERATOR_CODES, 4u, "Model.operator_codes", &m->opcodes);
+    }
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &m->root, MODEL_SUBGRAPHS, 4u, "Model.subgraphs", &m->subgraphs);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &m->root, MODEL_BUFFERS, 4u, "Model.buffers", &m->buffers);
+    if (st != APLAN_OK) return st;
+    if (m->subgraphs.len == 0) {
+        return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_VALUE, m->root.pos, "Model.subgraphs", "the model has none");
+    }
+    for (uint32_t s = 0; s < m->subgraphs.len; s++) {
+        subgraph sg;
+        st = get_subgraph(m, s, &sg);
+        if (st != APLAN_OK) return st;
+        m->tensor_count += sg.tensors.len;
+        m->operator_count += sg.operators.len;
+    }
+    aplan__fb_context_pop(fb, 0);
+    if (m->tensor_count > (uint64_t)UINT32_MAX - 1u || m->tensor_count > SIZE_MAX / 8u) {
+        return aplan__fb_failf(fb, APLAN_E_FORMAT_UNSUPPORTED, m->subgraphs.pos, "Model.subgraphs",
+                               "more than 2^32 - 2 tensors");
+    }
+
+    aplan__fb_vec meta;
+    st = aplan__fb_get_vector(fb, &m->root, MODEL_METADATA, 4u, "Model.metadata", &meta);
+    for (uint32_t i = 0; st == APLAN_OK && i < meta.len; i++) {
+        aplan__fb_table mt;
+        aplan__fb_vec name;
+        uint32_t buffer = 0;
+        aplan__fb_context(fb, 0, "metadata", i);
+        st = aplan__fb_vec_table(fb, &meta, i, "metadata table", &mt);
+        if (st == APLAN_OK) st = aplan__fb_get_string(fb, &mt, METADATA_NAME, "name", &name);
+        if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &mt, METADATA_BUFFER, "buffer", 0, &buffer);
+        if (st != APLAN_OK) break;
+        bool match = name.len == OFFLINE_NAME_LEN;
+        for (size_t k = 0; match && k < OFFLINE_NAME_LEN; k++) {
+            match = aplan__fb_u8(fb, name.pos + k) == (uint8_t)offline_name[k];
+        }
+        aplan__fb_context_pop(fb, 0);
+        if (match) st = read_plan(m, buffer, mt.pos); /* the last such entry wins, as in TFLM */
+    }
+    aplan__fb_context_pop(fb, 0);
+    return st;
+}
+
+/* Check every subgraph's index vectors, tensors and operators; count the planned tensors. */
+static aplan_status check_model(model *m, size_t *planned) {
+    aplan__fb *fb = &m->fb;
+    uint64_t global = 0;
+    *planned = 0;
+    for (uint32_t s = 0; s < m->subgraphs.len; s++) {
+        subgraph sg;
+        aplan_status st = get_subgraph(m, s, &sg);
+        if (st == APLAN_OK) st = check_tensor_indices(fb, &sg.inputs, "inputs", sg.tensors.len, false);
+        if (st == APLAN_OK) st = check_tensor_indices(fb, &sg.outputs, "outputs", sg.tensors.len, false);
+        for (uint32_t t = 0; st == APLAN_OK && t < sg.tensors.len; t++, global++) {
+            tensor_fact f;
+            st = get_tensor(m, &sg, t, global, &f);
+            if (st == APLAN_OK && f.planned) (*planned)++;
+        }
+        for (uint32_t i = 0; st == APLAN_OK && i < sg.operators.len; i++) {
+            op_fact op;
+            st = get_operator(m, &sg, i, &op);
+        }
+        if (st != APLAN_OK) return st;
+    }
+    aplan__fb_context_pop(fb, 0);
+    return APLAN_OK;
+}
+
+/* Scratch layout; with base NULL it only measures. */
+static void carve(aplan__scratch *s, walk *w, const model *m) {
+    size_t tensors = (size_t)m->tensor_count;
+    size_t subgraphs = m->subgraphs.len;
+    w->first = aplan__scratch_take(s, tensors, sizeof(uint32_t), sizeof(uint32_t));
+    w->last = aplan__scratch_take(s, tensors, sizeof(uint32_t), sizeof(uint32_t));
+    w->base = aplan__scratch_take(s, subgraphs, sizeof(uint32_t), sizeof(uint32_t));
+    w->active = aplan__scratch_take(s, subgraphs, 1u, 1u);
+}
+
+static void created(walk *w, uint32_t global) {
+    w->first[global] = w->scope;
+    w->last[global] = w->scope;
+}
+
+static void used(walk *w, uint32_t global) { w->last[global] = w->scope; }
+
+/* Before walking callee from operator `op` of subgraph `s` (context set to it): no cycle, not too deep. */
+static aplan_status check_call(walk *w, uint32_t callee, unsigned depth, size_t entry_pos) {
+    aplan__fb *fb = &w->m->fb;
+    if (w->active[callee] != 0) {
+        aplan__text t = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, entry_pos);
+        aplan__put(&t, "calls subgraph ");
+        aplan__put_u64(&t, callee);
+        aplan__put(&t, " while it runs (a call cycle)");
+        return fb->error->status;
+    }
+    if (depth > APLAN_TFLITE_MAX_NESTING) {
+        aplan__text t = aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, entry_pos);
+        aplan__put(&t, "control flow nests deeper than ");
+        aplan__put_u64(&t, APLAN_TFLITE_MAX_NESTING);
+        aplan__put(&t, " calls");
+        return fb->error->status;
+    }
+    return APLAN_OK;
+}
+
+/* TFLM's MarkAllocationLifetimes for subgraph s, nested `depth` calls deep (subgraph 0 is depth 0). The
+ * recursion is at most APLAN_TFLITE_MAX_NESTING deep: check_call refuses deeper calls first. */
+static aplan_status mark(walk *w, uint32_t s, unsigned depth) {
+    model *m = w->m;
+    aplan__fb *fb = &m->fb;
+    subgraph sg;
+    aplan_status st = get_subgraph(m, s, &sg);
+    if (st != APLAN_OK) return st;
+    w->active[s] = 1;
+    uint32_t base = w->base[s];
+    for (uint32_t i = 0; i < sg.inputs.len; i++) created(w, base + aplan__fb_vec_u32(fb, &sg.inputs, i));
+    for (uint32_t i = 0; i < sg.outputs.len; i++) created(w, base + aplan__fb_vec_u32(fb, &sg.outputs, i));
+    for (uint32_t i = 0; i < sg.operators.len; i++) {
+        op_fact op;
+        aplan__fb_context(fb, 0, "subgraph", s);
+        st = get_operator(m, &sg, i, &op);
+        if (st != APLAN_OK) return st;
+        if (++w->visits > APLAN_TFLITE_MAX_VISITS) {
+            aplan__text t = aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, sg.operators.pos + 4u * (size_t)i);
+            aplan__put(&t, "control flow makes the walk visit more than ");
+            aplan__put_u64(&t, APLAN_TFLITE_MAX_VISITS);
+            aplan__put(&t, " operators");
+            return fb->error->status;
+        }
+        w->scope++;
+        for (uint32_t k = 0; k < op.outputs.len; k++) created(w, base + aplan__fb_vec_u32(fb, &op.outputs, k));
+        for (unsigned k = 0; k < 2u; k++) {
+            if (op.callee[k] < 0) continue;
+            aplan__fb_context(fb, 0, "subgraph", s);
+            aplan__fb_context(fb, 1, "operator", i);
+            st = check_call(w, (uint32_t)op.callee[k], depth + 1u, sg.operators.pos + 4u * (size_t)i);
+            if (st != APLAN_OK) return st;
+            w->scope++;
+            st = mark(w, (uint32_t)op.callee[k], depth + 1u);
+            if (st != APLAN_OK) return st;
+        }
+        for (uint32_t k = 0; k < op.inputs.len; k++) {
+            int32_t t = aplan__fb_vec_i32(fb, &op.inputs, k);
+            if (t >= 0) used(w, base + (uint32_t)t);
+        }
+        for (uint32_t k = 0; k < op.outputs.len; k++) used(w, base + aplan__fb_vec_u32(fb, &op.outputs, k));
+    }
+    for (uint32_t i = 0; i < sg.outputs.len; i++) used(w, base + aplan__fb_vec_u32(fb, &sg.outputs, i));
+    w->active[s] = 0;
+    return APLAN_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+static void set_status(aplan_format_error *error, aplan_status status, const char *message) {
+    APLAN_MEMSET(error, 0, sizeof *error);
+    error->status = status;
+    aplan__text w = {error->message, sizeof error->message, 0};
+    aplan__put(&w, message);
+}
+
+static aplan_status query(model *m, const void *data, size_t size, aplan_tflite_info *info,
+                          aplan_format_error *error) {
+    size_t planned = 0;
+    aplan_status st = open_model(m, data, size, error);
+    if (st == APLAN_OK) st = check_model(m, &planned);
+    if (st != APLAN_OK) return st;
+    aplan__scratch s;
+    walk w;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    carve(&s, &w, m);
+    if (s.failed) { /* cannot happen below 2^32 tensors on a 64-bit host; kept for 32-bit ones */
+        return aplan__fb_failf(&m->fb, APLAN_E_FORMAT_UNSUPPORTED, 0, NULL, "scratch size overflows size_t");
+    }
+    APLAN_MEMSET(info, 0, sizeof *info);
+    info->buffer_count = planned;
+    info->scratch_size = s.used;
+    info->subgraph_count = m->subgraphs.len;
+    info->tensor_count = (size_t)m->tensor_count;
+    info->operator_count = (size_t)m->operator_count;
+    info->version = m->version;
+    info->has_offline_plan = m->has_plan;
+    return APLAN_OK;
+}
+
+aplan_status aplan_tflite_query(const void *model_data, size_t model_size, aplan_tflite_info *info,
+                                aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    if (model_data == NULL || info == NULL) {
+        set_status(error, APLAN_E_INVALID_ARG, model_data == NULL ? "model is NULL" : "info is NULL");
+        return APLAN_E_INVALID_ARG;
+    }
+    model m;
+    aplan_status st = query(&m, model_data, model_size, info, error);
+    if (st != APLAN_OK) APLAN_MEMSET(info, 0, sizeof *info);
+    return st;
+}
+
+aplan_status aplan_tflite_read(const void *model_data, size_t model_size, void *scratch, size_t scratch_size,
+                               aplan_buffer *buffers, aplan_tflite_id *ids, size_t capacity, size_t *count,
+                               aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    if (model_data == NULL || count == NULL || (buffers == NULL && capacity > 0)) {
+        set_status(error, APLAN_E_INVALID_ARG,
+                   model_data == NULL ? "model is NULL" : count == NULL ? "count is NULL" : "buffers is NULL");
+        return APLAN_E_INVALID_ARG;
+    }
+    *count = 0;
+    model m;
+    aplan_tflite_info info;
+    aplan_status st = query(&m, model_data, model_size, &info, error);
+    if (st != APLAN_OK) return st;
+    *count = info.buffer_count;
+    st = aplan__scratch_check(scratch, scratch_size, info.scratch_size);
+    if (st != APLAN_OK) {
+        set_status(error, st, st == APLAN_E_SCRATCH_MISALIGNED ? "scratch is not APLAN_SCRATCH_ALIGN aligned"
+                                                               : "scratch is smaller than the query's scratch_size");
+        return st;
+    }
+    if (capacity < info.buffer_count) {
+        aplan__text w = aplan__fb_fail(&m.fb, APLAN_E_OUTPUT_TOO_SMALL, 0);
+        aplan__put(&w, "the model has ");
+        aplan__put_u64(&w, info.buffer_count);
+        aplan__put(&w, " buffers, the output holds ");
+        aplan__put_u64(&w, capacity);
+        return APLAN_E_OUTPUT_TOO_SMALL;
+    }
+
+    aplan__scratch s;
+    walk w;
+    aplan__scratch_init(&s, scratch, scratch_size);
+    carve(&s, &w, &m);
+    APLAN_ASSERT(!s.failed);
+    w.m = &m;
+    w.scope = 0;
+    w.visits = 0;
+    uint32_t next = 0;
+    for (uint32_t sg = 0; sg < m.subgraphs.len; sg++) {
+        subgraph g;
+        st = get_subgraph(&m, sg, &g);
+        if (st != APLAN_OK) return st;
+        w.base[sg] = next;
+        w.active[sg] = 0;
+        next += g.tensors.len;
+    }
+    for (uint32_t t = 0; t < next; t++) {
+        w.first[t] = NO_STEP;
+        w.last[t] = NO_STEP;
+    }
+    st = mark(&w, 0, 0);
+    if (st != APLAN_OK) return st;
+    aplan__fb_context_pop(&m.fb, 0);
+
+    size_t out = 0;
+    for (uint32_t sg = 0; sg < m.subgraphs.len; sg++) {
+        subgraph g;
+        st = get_subgraph(&m, sg, &g);
+        for (uint32_t t = 0; st == APLAN_OK && t < g.tensors.len; t++) {
+            tensor_fact f;
+            uint32_t global = w.base[sg] + t;
+            st = get_tensor(&m, &g, t, global, &f);
+            if (st != APLAN_OK || !f.planned) continue;
+            APLAN_ASSERT(out < info.buffer_count);
+            aplan_buffer *b = &buffers[out];
+            b->size = f.size;
+            b->lower = w.first[global] == NO_STEP ? 0 : (uint64_t)w.first[global] + 1u;
+            b->upper = w.last[global] == NO_STEP ? 0 : (uint64_t)w.last[global] + 2u;
+            b->alignment = 0;
+            b->offset = f.offset;
+            if (ids != NULL) {
+                ids[out].subgraph = sg;
+                ids[out].tensor = t;
+            }
+            out++;
+        }
+        if (st != APLAN_OK) return st;
+    }
+    APLAN_ASSERT(out == info.buffer_count);
+    APLAN_MEMSET(error, 0, sizeof *error);
+    return APLAN_OK;
+}
+
+size_t aplan_tflite_id_format(aplan_tflite_id id, char *out, size_t out_size) {
+    aplan__text w = {out, out_size, 0};
+    if (out_size > 0) out[0] = '\0';
+    aplan__put(&w, "s");
+    aplan__put_u64(&w, id.subgraph);
+    aplan__put(&w, "t");
+    aplan__put_u64(&w, id.tensor);
+    return w.len;
+}

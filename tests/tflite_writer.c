@@ -1,0 +1,278 @@
+/* Test-side .tflite writer; see tflite_writer.h. */
+#include "tflite_writer.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct writer {
+    tw_file f;
+    size_t cap;
+    size_t mark_cap;
+} writer;
+
+static void *xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n);
+    if (q == NULL) {
+        fprintf(stderr, "tflite_writer: out of memory\n");
+        abort();
+    }
+    return q;
+}
+
+static size_t reserve(writer *w, size_t n) {
+    size_t at = w->f.size;
+    if (at + n > w->cap) {
+        while (at + n > w->cap) w->cap = w->cap ? 2u * w->cap : 256u;
+        w->f.data = xrealloc(w->f.data, w->cap);
+    }
+    memset(w->f.data + at, 0, n);
+    w->f.size += n;
+    return at;
+}
+
+static void align(writer *w, size_t a) {
+    while (w->f.size % a != 0) reserve(w, 1);
+}
+
+static void put32(writer *w, size_t pos, uint32_t v) {
+    for (unsigned i = 0; i < 4; i++) w->f.data[pos + i] = (uint8_t)(v >> (8 * i));
+}
+static void put16(writer *w, size_t pos, uint16_t v) {
+    w->f.data[pos] = (uint8_t)v;
+    w->f.data[pos + 1] = (uint8_t)(v >> 8);
+}
+static void put64(writer *w, size_t pos, uint64_t v) {
+    put32(w, pos, (uint32_t)v);
+    put32(w, pos + 4, (uint32_t)(v >> 32));
+}
+
+__attribute__((format(printf, 3, 4))) static void mark(writer *w, size_t pos, const char *fmt, ...);
+static void mark(writer *w, size_t pos, const char *fmt, ...) {
+    if (w->f.n_marks == w->mark_cap) {
+        w->mark_cap = w->mark_cap ? 2u * w->mark_cap : 64u;
+        w->f.marks = xrealloc(w->f.marks, w->mark_cap * sizeof *w->f.marks);
+    }
+    struct tw_mark *m = &w->f.marks[w->f.n_marks++];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->key, sizeof m->key, fmt, ap);
+    va_end(ap);
+    m->pos = pos;
+}
+
+/* Point the uoffset at `slot` to `target` (forward). */
+static void link(writer *w, size_t slot, size_t target) { put32(w, slot, (uint32_t)(target - slot)); }
+
+/* A table with nfields fields; width[i] is 0 (absent), 4 or 8. slot[i] receives each present field's position.
+ * The vtable comes first, then the table (4-aligned). */
+static size_t table(writer *w, unsigned nfields, const unsigned *width, size_t *slot) {
+    align(w, 2);
+    size_t vt = reserve(w, 4u + 2u * nfields);
+    align(w, 4);
+    size_t size = 4;
+    for (unsigned i = 0; i < nfields; i++) size += width[i];
+    size_t t = reserve(w, size);
+    put16(w, vt, (uint16_t)(4u + 2u * nfields));
+    put16(w, vt + 2, (uint16_t)size);
+    put32(w, t, (uint32_t)(t - vt));
+    size_t off = 4;
+    for (unsigned i = 0; i < nfields; i++) {
+        if (width[i] == 0) {
+            slot[i] = 0;
+            continue;
+        }
+        put16(w, vt + 4 + 2 * i, (uint16_t)off);
+        slot[i] = t + off;
+        off += width[i];
+    }
+    return t;
+}
+
+/* A vector of n 4-byte values; returns the position of its length word, *first the first element. */
+static size_t vec32(writer *w, const int32_t *v, uint32_t n, size_t *first) {
+    align(w, 4);
+    size_t at = reserve(w, 4u + 4u * n);
+    put32(w, at, n);
+    for (uint32_t i = 0; i < n; i++) put32(w, at + 4 + 4 * i, (uint32_t)v[i]);
+    if (first) *first = at + 4;
+    return at;
+}
+
+static size_t bytes_vec(writer *w, const uint8_t *v, uint32_t n, size_t extra) {
+    align(w, 4);
+    size_t at = reserve(w, 4u + n + extra);
+    put32(w, at, n);
+    if (n) memcpy(w->f.data + at + 4, v, n);
+    return at;
+}
+
+/* A vector of n uoffsets to be linked later: returns the position of element 0. */
+static size_t offsets_vec(writer *w, uint32_t n, size_t *len_pos) {
+    align(w, 4);
+    size_t at = reserve(w, 4u + 4u * n);
+    put32(w, at, n);
+    if (len_pos) *len_pos = at;
+    return at + 4;
+}
+
+static void tensor(writer *w, const tw_tensor *t, unsigned s, unsigned i, size_t slot_to_me) {
+    /* Tensor fields: shape 0, type 1, buffer 2, name 3, quantization 4, is_variable 5 */
+    unsigned width[6] = {t->shape ? 4u : 0u, 4, 4, 0, 0, t->is_variable ? 4u : 0u};
+    size_t slot[6];
+    size_t at = table(w, 6, width, slot);
+    link(w, slot_to_me, at);
+    mark(w, at, "s%ut%u", s, i);
+    w->f.data[slot[1]] = (uint8_t)t->type;
+    mark(w, slot[1], "s%ut%u.type", s, i);
+    put32(w, slot[2], t->buffer);
+    mark(w, slot[2], "s%ut%u.buffer", s, i);
+    if (t->is_variable) {
+        w->f.data[slot[5]] = 1;
+        mark(w, slot[5], "s%ut%u.is_variable", s, i);
+    }
+    if (t->shape) {
+        size_t first;
+        link(w, slot[0], vec32(w, t->shape, t->rank, &first));
+        mark(w, first, "s%ut%u.shape", s, i);
+    }
+}
+
+static void op(writer *w, const tw_op *o, unsigned s, unsigned i, size_t slot_to_me) {
+    /* Operator fields: opcode_index 0, inputs 1, outputs 2, builtin_options_type 3, builtin_options 4 */
+    unsigned has_opt = o->options_type != 0;
+    unsigned width[5] = {4, 4, 4, has_opt ? 4u : 0u, has_opt ? 4u : 0u};
+    size_t slot[5];
+    size_t at = table(w, 5, width, slot);
+    link(w, slot_to_me, at);
+    mark(w, at, "s%uo%u", s, i);
+    put32(w, slot[0], o->opcode_index);
+    mark(w, slot[0], "s%uo%u.opcode_index", s, i);
+    size_t first;
+    link(w, slot[1], vec32(w, o->inputs, o->n_inputs, &first));
+    mark(w, first, "s%uo%u.inputs", s, i);
+    link(w, slot[2], vec32(w, o->outputs, o->n_outputs, &first));
+    mark(w, first, "s%uo%u.outputs", s, i);
+    if (has_opt) {
+        w->f.data[slot[3]] = o->options_type;
+        unsigned ow[2] = {o->n_options > 0 ? 4u : 0u, o->n_options > 1 ? 4u : 0u};
+        size_t os[2];
+        size_t ot = table(w, 2, ow, os);
+        link(w, slot[4], ot);
+        mark(w, ot, "s%uo%u.options", s, i);
+        for (unsigned k = 0; k < o->n_options && k < 2; k++) {
+            put32(w, os[k], (uint32_t)o->options[k]);
+            mark(w, os[k], "s%uo%u.opt%u", s, i, k);
+        }
+    }
+}
+
+static void subgraph(writer *w, const tw_subgraph *g, unsigned s, size_t slot_to_me) {
+    /* SubGraph fields: tensors 0, inputs 1, outputs 2, operators 3 */
+    unsigned width[4] = {4, 4, 4, 4};
+    size_t slot[4];
+    size_t at = table(w, 4, width, slot);
+    link(w, slot_to_me, at);
+    mark(w, at, "s%u", s);
+    size_t first;
+    link(w, slot[1], vec32(w, g->inputs, g->n_inputs, &first));
+    mark(w, first, "s%u.inputs", s);
+    link(w, slot[2], vec32(w, g->outputs, g->n_outputs, &first));
+    mark(w, first, "s%u.outputs", s);
+    size_t len_pos;
+    size_t tv = offsets_vec(w, g->n_tensors, &len_pos);
+    link(w, slot[0], len_pos);
+    for (uint32_t i = 0; i < g->n_tensors; i++) tensor(w, &g->tensors[i], s, i, tv + 4 * i);
+    size_t ov = offsets_vec(w, g->n_ops, &len_pos);
+    link(w, slot[3], len_pos);
+    mark(w, ov, "s%u.operators", s);
+    for (uint32_t i = 0; i < g->n_ops; i++) op(w, &g->ops[i], s, i, ov + 4 * i);
+}
+
+tw_file tw_build(const tw_model *m) {
+    writer w;
+    memset(&w, 0, sizeof w);
+    size_t hdr = reserve(&w, 8);
+    memcpy(w.f.data + hdr + 4, "TFL3", 4);
+    /* Model fields: version 0, operator_codes 1, subgraphs 2, description 3, buffers 4, metadata_buffer 5,
+     * metadata 6 */
+    unsigned width[7] = {4, 4, 4, 0, 4, 0, m->n_metadata ? 4u : 0u};
+    size_t slot[7];
+    size_t root = table(&w, 7, width, slot);
+    link(&w, 0, root);
+    mark(&w, root, "root");
+    put32(&w, slot[0], m->version);
+
+    size_t len_pos;
+    size_t v = offsets_vec(&w, m->n_opcodes, &len_pos);
+    link(&w, slot[1], len_pos);
+    for (uint32_t i = 0; i < m->n_opcodes; i++) {
+        /* OperatorCode fields: deprecated_builtin_code 0, custom_code 1, version 2, builtin_code 3 */
+        unsigned ow[4] = {4, 0, 0, 4};
+        size_t os[4];
+        size_t t = table(&w, 4, ow, os);
+        link(&w, v + 4 * i, t);
+        mark(&w, t, "opcode%u", i);
+        w.f.data[os[0]] = (uint8_t)m->opcodes[i].deprecated_code;
+        put32(&w, os[3], (uint32_t)m->opcodes[i].code);
+    }
+
+    v = offsets_vec(&w, m->n_buffers, &len_pos);
+    link(&w, slot[4], len_pos);
+    for (uint32_t i = 0; i < m->n_buffers; i++) {
+        const tw_buffer *b = &m->buffers[i];
+        /* Buffer fields: data 0, offset 1, size 2 */
+        unsigned bw[3] = {b->data ? 4u : 0u, b->ext_offset ? 8u : 0u, b->ext_offset ? 8u : 0u};
+        size_t bs[3];
+        size_t t = table(&w, 3, bw, bs);
+        link(&w, v + 4 * i, t);
+        mark(&w, t, "b%u", i);
+        if (b->ext_offset) {
+            put64(&w, bs[1], b->ext_offset);
+            put64(&w, bs[2], b->ext_size);
+        }
+        if (b->data) {
+            size_t at = bytes_vec(&w, b->data, b->len, 0);
+            link(&w, bs[0], at);
+            mark(&w, at + 4, "b%u.data", i);
+        }
+    }
+
+    if (m->n_metadata) {
+        v = offsets_vec(&w, m->n_metadata, &len_pos);
+        link(&w, slot[6], len_pos);
+        for (uint32_t i = 0; i < m->n_metadata; i++) {
+            /* Metadata fields: name 0, buffer 1 */
+            unsigned mw[2] = {4, 4};
+            size_t ms[2];
+            size_t t = table(&w, 2, mw, ms);
+            link(&w, v + 4 * i, t);
+            mark(&w, t, "m%u", i);
+            put32(&w, ms[1], m->metadata[i].buffer);
+            uint32_t n = (uint32_t)strlen(m->metadata[i].name);
+            size_t at = bytes_vec(&w, (const uint8_t *)m->metadata[i].name, n, 1);
+            link(&w, ms[0], at);
+            mark(&w, at + 4, "m%u.name", i);
+        }
+    }
+
+    v = offsets_vec(&w, m->n_subgraphs, &len_pos);
+    link(&w, slot[2], len_pos);
+    for (uint32_t s = 0; s < m->n_subgraphs; s++) subgraph(&w, &m->subgraphs[s], s, v + 4 * s);
+    return w.f;
+}
+
+void tw_free(tw_file *f) {
+    free(f->data);
+    free(f->marks);
+    memset(f, 0, sizeof *f);
+}
+
+size_t tw_pos(const tw_file *f, const char *key) {
+    for (size_t i = 0; i < f->n_marks; i++) {
+        if (strcmp(f->marks[i].key, key) == 0) return f->marks[i].pos;
+    }
+    fprintf(stderr, "tflite_writer: no mark '%s'\n", key);
+    abort();
+}

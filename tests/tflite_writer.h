@@ -1,0 +1,104 @@
+/*
+ * A test-side .tflite writer: builds small TFLite flatbuffers from plain descriptions, so the reader is tested
+ * without the shared models. Host-only (allocates).
+ *
+ * Layout: the root offset and "TFL3", then each table preceded by its vtable, children after their parent
+ * (uoffsets point forward). Model children are written in the order operator codes, buffers, metadata, subgraphs,
+ * so the last bytes of the file always belong to something the reader reads (every truncation must be noticed).
+ * Every scalar field sits in a 4-byte slot (8 for Buffer.offset/size). Only the fields the reader needs exist.
+ *
+ * The writer records where it put things, under keys (see tw_pos), so tests can assert exact byte offsets:
+ *   "root"                      the Model table
+ *   "opcode<i>"                 OperatorCode table i
+ *   "b<i>", "b<i>.data"         Buffer table i, its data vector's first element
+ *   "m<i>", "m<i>.name"         Metadata table i, the first byte of its name
+ *   "s<s>"                      SubGraph table s; "s<s>.inputs" / "s<s>.outputs" / "s<s>.operators": element 0
+ *                               of those vectors
+ *   "s<s>t<t>"                  Tensor table; ".shape" element 0, ".type" / ".buffer" / ".is_variable" fields
+ *   "s<s>o<i>"                  Operator table; ".opcode_index" field, ".inputs" / ".outputs" element 0,
+ *                               ".options" the options table, ".opt0" / ".opt1" its two subgraph index fields
+ */
+#ifndef APLAN_TESTS_TFLITE_WRITER_H
+#define APLAN_TESTS_TFLITE_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tw_tensor {
+    const int32_t *shape; /* rank entries; NULL with rank 0 writes no shape field (a scalar) */
+    uint32_t rank;
+    int8_t type;          /* TensorType */
+    uint32_t buffer;      /* index into the model's buffers */
+    bool is_variable;
+} tw_tensor;
+
+typedef struct tw_op {
+    uint32_t opcode_index;
+    const int32_t *inputs;
+    uint32_t n_inputs;
+    const int32_t *outputs;
+    uint32_t n_outputs;
+    uint8_t options_type;   /* BuiltinOptions union type; 0 writes no options */
+    int32_t options[2];     /* the options table's first two int fields (subgraph indices) */
+    uint32_t n_options;     /* how many of them to write (0..2) */
+} tw_op;
+
+typedef struct tw_subgraph {
+    const tw_tensor *tensors;
+    uint32_t n_tensors;
+    const int32_t *inputs;
+    uint32_t n_inputs;
+    const int32_t *outputs;
+    uint32_t n_outputs;
+    const tw_op *ops;
+    uint32_t n_ops;
+} tw_subgraph;
+
+typedef struct tw_opcode {
+    int8_t deprecated_code; /* OperatorCode.deprecated_builtin_code */
+    int32_t code;           /* OperatorCode.builtin_code */
+} tw_opcode;
+
+typedef struct tw_buffer {
+    const uint8_t *data; /* NULL: no data field */
+    uint32_t len;
+    uint64_t ext_offset; /* Buffer.offset / Buffer.size, written when ext_offset != 0 */
+    uint64_t ext_size;
+} tw_buffer;
+
+typedef struct tw_metadata {
+    const char *name;
+    uint32_t buffer;
+} tw_metadata;
+
+typedef struct tw_model {
+    uint32_t version;
+    const tw_opcode *opcodes;
+    uint32_t n_opcodes;
+    const tw_subgraph *subgraphs;
+    uint32_t n_subgraphs;
+    const tw_buffer *buffers;
+    uint32_t n_buffers;
+    const tw_metadata *metadata;
+    uint32_t n_metadata;
+} tw_model;
+
+/* A built file and where its parts are. */
+typedef struct tw_file {
+    uint8_t *data;
+    size_t size;
+    struct tw_mark {
+        char key[40];
+        size_t pos;
+    } *marks;
+    size_t n_marks;
+} tw_file;
+
+/* Build; aborts on allocation failure. Free with tw_free. */
+tw_file tw_build(const tw_model *m);
+void tw_free(tw_file *f);
+/* Position recorded under key; aborts (test bug) when the key is unknown. */
+size_t tw_pos(const tw_file *f, const char *key);
+
+#endif
