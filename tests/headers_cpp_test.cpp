@@ -1,7 +1,9 @@
 // Every public header compiles as C++ and links with C linkage.
 #include <aplan/aplan.h>
 #include <aplan/formats.h>
+#include <aplan/csv.h>
 #include <aplan/strategies.h>
+#include <aplan/tflite.h>
 
 int main() {
     aplan_problem p;

@@ -1,0 +1,113 @@
+/*
+ * CSV problems and plans in MiniMalloc's format (google/minimalloc), host-side.
+ *
+ * Reading: a header line naming the columns, in any order, then one row per buffer:
+ *   id       text, unique, non-empty, no quotes, commas or control characters             (required)
+ *   lower    first live step                                                               (required, or start)
+ *   upper    first step no longer live: lifetimes are half-open [lower, upper)             (required, or end)
+ *   start    MiniMalloc's older form: first live step
+ *   end      MiniMalloc's older form: last live step, inclusive (upper = end + 1)
+ *   size     bytes                                                                         (required)
+ *   alignment  a power of two; empty or -1 = the problem's default                         (optional)
+ *   offset     a fixed offset; empty or -1 = let the strategy choose                       (optional)
+ * Numbers are unsigned decimal and must fit 64 bits. Column names are matched without regard to case. Spaces and
+ * tabs around a field are ignored; LF and CRLF line ends are both accepted (a CR anywhere else is an error); blank
+ * lines are skipped; a UTF-8 byte order mark before the header is skipped. Quoted fields are not supported.
+ * Everything else is an error that names the line and the column (field number, 1-based) where it was found:
+ * nothing is clamped, defaulted or dropped silently.
+ *
+ * Writing: the plan in MiniMalloc's solution format, i.e. the input's columns followed by `offset`, one row per
+ * buffer in input order. Output goes through a caller callback or into a caller buffer.
+ *
+ * This part of the library allocates (malloc) but never prints and never touches a file: the caller reads the file
+ * and writes the output. Functions are reentrant.
+ */
+#ifndef APLAN_CSV_H
+#define APLAN_CSV_H
+
+#include "aplan.h"
+#include "formats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** aplan_csv_table.columns: which optional columns the input had, and which lifetime form it used. */
+#define APLAN_CSV_HAS_ALIGNMENT 0x1u /**< An `alignment` column was present. */
+#define APLAN_CSV_HAS_OFFSET 0x2u    /**< An `offset` column was present. */
+#define APLAN_CSV_START_END 0x4u     /**< Lifetimes came as `start,end` (inclusive end) rather than `lower,upper`. */
+
+/** A parsed table. Everything is owned by the table; release it with aplan_csv_free. */
+typedef struct aplan_csv_table {
+    aplan_buffer *buffers; /**< count buffers in row order; alignment 0 / offset APLAN_NO_OFFSET where not given. */
+    const char **ids;      /**< count NUL-terminated ids, parallel to buffers. */
+    uint32_t *lines;       /**< count 1-based line numbers, so later checks (e.g. the verifier) can point at rows. */
+    size_t count;          /**< Number of rows (0 for a header with no rows). */
+    uint32_t columns;      /**< APLAN_CSV_HAS_ALIGNMENT | APLAN_CSV_HAS_OFFSET | APLAN_CSV_START_END. */
+    char *storage_;        /**< Private: the block holding the ids. */
+} aplan_csv_table;
+
+/**
+ * Parse a CSV problem from memory.
+ * @param[in]  text   length bytes (need not be NUL-terminated; a NUL byte inside is an error).
+ * @param[out] table  the rows; zeroed on failure, so aplan_csv_free is always safe to call.
+ * @param[out] error  required: status, byte offset, line, column and an English message on failure; status
+ *                    APLAN_OK and zeros on success.
+ * @return APLAN_OK, or
+ *   - APLAN_E_FORMAT_SYNTAX: empty input, a bad header (unknown, duplicate or missing column, mixed lifetime forms),
+ *     a row with too few or too many fields, an empty field where a number is required, a field that is not a
+ *     number (including trailing junk such as "12kb" or "1.5"), a quote, a stray CR or a NUL byte;
+ *   - APLAN_E_FORMAT_BAD_VALUE: a number that does not fit 64 bits, a negative number (other than -1 in
+ *     `alignment`/`offset`), upper below lower, end + 1 overflowing, an alignment that is not a power of two, an
+ *     empty or duplicate id;
+ *   - APLAN_E_INVALID_ARG: text NULL with length > 0, table or error NULL;
+ *   - APLAN_E_TOO_MANY_BUFFERS: more rows than APLAN_MAX_BUFFERS or lines than fit 32 bits;
+ *   - APLAN_E_SIZE_OVERFLOW: the allocator failed (the table would not fit in memory).
+ * Line and column are 1-based; column is the field number (0 when the whole line is at fault).
+ * Complexity O(length + n log n) (the duplicate-id check sorts).
+ */
+aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table, aplan_format_error *error);
+
+/** Release a table filled by aplan_csv_parse (NULL or a zeroed table is fine) and zero it. */
+void aplan_csv_free(aplan_csv_table *table);
+
+/**
+ * Output callback: consume length bytes. Return true on success; false stops the writer, which then returns
+ * APLAN_E_OUTPUT_TOO_SMALL. Called with chunks of at most a few hundred bytes.
+ */
+typedef bool (*aplan_csv_sink)(void *state, const char *bytes, size_t length);
+
+/** What to write: rows in order, with the columns the input had plus `offset`. */
+typedef struct aplan_csv_plan {
+    const aplan_buffer *buffers; /**< count buffers (lifetimes, sizes as given, alignment 0 = default). */
+    const char *const *ids;      /**< count ids (no comma, quote, CR or LF), or NULL to write each row's index. */
+    const uint64_t *offsets;     /**< count planned offsets; APLAN_NO_OFFSET is written as -1. */
+    size_t count;                /**< Number of rows. */
+    uint32_t columns;            /**< APLAN_CSV_HAS_ALIGNMENT writes `alignment` (0 as -1), APLAN_CSV_START_END
+                                      writes `start,end` with end = upper - 1 instead of `lower,upper`.
+                                      APLAN_CSV_HAS_OFFSET is ignored: `offset` is always written, last. */
+} aplan_csv_plan;
+
+/**
+ * Write a plan: header `id,lower,upper,size[,alignment],offset` (or `id,start,end,...`), LF line ends.
+ * @return APLAN_OK;
+ *   - APLAN_E_INVALID_ARG: NULL plan or sink, NULL arrays with count > 0, an empty id or one that cannot be written
+ *     without quoting (comma, quote, CR, LF), or START_END with a row whose upper is 0 (end would be -1);
+ *   - APLAN_E_OUTPUT_TOO_SMALL: the sink refused bytes.
+ * Nothing is written before the arguments are checked. O(n).
+ */
+aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, void *state);
+
+/**
+ * Write a plan into out (NUL-terminated when out_size > 0). *needed receives the length of the full text without
+ * the NUL, also when it does not fit (then APLAN_E_OUTPUT_TOO_SMALL and out holds a truncated prefix), so a caller
+ * can size the buffer with a first call of out_size 0.
+ * @return as aplan_csv_write.
+ */
+aplan_status aplan_csv_write_buffer(const aplan_csv_plan *plan, char *out, size_t out_size, size_t *needed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APLAN_CSV_H */

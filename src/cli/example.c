@@ -1,0 +1,159 @@
+/*
+ * The built-in example: a small int8 MobileNetV2-like network (strided convolutions, depthwise separable blocks and
+ * one inverted-residual block whose ADD keeps its input alive across three ops), described as a TFLite graph would
+ * be: tensors with shapes, ops with input and output tensors. Lifetimes come from the graph by TFLM's rules
+ * (tensorflow/lite/micro/micro_allocation_info.cc, summarised in ../shared/models/README.md), so what `aplan`
+ * prints with no arguments is what a real model of this shape would need.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { MAX_DIMS = 4, MAX_OP_TENSORS = 3 };
+
+typedef struct ex_tensor {
+    const char *name;
+    int dims[MAX_DIMS]; /* 0 ends the shape */
+    bool constant;      /* weights and biases live in flash: never planned */
+} ex_tensor;
+
+typedef struct ex_op {
+    const char *kind;
+    int inputs[MAX_OP_TENSORS];  /* -1 ends */
+    int outputs[MAX_OP_TENSORS]; /* -1 ends */
+} ex_op;
+
+static const ex_tensor tensors[] = {
+    {"input", {1, 48, 48, 3}, false},      /* 0 */
+    {"conv1_w", {16, 3, 3, 3}, true},      /* 1 */
+    {"conv1", {1, 24, 24, 16}, false},     /* 2  conv 3x3 stride 2 */
+    {"dw1_w", {1, 3, 3, 16}, true},        /* 3 */
+    {"dw1", {1, 24, 24, 16}, false},       /* 4  depthwise 3x3 */
+    {"pw1_w", {32, 1, 1, 16}, true},       /* 5 */
+    {"pw1", {1, 24, 24, 32}, false},       /* 6  pointwise */
+    {"dw2_w", {1, 3, 3, 32}, true},        /* 7 */
+    {"dw2", {1, 12, 12, 32}, false},       /* 8  depthwise stride 2 */
+    {"pw2_w", {32, 1, 1, 32}, true},       /* 9 */
+    {"pw2", {1, 12, 12, 32}, false},       /* 10 block input, kept for the skip */
+    {"expand_w", {96, 1, 1, 32}, true},    /* 11 */
+    {"expand", {1, 12, 12, 96}, false},    /* 12 */
+    {"dw3_w", {1, 3, 3, 96}, true},        /* 13 */
+    {"dw3", {1, 12, 12, 96}, false},       /* 14 */
+    {"project_w", {32, 1, 1, 96}, true},   /* 15 */
+    {"project", {1, 12, 12, 32}, false},   /* 16 */
+    {"add", {1, 12, 12, 32}, false},       /* 17 skip connection: pw2 + project */
+    {"pool", {1, 1, 1, 32}, false},        /* 18 global average pool */
+    {"fc_w", {10, 32}, true},              /* 19 */
+    {"logits", {1, 10}, false},            /* 20 */
+    {"probs", {1, 10}, false},             /* 21 */
+};
+
+static const ex_op ops[] = {
+    {"CONV_2D", {0, 1, -1}, {2, -1}},
+    {"DEPTHWISE_CONV_2D", {2, 3, -1}, {4, -1}},
+    {"CONV_2D", {4, 5, -1}, {6, -1}},
+    {"DEPTHWISE_CONV_2D", {6, 7, -1}, {8, -1}},
+    {"CONV_2D", {8, 9, -1}, {10, -1}},
+    {"CONV_2D", {10, 11, -1}, {12, -1}},
+    {"DEPTHWISE_CONV_2D", {12, 13, -1}, {14, -1}},
+    {"CONV_2D", {14, 15, -1}, {16, -1}},
+    {"ADD", {10, 16, -1}, {17, -1}},
+    {"AVERAGE_POOL_2D", {17, -1, -1}, {18, -1}},
+    {"FULLY_CONNECTED", {18, 19, -1}, {20, -1}},
+    {"SOFTMAX", {20, -1, -1}, {21, -1}},
+};
+
+static const int graph_inputs[] = {0};
+static const int graph_outputs[] = {21};
+
+enum {
+    TENSOR_COUNT = (int)(sizeof tensors / sizeof tensors[0]),
+    OP_COUNT = (int)(sizeof ops / sizeof ops[0])
+};
+
+static uint64_t bytes_of(const ex_tensor *t) {
+    uint64_t n = 1; /* int8: one byte per element */
+    for (int d = 0; d < MAX_DIMS && t->dims[d] != 0; d++) n *= (uint64_t)t->dims[d];
+    return n;
+}
+
+int cli_example(cli_input *in) {
+    memset(in, 0, sizeof *in);
+    /* TFLM's steps: 1 = the subgraph's inputs, op k = step k + 2. first/last are inclusive; -1 = not yet seen. */
+    long first[TENSOR_COUNT];
+    long last[TENSOR_COUNT];
+    for (int t = 0; t < TENSOR_COUNT; t++) first[t] = last[t] = -1;
+    for (size_t i = 0; i < sizeof graph_inputs / sizeof graph_inputs[0]; i++) {
+        first[graph_inputs[i]] = 1;
+        last[graph_inputs[i]] = 1;
+    }
+    for (int k = 0; k < OP_COUNT; k++) {
+        long step = k + 2;
+        for (int j = 0; j < MAX_OP_TENSORS && ops[k].outputs[j] >= 0; j++) {
+            int t = ops[k].outputs[j];
+            if (first[t] < 0) first[t] = step;
+            if (last[t] < step) last[t] = step;
+        }
+        /* Every input is live through the op's step, so an op never works in place. A tensor read before anything
+         * wrote it (none here) would start at step 0. */
+        for (int j = 0; j < MAX_OP_TENSORS && ops[k].inputs[j] >= 0; j++) {
+            int t = ops[k].inputs[j];
+            if (first[t] < 0) first[t] = 0;
+            if (last[t] < step) last[t] = step;
+        }
+    }
+    for (size_t i = 0; i < sizeof graph_outputs / sizeof graph_outputs[0]; i++) last[graph_outputs[i]] = OP_COUNT + 1;
+
+    in->kind = CLI_INPUT_EXAMPLE;
+    in->name = "built-in example";
+    in->buffers = calloc(TENSOR_COUNT, sizeof *in->buffers);
+    in->ids = calloc(TENSOR_COUNT, sizeof *in->ids);
+    if (in->buffers == NULL || in->ids == NULL) {
+        cli_input_free(in);
+        return CLI_EXIT_INTERNAL;
+    }
+    for (int t = 0; t < TENSOR_COUNT; t++) {
+        if (tensors[t].constant) continue;
+        aplan_buffer *b = &in->buffers[in->count];
+        b->size = bytes_of(&tensors[t]);
+        if (first[t] < 0) {
+            b->lower = b->upper = 0; /* untouched tensors still reach TFLM's planner, with an empty lifetime */
+        } else {
+            b->lower = (uint64_t)first[t];
+            b->upper = (uint64_t)last[t] + 1u;
+        }
+        b->offset = APLAN_NO_OFFSET;
+        size_t n = strlen(tensors[t].name) + 1u;
+        in->ids[in->count] = malloc(n);
+        if (in->ids[in->count] == NULL) {
+            cli_input_free(in);
+            return CLI_EXIT_INTERNAL;
+        }
+        memcpy(in->ids[in->count], tensors[t].name, n);
+        in->count++;
+    }
+    in->name = "built-in example";
+    return CLI_EXIT_OK;
+}
+
+void cli_example_describe(FILE *out) {
+    fprintf(out, "Built-in example: an int8 MobileNetV2-like network, %d ops; weights are constant (not planned).\n",
+            OP_COUNT);
+    fprintf(out, "step  op                  inputs -> outputs\n");
+    for (int k = 0; k < OP_COUNT; k++) {
+        fprintf(out, "%4d  %-18s  ", k + 2, ops[k].kind);
+        for (int j = 0; j < MAX_OP_TENSORS && ops[k].inputs[j] >= 0; j++) {
+            const ex_tensor *t = &tensors[ops[k].inputs[j]];
+            fprintf(out, "%s%s", j > 0 ? ", " : "", t->name);
+        }
+        fprintf(out, " -> ");
+        for (int j = 0; j < MAX_OP_TENSORS && ops[k].outputs[j] >= 0; j++) {
+            const ex_tensor *t = &tensors[ops[k].outputs[j]];
+            fprintf(out, "%s%s [", j > 0 ? ", " : "", t->name);
+            for (int d = 0; d < MAX_DIMS && t->dims[d] != 0; d++) fprintf(out, "%s%d", d > 0 ? "x" : "", t->dims[d]);
+            fprintf(out, "] %llu bytes", (unsigned long long)bytes_of(t));
+        }
+        fprintf(out, "\n");
+    }
+}

@@ -1,0 +1,264 @@
+/* Text outputs: the comparison table, JSON, the plan as CSV and as a C header. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+double cli_overhead_percent(uint64_t arena, uint64_t bound) {
+    if (bound == 0) return 0.0;
+    return ((double)arena - (double)bound) * 100.0 / (double)bound;
+}
+
+void cli_json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p < 0x20u) fprintf(out, "\\u%04x", (unsigned)*p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void cli_xml_text(FILE *out, const char *s) {
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default: fputc(*s, out); break;
+        }
+    }
+}
+
+static const char *kind_name(cli_kind k) {
+    return k == CLI_INPUT_CSV ? "csv" : k == CLI_INPUT_TFLITE ? "tflite" : "example";
+}
+
+/* Pairs of fixed buffers that share bytes while both are live: allowed under APLAN_ALLOW_FIXED_ALIAS (an offline
+ * plan that aliases on purpose), and worth showing because a mistake looks the same. O(f^2) over fixed buffers. */
+static size_t list_aliased(FILE *out, const cli_session *s, size_t limit) {
+    const cli_input *in = s->input;
+    size_t found = 0;
+    for (size_t i = 0; i < in->count; i++) {
+        if (in->buffers[i].offset == APLAN_NO_OFFSET) continue;
+        for (size_t j = i + 1u; j < in->count; j++) {
+            if (in->buffers[j].offset == APLAN_NO_OFFSET || !aplan_buffers_conflict(&s->problem, i, j)) continue;
+            uint64_t a0 = in->buffers[i].offset, a1 = a0 + aplan_buffer_size(&s->problem, i);
+            uint64_t b0 = in->buffers[j].offset, b1 = b0 + aplan_buffer_size(&s->problem, j);
+            if (a0 >= b1 || b0 >= a1) continue;
+            if (out != NULL && found < limit) {
+                uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+                fprintf(out, "  %s & %s share bytes %llu-%llu\n", in->ids[i], in->ids[j], (unsigned long long)lo,
+                        (unsigned long long)(hi - 1u));
+            }
+            found++;
+        }
+    }
+    return found;
+}
+
+int cli_write_table(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    fprintf(out, "%s: %zu buffers, alignment %llu, sizes %s", in->name, in->count,
+            (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "rounded up" : "as given");
+    if (s->settings.capacity != APLAN_UNLIMITED) fprintf(out, ", capacity %llu", (unsigned long long)s->settings.capacity);
+    if (s->settings.target != NULL) fprintf(out, " (target %s)", s->settings.target);
+    fprintf(out, "\nlower bound: %llu bytes, reached at step %llu\n\n", (unsigned long long)s->bound,
+            (unsigned long long)s->bound_step);
+    fprintf(out, "  %-22s %12s %12s %9s %11s  %s\n", "strategy", "arena bytes", "lower bound", "overhead", "time",
+            "verified");
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        char arena[24] = "-", over[24] = "-", time[24];
+        if (r->planned) {
+            snprintf(arena, sizeof arena, "%llu", (unsigned long long)r->result.arena_size);
+            snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(r->result.arena_size, s->bound));
+        }
+        snprintf(time, sizeof time, "%.3f ms", r->millis);
+        fprintf(out, "%c %-22s %12s %12llu %9s %11s  %s", i == s->best ? '*' : ' ', r->strategy->name, arena,
+                (unsigned long long)s->bound, over, time, r->verified ? "yes" : "no");
+        if (r->status != APLAN_OK) fprintf(out, "  (%s)", r->error);
+        fputc('\n', out);
+    }
+    size_t aliased = (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? list_aliased(NULL, s, 0) : 0;
+    if (aliased > 0) {
+        fprintf(out, "\naliased fixed pairs (allowed: the offline plan shares them on purpose): %zu\n", aliased);
+        (void)list_aliased(out, s, 20);
+        if (aliased > 20) fprintf(out, "  ... and %zu more\n", aliased - 20u);
+    }
+    if (s->best != SIZE_MAX) {
+        const cli_run *b = &s->runs[s->best];
+        uint64_t arena = b->result.arena_size;
+        fprintf(out, "\nbest: %s, %llu bytes", b->strategy->name, (unsigned long long)arena);
+        if (arena == s->bound)
+            fprintf(out, ": proven optimal (equals the lower bound)\n");
+        else
+            fprintf(out, ": %llu bytes above the lower bound (%+.1f%%), not proven optimal\n",
+                    (unsigned long long)(arena - s->bound), cli_overhead_percent(arena, s->bound));
+    }
+    return CLI_EXIT_OK;
+}
+
+static void json_u64_or_null(FILE *out, bool present, uint64_t v) {
+    if (present) fprintf(out, "%llu", (unsigned long long)v);
+    else fputs("null", out);
+}
+
+int cli_write_json(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
+    fprintf(out, "{\n  \"aplan_version\": \"%d.%d.%d\",\n", APLAN_VERSION_MAJOR, APLAN_VERSION_MINOR,
+            APLAN_VERSION_PATCH);
+    fputs("  \"input\": {\"name\": ", out);
+    cli_json_string(out, in->name);
+    fprintf(out, ", \"kind\": \"%s\", \"buffers\": %zu, \"alignment\": %llu, \"round_sizes\": %s, \"capacity\": ",
+            kind_name(in->kind), in->count, (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "true" : "false");
+    json_u64_or_null(out, s->settings.capacity != APLAN_UNLIMITED, s->settings.capacity);
+    fputs(", \"target\": ", out);
+    if (s->settings.target != NULL) cli_json_string(out, s->settings.target);
+    else fputs("null", out);
+    fprintf(out, ", \"allow_fixed_alias\": %s},\n",
+            (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? "true" : "false");
+    fprintf(out, "  \"lower_bound\": {\"bytes\": %llu, \"step\": %llu},\n", (unsigned long long)s->bound,
+            (unsigned long long)s->bound_step);
+    fputs("  \"best\": ", out);
+    if (best != NULL) cli_json_string(out, best->strategy->name);
+    else fputs("null", out);
+    fprintf(out, ",\n  \"optimal\": %s,\n", best != NULL && best->result.arena_size == s->bound ? "true" : "false");
+    fputs("  \"strategies\": [", out);
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        fprintf(out, "%s\n    {\"name\": ", i > 0 ? "," : "");
+        cli_json_string(out, r->strategy->name);
+        fprintf(out, ", \"status\": ");
+        cli_json_string(out, r->status == APLAN_OK ? "ok" : aplan_status_str(r->status));
+        fputs(", \"error\": ", out);
+        if (r->status != APLAN_OK) cli_json_string(out, r->error);
+        else fputs("null", out);
+        fputs(", \"arena_bytes\": ", out);
+        json_u64_or_null(out, r->planned, r->result.arena_size);
+        fprintf(out, ", \"lower_bound\": %llu, \"overhead_percent\": ", (unsigned long long)s->bound);
+        if (r->planned) fprintf(out, "%.3f", cli_overhead_percent(r->result.arena_size, s->bound));
+        else fputs("null", out);
+        fprintf(out, ", \"time_ms\": %.6f, \"verified\": %s, \"best\": %s, \"aliased_pairs\": %zu, \"offsets\": ",
+                r->millis, r->verified ? "true" : "false", i == s->best ? "true" : "false",
+                r->result.report.aliased_pairs);
+        if (r->planned) {
+            fputc('[', out);
+            for (size_t k = 0; k < in->count; k++)
+                fprintf(out, "%s%llu", k > 0 ? ", " : "", (unsigned long long)r->offsets[k]);
+            fputc(']', out);
+        } else {
+            fputs("null", out);
+        }
+        fputc('}', out);
+    }
+    fputs("\n  ],\n  \"buffers\": [", out);
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        fprintf(out, "%s\n    {\"index\": %zu, \"id\": ", i > 0 ? "," : "", i);
+        cli_json_string(out, in->ids[i]);
+        fputs(", \"line\": ", out);
+        json_u64_or_null(out, in->lines != NULL, in->lines != NULL ? in->lines[i] : 0);
+        fprintf(out, ", \"size\": %llu, \"planned_size\": %llu, \"lower\": %llu, \"upper\": %llu, \"alignment\": %llu",
+                (unsigned long long)b->size, (unsigned long long)aplan_buffer_size(&s->problem, i),
+                (unsigned long long)b->lower, (unsigned long long)b->upper,
+                (unsigned long long)aplan_buffer_alignment(&s->problem, i));
+        fputs(", \"fixed_offset\": ", out);
+        json_u64_or_null(out, b->offset != APLAN_NO_OFFSET, b->offset);
+        fputs(", \"offset\": ", out);
+        json_u64_or_null(out, best != NULL, best != NULL ? best->offsets[i] : 0);
+        fputc('}', out);
+    }
+    fputs("\n  ]\n}\n", out);
+    return CLI_EXIT_OK;
+}
+
+static bool file_sink(void *state, const char *bytes, size_t length) {
+    return fwrite(bytes, 1, length, (FILE *)state) == length;
+}
+
+static int need_plan(const cli_run *run, const char *what) {
+    if (run == NULL) {
+        fprintf(stderr, "aplan: no plan to write as %s\n", what);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run) {
+    int rc = need_plan(run, "CSV");
+    if (rc != CLI_EXIT_OK) return rc;
+    const cli_input *in = s->input;
+    /* Another tool checking the plan needs each buffer's alignment: write the column whenever it is not 1. */
+    bool alignment = (in->csv_columns & APLAN_CSV_HAS_ALIGNMENT) != 0 || s->settings.alignment > 1u;
+    aplan_buffer *rows = malloc((in->count + 1u) * sizeof *rows);
+    if (rows == NULL) return CLI_EXIT_INTERNAL;
+    for (size_t i = 0; i < in->count; i++) {
+        rows[i] = in->buffers[i];
+        if (alignment) rows[i].alignment = aplan_buffer_alignment(&s->problem, i);
+    }
+    aplan_csv_plan plan = {rows, (const char *const *)in->ids, run->offsets, in->count,
+                           (in->csv_columns & APLAN_CSV_START_END) | (alignment ? APLAN_CSV_HAS_ALIGNMENT : 0u)};
+    aplan_status st = aplan_csv_write(&plan, file_sink, out);
+    free(rows);
+    if (st == APLAN_E_OUTPUT_TOO_SMALL) return CLI_EXIT_IO;
+    if (st != APLAN_OK) {
+        fprintf(stderr, "aplan: cannot write the plan as CSV: %s\n", aplan_status_str(st));
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Ids go into C comments: keep only characters that cannot end or confuse one. */
+static void c_comment_text(FILE *out, const char *s) {
+    for (; *s != '\0'; s++) {
+        char c = *s;
+        bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.' || c == ':' || c == ' ' || c == '/';
+        fputc(safe ? c : '?', out);
+    }
+}
+
+int cli_write_c(FILE *out, const cli_session *s, const cli_run *run) {
+    int rc = need_plan(run, "a C header");
+    if (rc != CLI_EXIT_OK) return rc;
+    const cli_input *in = s->input;
+    uint64_t arena = run->result.arena_size;
+    bool wide = arena > UINT32_MAX;
+    const char *suffix = wide ? "ull" : "u";
+    fputs("/* Generated by aplan ", out);
+    fprintf(out, "%d.%d.%d from ", APLAN_VERSION_MAJOR, APLAN_VERSION_MINOR, APLAN_VERSION_PATCH);
+    c_comment_text(out, in->name);
+    fprintf(out, " with strategy %s.\n * %zu buffers, alignment %llu, sizes %s; lower bound %llu bytes%s.\n"
+                 " * Offsets are bytes from an arena base aligned to at least APLAN_ARENA_ALIGNMENT. */\n",
+            run->strategy->name, in->count, (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", (unsigned long long)s->bound,
+            arena == s->bound ? " (this plan is optimal)" : "");
+    fputs("#ifndef APLAN_ARENA_PLAN_H\n#define APLAN_ARENA_PLAN_H\n\n#include <stdint.h>\n\n", out);
+    fprintf(out, "#define APLAN_ARENA_SIZE %llu%s\n", (unsigned long long)arena, suffix);
+    fprintf(out, "#define APLAN_ARENA_ALIGNMENT %llu%s\n", (unsigned long long)s->settings.alignment, suffix);
+    fprintf(out, "#define APLAN_BUFFER_COUNT %zuu\n", in->count);
+    if (in->count > 0) {
+        const char *type = wide ? "uint64_t" : "uint32_t";
+        fprintf(out, "\n/* Offset of each buffer in the arena, in input order. */\n");
+        fprintf(out, "static const %s aplan_buffer_offsets[APLAN_BUFFER_COUNT] = {\n", type);
+        for (size_t i = 0; i < in->count; i++) {
+            fprintf(out, "    %llu%s, /* %zu ", (unsigned long long)run->offsets[i], suffix, i);
+            c_comment_text(out, in->ids[i]);
+            fprintf(out, ": steps [%llu, %llu) */\n", (unsigned long long)in->buffers[i].lower,
+                    (unsigned long long)in->buffers[i].upper);
+        }
+        fputs("};\n", out);
+        fprintf(out, "\n/* Bytes each buffer occupies (rounded as planned). */\n");
+        fprintf(out, "static const %s aplan_buffer_sizes[APLAN_BUFFER_COUNT] = {\n", type);
+        for (size_t i = 0; i < in->count; i++)
+            fprintf(out, "    %llu%s,\n", (unsigned long long)aplan_buffer_size(&s->problem, i), suffix);
+        fputs("};\n", out);
+    }
+    fputs("\n#endif /* APLAN_ARENA_PLAN_H */\n", out);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,577 @@
+/*
+ * MiniMalloc-style CSV reader and writer (see <aplan/csv.h> for the accepted grammar).
+ *
+ * Host-side: it allocates the table with malloc, but does no I/O. Every rejection names the line and the field
+ * number, because the files are usually written by hand or by other tools and the user must be able to find the
+ * offending cell. The parser reads the text twice: once to count lines (to size the arrays), once to fill them.
+ */
+#include "aplan/csv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum column {
+    COL_ID,
+    COL_LOWER,
+    COL_UPPER,
+    COL_START,
+    COL_END,
+    COL_SIZE,
+    COL_ALIGNMENT,
+    COL_OFFSET,
+    COL_COUNT
+};
+
+static const char *const column_names[COL_COUNT] = {"id",    "lower", "upper",     "start",
+                                                   "end",   "size",  "alignment", "offset"};
+
+/* A field of the current line: [begin, begin + length) of the text after trimming spaces and tabs. */
+typedef struct field {
+    const char *begin;
+    size_t length;
+    size_t offset; /* byte offset of the field's first character in the whole input (before trimming) */
+} field;
+
+typedef struct parser {
+    const char *text;
+    size_t length;
+    aplan_format_error *error;
+} parser;
+
+/* Fill the error; always returns status so callers can `return fail(...)`. */
+static aplan_status fail(parser *p, aplan_status status, size_t offset, uint32_t line, uint32_t column,
+                         const char *format, ...) __attribute__((format(printf, 6, 7)));
+
+static aplan_status fail(parser *p, aplan_status status, size_t offset, uint32_t line, uint32_t column,
+                         const char *format, ...) {
+    aplan_format_error *e = p->error;
+    e->status = status;
+    e->byte_offset = offset;
+    e->line = line;
+    e->column = column;
+    va_list args;
+    va_start(args, format);
+    (void)vsnprintf(e->message, sizeof e->message, format, args);
+    va_end(args);
+    return status;
+}
+
+/* Quote at most 24 characters of a field in messages, so the message keeps room for its point. */
+static int shown_length(const field *f) { return f->length > 24u ? 24 : (int)f->length; }
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static bool equal_nocase(const char *a, size_t alen, const char *b) {
+    size_t blen = strlen(b);
+    if (alen != blen) return false;
+    for (size_t i = 0; i < alen; i++) {
+        char c = a[i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != b[i]) return false;
+    }
+    return true;
+}
+
+/*
+ * Split [begin, end) (a line without its line end) into at most max fields; *count receives the number of fields
+ * found, which may exceed max (the extra ones are counted, not stored). Fields are trimmed of spaces and tabs.
+ */
+static void split(const parser *p, const char *begin, const char *end, field *fields, size_t max, size_t *count) {
+    size_t n = 0;
+    const char *s = begin;
+    for (;;) {
+        const char *e = s;
+        while (e < end && *e != ',') e++;
+        if (n < max) {
+            const char *b = s;
+            const char *t = e;
+            while (b < t && is_blank(*b)) b++;
+            while (t > b && is_blank(t[-1])) t--;
+            fields[n].begin = b;
+            fields[n].length = (size_t)(t - b);
+            fields[n].offset = (size_t)(s - p->text);
+        }
+        n++;
+        if (e == end) break;
+        s = e + 1;
+    }
+    *count = n;
+}
+
+/* Characters no line may hold: they would make the file mean different things to different tools. */
+static aplan_status check_line_bytes(parser *p, const char *begin, const char *end, uint32_t line) {
+    size_t column = 1;
+    for (const char *s = begin; s < end; s++) {
+        if (*s == ',') column++;
+        uint32_t col = column > UINT32_MAX ? UINT32_MAX : (uint32_t)column;
+        size_t at = (size_t)(s - p->text);
+        if (*s == '\0') return fail(p, APLAN_E_FORMAT_SYNTAX, at, line, col, "NUL byte in the text");
+        if (*s == '\r')
+            return fail(p, APLAN_E_FORMAT_SYNTAX, at, line, col, "carriage return that does not end the line");
+        if (*s == '"')
+            return fail(p, APLAN_E_FORMAT_SYNTAX, at, line, col, "quoted fields are not supported");
+    }
+    return APLAN_OK;
+}
+
+typedef enum number_kind { NUMBER_VALUE, NUMBER_DEFAULT } number_kind;
+
+/*
+ * Parse an unsigned decimal. Optional columns (alignment, offset) accept an empty field or -1 as "not given".
+ * Anything else that is not all digits is a syntax error; "-<digits>" is a negative value (BAD_VALUE) so the user
+ * is told what is wrong rather than that it is not a number.
+ */
+static aplan_status parse_number(parser *p, const field *f, enum column col, bool optional, uint32_t line,
+                                 uint32_t column, uint64_t *value, number_kind *kind) {
+    const char *name = column_names[col];
+    *kind = NUMBER_VALUE;
+    *value = 0;
+    if (f->length == 0) {
+        if (optional) {
+            *kind = NUMBER_DEFAULT;
+            return APLAN_OK;
+        }
+        return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column, "empty '%s'", name);
+    }
+    const char *s = f->begin;
+    const char *end = f->begin + f->length;
+    bool negative = false;
+    if (*s == '-') {
+        negative = true;
+        s++;
+    }
+    if (s == end || *s < '0' || *s > '9') {
+        return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column, "'%s' is not a number: \"%.*s\"", name,
+                    shown_length(f), f->begin);
+    }
+    uint64_t v = 0;
+    bool overflow = false;
+    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+        uint64_t digit = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - digit) / 10u) overflow = true;
+        v = v * 10u + digit;
+    }
+    if (s != end) {
+        return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column,
+                    "'%s' has junk after the number: \"%.*s\"", name, shown_length(f), f->begin);
+    }
+    if (negative) {
+        if (optional && !overflow && v == 1u) {
+            *kind = NUMBER_DEFAULT;
+            return APLAN_OK;
+        }
+        return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column, "'%s' is negative: \"%.*s\"", name,
+                    shown_length(f), f->begin);
+    }
+    if (overflow) {
+        return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column,
+                    "'%s' does not fit 64 bits: \"%.*s\"", name, shown_length(f), f->begin);
+    }
+    *value = v;
+    return APLAN_OK;
+}
+
+typedef struct id_entry {
+    const char *id;
+    size_t row;
+} id_entry;
+
+static int compare_ids(const void *a, const void *b) {
+    const id_entry *x = a;
+    const id_entry *y = b;
+    int c = strcmp(x->id, y->id);
+    if (c != 0) return c;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Ids must be unique so a plan file can be matched to its problem by id. Reports the earliest repeated row. */
+static aplan_status check_unique_ids(parser *p, aplan_csv_table *t, const size_t *id_offsets, uint32_t id_column) {
+    if (t->count < 2) return APLAN_OK;
+    id_entry *entries = malloc(t->count * sizeof *entries);
+    if (entries == NULL) return fail(p, APLAN_E_SIZE_OVERFLOW, 0, 0, 0, "out of memory");
+    for (size_t i = 0; i < t->count; i++) {
+        entries[i].id = t->ids[i];
+        entries[i].row = i;
+    }
+    qsort(entries, t->count, sizeof *entries, compare_ids);
+    size_t worst = SIZE_MAX;
+    size_t first = 0;
+    for (size_t i = 1; i < t->count; i++) {
+        if (strcmp(entries[i].id, entries[i - 1u].id) == 0 && entries[i].row < worst) {
+            worst = entries[i].row;
+            /* Sorted by row within equal ids, so the group's first entry is the original. */
+            size_t g = i - 1u;
+            while (g > 0 && strcmp(entries[g - 1u].id, entries[i].id) == 0) g--;
+            first = entries[g].row;
+        }
+    }
+    free(entries);
+    if (worst == SIZE_MAX) return APLAN_OK;
+    return fail(p, APLAN_E_FORMAT_BAD_VALUE, id_offsets[worst], t->lines[worst], id_column,
+                "duplicate id \"%.24s\" (first on line %lu)", t->ids[worst], (unsigned long)t->lines[first]);
+}
+
+void aplan_csv_free(aplan_csv_table *table) {
+    if (table == NULL) return;
+    free(table->buffers);
+    free((void *)table->ids);
+    free(table->lines);
+    free(table->storage_);
+    memset(table, 0, sizeof *table);
+}
+
+/* The position of each known column in a row (field index), or -1 when absent. */
+typedef struct layout {
+    int at[COL_COUNT];
+    size_t fields; /* number of header fields */
+} layout;
+
+static aplan_status parse_header(parser *p, const char *begin, const char *end, uint32_t line, layout *l) {
+    field fields[COL_COUNT + 1];
+    size_t n;
+    split(p, begin, end, fields, COL_COUNT + 1u, &n);
+    for (int c = 0; c < COL_COUNT; c++) l->at[c] = -1;
+    if (n > COL_COUNT) {
+        /* Every header field must be a distinct known name, so there can be no more than COL_COUNT. */
+        const field *f = &fields[COL_COUNT];
+        return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, COL_COUNT + 1u,
+                    "header has %lu columns; at most %d are known", (unsigned long)n, COL_COUNT);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const field *f = &fields[i];
+        uint32_t column = (uint32_t)i + 1u;
+        int found = -1;
+        for (int c = 0; c < COL_COUNT; c++) {
+            if (equal_nocase(f->begin, f->length, column_names[c])) found = c;
+        }
+        if (found < 0) {
+            if (f->length == 0)
+                return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column, "empty column name in the header");
+            return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column,
+                        "unknown column \"%.*s\" (known: id, lower, upper, start, end, size, alignment, offset)",
+                        shown_length(f), f->begin);
+        }
+        if (l->at[found] >= 0) {
+            return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column,
+                        "duplicate column '%s' (also column %d)", column_names[found], l->at[found] + 1);
+        }
+        bool new_form = found == COL_LOWER || found == COL_UPPER;
+        bool old_form = found == COL_START || found == COL_END;
+        if ((new_form && (l->at[COL_START] >= 0 || l->at[COL_END] >= 0)) ||
+            (old_form && (l->at[COL_LOWER] >= 0 || l->at[COL_UPPER] >= 0))) {
+            return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column,
+                        "column '%s' mixes the lower,upper and start,end lifetime forms", column_names[found]);
+        }
+        l->at[found] = (int)i;
+    }
+    l->fields = n;
+    bool old_form = l->at[COL_START] >= 0 || l->at[COL_END] >= 0;
+    static const enum column required_new[] = {COL_ID, COL_LOWER, COL_UPPER, COL_SIZE};
+    static const enum column required_old[] = {COL_ID, COL_START, COL_END, COL_SIZE};
+    const enum column *required = old_form ? required_old : required_new;
+    for (size_t i = 0; i < 4u; i++) {
+        if (l->at[required[i]] < 0) {
+            return fail(p, APLAN_E_FORMAT_SYNTAX, (size_t)(begin - p->text), line, 0,
+                        "missing column '%s' (the header needs id, %s, size)", column_names[required[i]],
+                        old_form ? "start, end" : "lower, upper");
+        }
+    }
+    return APLAN_OK;
+}
+
+/* Parse one data row into row index r of the table. */
+static aplan_status parse_row(parser *p, const layout *l, const char *begin, const char *end, uint32_t line,
+                              aplan_csv_table *t, size_t r, char **store, size_t *id_offsets) {
+    field fields[COL_COUNT + 1];
+    size_t n;
+    split(p, begin, end, fields, COL_COUNT + 1u, &n);
+    if (n < l->fields) {
+        int missing = 0;
+        for (int c = 0; c < COL_COUNT; c++) {
+            if (l->at[c] == (int)n) missing = c;
+        }
+        return fail(p, APLAN_E_FORMAT_SYNTAX, (size_t)(end - p->text), line, (uint32_t)n + 1u,
+                    "row has %lu fields, the header has %lu: '%s' is missing", (unsigned long)n,
+                    (unsigned long)l->fields, column_names[missing]);
+    }
+    if (n > l->fields) {
+        const field *f = &fields[l->fields];
+        return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, (uint32_t)l->fields + 1u,
+                    "row has %lu fields, the header has %lu", (unsigned long)n, (unsigned long)l->fields);
+    }
+
+    /* The id: non-empty, no control characters (quotes, CR and NUL were rejected for the whole line). */
+    const field *idf = &fields[l->at[COL_ID]];
+    uint32_t id_column = (uint32_t)l->at[COL_ID] + 1u;
+    if (idf->length == 0) return fail(p, APLAN_E_FORMAT_BAD_VALUE, idf->offset, line, id_column, "empty 'id'");
+    for (size_t i = 0; i < idf->length; i++) {
+        unsigned char c = (unsigned char)idf->begin[i];
+        if (c < 0x20u || c == 0x7fu)
+            return fail(p, APLAN_E_FORMAT_BAD_VALUE, idf->offset, line, id_column,
+                        "'id' holds control character 0x%02x", (unsigned)c);
+    }
+    memcpy(*store, idf->begin, idf->length);
+    (*store)[idf->length] = '\0';
+    t->ids[r] = *store;
+    *store += idf->length + 1u;
+    id_offsets[r] = idf->offset;
+
+    aplan_buffer *b = &t->buffers[r];
+    b->alignment = 0;
+    b->offset = APLAN_NO_OFFSET;
+    uint64_t v[COL_COUNT] = {0};
+    number_kind kinds[COL_COUNT];
+    for (int c = COL_LOWER; c < COL_COUNT; c++) {
+        kinds[c] = NUMBER_DEFAULT;
+        if (l->at[c] < 0) continue;
+        bool optional = c == COL_ALIGNMENT || c == COL_OFFSET;
+        uint32_t column = (uint32_t)l->at[c] + 1u;
+        aplan_status s = parse_number(p, &fields[l->at[c]], (enum column)c, optional, line, column, &v[c], &kinds[c]);
+        if (s != APLAN_OK) return s;
+    }
+
+    if (l->at[COL_LOWER] >= 0) {
+        b->lower = v[COL_LOWER];
+        b->upper = v[COL_UPPER];
+        if (b->upper < b->lower) {
+            const field *f = &fields[l->at[COL_UPPER]];
+            return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, (uint32_t)l->at[COL_UPPER] + 1u,
+                        "'upper' %llu is below 'lower' %llu", (unsigned long long)b->upper,
+                        (unsigned long long)b->lower);
+        }
+    } else {
+        const field *f = &fields[l->at[COL_END]];
+        uint32_t column = (uint32_t)l->at[COL_END] + 1u;
+        if (v[COL_END] == UINT64_MAX)
+            return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column,
+                        "'end' %llu + 1 does not fit 64 bits", (unsigned long long)v[COL_END]);
+        b->lower = v[COL_START];
+        b->upper = v[COL_END] + 1u;
+        if (b->upper < b->lower)
+            return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column,
+                        "'end' %llu is before 'start' %llu by more than one step", (unsigned long long)v[COL_END],
+                        (unsigned long long)v[COL_START]);
+    }
+    b->size = v[COL_SIZE];
+    if (kinds[COL_ALIGNMENT] == NUMBER_VALUE) {
+        uint64_t a = v[COL_ALIGNMENT];
+        if (a == 0 || (a & (a - 1u)) != 0) {
+            const field *f = &fields[l->at[COL_ALIGNMENT]];
+            return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, (uint32_t)l->at[COL_ALIGNMENT] + 1u,
+                        "'alignment' %llu is not a power of two", (unsigned long long)a);
+        }
+        b->alignment = a;
+    }
+    if (kinds[COL_OFFSET] == NUMBER_VALUE) {
+        if (v[COL_OFFSET] == APLAN_NO_OFFSET) {
+            /* UINT64_MAX is aplan's "not fixed" marker; accepting it as a value would silently unfix the row. */
+            const field *f = &fields[l->at[COL_OFFSET]];
+            return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, (uint32_t)l->at[COL_OFFSET] + 1u,
+                        "'offset' %llu is reserved (use -1 or leave it empty for no fixed offset)",
+                        (unsigned long long)v[COL_OFFSET]);
+        }
+        b->offset = v[COL_OFFSET];
+    }
+    return APLAN_OK;
+}
+
+/* Find the end of the line starting at s: the position of its '\n' or the end of the text. */
+static const char *line_end(const parser *p, const char *s) {
+    const char *nl = memchr(s, '\n', (size_t)(p->text + p->length - s));
+    return nl != NULL ? nl : p->text + p->length;
+}
+
+static bool blank_line(const char *begin, const char *end) {
+    for (const char *s = begin; s < end; s++) {
+        if (!is_blank(*s)) return false;
+    }
+    return true;
+}
+
+aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table, aplan_format_error *error) {
+    if (table == NULL || error == NULL) return APLAN_E_INVALID_ARG;
+    memset(table, 0, sizeof *table);
+    memset(error, 0, sizeof *error);
+    error->status = APLAN_OK;
+    parser p = {text, length, error};
+    if (text == NULL && length > 0) return fail(&p, APLAN_E_INVALID_ARG, 0, 0, 0, "no text");
+    if (text == NULL) text = p.text = "";
+
+    /* Count the lines to size the arrays; rows can be no more than lines - 1 (the header). */
+    size_t lines = 1;
+    for (const char *s = text; (s = memchr(s, '\n', (size_t)(text + length - s))) != NULL; s++) lines++;
+    if (lines > UINT32_MAX) return fail(&p, APLAN_E_TOO_MANY_BUFFERS, 0, 0, 0, "more than 2^32-1 lines");
+    size_t max_rows = lines - 1u;
+    if (max_rows > APLAN_MAX_BUFFERS)
+        return fail(&p, APLAN_E_TOO_MANY_BUFFERS, 0, 0, 0, "more rows than aplan can plan");
+
+    const char *s = text;
+    if (length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) s += 3;
+    const char *end_of_text = text + length;
+    uint32_t line = 0;
+    layout l = {{0}, 0};
+    bool have_header = false;
+    size_t *id_offsets = NULL;
+    char *store = NULL;
+    aplan_status status = APLAN_OK;
+
+    if (max_rows > 0) {
+        table->buffers = calloc(max_rows, sizeof *table->buffers);
+        table->ids = calloc(max_rows, sizeof *table->ids);
+        table->lines = calloc(max_rows, sizeof *table->lines);
+        id_offsets = calloc(max_rows, sizeof *id_offsets);
+    }
+    /* Ids are copies of parts of the text, each with a NUL, so length + rows bytes always suffice. */
+    table->storage_ = malloc(length + max_rows + 1u);
+    if ((max_rows > 0 && (table->buffers == NULL || table->ids == NULL || table->lines == NULL || id_offsets == NULL)) ||
+        table->storage_ == NULL) {
+        status = fail(&p, APLAN_E_SIZE_OVERFLOW, 0, 0, 0, "out of memory");
+        goto done;
+    }
+    store = table->storage_;
+
+    while (s < end_of_text || (s == end_of_text && line == 0)) {
+        line++;
+        const char *e = line_end(&p, s);
+        const char *content_end = e;
+        /* CRLF: the CR belongs to the line end. */
+        if (content_end > s && content_end[-1] == '\r') content_end--;
+        status = check_line_bytes(&p, s, content_end, line);
+        if (status != APLAN_OK) goto done;
+        if (!blank_line(s, content_end)) {
+            if (!have_header) {
+                status = parse_header(&p, s, content_end, line, &l);
+                if (status != APLAN_OK) goto done;
+                have_header = true;
+            } else {
+                table->lines[table->count] = line;
+                status = parse_row(&p, &l, s, content_end, line, table, table->count, &store, id_offsets);
+                if (status != APLAN_OK) goto done;
+                table->count++;
+            }
+        }
+        if (e == end_of_text) break;
+        s = e + 1;
+    }
+    if (!have_header) {
+        status = fail(&p, APLAN_E_FORMAT_SYNTAX, 0, 1, 0, "empty input: no header line");
+        goto done;
+    }
+    table->columns = (l.at[COL_ALIGNMENT] >= 0 ? APLAN_CSV_HAS_ALIGNMENT : 0u) |
+                     (l.at[COL_OFFSET] >= 0 ? APLAN_CSV_HAS_OFFSET : 0u) |
+                     (l.at[COL_START] >= 0 ? APLAN_CSV_START_END : 0u);
+    status = check_unique_ids(&p, table, id_offsets, (uint32_t)l.at[COL_ID] + 1u);
+
+done:
+    free(id_offsets);
+    if (status != APLAN_OK) {
+        aplan_csv_free(table);
+        error->status = status;
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Writer                                                                                                        */
+
+typedef struct writer {
+    aplan_csv_sink sink;
+    void *state;
+    bool failed;
+} writer;
+
+static void put(writer *w, const char *s, size_t n) {
+    if (!w->failed && n > 0 && !w->sink(w->state, s, n)) w->failed = true;
+}
+
+static void put_str(writer *w, const char *s) { put(w, s, strlen(s)); }
+
+static void put_u64(writer *w, uint64_t v) {
+    char text[20];
+    size_t n = sizeof text;
+    do {
+        text[--n] = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v != 0);
+    put(w, text + n, sizeof text - n);
+}
+
+static bool writable_id(const char *id) {
+    if (id == NULL || *id == '\0') return false;
+    for (; *id != '\0'; id++) {
+        if (*id == ',' || *id == '"' || *id == '\r' || *id == '\n') return false;
+    }
+    return true;
+}
+
+aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, void *state) {
+    if (plan == NULL || sink == NULL) return APLAN_E_INVALID_ARG;
+    if (plan->count > 0 && (plan->buffers == NULL || plan->offsets == NULL)) return APLAN_E_INVALID_ARG;
+    bool start_end = (plan->columns & APLAN_CSV_START_END) != 0;
+    bool alignment = (plan->columns & APLAN_CSV_HAS_ALIGNMENT) != 0;
+    for (size_t i = 0; i < plan->count; i++) {
+        if (plan->ids != NULL && !writable_id(plan->ids[i])) return APLAN_E_INVALID_ARG;
+        if (start_end && plan->buffers[i].upper == 0) return APLAN_E_INVALID_ARG;
+    }
+    writer w = {sink, state, false};
+    put_str(&w, start_end ? "id,start,end,size" : "id,lower,upper,size");
+    put_str(&w, alignment ? ",alignment,offset\n" : ",offset\n");
+    for (size_t i = 0; i < plan->count && !w.failed; i++) {
+        const aplan_buffer *b = &plan->buffers[i];
+        if (plan->ids != NULL) put_str(&w, plan->ids[i]);
+        else put_u64(&w, i);
+        put_str(&w, ",");
+        put_u64(&w, b->lower);
+        put_str(&w, ",");
+        put_u64(&w, start_end ? b->upper - 1u : b->upper);
+        put_str(&w, ",");
+        put_u64(&w, b->size);
+        if (alignment) {
+            put_str(&w, ",");
+            if (b->alignment == 0) put_str(&w, "-1");
+            else put_u64(&w, b->alignment);
+        }
+        put_str(&w, ",");
+        if (plan->offsets[i] == APLAN_NO_OFFSET) put_str(&w, "-1");
+        else put_u64(&w, plan->offsets[i]);
+        put_str(&w, "\n");
+    }
+    return w.failed ? APLAN_E_OUTPUT_TOO_SMALL : APLAN_OK;
+}
+
+typedef struct buffer_sink {
+    char *out;
+    size_t size;
+    size_t length; /* bytes the full text needs so far */
+} buffer_sink;
+
+static bool to_buffer(void *state, const char *bytes, size_t n) {
+    buffer_sink *b = state;
+    if (b->length < b->size) {
+        size_t room = b->size - b->length;
+        memcpy(b->out + b->length, bytes, n < room ? n : room);
+    }
+    b->length += n;
+    return true;
+}
+
+aplan_status aplan_csv_write_buffer(const aplan_csv_plan *plan, char *out, size_t out_size, size_t *needed) {
+    if (needed == NULL || (out == NULL && out_size > 0)) return APLAN_E_INVALID_ARG;
+    *needed = 0;
+    buffer_sink b = {out, out_size, 0};
+    aplan_status s = aplan_csv_write(plan, to_buffer, &b);
+    if (s != APLAN_OK) {
+        if (out_size > 0) out[0] = '\0';
+        return s;
+    }
+    *needed = b.length;
+    if (out_size == 0) return b.length == 0 ? APLAN_OK : APLAN_E_OUTPUT_TOO_SMALL;
+    if (b.length >= out_size) {
+        out[out_size - 1u] = '\0';
+        return APLAN_E_OUTPUT_TOO_SMALL;
+    }
+    out[b.length] = '\0';
+    return APLAN_OK;
+}
