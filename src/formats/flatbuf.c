@@ -226,7 +226,7 @@ static aplan_status follow(aplan__fb *fb, size_t pos, const char *name, size_t *
 aplan_status aplan__fb_get_table(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name,
                                  bool *present, aplan__fb_table *out) {
     size_t pos;
-    size_t target;
+    size_t target = 0; /* set by follow() on success; initialised for -O3 -Wmaybe-uninitialized */
     *present = false;
     aplan_status st = aplan__fb_field(fb, t, id, 4u, name, &pos);
     if (st != APLAN_OK || pos == 0) return st;
@@ -258,7 +258,7 @@ static aplan_status vector_at(aplan__fb *fb, size_t pos, size_t elem_size, size_
 static aplan_status get_vector(aplan__fb *fb, const aplan__fb_table *t, unsigned id, size_t elem_size,
                                size_t extra, const char *name, aplan__fb_vec *out) {
     size_t pos;
-    size_t target;
+    size_t target = 0; /* set by follow() on success; initialised for -O3 -Wmaybe-uninitialized */
     out->pos = 0;
     out->len = 0;
     out->present = false;
@@ -282,7 +282,7 @@ aplan_status aplan__fb_get_string(aplan__fb *fb, const aplan__fb_table *t, unsig
 aplan_status aplan__fb_vec_table(aplan__fb *fb, const aplan__fb_vec *v, uint32_t i, const char *what,
                                  aplan__fb_table *out) {
     APLAN_ASSERT(i < v->len);
-    size_t target;
+    size_t target = 0; /* set by follow() on success; initialised for -O3 -Wmaybe-uninitialized */
     aplan_status st = follow(fb, v->pos + 4u * (size_t)i, what, &target);
     if (st == APLAN_OK) st = aplan__fb_table_at(fb, target, what, out);
     return st;
