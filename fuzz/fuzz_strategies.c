@@ -2,7 +2,7 @@
  * fuzz_strategies: every strategy (built-ins and third-party ones linked through the hook) on a generated problem.
  * A strategy may fail only with a documented status that the problem explains; every plan it returns must be valid
  * by the independent oracle, carry the oracle's lower bound, reach at least that bound, respect the capacity, and come
- * out identical when planned again.
+ * out identical when planned again (one strategy per input, chosen by the input's length).
  */
 #include <string.h>
 
@@ -50,10 +50,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FZ_CHECK(p, r.lower_bound == bound, "%s: bound %llu, oracle %llu", s->name,
                      (unsigned long long)r.lower_bound, (unsigned long long)bound);
             FZ_CHECK(p, r.arena_size >= bound, "%s: arena below the lower bound", s->name);
-            aplan_result r2;
-            FZ_CHECK(p, fz_plan(s, p, again, &r2) == APLAN_OK && r2.arena_size == r.arena_size &&
-                            memcmp(off, again, p->count * sizeof off[0]) == 0,
-                     "%s: not deterministic", s->name);
+            /* Determinism costs a second plan: check one strategy per input, a different one as inputs vary. */
+            if (k == size % fz_strategy_count()) {
+                aplan_result r2;
+                FZ_CHECK(p, fz_plan(s, p, again, &r2) == APLAN_OK && r2.arena_size == r.arena_size &&
+                                memcmp(off, again, p->count * sizeof off[0]) == 0,
+                         "%s: not deterministic", s->name);
+            }
             break;
         }
         case APLAN_E_CAPACITY_EXCEEDED:

@@ -1,6 +1,8 @@
 /*
  * Heapsort: O(n log n) worst case and no memory beyond the array, which suits caller-provided scratch. It is not
  * stable, so every order used with it is total (ties fall back to the buffer index) and results stay deterministic.
+ * Short arrays (the conflict lists greedy_by_size sorts for every buffer are mostly short) use insertion sort, which
+ * is several times faster there; with a total order both give the same result.
  */
 #include "internal.h"
 
@@ -18,7 +20,15 @@ static void sift_down(uint32_t *a, size_t root, size_t n, aplan__less_fn less, c
 }
 
 void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx) {
-    if (n < 2) return;
+    if (n <= 16u) {
+        for (size_t i = 1; i < n; i++) {
+            const uint32_t x = items[i];
+            size_t j = i;
+            for (; j > 0 && less(ctx, x, items[j - 1u]); j--) items[j] = items[j - 1u];
+            items[j] = x;
+        }
+        return;
+    }
     for (size_t i = n / 2u; i-- > 0;) sift_down(items, i, n, less, ctx);
     for (size_t end = n - 1u; end > 0; end--) {
         uint32_t t = items[0];

@@ -13,8 +13,8 @@
  * A buffer allocated later that conflicts with an earlier one is live while the earlier one still is, so checking
  * the live set is enough.
  *
- * Complexity: O(n log n) for the order and the fixed buffers' interval tree, plus O(L log L) per allocation for L
- * live and conflicting fixed buffers. Scratch: 20 bytes per buffer (order 4, live set 4, neighbours 4, fixed tree 8).
+ * Complexity: O(n log n) for the order and the fixed buffers' interval tree, plus O(L) per allocation for L live
+ * buffers (the live set is kept sorted by offset), or O(L log L) when fixed buffers conflict with it. Scratch: 20 bytes per buffer (order 4, live set 4, neighbours 4, fixed tree 8).
  * Guarantee: a valid plan; deterministic. It models an online allocator, so it is usually worse than greedy_by_size.
  */
 #include "aplan/strategies.h"
@@ -89,18 +89,27 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
             }
             live = kept;
         }
-        for (size_t j = 0; j < live; j++) w.nb[j] = w.live[j];
-        const size_t n_nb = live + aplan__itree_query(&tree, b->lower, b->upper, NULL, NULL, w.nb + live);
-        aplan__sort(w.nb, n_nb, aplan__less_by_offset, &by_offset);
+        /* The live set stays sorted by offset, so only the (usually few) conflicting fixed buffers need sorting. */
+        const uint32_t *nb = w.live;
+        size_t n_nb = live;
+        const size_t n_fixed = aplan__itree_query(&tree, b->lower, b->upper, NULL, NULL, w.nb + live);
+        if (n_fixed != 0) {
+            for (size_t j = 0; j < live; j++) w.nb[j] = w.live[j];
+            n_nb += n_fixed;
+            aplan__sort(w.nb, n_nb, aplan__less_by_offset, &by_offset);
+            nb = w.nb;
+        }
         size_t pos = 0;
         const uint64_t size = aplan_buffer_size(p, x);
-        aplan_status st = aplan__first_gap(p, offsets, w.nb, n_nb, &pos, 0, size, aplan_buffer_alignment(p, x),
+        aplan_status st = aplan__first_gap(p, offsets, nb, n_nb, &pos, 0, size, aplan_buffer_alignment(p, x),
                                            &offsets[x]);
         if (st != APLAN_OK) {
             aplan__report_value(report, st, x, 0, size);
             return st;
         }
-        w.live[live++] = x;
+        size_t at = live++;
+        for (; at > 0 && aplan__less_by_offset(&by_offset, x, w.live[at - 1u]); at--) w.live[at] = w.live[at - 1u];
+        w.live[at] = x;
     }
     return APLAN_OK;
 }
