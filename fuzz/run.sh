@@ -71,7 +71,8 @@ afl)
     find "fuzz/corpus/$t" -type f -size +0 -exec cp {} "$out/in/" \;
     dict=()
     [ -f "fuzz/$t.dict" ] && dict=(-x "fuzz/$t.dict")
-    AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+    ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:symbolize=0 UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0 \
+      AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
       afl-fuzz -i "$out/in" -o "$out/out" -V "$seconds" -m none -t 1000 "${dict[@]}" \
       -c build-fuzz-afl-cmplog/fuzz/fuzz_"$t" -- build-fuzz-afl/fuzz/fuzz_"$t" >"$out/log.txt" 2>&1 || true
     stats=$out/out/default/fuzzer_stats
