@@ -67,7 +67,7 @@ void gg_graph(gg_producer *p, gg_problem *out) {
     size_t n = 0;
     const unsigned size_class = (unsigned)gg_param(p, 2);
     const size_t inputs = 1 + (size_t)gg_param(p, 3);
-    const size_t ops = (size_t)gg_param(p, 120);
+    const size_t ops = (size_t)gg_param(p, 90);
     const unsigned fixed_every = (unsigned)gg_param(p, 15); /* 0: no fixed offsets */
     /* Steps in the lifetimes CSVs' numbering: 0 for tensors read but never written, 1 for the graph inputs, op k
      * at step k + 2, so the last op is at step ops + 1. */

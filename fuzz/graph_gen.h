@@ -23,7 +23,7 @@
 
 #include "aplan/aplan.h"
 
-#define GG_MAX_BUFFERS 256
+#define GG_MAX_BUFFERS 128
 
 typedef struct gg_producer {
     const uint8_t *data;

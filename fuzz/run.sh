@@ -2,8 +2,10 @@
 # Builds and runs the fuzz targets for a bounded time under ASan+UBSan, prints executions per second and totals, and
 # fails if any target crashed, leaked, tripped a sanitizer or (AFL++) saved a crash.
 #
-#   fuzz/run.sh [-e libfuzzer|afl] [-t SECONDS] [TARGET...]      (default: libfuzzer, 60 s, every target)
+#   fuzz/run.sh [-e libfuzzer|afl] [-t SECONDS] [-n RUNS] [-s SANITIZERS] [TARGET...]
 #
+# -n stops a libFuzzer target after RUNS executions (then -t only bounds it). Defaults: libfuzzer, 60 s, address,undefined, every target (the folders of fuzz/corpus). fuzz_tflite also starts
+# from the real models in ../shared/models when they are there (copied into fuzz-out, never into the repository).
 # Inputs found are kept in fuzz-out/<engine>/<target>/ (not in the repository); a crash leaves its input there as
 # crash-* (libFuzzer) or in .../out/default/crashes (AFL++). Minimise it (libFuzzer: -minimize_crash=1) and commit
 # it to fuzz/corpus/<target>/crash-<what> so every build replays it (suite fuzz-regress).
@@ -11,19 +13,32 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 engine=libfuzzer
 seconds=60
-while getopts "e:t:" opt; do
+sanitizers=address,undefined
+runs=-1
+while getopts "e:t:n:s:" opt; do
   case $opt in
     e) engine=$OPTARG ;;
     t) seconds=$OPTARG ;;
-    *) echo "usage: $0 [-e libfuzzer|afl] [-t SECONDS] [TARGET...]" >&2; exit 2 ;;
+    n) runs=$OPTARG ;;
+    s) sanitizers=$OPTARG ;;
+    *) echo "usage: $0 [-e libfuzzer|afl] [-t SECONDS] [-n RUNS] [-s SANITIZERS] [TARGET...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=($(ls fuzz/corpus))
 
-common=(-Dfuzzing_engine="$engine" -Db_sanitize=address,undefined -Db_lundef=false -Dtests=disabled -Dcli=disabled
+common=(-Dfuzzing_engine="$engine" -Db_sanitize="$sanitizers" -Db_lundef=false -Dtests=disabled -Dcli=disabled
         --buildtype=debugoptimized)
+suffix=${sanitizers//,/-}
+# Seeds beyond the committed corpus: the shared real models for the .tflite reader.
+extra_seeds() { # target, folder to fill
+  if [ "$1" = tflite ] && [ -d ../shared/models ]; then
+    mkdir -p "$2"
+    cp ../shared/models/*.tflite "$2/"
+  fi
+}
+max_len() { if [ "$1" = tflite ]; then echo 65536; else echo 4096; fi; }
 build() { # dir, then env assignments for the compiler
   local dir=$1
   shift
@@ -38,16 +53,20 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 status=0
 case $engine in
 libfuzzer)
-  build build-fuzz-libfuzzer CC=clang
+  bdir=build-fuzz-libfuzzer-$suffix
+  build "$bdir" CC=clang
   printf '%-14s %12s %14s %8s\n' target "exec/s" executions result
   for t in "${targets[@]}"; do
     out=fuzz-out/libfuzzer/$t
     mkdir -p "$out/corpus"
+    extra_seeds "$t" "$out/seeds"
+    seeds=("fuzz/corpus/$t")
+    [ -d "$out/seeds" ] && seeds+=("$out/seeds")
     dict=()
     [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
     log=$out/log.txt
-    if build-fuzz-libfuzzer/fuzz/fuzz_"$t" "$out/corpus" "fuzz/corpus/$t" "${dict[@]}" \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+    if "$bdir"/fuzz/fuzz_"$t" "$out/corpus" "${seeds[@]}" "${dict[@]}" \
+        -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$t")" -print_final_stats=1 \
         -error_exitcode=1 -artifact_prefix="$out/" >"$log" 2>&1; then
       result=ok
     else
@@ -61,20 +80,21 @@ libfuzzer)
   done
   ;;
 afl)
-  build build-fuzz-afl CC=afl-clang-fast
-  build build-fuzz-afl-cmplog CC=afl-clang-fast AFL_LLVM_CMPLOG=1
+  build build-fuzz-afl-$suffix CC=afl-clang-fast
+  build build-fuzz-afl-cmplog-$suffix CC=afl-clang-fast AFL_LLVM_CMPLOG=1
   printf '%-14s %12s %14s %8s\n' target "exec/s" executions result
   for t in "${targets[@]}"; do
     out=fuzz-out/afl/$t
     rm -rf "$out"
     mkdir -p "$out/in"
     find "fuzz/corpus/$t" -type f -size +0 -exec cp {} "$out/in/" \;
+    extra_seeds "$t" "$out/in"
     dict=()
     [ -f "fuzz/$t.dict" ] && dict=(-x "fuzz/$t.dict")
     ASAN_OPTIONS=abort_on_error=1:detect_leaks=0:symbolize=0 UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:symbolize=0 \
       AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
       afl-fuzz -i "$out/in" -o "$out/out" -V "$seconds" -m none -t 1000 "${dict[@]}" \
-      -c build-fuzz-afl-cmplog/fuzz/fuzz_"$t" -- build-fuzz-afl/fuzz/fuzz_"$t" >"$out/log.txt" 2>&1 || true
+      -c build-fuzz-afl-cmplog-$suffix/fuzz/fuzz_"$t" -- build-fuzz-afl-$suffix/fuzz/fuzz_"$t" >"$out/log.txt" 2>&1 || true
     stats=$out/out/default/fuzzer_stats
     if [ ! -f "$stats" ]; then
       echo "$t: afl-fuzz did not start; see $out/log.txt" >&2

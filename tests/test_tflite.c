@@ -862,6 +862,36 @@ static uint8_t *slurp(const char *path, size_t *size) {
     return d;
 }
 
+/* The fuzz corpus seeds for fuzz_tflite are models this writer builds (never the shared ones): the committed files
+ * must equal what it builds now. APLAN_UPDATE_SEEDS=1 rewrites them after a deliberate change to the writer. */
+static void check_seed(const tw_file *f, const char *name) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", getenv("APLAN_TFLITE_CORPUS"), name);
+    if (getenv("APLAN_UPDATE_SEEDS") != NULL) {
+        FILE *out = fopen(path, "wb");
+        assert_non_null(out);
+        assert_int_equal(fwrite(f->data, 1, f->size, out), f->size);
+        assert_int_equal(fclose(out), 0);
+    }
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) fail_msg("%s missing: run with APLAN_UPDATE_SEEDS=1", path);
+    uint8_t *data = malloc(f->size + 1);
+    const size_t got = fread(data, 1, f->size + 1, in);
+    fclose(in);
+    if (got != f->size || memcmp(data, f->data, f->size) != 0) fail_msg("%s is stale: APLAN_UPDATE_SEEDS=1", path);
+    free(data);
+}
+
+static void test_tflite_fuzz_seeds_are_current(void **state) {
+    (void)state;
+    tw_file f = hostile_seed();
+    check_seed(&f, "seed-offline-plan-and-if.tflite");
+    tw_free(&f);
+    f = control_flow_model((tw_opcode){119, 119}, OPT_WHILE, 1, 2, 2);
+    check_seed(&f, "seed-while.tflite");
+    tw_free(&f);
+}
+
 static void test_tflite_shared_models_match_lifetimes(void **state) {
     (void)state;
     if (getenv("APLAN_SHARED_DIR") == NULL) skip();
@@ -925,6 +955,7 @@ int main(void) {
         cmocka_unit_test(test_tflite_hostile_seed_reads),
         cmocka_unit_test(test_tflite_every_truncation_fails),
         cmocka_unit_test(test_tflite_every_byte_mutation_is_safe),
+        cmocka_unit_test(test_tflite_fuzz_seeds_are_current),
         cmocka_unit_test(test_tflite_shared_models_match_lifetimes),
     };
     return cmocka_run_group_tests_name("tflite", tests, NULL, NULL);
