@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
-"""Counts test cases across meson builds and prints one line `N passed, N failed`.
+"""Counts test cases across meson builds and prints one line `N passed, N failed, N skipped`.
 
 Each meson test that runs a CMocka group counts as its cases (read from its "[  PASSED  ] N test(s)." and
 "[  FAILED  ] N test(s)" lines); any other test counts as one. A test that failed without CMocka's summary (a crash,
-a timeout) counts as one failure. Usage: count.py BUILD_DIR...  Exit status: 1 when anything failed.
+a timeout) counts as one failure. Usage: count.py [--extra PASSED FAILED] BUILD_DIR...  (--extra adds results
+that are not meson tests, such as fuzz runs.) Exit status: 1 when anything failed.
 """
 import json
 import re
 import sys
 
-passed = failed = 0
-for build in sys.argv[1:]:
+passed = failed = skipped = 0
+args = sys.argv[1:]
+if args[:1] == ["--extra"]:
+    passed, failed = int(args[1]), int(args[2])
+    args = args[3:]
+for build in args:
     with open(f"{build}/meson-logs/testlog.json") as log:
         for line in log:
             t = json.loads(line)
             out = (t.get("stdout") or "") + (t.get("stderr") or "")
-            ok = t["result"] in ("OK", "EXPECTEDFAIL", "SKIP")
+            if t["result"] == "SKIP":
+                skipped += 1
+                continue
+            ok = t["result"] in ("OK", "EXPECTEDFAIL")
             p = re.search(r"^\[  PASSED  \] (\d+) test\(s\)\.", out, re.M)
             f = re.search(r"^\[  FAILED  \] (\d+) test\(s\)", out, re.M)
             if p or f:
@@ -27,5 +35,5 @@ for build in sys.argv[1:]:
                 passed += 1
             else:
                 failed += 1
-print(f"{passed} passed, {failed} failed")
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)
