@@ -94,6 +94,8 @@ const cli_target *cli_target_at(size_t i);
 const cli_target *cli_target_find(const char *name);
 
 /* output.c */
+/* True iff buffers i and j are both fixed, live together and share bytes [*lo, *hi). The problem must be valid. */
+bool cli_fixed_pair_shares(const cli_session *s, size_t i, size_t j, uint64_t *lo, uint64_t *hi);
 int cli_write_table(FILE *out, const cli_session *s);
 int cli_write_json(FILE *out, const cli_session *s);
 int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run);

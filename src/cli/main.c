@@ -350,12 +350,9 @@ static int check_fixed(const cli_session *s) {
     const cli_input *in = s->input;
     if (!in->has_fixed || (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0) return CLI_EXIT_OK;
     for (size_t i = 0; i < in->count; i++) {
-        if (in->buffers[i].offset == APLAN_NO_OFFSET) continue;
         for (size_t j = i + 1u; j < in->count; j++) {
-            if (in->buffers[j].offset == APLAN_NO_OFFSET || !aplan_buffers_conflict(&s->problem, i, j)) continue;
-            uint64_t a0 = in->buffers[i].offset, a1 = a0 + aplan_buffer_size(&s->problem, i);
-            uint64_t b0 = in->buffers[j].offset, b1 = b0 + aplan_buffer_size(&s->problem, j);
-            if (a0 >= b1 || b0 >= a1) continue;
+            uint64_t lo, hi;
+            if (!cli_fixed_pair_shares(s, i, j, &lo, &hi)) continue;
             char a[96], b[96];
             name_buffer(in, i, a, sizeof a);
             name_buffer(in, j, b, sizeof b);
@@ -599,14 +596,18 @@ static int plan_input(const options *o, cli_input *in) {
     return rc;
 }
 
+/* Loads the command's input file, printing the error on failure. */
+static int load_arg(const options *o, cli_input *in) {
+    char message[512];
+    int rc = cli_load(o->args[0], in, message, sizeof message);
+    if (rc != CLI_EXIT_OK) error_message("%s", message);
+    return rc;
+}
+
 static int cmd_plan(const options *o) {
     cli_input in;
-    char message[512];
-    int rc = cli_load(o->args[0], &in, message, sizeof message);
-    if (rc != CLI_EXIT_OK) {
-        error_message("%s", message);
-        return rc;
-    }
+    int rc = load_arg(o, &in);
+    if (rc != CLI_EXIT_OK) return rc;
     rc = plan_input(o, &in);
     cli_input_free(&in);
     return rc;
@@ -629,12 +630,8 @@ static int cmd_example(const options *o) {
 
 static int cmd_bound(const options *o) {
     cli_input in;
-    char message[512];
-    int rc = cli_load(o->args[0], &in, message, sizeof message);
-    if (rc != CLI_EXIT_OK) {
-        error_message("%s", message);
-        return rc;
-    }
+    int rc = load_arg(o, &in);
+    if (rc != CLI_EXIT_OK) return rc;
     cli_session s;
     memset(&s, 0, sizeof s);
     s.input = &in;
@@ -725,12 +722,8 @@ static int load_plan_offsets(const char *path, const cli_input *problem, uint64_
 
 static int cmd_verify(const options *o) {
     cli_input in;
-    char message[512];
-    int rc = cli_load(o->args[0], &in, message, sizeof message);
-    if (rc != CLI_EXIT_OK) {
-        error_message("%s", message);
-        return rc;
-    }
+    int rc = load_arg(o, &in);
+    if (rc != CLI_EXIT_OK) return rc;
     cli_session s;
     memset(&s, 0, sizeof s);
     s.input = &in;

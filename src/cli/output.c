@@ -36,20 +36,29 @@ static const char *kind_name(cli_kind k) {
     return k == CLI_INPUT_CSV ? "csv" : k == CLI_INPUT_TFLITE ? "tflite" : "example";
 }
 
+bool cli_fixed_pair_shares(const cli_session *s, size_t i, size_t j, uint64_t *lo, uint64_t *hi) {
+    const aplan_buffer *a = &s->input->buffers[i], *b = &s->input->buffers[j];
+    if (a->offset == APLAN_NO_OFFSET || b->offset == APLAN_NO_OFFSET || !aplan_buffers_conflict(&s->problem, i, j)) {
+        return false;
+    }
+    /* the problem is valid: fixed offset + size fits 64 bits */
+    const uint64_t a1 = a->offset + aplan_buffer_size(&s->problem, i);
+    const uint64_t b1 = b->offset + aplan_buffer_size(&s->problem, j);
+    *lo = a->offset > b->offset ? a->offset : b->offset;
+    *hi = a1 < b1 ? a1 : b1;
+    return *lo < *hi;
+}
+
 /* Pairs of fixed buffers that share bytes while both are live: allowed under APLAN_ALLOW_FIXED_ALIAS (an offline
- * plan that aliases on purpose), and worth showing because a mistake looks the same. O(f^2) over fixed buffers. */
+ * plan that aliases on purpose), and worth showing because a mistake looks the same. O(n^2). */
 static size_t list_aliased(FILE *out, const cli_session *s, size_t limit) {
     const cli_input *in = s->input;
     size_t found = 0;
     for (size_t i = 0; i < in->count; i++) {
-        if (in->buffers[i].offset == APLAN_NO_OFFSET) continue;
         for (size_t j = i + 1u; j < in->count; j++) {
-            if (in->buffers[j].offset == APLAN_NO_OFFSET || !aplan_buffers_conflict(&s->problem, i, j)) continue;
-            uint64_t a0 = in->buffers[i].offset, a1 = a0 + aplan_buffer_size(&s->problem, i);
-            uint64_t b0 = in->buffers[j].offset, b1 = b0 + aplan_buffer_size(&s->problem, j);
-            if (a0 >= b1 || b0 >= a1) continue;
+            uint64_t lo, hi;
+            if (!cli_fixed_pair_shares(s, i, j, &lo, &hi)) continue;
             if (out != NULL && found < limit) {
-                uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
                 fprintf(out, "  %s & %s share bytes %llu-%llu\n", in->ids[i], in->ids[j], (unsigned long long)lo,
                         (unsigned long long)(hi - 1u));
             }
