@@ -13,20 +13,11 @@ static bool counts(const aplan_problem *p, size_t i) {
     return (p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0 || p->buffers[i].offset == APLAN_NO_OFFSET;
 }
 
-static void layout(aplan__scratch *s, size_t n, uint32_t **by_lower, uint32_t **by_upper) {
-    *by_lower = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    *by_upper = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-}
+enum { BY_LOWER, BY_UPPER, ARRAYS }; /* scratch: two index arrays */
 
 aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes) {
     if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
-    aplan__scratch s;
-    uint32_t *a, *b;
-    aplan__scratch_init(&s, NULL, SIZE_MAX);
-    layout(&s, problem->count, &a, &b);
-    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
-    *bytes = s.used;
-    return APLAN_OK;
+    return aplan__u32_arrays_size(problem->count, ARRAYS, bytes);
 }
 
 /* The largest size and the highest fixed end: every buffer lies inside the arena. */
@@ -43,9 +34,12 @@ static uint64_t static_part(const aplan_problem *p) {
 static aplan_status sweep(const aplan_problem *p, void *scratch, size_t scratch_size, uint64_t *peak,
                           uint64_t *peak_step) {
     aplan__scratch s;
-    uint32_t *by_lower, *by_upper;
+    uint32_t *w[ARRAYS];
     aplan__scratch_init(&s, scratch, scratch_size);
-    layout(&s, p->count, &by_lower, &by_upper);
+    bool carved = aplan__take_u32_arrays(&s, p->count, w, ARRAYS);
+    APLAN_ASSERT(carved); /* the caller checked the size */
+    (void)carved;
+    uint32_t *by_lower = w[BY_LOWER], *by_upper = w[BY_UPPER];
     size_t m = 0;
     for (size_t i = 0; i < p->count; i++) {
         if (counts(p, i)) {

@@ -38,6 +38,10 @@ void aplan__scratch_init(aplan__scratch *s, void *base, size_t size);
 /* count elements of elem_size bytes aligned to align (a power of two <= APLAN_SCRATCH_ALIGN). Returns NULL when
  * measuring, when count is 0, or on overflow / exhaustion (then s->failed is set and stays set). */
 void *aplan__scratch_take(aplan__scratch *s, size_t count, size_t elem_size, size_t align);
+/* The usual strategy scratch: k arrays of n buffer indices. take carves them (false, with s->failed, when they do
+ * not fit); size gives the bytes they take from a fresh scratch (APLAN_E_SIZE_OVERFLOW when that passes SIZE_MAX). */
+bool aplan__take_u32_arrays(aplan__scratch *s, size_t n, uint32_t **arrays, size_t k);
+aplan_status aplan__u32_arrays_size(size_t n, size_t k, size_t *bytes);
 /* Checks a caller's scratch pointer and size against a need: APLAN_E_SCRATCH_MISALIGNED / _TOO_SMALL / OK. */
 aplan_status aplan__scratch_check(const void *scratch, size_t scratch_size, size_t need);
 

@@ -31,6 +31,21 @@ void *aplan__scratch_take(aplan__scratch *s, size_t count, size_t elem_size, siz
     return s->base == NULL ? NULL : s->base + start;
 }
 
+bool aplan__take_u32_arrays(aplan__scratch *s, size_t n, uint32_t **arrays, size_t k) {
+    for (size_t i = 0; i < k; i++) arrays[i] = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    return !s->failed;
+}
+
+aplan_status aplan__u32_arrays_size(size_t n, size_t k, size_t *bytes) {
+    aplan__scratch s;
+    uint32_t *unused[8];
+    APLAN_ASSERT(k <= sizeof unused / sizeof unused[0]);
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    if (!aplan__take_u32_arrays(&s, n, unused, k)) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used;
+    return APLAN_OK;
+}
+
 aplan_status aplan__scratch_check(const void *scratch, size_t scratch_size, size_t need) {
     if (need == 0) return APLAN_OK;
     if (scratch == NULL || scratch_size < need) return APLAN_E_SCRATCH_TOO_SMALL;

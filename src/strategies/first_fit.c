@@ -20,27 +20,11 @@
 #include "aplan/strategies.h"
 #include "core/internal.h"
 
-typedef struct {
-    uint32_t *order, *live, *nb, *fixed_order, *fixed_max;
-} parts;
-
-static void layout(aplan__scratch *s, size_t n, parts *out) {
-    out->order = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    out->live = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    out->nb = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    out->fixed_order = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    out->fixed_max = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-}
+enum { ORDER, LIVE, NB, FIXED_ORDER, FIXED_MAX, ARRAYS }; /* scratch: five index arrays */
 
 static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self;
-    aplan__scratch s;
-    parts unused;
-    aplan__scratch_init(&s, NULL, SIZE_MAX);
-    layout(&s, p->count, &unused);
-    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
-    *bytes = s.used;
-    return APLAN_OK;
+    return aplan__u32_arrays_size(p->count, ARRAYS, bytes);
 }
 
 static bool less_start_size_index(const void *ctx, uint32_t a, uint32_t b) {
@@ -56,48 +40,47 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
     aplan__scratch s;
-    parts w;
+    uint32_t *w[ARRAYS];
     aplan__scratch_init(&s, scratch, scratch_size);
-    layout(&s, p->count, &w);
-    if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
+    if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t online = 0, fixed = 0;
     for (size_t i = 0; i < p->count; i++) {
         const bool occupies = aplan__occupies(p, i);
         if (p->buffers[i].offset != APLAN_NO_OFFSET) {
             offsets[i] = p->buffers[i].offset;
-            if (occupies) w.fixed_order[fixed++] = (uint32_t)i;
+            if (occupies) w[FIXED_ORDER][fixed++] = (uint32_t)i;
         } else if (!occupies) {
             offsets[i] = 0;
         } else {
-            w.order[online++] = (uint32_t)i;
+            w[ORDER][online++] = (uint32_t)i;
         }
     }
     aplan__itree tree;
-    aplan__itree_build(&tree, p, w.fixed_order, w.fixed_max, fixed);
-    aplan__sort(w.order, online, less_start_size_index, p);
+    aplan__itree_build(&tree, p, w[FIXED_ORDER], w[FIXED_MAX], fixed);
+    aplan__sort(w[ORDER], online, less_start_size_index, p);
     struct aplan__by_offset by_offset = {offsets};
     size_t live = 0;
     uint64_t step = 0;
     for (size_t k = 0; k < online; k++) {
-        const uint32_t x = w.order[k];
+        const uint32_t x = w[ORDER][k];
         const aplan_buffer *b = &p->buffers[x];
         if (k == 0 || b->lower != step) {
             step = b->lower;
             size_t kept = 0;
             for (size_t j = 0; j < live; j++) {
-                if (p->buffers[w.live[j]].upper > step) w.live[kept++] = w.live[j];
+                if (p->buffers[w[LIVE][j]].upper > step) w[LIVE][kept++] = w[LIVE][j];
             }
             live = kept;
         }
         /* The live set stays sorted by offset, so only the (usually few) conflicting fixed buffers need sorting. */
-        const uint32_t *nb = w.live;
+        const uint32_t *nb = w[LIVE];
         size_t n_nb = live;
-        const size_t n_fixed = aplan__itree_query(&tree, b->lower, b->upper, NULL, NULL, w.nb + live);
+        const size_t n_fixed = aplan__itree_query(&tree, b->lower, b->upper, NULL, NULL, w[NB] + live);
         if (n_fixed != 0) {
-            for (size_t j = 0; j < live; j++) w.nb[j] = w.live[j];
+            for (size_t j = 0; j < live; j++) w[NB][j] = w[LIVE][j];
             n_nb += n_fixed;
-            aplan__sort(w.nb, n_nb, aplan__less_by_offset, &by_offset);
-            nb = w.nb;
+            aplan__sort(w[NB], n_nb, aplan__less_by_offset, &by_offset);
+            nb = w[NB];
         }
         size_t pos = 0;
         const uint64_t size = aplan_buffer_size(p, x);
@@ -108,8 +91,8 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
             return st;
         }
         size_t at = live++;
-        for (; at > 0 && aplan__less_by_offset(&by_offset, x, w.live[at - 1u]); at--) w.live[at] = w.live[at - 1u];
-        w.live[at] = x;
+        for (; at > 0 && aplan__less_by_offset(&by_offset, x, w[LIVE][at - 1u]); at--) w[LIVE][at] = w[LIVE][at - 1u];
+        w[LIVE][at] = x;
     }
     return APLAN_OK;
 }

@@ -20,26 +20,11 @@
 #include "core/internal.h"
 #include "strategies/greedy.h"
 
-typedef struct {
-    uint32_t *order, *tree_order, *tree_max, *hits;
-} parts;
-
-static void layout(aplan__scratch *s, size_t n, parts *out) {
-    out->order = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    out->tree_order = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    out->tree_max = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-    out->hits = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
-}
+enum { ORDER, TREE_ORDER, TREE_MAX, HITS, ARRAYS }; /* scratch: four index arrays */
 
 aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self;
-    aplan__scratch s;
-    parts unused;
-    aplan__scratch_init(&s, NULL, SIZE_MAX);
-    layout(&s, p->count, &unused);
-    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
-    *bytes = s.used;
-    return APLAN_OK;
+    return aplan__u32_arrays_size(p->count, ARRAYS, bytes);
 }
 
 static bool placed(const void *ctx, uint32_t member) { return ((const uint64_t *)ctx)[member] != APLAN_NO_OFFSET; }
@@ -47,10 +32,9 @@ static bool placed(const void *ctx, uint32_t member) { return ((const uint64_t *
 aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, void *scratch, size_t scratch_size,
                                 uint64_t *offsets, aplan_report *report) {
     aplan__scratch s;
-    parts w;
+    uint32_t *w[ARRAYS];
     aplan__scratch_init(&s, scratch, scratch_size);
-    layout(&s, p->count, &w);
-    if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
+    if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t m = 0, online = 0;
     for (size_t i = 0; i < p->count; i++) {
         const bool occupies = aplan__occupies(p, i);
@@ -59,22 +43,22 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, voi
         } else if (!occupies) {
             offsets[i] = 0;
         } else {
-            w.order[online++] = (uint32_t)i;
+            w[ORDER][online++] = (uint32_t)i;
         }
-        if (occupies) w.tree_order[m++] = (uint32_t)i;
+        if (occupies) w[TREE_ORDER][m++] = (uint32_t)i;
     }
     aplan__itree tree;
-    aplan__itree_build(&tree, p, w.tree_order, w.tree_max, m);
-    aplan__sort(w.order, online, less, p);
+    aplan__itree_build(&tree, p, w[TREE_ORDER], w[TREE_MAX], m);
+    aplan__sort(w[ORDER], online, less, p);
     struct aplan__by_offset by_offset = {offsets};
     for (size_t k = 0; k < online; k++) {
-        const uint32_t x = w.order[k];
+        const uint32_t x = w[ORDER][k];
         const aplan_buffer *b = &p->buffers[x];
-        const size_t hits = aplan__itree_query(&tree, b->lower, b->upper, placed, offsets, w.hits);
-        aplan__sort(w.hits, hits, aplan__less_by_offset, &by_offset);
+        const size_t hits = aplan__itree_query(&tree, b->lower, b->upper, placed, offsets, w[HITS]);
+        aplan__sort(w[HITS], hits, aplan__less_by_offset, &by_offset);
         size_t pos = 0;
         const uint64_t size = aplan_buffer_size(p, x);
-        aplan_status st = aplan__first_gap(p, offsets, w.hits, hits, &pos, 0, size, aplan_buffer_alignment(p, x),
+        aplan_status st = aplan__first_gap(p, offsets, w[HITS], hits, &pos, 0, size, aplan_buffer_alignment(p, x),
                                            &offsets[x]);
         if (st != APLAN_OK) {
             aplan__report_value(report, st, x, 0, size);
