@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -53,7 +54,7 @@ static void test_problem_rejects_too_many_buffers(void **state) {
     aplan_problem p;
     aplan_problem_init(&p, b, APLAN_MAX_BUFFERS + 1u);
     aplan_report r = validate(&p, APLAN_E_TOO_MANY_BUFFERS);
-    assert_true(r.byte_lo == (uint64_t)APLAN_MAX_BUFFERS + 1u);
+    assert_true(r.value == (uint64_t)APLAN_MAX_BUFFERS + 1u);
 }
 
 static void test_problem_rejects_bad_default_alignment(void **state) {
@@ -66,7 +67,7 @@ static void test_problem_rejects_bad_default_alignment(void **state) {
     assert_true(r.buffer_a == APLAN_NO_BUFFER);
     p.alignment = 24;
     r = validate(&p, APLAN_E_BAD_ALIGNMENT);
-    assert_int_equal(r.byte_lo, 24);
+    assert_int_equal(r.value, 24);
 }
 
 static void test_problem_rejects_non_power_of_two_buffer_alignment(void **state) {
@@ -77,7 +78,7 @@ static void test_problem_rejects_non_power_of_two_buffer_alignment(void **state)
     aplan_problem_init(&p, b, 3);
     aplan_report r = validate(&p, APLAN_E_BAD_ALIGNMENT);
     assert_int_equal(r.buffer_a, 2);
-    assert_int_equal(r.byte_lo, 12);
+    assert_int_equal(r.value, 12);
     char text[128];
     aplan_report_format(&r, text, sizeof text);
     assert_string_equal(text, "buffer 2: alignment 12 is not a power of two");
@@ -90,6 +91,9 @@ static void test_problem_rejects_inverted_lifetime(void **state) {
     aplan_problem_init(&p, b, 2);
     aplan_report r = validate(&p, APLAN_E_BAD_LIFETIME);
     assert_int_equal(r.buffer_a, 1);
+    assert_int_equal(r.step_lo, 5); /* a lifetime is reported in the step fields, not as a value */
+    assert_int_equal(r.step_hi, 4);
+    assert_int_equal(r.value, 0);
     char text[128];
     aplan_report_format(&r, text, sizeof text);
     assert_string_equal(text, "buffer 1: lower step 5 is greater than upper step 4");
@@ -105,8 +109,8 @@ static void test_problem_rejects_misaligned_fixed_offset(void **state) {
     p.alignment = 16;
     aplan_report r = validate(&p, APLAN_E_MISALIGNED_OFFSET);
     assert_int_equal(r.buffer_a, 1);
-    assert_int_equal(r.byte_lo, 24);
-    assert_int_equal(r.byte_hi, 16);
+    assert_int_equal(r.value, 24);
+    assert_int_equal(r.limit, 16);
     b[1].alignment = 8; /* its own alignment wins over the default */
     validate(&p, APLAN_OK);
 }
@@ -142,8 +146,8 @@ static void test_problem_rejects_buffer_above_capacity(void **state) {
     p.capacity = 100;
     aplan_report r = validate(&p, APLAN_E_CAPACITY_EXCEEDED);
     assert_int_equal(r.buffer_a, 1); /* 96 + 16 > 100 */
-    assert_int_equal(r.byte_lo, 112);
-    assert_int_equal(r.byte_hi, 100);
+    assert_int_equal(r.value, 112);
+    assert_int_equal(r.limit, 100);
     p.capacity = 99;
     r = validate(&p, APLAN_E_CAPACITY_EXCEEDED);
     assert_int_equal(r.buffer_a, 0);
@@ -191,6 +195,7 @@ static void test_status_str_names_every_code(void **state) {
         APLAN_E_FIXED_OVERLAP, APLAN_E_PLAN_REJECTED, APLAN_E_STRATEGY_FAILED, APLAN_E_FORMAT_TRUNCATED,
         APLAN_E_FORMAT_BAD_OFFSET, APLAN_E_FORMAT_BAD_VALUE, APLAN_E_FORMAT_UNSUPPORTED,
         APLAN_E_FORMAT_BAD_METADATA, APLAN_E_FORMAT_SYNTAX, APLAN_E_FORMAT_UNKNOWN, APLAN_E_OUTPUT_TOO_SMALL,
+        APLAN_E_OUT_OF_MEMORY,
     };
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
@@ -203,9 +208,22 @@ static void test_status_str_names_every_code(void **state) {
     assert_int_equal(APLAN_E_SCRATCH_TOO_SMALL, 8);
     assert_int_equal(APLAN_E_OVERLAP, 17);
     assert_int_equal(APLAN_E_STRATEGY_FAILED, 20);
+    assert_int_equal(APLAN_E_OUT_OF_MEMORY, 21);
     assert_int_equal(APLAN_E_FORMAT_TRUNCATED, 64);
     assert_int_equal(APLAN_E_OUTPUT_TOO_SMALL, 71);
     assert_string_equal(aplan_status_str((aplan_status)999), "unknown status");
+}
+
+/* One version, three views: the header's macros, the string and the run-time calls agree. */
+static void test_version_matches_header(void **state) {
+    (void)state;
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", APLAN_VERSION_MAJOR, APLAN_VERSION_MINOR, APLAN_VERSION_PATCH);
+    assert_string_equal(APLAN_VERSION_STRING, want);
+    assert_string_equal(aplan_version(), want);
+    assert_int_equal(aplan_version_number(), APLAN_VERSION_NUMBER);
+    assert_int_equal(APLAN_VERSION_NUMBER, APLAN_VERSION_MAJOR * 10000 + APLAN_VERSION_MINOR * 100 +
+                                               APLAN_VERSION_PATCH);
 }
 
 static void test_report_format_truncates_and_counts(void **state) {
@@ -248,6 +266,7 @@ int main(void) {
         cmocka_unit_test(test_problem_effective_size_and_alignment),
         cmocka_unit_test(test_problem_conflict_is_half_open),
         cmocka_unit_test(test_status_str_names_every_code),
+        cmocka_unit_test(test_version_matches_header),
         cmocka_unit_test(test_report_format_truncates_and_counts),
     };
     return cmocka_run_group_tests_name("problem", tests, NULL, NULL);

@@ -302,8 +302,8 @@ static void test_plan_reports_capacity_exceeded_by_bound(void **state) {
     aplan_result r;
     assert_int_equal(plan_with(aplan_strategy_greedy_by_size(), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
     assert_int_equal(r.lower_bound, 80);
-    assert_int_equal(r.report.byte_lo, 80);
-    assert_int_equal(r.report.byte_hi, 79);
+    assert_int_equal(r.report.value, 80);
+    assert_int_equal(r.report.limit, 79);
 }
 
 static void test_plan_reports_capacity_exceeded_by_plan(void **state) {
@@ -314,8 +314,8 @@ static void test_plan_reports_capacity_exceeded_by_plan(void **state) {
     aplan_result r;
     assert_int_equal(plan_with(aplan_strategy_greedy_by_size_tflm(), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
     assert_int_equal(r.arena_size, 90);
-    assert_int_equal(r.report.byte_lo, 90);
-    assert_int_equal(r.report.byte_hi, 89);
+    assert_int_equal(r.report.value, 90);
+    assert_int_equal(r.report.limit, 89);
     p.capacity = 90;
     assert_int_equal(plan_with(aplan_strategy_greedy_by_size_tflm(), &p, off, &r), APLAN_OK);
 }

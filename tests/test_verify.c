@@ -68,8 +68,8 @@ static void test_verify_rejects_misaligned_offset(void **state) {
     uint64_t off[3] = {0, 102, 0};
     aplan_report r = verify_both(&p, off, 152, APLAN_E_MISALIGNED_OFFSET);
     assert_int_equal(r.buffer_a, 1);
-    assert_int_equal(r.byte_lo, 102);
-    assert_int_equal(r.byte_hi, 4);
+    assert_int_equal(r.value, 102);
+    assert_int_equal(r.limit, 4);
     assert_text(&r, "buffer 1: offset 102 is not a multiple of its alignment 4");
 }
 
@@ -97,8 +97,8 @@ static void test_verify_rejects_buffer_beyond_arena(void **state) {
     uint64_t off[3] = {0, 100, 0};
     aplan_report r = verify_both(&p, off, 149, APLAN_E_OUT_OF_ARENA);
     assert_int_equal(r.buffer_a, 1);
-    assert_int_equal(r.byte_lo, 150);
-    assert_int_equal(r.byte_hi, 149);
+    assert_int_equal(r.value, 150);
+    assert_int_equal(r.limit, 149);
     assert_text(&r, "buffer 1 ends at byte 150, beyond the arena size 149");
 }
 
@@ -168,9 +168,28 @@ static void test_verify_rejects_arena_above_capacity(void **state) {
     p.capacity = 149;
     uint64_t off[3] = {0, 100, 0};
     aplan_report r = verify_both(&p, off, 150, APLAN_E_CAPACITY_EXCEEDED);
-    assert_int_equal(r.byte_lo, 150);
-    assert_int_equal(r.byte_hi, 149);
+    assert_int_equal(r.value, 150);
+    assert_int_equal(r.limit, 149);
     assert_text(&r, "problem needs 150 bytes, capacity is 149");
+}
+
+/* The rule order is a contract (aplan.h): an overlap (rule 6) is reported before the capacity (rule 7), so
+ * APLAN_E_CAPACITY_EXCEEDED always means "valid but too big"; an arena mismatch (rule 5) before either. */
+static void test_verify_checks_capacity_last(void **state) {
+    (void)state;
+    aplan_problem p = problem_abc();
+    p.capacity = 120;
+    uint64_t off[3] = {0, 90, 0}; /* a and b share bytes 90-99 at steps 2-3; the arena 140 exceeds 120 */
+    aplan_report r = verify_both(&p, off, 140, APLAN_E_OVERLAP);
+    assert_int_equal(r.buffer_a, 0);
+    assert_int_equal(r.buffer_b, 1);
+    r = verify_both(&p, off, 141, APLAN_E_ARENA_MISMATCH);
+    assert_int_equal(r.value, 141);
+    assert_int_equal(r.limit, 140);
+    off[1] = 100;
+    r = verify_both(&p, off, 150, APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(r.value, 150);
+    assert_int_equal(r.limit, 120);
 }
 
 static void test_verify_reports_validation_failure(void **state) {
@@ -239,6 +258,7 @@ int main(void) {
         cmocka_unit_test(test_verify_ignores_empty_and_never_live_buffers),
         cmocka_unit_test(test_verify_rejects_fixed_overlap_unless_aliasing_allowed),
         cmocka_unit_test(test_verify_rejects_arena_above_capacity),
+        cmocka_unit_test(test_verify_checks_capacity_last),
         cmocka_unit_test(test_verify_reports_validation_failure),
         cmocka_unit_test(test_verify_rejects_short_or_misaligned_scratch),
         cmocka_unit_test(test_verify_accepts_empty_problem_with_or_without_scratch),

@@ -24,9 +24,40 @@
 extern "C" {
 #endif
 
+/*
+ * APLAN_API marks every function the library exports. The library is compiled with hidden visibility by default,
+ * so nothing else (in particular no aplan__ internal) leaves a shared build. Define APLAN_API yourself (e.g. empty)
+ * before including any aplan header to override it; a device build that links the core statically needs nothing.
+ */
+#ifndef APLAN_API
+#  if defined(__GNUC__) || defined(__clang__)
+#    define APLAN_API __attribute__((visibility("default")))
+#  else
+#    define APLAN_API
+#  endif
+#endif
+
+/*
+ * The version, written here only: meson.build reads these three lines for the project, the shared library and the
+ * pkg-config file. While MAJOR is 0 a MINOR change may break the ABI (the shared library's soname carries both).
+ */
 #define APLAN_VERSION_MAJOR 0
-#define APLAN_VERSION_MINOR 1
+#define APLAN_VERSION_MINOR 2
 #define APLAN_VERSION_PATCH 0
+/** MAJOR * 10000 + MINOR * 100 + PATCH, for compile-time comparisons. */
+#define APLAN_VERSION_NUMBER (APLAN_VERSION_MAJOR * 10000 + APLAN_VERSION_MINOR * 100 + APLAN_VERSION_PATCH)
+#define APLAN_STRINGIFY_(x) #x
+#define APLAN_STRINGIFY(x) APLAN_STRINGIFY_(x)
+/** "MAJOR.MINOR.PATCH" of this header. */
+#define APLAN_VERSION_STRING                                                                                    \
+    APLAN_STRINGIFY(APLAN_VERSION_MAJOR) "." APLAN_STRINGIFY(APLAN_VERSION_MINOR) "."                           \
+    APLAN_STRINGIFY(APLAN_VERSION_PATCH)
+
+/** The version of the library linked at run time, "MAJOR.MINOR.PATCH" (may differ from APLAN_VERSION_STRING when
+ *  a shared library was updated under a program). Static string; O(1). */
+APLAN_API const char *aplan_version(void);
+/** The same as APLAN_VERSION_NUMBER of the library linked at run time. O(1). */
+APLAN_API uint32_t aplan_version_number(void);
 
 /** Alignment, in bytes, that every scratch buffer handed to aplan must have. */
 #define APLAN_SCRATCH_ALIGN 8u
@@ -69,6 +100,7 @@ typedef enum aplan_status {
     APLAN_E_FIXED_OVERLAP = 18,        /**< Two fixed buffers live at the same step share bytes (input conflict). */
     APLAN_E_PLAN_REJECTED = 19,        /**< aplan_plan: the strategy's plan failed verification (see report.rule). */
     APLAN_E_STRATEGY_FAILED = 20,      /**< The strategy gave up for a reason of its own (e.g. search budget). */
+    APLAN_E_OUT_OF_MEMORY = 21,        /**< Host-side readers (CSV): the allocator failed. The core never allocates. */
 
     /* Input formats (<aplan/formats.h>): the error's byte offset, line and column say where. */
     APLAN_E_FORMAT_TRUNCATED = 64,     /**< The input ends inside a structure it declares. */
@@ -85,7 +117,7 @@ typedef enum aplan_status {
  * Static, human-readable name of a status ("scratch buffer too small"). Never NULL; unknown values give
  * "unknown status". Built with APLAN_NO_STATUS_STRINGS every call returns "" to save ROM.
  */
-const char *aplan_status_str(aplan_status status);
+APLAN_API const char *aplan_status_str(aplan_status status);
 
 /** One buffer (tensor) to place. Plain data: fill it directly. */
 typedef struct aplan_buffer {
@@ -117,33 +149,51 @@ typedef struct aplan_problem {
  * Initialise a problem: the given buffers, default alignment 1, no capacity limit, no flags.
  * Complexity O(1). Does not validate; aplan_problem_validate and aplan_plan do.
  */
-void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, size_t count);
+APLAN_API void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, size_t count);
 
 /**
  * Where a check failed. Filled by validation, the verifier, the lower bound and strategies. Fields that do not apply
- * to a rule hold APLAN_NO_BUFFER (indices) or 0 (ranges).
+ * to a rule hold APLAN_NO_BUFFER (indices) or 0. buffer_a is the buffer at fault, or APLAN_NO_BUFFER when the rule
+ * concerns the whole problem. What each rule sets besides:
+ *   APLAN_E_OVERLAP, APLAN_E_FIXED_OVERLAP  buffer_b (buffer_a < buffer_b), the common steps [step_lo, step_hi) and
+ *                                           the shared bytes [byte_lo, byte_hi);
+ *   APLAN_E_BAD_LIFETIME                    step_lo = the buffer's lower step, step_hi = its upper step;
+ *   APLAN_E_MISALIGNED_OFFSET               value = the offset, limit = the alignment;
+ *   APLAN_E_FIXED_MOVED                     value = the planned offset, limit = the fixed offset;
+ *   APLAN_E_OUT_OF_ARENA                    value = the buffer's end, limit = the arena size;
+ *   APLAN_E_ARENA_MISMATCH                  value = the arena size claimed, limit = the highest buffer end;
+ *   APLAN_E_CAPACITY_EXCEEDED               value = the bytes needed (a size, a fixed end, the lower bound or the
+ *                                           arena), limit = the capacity;
+ *   APLAN_E_SIZE_OVERFLOW                   value and limit = the two operands whose sum passes 2^64 - 1 (an offset
+ *                                           or size, and a size or alignment);
+ *   APLAN_E_BAD_ALIGNMENT                   value = the alignment;
+ *   APLAN_E_TOO_MANY_BUFFERS                value = the count, limit = APLAN_MAX_BUFFERS;
+ *   APLAN_E_UNPLACED, APLAN_E_OFFSET_MISSING nothing else.
  */
 typedef struct aplan_report {
     aplan_status rule;     /**< APLAN_OK, or the rule that broke. */
-    size_t buffer_a;       /**< Index of the buffer at fault (the earlier-placed one for an overlap). */
+    size_t buffer_a;       /**< Index of the buffer at fault (the lower index of an overlapping pair). */
     size_t buffer_b;       /**< For an overlap, the other buffer. */
-    uint64_t step_lo;      /**< For an overlap, the steps [step_lo, step_hi) at which both are live. */
-    uint64_t step_hi;      /**< See step_lo. */
-    uint64_t byte_lo;      /**< For an overlap, the shared bytes [byte_lo, byte_hi); for a size rule, the value */
-    uint64_t byte_hi;      /**< that broke it (byte_lo) and the limit (byte_hi). */
+    uint64_t step_lo;      /**< Overlap: first step at which both are live; bad lifetime: the buffer's lower. */
+    uint64_t step_hi;      /**< Overlap: first step at which they no longer both are; bad lifetime: its upper. */
+    uint64_t byte_lo;      /**< Overlap: first shared byte. */
+    uint64_t byte_hi;      /**< Overlap: first byte past the shared range. */
+    uint64_t value;        /**< Rules about one quantity: the value that broke the rule. */
+    uint64_t limit;        /**< Rules about one quantity: the limit (or expected value) it broke. */
     size_t aliased_pairs;  /**< Pairs of fixed buffers that share bytes while live, allowed by
                                 APLAN_ALLOW_FIXED_ALIAS (verifier only; 0 when it fails). */
+    uint64_t reserved[4];  /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_report;
 
 /** Reset a report to "no failure": rule APLAN_OK, no buffers, zero ranges and count. */
-void aplan_report_clear(aplan_report *report);
+APLAN_API void aplan_report_clear(aplan_report *report);
 
 /**
  * Write a one-line English description of a report into out (always NUL-terminated when out_size > 0), e.g.
  * "buffers 12 and 40 overlap at steps 7-9, bytes 4096-6143". Ranges are printed inclusive.
  * @return the length the full text needs, excluding the NUL (like snprintf); complexity O(length).
  */
-size_t aplan_report_format(const aplan_report *report, char *out, size_t out_size);
+APLAN_API size_t aplan_report_format(const aplan_report *report, char *out, size_t out_size);
 
 /**
  * Check a problem: pointers, buffer count, every alignment a power of two, lower <= upper, rounded sizes and
@@ -155,21 +205,21 @@ size_t aplan_report_format(const aplan_report *report, char *out, size_t out_siz
  *         APLAN_E_SIZE_OVERFLOW, APLAN_E_MISALIGNED_OFFSET, APLAN_E_CAPACITY_EXCEEDED.
  * Complexity O(n).
  */
-aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *report);
+APLAN_API aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *report);
 
 /** Effective alignment of buffer i (its own, or the problem default). Problem must be valid, i < count. O(1). */
-uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i);
+APLAN_API uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i);
 /** Effective size of buffer i (rounded up to its alignment under APLAN_ROUND_SIZES). Problem valid, i < count. */
-uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i);
+APLAN_API uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i);
 /** True iff buffers i and j are both live at some step and both have a non-zero effective size. O(1). */
-bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j);
+APLAN_API bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Lower bound                                                                                                   */
 
 /** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 8 per buffer. 0 with *bytes untouched on
  *  overflow (APLAN_E_SIZE_OVERFLOW). */
-aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes);
+APLAN_API aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes);
 
 /**
  * A lower bound on the arena of every valid plan: the largest of
@@ -186,14 +236,14 @@ aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t
  * @return APLAN_OK; a validation status; APLAN_E_SCRATCH_TOO_SMALL / APLAN_E_SCRATCH_MISALIGNED;
  *         APLAN_E_SIZE_OVERFLOW when a live sum exceeds 64 bits.
  */
-aplan_status aplan_lower_bound(const aplan_problem *problem, void *scratch, size_t scratch_size, uint64_t *bound,
-                               uint64_t *step);
+APLAN_API aplan_status aplan_lower_bound(const aplan_problem *problem, void *scratch, size_t scratch_size,
+                                         uint64_t *bound, uint64_t *step);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Verifier                                                                                                      */
 
 /** Scratch bytes aplan_verify needs for its O(n log n) path. APLAN_E_SIZE_OVERFLOW if that does not fit size_t. */
-aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes);
+APLAN_API aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes);
 
 /**
  * Check a plan against every rule, in this order, stopping at the first failure:
@@ -201,11 +251,14 @@ aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *byt
  *   2. every offset is a multiple of the buffer's alignment (APLAN_E_MISALIGNED_OFFSET);
  *   3. fixed buffers are at their fixed offsets (APLAN_E_FIXED_MOVED);
  *   4. offset + size fits 64 bits (APLAN_E_SIZE_OVERFLOW) and the arena size (APLAN_E_OUT_OF_ARENA);
- *   5. the arena size equals the highest end (APLAN_E_ARENA_MISMATCH) and the capacity
- *      (APLAN_E_CAPACITY_EXCEEDED);
+ *   5. the arena size equals the highest end (APLAN_E_ARENA_MISMATCH);
  *   6. no two buffers live at a common step share a byte (APLAN_E_OVERLAP; APLAN_E_FIXED_OVERLAP when both are
- *      fixed and APLAN_ALLOW_FIXED_ALIAS is off; counted in report->aliased_pairs when it is on).
- * Rules 1-5 report the first buffer in index order. Buffers of size 0 or never live overlap nothing.
+ *      fixed and APLAN_ALLOW_FIXED_ALIAS is off; counted in report->aliased_pairs when it is on);
+ *   7. the arena size is within the capacity (APLAN_E_CAPACITY_EXCEEDED).
+ * Rules 1-4 report the first buffer in index order. Buffers of size 0 or never live overlap nothing. The capacity
+ * comes last on purpose: APLAN_E_CAPACITY_EXCEEDED means the plan keeps every other rule and is only too big, so a
+ * caller (and aplan_plan) may still show it. Both paths (sweep and pairwise) give the same status; an overlap
+ * report may name another pair when several overlap.
  * @param[in]  problem    a problem (validated here; a validation failure is returned as is).
  * @param[in]  offsets    count offsets, one per buffer.
  * @param[in]  arena_size the arena size the plan claims.
@@ -214,8 +267,8 @@ aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *byt
  * @param[out] report     optional: the rule that broke and the buffers, steps and bytes involved.
  * @return APLAN_OK or the failing rule (also in report->rule).
  */
-aplan_status aplan_verify(const aplan_problem *problem, const uint64_t *offsets, uint64_t arena_size,
-                          void *scratch, size_t scratch_size, aplan_report *report);
+APLAN_API aplan_status aplan_verify(const aplan_problem *problem, const uint64_t *offsets, uint64_t arena_size,
+                                    void *scratch, size_t scratch_size, aplan_report *report);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Strategies                                                                                                    */
@@ -252,11 +305,11 @@ typedef struct aplan_strategy {
 } aplan_strategy;
 
 /** Number of built-in strategies enabled in this build (meson option `strategies`). O(1). */
-size_t aplan_strategy_count(void);
+APLAN_API size_t aplan_strategy_count(void);
 
 /** The i-th built-in strategy in a fixed order (linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline,
  *  less those disabled), or NULL when i >= aplan_strategy_count(). O(1). */
-const aplan_strategy *aplan_strategy_at(size_t i);
+APLAN_API const aplan_strategy *aplan_strategy_at(size_t i);
 
 /**
  * Look up a built-in strategy by name.
@@ -265,24 +318,26 @@ const aplan_strategy *aplan_strategy_at(size_t i);
  * @return APLAN_OK; APLAN_E_INVALID_ARG when name or strategy is NULL; APLAN_E_UNKNOWN_STRATEGY when no strategy
  *         enabled in this build has that name. O(number of strategies).
  */
-aplan_status aplan_strategy_find(const char *name, const aplan_strategy **strategy);
+APLAN_API aplan_status aplan_strategy_find(const char *name, const aplan_strategy **strategy);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Planning                                                                                                      */
 
-/** What aplan_plan found besides the offsets. */
+/** What aplan_plan found besides the offsets. Allocated by the caller, filled (and first zeroed) by aplan_plan. */
 typedef struct aplan_result {
     uint64_t arena_size;  /**< Highest end over all buffers, in bytes (0 for no buffers). */
     uint64_t lower_bound; /**< aplan_lower_bound of the problem, in bytes. */
     uint64_t bound_step;  /**< Step at which the live sum is largest. */
     aplan_report report;  /**< On failure, where; on success, aliased_pairs. */
+    uint64_t reserved[8]; /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_result;
 
 /**
  * Scratch bytes aplan_plan needs: the largest of the strategy's, the verifier's and the lower bound's needs.
  * @return APLAN_OK; APLAN_E_INVALID_ARG; a validation status; APLAN_E_UNSUPPORTED_VERSION; APLAN_E_SIZE_OVERFLOW.
  */
-aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, const aplan_problem *problem, size_t *bytes);
+APLAN_API aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, const aplan_problem *problem,
+                                               size_t *bytes);
 
 /**
  * Plan: validate the problem, compute the lower bound, run the strategy, verify its offsets.
@@ -303,8 +358,8 @@ aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, const aplan
  *   - APLAN_E_PLAN_REJECTED when the strategy's plan breaks a verifier rule (report.rule says which).
  * Complexity: the strategy's, plus O(n log n).
  */
-aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *problem, void *scratch,
-                        size_t scratch_size, uint64_t *offsets, aplan_result *result);
+APLAN_API aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *problem, void *scratch,
+                                  size_t scratch_size, uint64_t *offsets, aplan_result *result);
 
 #ifdef __cplusplus
 }

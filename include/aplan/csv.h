@@ -45,6 +45,7 @@ typedef struct aplan_csv_table {
     size_t count;          /**< Number of rows (0 for a header with no rows). */
     uint32_t columns;      /**< APLAN_CSV_HAS_ALIGNMENT | APLAN_CSV_HAS_OFFSET | APLAN_CSV_START_END. */
     char *storage_;        /**< Private: the block holding the ids. */
+    uint32_t reserved[4];  /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_csv_table;
 
 /**
@@ -62,14 +63,15 @@ typedef struct aplan_csv_table {
  *     empty or duplicate id;
  *   - APLAN_E_INVALID_ARG: text NULL with length > 0, table or error NULL;
  *   - APLAN_E_TOO_MANY_BUFFERS: more rows than APLAN_MAX_BUFFERS or lines than fit 32 bits;
- *   - APLAN_E_SIZE_OVERFLOW: the allocator failed (the table would not fit in memory).
+ *   - APLAN_E_OUT_OF_MEMORY: the allocator failed (the table would not fit in memory).
  * Line and column are 1-based; column is the field number (0 when the whole line is at fault).
  * Complexity O(length + n log n) (the duplicate-id check sorts).
  */
-aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table, aplan_format_error *error);
+APLAN_API aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table,
+                                       aplan_format_error *error);
 
 /** Release a table filled by aplan_csv_parse (NULL or a zeroed table is fine) and zero it. */
-void aplan_csv_free(aplan_csv_table *table);
+APLAN_API void aplan_csv_free(aplan_csv_table *table);
 
 /**
  * Output callback: consume length bytes. Return true on success; false stops the writer, which then returns
@@ -96,7 +98,7 @@ typedef struct aplan_csv_plan {
  *   - APLAN_E_OUTPUT_TOO_SMALL: the sink refused bytes.
  * Nothing is written before the arguments are checked. O(n).
  */
-aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, void *state);
+APLAN_API aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, void *state);
 
 /**
  * Write a plan into out (NUL-terminated when out_size > 0). *needed receives the length of the full text without
@@ -104,7 +106,8 @@ aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, vo
  * can size the buffer with a first call of out_size 0.
  * @return as aplan_csv_write.
  */
-aplan_status aplan_csv_write_buffer(const aplan_csv_plan *plan, char *out, size_t out_size, size_t *needed);
+APLAN_API aplan_status aplan_csv_write_buffer(const aplan_csv_plan *plan, char *out, size_t out_size,
+                                              size_t *needed);
 
 #ifdef __cplusplus
 }

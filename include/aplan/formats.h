@@ -18,6 +18,7 @@ typedef struct aplan_format_error {
     uint32_t line;        /**< Text inputs: 1-based line, 0 for binary inputs. */
     uint32_t column;      /**< Text inputs: 1-based column (field number), 0 for binary inputs. */
     char message[120];    /**< NUL-terminated English detail naming the field, e.g. "tensor 7: shape[2] is -3". */
+    uint32_t reserved[4]; /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_format_error;
 
 #ifdef __cplusplus

@@ -14,23 +14,23 @@ extern "C" {
 
 /** "linear": no reuse. Buffers back to back in input order, each aligned, skipping fixed buffers' bytes.
  *  O(n + f log f) for f fixed buffers; scratch 4 bytes per fixed buffer. */
-const aplan_strategy *aplan_strategy_linear(void);
+APLAN_API const aplan_strategy *aplan_strategy_linear(void);
 
 /** "greedy_by_size": largest first, each at the lowest aligned offset clear of every placed buffer it conflicts
  *  with; equal sizes in input order. O(n log n + sum of k log k) for k conflicting buffers; 16 bytes per buffer. */
-const aplan_strategy *aplan_strategy_greedy_by_size(void);
+APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size(void);
 
 /** "greedy_by_size_tflm": greedy_by_size with TFLite Micro's GreedyMemoryPlanner tie order (equal sizes: the
  *  buffer added last goes first), so its offsets equal TFLM's. Same cost as greedy_by_size. */
-const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void);
+APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void);
 
 /** "first_fit": simulates a runtime arena in step order (release, coalesce, allocate largest first at the lowest
  *  free block that fits, grow at the top). O(n log n + sum of L log L) for L live buffers; 24 bytes per buffer. */
-const aplan_strategy *aplan_strategy_first_fit(void);
+APLAN_API const aplan_strategy *aplan_strategy_first_fit(void);
 
 /** "offline": pass-through of fixed offsets; every buffer must carry one (APLAN_E_OFFSET_MISSING names the first
  *  that does not). O(n); no scratch. */
-const aplan_strategy *aplan_strategy_offline(void);
+APLAN_API const aplan_strategy *aplan_strategy_offline(void);
 
 #ifdef __cplusplus
 }

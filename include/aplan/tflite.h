@@ -100,8 +100,8 @@ typedef struct aplan_tflite_info {
  *     offset below -1.
  * Complexity O(model_size) time (every vector is walked at most a constant number of times), O(1) stack.
  */
-aplan_status aplan_tflite_query(const void *model, size_t model_size, aplan_tflite_info *info,
-                                aplan_format_error *error);
+APLAN_API aplan_status aplan_tflite_query(const void *model, size_t model_size, aplan_tflite_info *info,
+                                          aplan_format_error *error);
 
 /**
  * Read a model's buffers into caller arrays.
@@ -131,16 +131,16 @@ aplan_status aplan_tflite_query(const void *model, size_t model_size, aplan_tfli
  *     APLAN_TFLITE_MAX_VISITS operators.
  * Complexity O(model_size + visits * operator degree) time, recursion depth at most APLAN_TFLITE_MAX_NESTING.
  */
-aplan_status aplan_tflite_read(const void *model, size_t model_size, void *scratch, size_t scratch_size,
-                               aplan_buffer *buffers, aplan_tflite_id *ids, size_t capacity, size_t *count,
-                               aplan_format_error *error);
+APLAN_API aplan_status aplan_tflite_read(const void *model, size_t model_size, void *scratch,
+                                         size_t scratch_size, aplan_buffer *buffers, aplan_tflite_id *ids,
+                                         size_t capacity, size_t *count, aplan_format_error *error);
 
 /**
  * Write an id as the lifetimes CSV names it, "s<subgraph>t<tensor>", into out (always NUL-terminated when
  * out_size > 0; truncated when short). 24 bytes always suffice.
  * @return the length the full text needs, excluding the NUL (like snprintf). O(1).
  */
-size_t aplan_tflite_id_format(aplan_tflite_id id, char *out, size_t out_size);
+APLAN_API size_t aplan_tflite_id_format(aplan_tflite_id id, char *out, size_t out_size);
 
 #ifdef __cplusplus
 }

@@ -88,7 +88,7 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
             snprintf(message, message_size, "%s:%u: %s", path, (unsigned)e.line, e.message);
         else
             snprintf(message, message_size, "%s: %s", path, e.message[0] != '\0' ? e.message : aplan_status_str(s));
-        return s == APLAN_E_SIZE_OVERFLOW ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+        return s == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
     }
     in->kind = CLI_INPUT_CSV;
     in->count = t.count;

@@ -394,12 +394,12 @@ static void run_one(cli_session *s, cli_run *run) {
     const cli_input *in = s->input;
     run->offsets = malloc((in->count + 1u) * sizeof *run->offsets);
     size_t bytes = 0;
-    aplan_status st = run->offsets == NULL ? APLAN_E_SIZE_OVERFLOW
+    aplan_status st = run->offsets == NULL ? APLAN_E_OUT_OF_MEMORY
                                            : aplan_plan_scratch_size(run->strategy, &s->problem, &bytes);
     void *scratch = NULL;
     if (st == APLAN_OK && bytes > 0) {
         scratch = malloc(bytes);
-        if (scratch == NULL) st = APLAN_E_SIZE_OVERFLOW;
+        if (scratch == NULL) st = APLAN_E_OUT_OF_MEMORY;
     }
     if (st == APLAN_OK) {
         double t0 = now_ms();
@@ -804,9 +804,9 @@ int main(int argc, char **argv) {
         print_main_help(stdout);
         return CLI_EXIT_OK;
     }
-    if (strcmp(name, "--version") == 0) {
-        printf("aplan %d.%d.%d\n", APLAN_VERSION_MAJOR, APLAN_VERSION_MINOR, APLAN_VERSION_PATCH);
-        return CLI_EXIT_OK;
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        printf("aplan %s\n", aplan_version());
+        return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
     }
     const command *cmd = NULL;
     int first = 2;

@@ -85,24 +85,28 @@ static aplan_status pairwise(const aplan_problem *p, uint64_t *peak, uint64_t *p
     return APLAN_OK;
 }
 
+aplan_status aplan__lower_bound(const aplan_problem *p, void *scratch, size_t scratch_size, uint64_t *bound,
+                                uint64_t *step) {
+    uint64_t peak = 0;
+    uint64_t peak_step = 0;
+    aplan_status st = scratch != NULL ? sweep(p, scratch, scratch_size, &peak, &peak_step)
+                                      : pairwise(p, &peak, &peak_step);
+    if (st != APLAN_OK) return st;
+    const uint64_t fixed = static_part(p);
+    *bound = peak > fixed ? peak : fixed;
+    if (step != NULL) *step = peak_step;
+    return APLAN_OK;
+}
+
 aplan_status aplan_lower_bound(const aplan_problem *problem, void *scratch, size_t scratch_size, uint64_t *bound,
                                uint64_t *step) {
     if (bound == NULL) return APLAN_E_INVALID_ARG;
     aplan_status st = aplan_problem_validate(problem, NULL);
     if (st != APLAN_OK) return st;
-    uint64_t peak = 0;
-    uint64_t peak_step = 0;
     if (scratch != NULL) {
         size_t need;
         if ((st = aplan_lower_bound_scratch_size(problem, &need)) != APLAN_OK) return st;
         if ((st = aplan__scratch_check(scratch, scratch_size, need)) != APLAN_OK) return st;
-        st = sweep(problem, scratch, scratch_size, &peak, &peak_step);
-    } else {
-        st = pairwise(problem, &peak, &peak_step);
     }
-    if (st != APLAN_OK) return st;
-    const uint64_t fixed = static_part(problem);
-    *bound = peak > fixed ? peak : fixed;
-    if (step != NULL) *step = peak_step;
-    return APLAN_OK;
+    return aplan__lower_bound(problem, scratch, scratch_size, bound, step);
 }

@@ -20,7 +20,8 @@
 #  endif
 #endif
 
-/* memset/memcpy go through these so a freestanding port can supply its own (lz4's LZ4_FREESTANDING idea). */
+/* memset goes through this so a freestanding port can supply its own (lz4's LZ4_FREESTANDING idea); it is the
+ * only libc function the core calls by name (compilers may still emit memcpy/memset/memmove for struct copies). */
 #ifndef APLAN_MEMSET
 #  define APLAN_MEMSET(d, c, n) __builtin_memset((d), (c), (n))
 #endif
@@ -54,9 +55,9 @@ void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx
 bool aplan__less_by_lower(const void *ctx, uint32_t a, uint32_t b);
 bool aplan__less_by_upper(const void *ctx, uint32_t a, uint32_t b);
 
-/* Checked 64-bit arithmetic: false on overflow (then *out is unspecified). */
+/* Checked 64-bit arithmetic: false on overflow (then *out holds the wrapped sum). */
 static inline bool aplan__add(uint64_t a, uint64_t b, uint64_t *out) { return !__builtin_add_overflow(a, b, out); }
-/* Round v up to a power-of-two alignment; false on overflow. */
+/* Round v up to a power-of-two alignment; false on overflow, and then *out is left untouched. */
 static inline bool aplan__align_up(uint64_t v, uint64_t align, uint64_t *out) {
     uint64_t t;
     if (!aplan__add(v, align - 1u, &t)) return false;
@@ -114,7 +115,18 @@ void aplan__put(aplan__text *w, const char *s);
 void aplan__put_u64(aplan__text *w, uint64_t v);
 void aplan__put_i64(aplan__text *w, int64_t v);
 
-/* Report helpers. */
+/*
+ * Entry points that trust their problem: the caller has validated it (aplan_problem_validate returned APLAN_OK) and
+ * checked scratch against the size query. aplan_plan calls these so that one plan validates once; the public
+ * aplan_lower_bound and aplan_verify validate, check their arguments and then call them. Same results, same
+ * complexity as the public functions; scratch NULL selects the O(n^2) paths that need none.
+ */
+aplan_status aplan__lower_bound(const aplan_problem *p, void *scratch, size_t scratch_size, uint64_t *bound,
+                                uint64_t *step);
+aplan_status aplan__verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size, void *scratch,
+                           size_t scratch_size, aplan_report *report);
+
+/* Report helpers: set rule and buffer (keeping aliased_pairs), and for _value the quantity and its limit. */
 void aplan__report_buffer(aplan_report *r, aplan_status rule, size_t a);
 void aplan__report_value(aplan_report *r, aplan_status rule, size_t a, uint64_t value, uint64_t limit);
 

@@ -83,10 +83,11 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
     }
     if (need == 0) scratch = NULL; /* nothing to lend: the bound takes its O(n^2) path only when n is 0 */
 
+    /* The problem is valid and the scratch checked: the phases below trust both (one validation per plan). */
     size_t bound_need;
     (void)aplan_lower_bound_scratch_size(p, &bound_need);
-    if ((st = aplan_lower_bound(p, bound_need ? scratch : NULL, scratch_size, &result->lower_bound,
-                                &result->bound_step)) != APLAN_OK) {
+    if ((st = aplan__lower_bound(p, bound_need ? scratch : NULL, scratch_size, &result->lower_bound,
+                                 &result->bound_step)) != APLAN_OK) {
         return fail(result, st);
     }
     if (result->lower_bound > p->capacity) {
@@ -109,7 +110,7 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
     result->arena_size = highest_end(p, offsets);
     size_t verify_need;
     (void)aplan_verify_scratch_size(p, &verify_need);
-    st = aplan_verify(p, offsets, result->arena_size, verify_need ? scratch : NULL, scratch_size, &result->report);
+    st = aplan__verify(p, offsets, result->arena_size, verify_need ? scratch : NULL, scratch_size, &result->report);
     switch (st) {
     case APLAN_OK:
         return APLAN_OK;

@@ -19,8 +19,9 @@ uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) {
 uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) {
     uint64_t size = problem->buffers[i].size;
     if ((problem->flags & APLAN_ROUND_SIZES) == 0) return size;
-    uint64_t rounded = UINT64_MAX; /* saturates if a caller skipped validation and NDEBUG hides the assert */
-    /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it. */
+    /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it, and with NDEBUG
+     * the size saturates (align_up leaves it untouched on overflow) rather than wrapping to a small number. */
+    uint64_t rounded = UINT64_MAX;
     bool ok = aplan__align_up(size, aplan_buffer_alignment(problem, i), &rounded);
     APLAN_ASSERT(ok);
     (void)ok;
@@ -63,13 +64,15 @@ aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *
             return APLAN_E_BAD_ALIGNMENT;
         }
         if (b->lower > b->upper) {
-            aplan__report_value(report, APLAN_E_BAD_LIFETIME, i, b->lower, b->upper);
+            aplan__report_buffer(report, APLAN_E_BAD_LIFETIME, i);
+            report->step_lo = b->lower;
+            report->step_hi = b->upper;
             return APLAN_E_BAD_LIFETIME;
         }
         const uint64_t align = aplan_buffer_alignment(problem, i);
         uint64_t size = b->size;
         if ((problem->flags & APLAN_ROUND_SIZES) != 0 && !aplan__align_up(b->size, align, &size)) {
-            aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, i, b->size, 0);
+            aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, i, b->size, align);
             return APLAN_E_SIZE_OVERFLOW;
         }
         if (size > cap) {

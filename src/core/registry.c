@@ -3,7 +3,8 @@
 #include "aplan/strategies.h"
 #include "internal.h"
 
-/* Getters rather than the structs: each strategy file exports exactly one symbol, its getter. */
+/* Getters rather than the structs: each strategy's only public symbol is its getter (internal helpers a strategy
+ * shares, such as the greedy engine, are aplan__ names that never leave the library). */
 static const aplan_strategy *(*const getters[])(void) = {
 #if APLAN_WITH_LINEAR
     aplan_strategy_linear,

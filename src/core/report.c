@@ -21,8 +21,8 @@ void aplan__report_buffer(aplan_report *r, aplan_status rule, size_t a) {
 void aplan__report_value(aplan_report *r, aplan_status rule, size_t a, uint64_t value, uint64_t limit) {
     if (r == NULL) return;
     aplan__report_buffer(r, rule, a);
-    r->byte_lo = value;
-    r->byte_hi = limit;
+    r->value = value;
+    r->limit = limit;
 }
 
 void aplan__put(aplan__text *w, const char *s) {
@@ -97,54 +97,54 @@ size_t aplan_report_format(const aplan_report *report, char *out, size_t out_siz
         case APLAN_E_MISALIGNED_OFFSET:
             put_subject(&w, r);
             aplan__put(&w, ": offset ");
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->value);
             aplan__put(&w, " is not a multiple of its alignment ");
-            aplan__put_u64(&w, r->byte_hi);
+            aplan__put_u64(&w, r->limit);
             break;
         case APLAN_E_FIXED_MOVED:
             put_subject(&w, r);
             aplan__put(&w, ": placed at ");
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->value);
             aplan__put(&w, " but fixed at ");
-            aplan__put_u64(&w, r->byte_hi);
+            aplan__put_u64(&w, r->limit);
             break;
         case APLAN_E_OUT_OF_ARENA:
             put_subject(&w, r);
             aplan__put(&w, " ends at byte ");
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->value);
             aplan__put(&w, ", beyond the arena size ");
-            aplan__put_u64(&w, r->byte_hi);
+            aplan__put_u64(&w, r->limit);
             break;
         case APLAN_E_ARENA_MISMATCH:
             aplan__put(&w, "arena size ");
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->value);
             aplan__put(&w, " is not the highest buffer end ");
-            aplan__put_u64(&w, r->byte_hi);
+            aplan__put_u64(&w, r->limit);
             break;
         case APLAN_E_CAPACITY_EXCEEDED:
             put_subject(&w, r);
             aplan__put(&w, " needs ");
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->value);
             aplan__put(&w, " bytes, capacity is ");
-            aplan__put_u64(&w, r->byte_hi);
+            aplan__put_u64(&w, r->limit);
             break;
         case APLAN_E_BAD_ALIGNMENT:
             put_subject(&w, r);
             aplan__put(&w, ": alignment ");
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->value);
             aplan__put(&w, " is not a power of two");
             break;
         case APLAN_E_BAD_LIFETIME:
             put_subject(&w, r);
             aplan__put(&w, ": lower step ");
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->step_lo);
             aplan__put(&w, " is greater than upper step ");
-            aplan__put_u64(&w, r->byte_hi);
+            aplan__put_u64(&w, r->step_hi);
             break;
         case APLAN_E_TOO_MANY_BUFFERS:
-            aplan__put_u64(&w, r->byte_lo);
+            aplan__put_u64(&w, r->value);
             aplan__put(&w, " buffers, at most ");
-            aplan__put_u64(&w, r->byte_hi);
+            aplan__put_u64(&w, r->limit);
             break;
         default:
             if (r->buffer_a != APLAN_NO_BUFFER) {

@@ -1,5 +1,10 @@
-/* Names of the status codes. APLAN_NO_STATUS_STRINGS compiles the table out to save ROM (nanopb's PB_NO_ERRMSG). */
+/* Names of the status codes, and the library's version. APLAN_NO_STATUS_STRINGS compiles the names out to save ROM
+ * (nanopb's PB_NO_ERRMSG). */
 #include "internal.h"
+
+const char *aplan_version(void) { return APLAN_VERSION_STRING; }
+
+uint32_t aplan_version_number(void) { return APLAN_VERSION_NUMBER; }
 
 const char *aplan_status_str(aplan_status status) {
 #ifdef APLAN_NO_STATUS_STRINGS
@@ -28,6 +33,7 @@ const char *aplan_status_str(aplan_status status) {
     case APLAN_E_FIXED_OVERLAP: return "fixed buffers overlap";
     case APLAN_E_PLAN_REJECTED: return "strategy's plan failed verification";
     case APLAN_E_STRATEGY_FAILED: return "strategy failed";
+    case APLAN_E_OUT_OF_MEMORY: return "out of memory";
     case APLAN_E_FORMAT_TRUNCATED: return "input truncated";
     case APLAN_E_FORMAT_BAD_OFFSET: return "offset or index points outside the input";
     case APLAN_E_FORMAT_BAD_VALUE: return "field value out of range";

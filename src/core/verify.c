@@ -1,5 +1,5 @@
 /*
- * The verifier. Rules 1-5 and 7 are per buffer, O(n). Rule 6 (no overlap) has two paths:
+ * The verifier. Rules 1-5 and 7 are per buffer or per plan, O(n). Rule 6 (no overlap) has two paths:
  *
  * Sweep, O(n log n) with scratch: walk the steps in order; at each step first retire buffers whose lifetime ended
  * (half-open: one that ends at t and one that starts at t may share bytes), then admit the ones that start. The live
@@ -215,7 +215,13 @@ aplan_status aplan_verify(const aplan_problem *problem, const uint64_t *offsets,
             return st;
         }
     }
-    const aplan_problem *p = problem;
+    return aplan__verify(problem, offsets, arena_size, scratch, scratch_size, r);
+}
+
+aplan_status aplan__verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size, void *scratch,
+                           size_t scratch_size, aplan_report *r) {
+    aplan_status st;
+    aplan_report_clear(r);
     uint64_t highest = 0;
     for (size_t i = 0; i < p->count; i++) {
         const uint64_t o = offsets[i];

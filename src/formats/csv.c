@@ -190,7 +190,7 @@ static int compare_ids(const void *a, const void *b) {
 static aplan_status check_unique_ids(parser *p, aplan_csv_table *t, const size_t *id_offsets, uint32_t id_column) {
     if (t->count < 2) return APLAN_OK;
     id_entry *entries = malloc(t->count * sizeof *entries);
-    if (entries == NULL) return fail(p, APLAN_E_SIZE_OVERFLOW, 0, 0, 0, "out of memory");
+    if (entries == NULL) return fail(p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
     for (size_t i = 0; i < t->count; i++) {
         entries[i].id = t->ids[i];
         entries[i].row = i;
@@ -427,7 +427,7 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
     table->storage_ = malloc(length + max_rows + 1u);
     if ((max_rows > 0 && (table->buffers == NULL || table->ids == NULL || table->lines == NULL || id_offsets == NULL)) ||
         table->storage_ == NULL) {
-        status = fail(&p, APLAN_E_SIZE_OVERFLOW, 0, 0, 0, "out of memory");
+        status = fail(&p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         goto done;
     }
     store = table->storage_;
