@@ -98,6 +98,16 @@ size_t aplan__itree_query(const aplan__itree *t, uint64_t lower, uint64_t upper,
  */
 aplan_status aplan__first_gap(const aplan_problem *p, const uint64_t *offsets, const uint32_t *nb, size_t count,
                               size_t *pos, uint64_t floor, uint64_t size, uint64_t align, uint64_t *out);
+/*
+ * The first step of every placing strategy: fixed buffers get their fixed offsets, buffers that take no space get
+ * offset 0 (they conflict with nothing), and the others are listed, in index order, in place[] (to be placed; they
+ * keep APLAN_NO_OFFSET) or, for fixed ones, in fixed[]; either array may be NULL (not listed, count still set). A
+ * buffer takes space when its effective size is non-zero and, if by_lifetime, it is live at some step (strategies
+ * that reuse memory); linear, which never reuses, passes false. Arrays need room for count entries. O(n).
+ */
+void aplan__split(const aplan_problem *p, bool by_lifetime, uint64_t *offsets, uint32_t *place, size_t *n_place,
+                  uint32_t *fixed, size_t *n_fixed);
+
 /* ctx is a struct aplan__by_offset: order by (offsets[i], i). */
 struct aplan__by_offset {
     const uint64_t *offsets;

@@ -14,7 +14,8 @@
  * the live set is enough.
  *
  * Complexity: O(n log n) for the order and the fixed buffers' interval tree, plus O(L) per allocation for L live
- * buffers (the live set is kept sorted by offset), or O(L log L) when fixed buffers conflict with it. Scratch: 20 bytes per buffer (order 4, live set 4, neighbours 4, fixed tree 8).
+ * buffers (the live set is kept sorted by offset), or O(L log L) when fixed buffers conflict with it.
+ * Scratch: 20 bytes per buffer (order 4, live set 4, neighbours 4, fixed tree 8).
  * Guarantee: a valid plan; deterministic. It models an online allocator, so it is usually worse than greedy_by_size.
  */
 #include "aplan/strategies.h"
@@ -43,18 +44,8 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     uint32_t *w[ARRAYS];
     aplan__scratch_init(&s, scratch, scratch_size);
     if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
-    size_t online = 0, fixed = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        const bool occupies = aplan__occupies(p, i);
-        if (p->buffers[i].offset != APLAN_NO_OFFSET) {
-            offsets[i] = p->buffers[i].offset;
-            if (occupies) w[FIXED_ORDER][fixed++] = (uint32_t)i;
-        } else if (!occupies) {
-            offsets[i] = 0;
-        } else {
-            w[ORDER][online++] = (uint32_t)i;
-        }
-    }
+    size_t online, fixed;
+    aplan__split(p, true, offsets, w[ORDER], &online, w[FIXED_ORDER], &fixed);
     aplan__itree tree;
     aplan__itree_build(&tree, p, w[FIXED_ORDER], w[FIXED_MAX], fixed);
     aplan__sort(w[ORDER], online, less_start_size_index, p);

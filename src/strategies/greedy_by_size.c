@@ -35,18 +35,10 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, voi
     uint32_t *w[ARRAYS];
     aplan__scratch_init(&s, scratch, scratch_size);
     if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
-    size_t m = 0, online = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        const bool occupies = aplan__occupies(p, i);
-        if (p->buffers[i].offset != APLAN_NO_OFFSET) {
-            offsets[i] = p->buffers[i].offset;
-        } else if (!occupies) {
-            offsets[i] = 0;
-        } else {
-            w[ORDER][online++] = (uint32_t)i;
-        }
-        if (occupies) w[TREE_ORDER][m++] = (uint32_t)i;
-    }
+    size_t online, m;
+    aplan__split(p, true, offsets, w[ORDER], &online, w[TREE_ORDER], &m);
+    /* The tree holds every buffer that occupies memory: the fixed ones, then those to place (it sorts them). */
+    for (size_t k = 0; k < online; k++) w[TREE_ORDER][m++] = w[ORDER][k];
     aplan__itree tree;
     aplan__itree_build(&tree, p, w[TREE_ORDER], w[TREE_MAX], m);
     aplan__sort(w[ORDER], online, less, p);

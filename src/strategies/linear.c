@@ -41,12 +41,9 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     const size_t f = fixed_count(p);
     uint32_t *fixed = aplan__scratch_take(&s, f, sizeof(uint32_t), sizeof(uint32_t));
     if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
-    size_t k = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        if (p->buffers[i].offset == APLAN_NO_OFFSET) continue;
-        offsets[i] = p->buffers[i].offset;
-        if (aplan_buffer_size(p, i) != 0) fixed[k++] = (uint32_t)i;
-    }
+    size_t to_place, listed;
+    aplan__split(p, false, offsets, NULL, &to_place, fixed, &listed); /* the rest is placed in index order below */
+    APLAN_ASSERT(listed == f);
     struct aplan__by_offset ctx = {offsets};
     aplan__sort(fixed, f, aplan__less_by_offset, &ctx);
     uint64_t cursor = 0;
@@ -54,10 +51,6 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     for (size_t i = 0; i < p->count; i++) {
         if (offsets[i] != APLAN_NO_OFFSET) continue;
         const uint64_t size = aplan_buffer_size(p, i);
-        if (size == 0) {
-            offsets[i] = 0;
-            continue;
-        }
         aplan_status st = aplan__first_gap(p, offsets, fixed, f, &pos, cursor, size, aplan_buffer_alignment(p, i),
                                            &offsets[i]);
         if (st != APLAN_OK) {
