@@ -1,22 +1,22 @@
 /*
- * A deliberately broken strategy for the hook in fuzz_common.h: greedy_by_size, except that on problems with more
- * than 50 buffers it moves the second online buffer that conflicts with the first on top of it. fuzz_strategies must
+ * A deliberately broken strategy for the hook in fuzz_common.h: the reference strategy (greedy_by_size in a full
+ * build), except that on problems with more than 50 buffers it moves the second online buffer that conflicts with the first on top of it. fuzz_strategies must
  * catch it within seconds (tests/meson.build runs that as an expected failure; docs/fuzzing.md gives the command).
  */
 #include <string.h>
 
-#include "aplan/strategies.h"
 #include "fuzz_common.h"
 
 static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self;
-    return aplan_strategy_greedy_by_size()->scratch_size(aplan_strategy_greedy_by_size(), p, bytes);
+    const aplan_strategy *g = fz_reference_strategy();
+    return g->scratch_size(g, p, bytes);
 }
 
 static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
-    const aplan_strategy *g = aplan_strategy_greedy_by_size();
+    const aplan_strategy *g = fz_reference_strategy();
     aplan_status st = g->plan(g, p, scratch, scratch_size, offsets, report);
     if (st != APLAN_OK || p->count <= 50) return st;
     for (size_t i = 0; i < p->count; i++) {

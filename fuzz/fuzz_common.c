@@ -20,6 +20,15 @@ const aplan_strategy *fz_strategy(size_t i) {
     return i - builtin < extra ? list[i - builtin] : NULL;
 }
 
+const aplan_strategy *fz_reference_strategy(void) {
+    static const char *const names[] = {"greedy_by_size", "first_fit", "linear"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const aplan_strategy *s;
+        if (aplan_strategy_find(names[i], &s) == APLAN_OK) return s;
+    }
+    return NULL;
+}
+
 aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result) {
     size_t need = 0;
     aplan_status st = aplan_plan_scratch_size(s, p, &need);

@@ -25,6 +25,10 @@ const aplan_strategy *const *aplan_fuzz_extra_strategies(size_t *count);
 size_t fz_strategy_count(void);
 const aplan_strategy *fz_strategy(size_t i);
 
+/* A placing strategy to make valid plans with (greedy_by_size, else first_fit, else linear, whichever this build
+ * has), or NULL when the build has none of them: harnesses then skip the paths that need a plan. */
+const aplan_strategy *fz_reference_strategy(void);
+
 /* aplan_plan with scratch of exactly the size asked for (malloc'd, so ASan sees any overrun). */
 aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aplan/strategies.h"
 #include "fuzz_common.h"
 #include "graph_gen.h"
 #include "oracle.h"
@@ -33,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* Offsets: a strategy's plan (then maybe corrupted), or random ones. */
     aplan_result r;
-    bool planned = valid == APLAN_OK && mode < 6 &&
-                   fz_plan(aplan_strategy_greedy_by_size(), p, off, &r) == APLAN_OK;
+    const aplan_strategy *ref = fz_reference_strategy();
+    bool planned = ref != NULL && valid == APLAN_OK && mode < 6 && fz_plan(ref, p, off, &r) == APLAN_OK;
     if (!planned) {
         for (size_t i = 0; i < p->count; i++) {
             switch (gg_take(&prod, 3)) {

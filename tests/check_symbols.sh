@@ -1,23 +1,58 @@
 #!/bin/sh
-# The freestanding core (src/core + src/strategies) may call nothing outside itself but memcpy, memset and memmove:
-# no allocator, no stdio, no assert. Links the archive's objects into one relocatable object and lists what stays
-# undefined (works with meson's thin archives). Usage: check_symbols.sh NM LD ARCHIVE
+# What the library shows its users, and what its device side needs from the platform.
+#   1. The shared library exports exactly the APLAN_API functions the public headers declare (less the getters of
+#      strategies this build leaves out): every export is an aplan_[a-z] name, no aplan__ internal, nothing else.
+#   2. Each device-side archive (core + strategies; the .tflite reader), linked into one relocatable object, leaves
+#      nothing undefined but memcpy, memset and memmove, and its global symbols are either public (aplan_[a-z],
+#      default visibility) or internal (aplan__, hidden).
+# Works with meson's thin archives. Usage: check_symbols.sh NM LD READELF INCLUDE_DIR SHARED_LIB DEVICE_ARCHIVE...
 set -eu
-nm=$1 ld=$2 archive=$3
+nm=$1 ld=$2 readelf=$3 include=$4 shared=$5
+shift 5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-"$ld" -r -o core.o --whole-archive "$archive"
-undefined=$("$nm" -u core.o | awk '{print $NF}' | grep -v -E '^(memcpy|memset|memmove|_GLOBAL_OFFSET_TABLE_)$' || true)
+status=0
+
+grep -ho '^APLAN_API[^(]*(' "$include"/aplan/*.h | sed 's/.*[ *]\(aplan_[a-z0-9_]*\)($/\1/' | sort -u >"$tmp/declared"
+"$nm" -D --defined-only "$shared" | awk '{print $NF}' | sort -u >"$tmp/exported"
+extra=$(comm -13 "$tmp/declared" "$tmp/exported")
+if [ -n "$extra" ]; then
+  echo "$shared exports symbols no public header declares with APLAN_API:"
+  echo "$extra"
+  status=1
+fi
+missing=$(comm -23 "$tmp/declared" "$tmp/exported" |
+  grep -v -E '^aplan_strategy_(linear|greedy_by_size|greedy_by_size_tflm|first_fit|offline)$' || true)
+if [ -n "$missing" ]; then
+  echo "$shared does not export functions the headers declare:"
+  echo "$missing"
+  status=1
+fi
+bad_names=$(grep -v -E '^aplan_[a-z][a-z0-9_]*$' "$tmp/exported" || true)
+if [ -n "$bad_names" ]; then
+  echo "$shared exports names outside aplan_[a-z]:"
+  echo "$bad_names"
+  status=1
+fi
+[ $status -ne 0 ] || echo "$(basename "$shared"): $(wc -l <"$tmp/exported") exports, exactly the APLAN_API declarations"
+
+# The reader uses the core's helpers, so the device side is checked as one object.
+"$ld" -r -o "$tmp/device.o" --whole-archive "$@"
+undefined=$("$nm" -u "$tmp/device.o" | awk '{print $NF}' |
+  grep -v -E '^(memcpy|memset|memmove|_GLOBAL_OFFSET_TABLE_)$' || true)
 if [ -n "$undefined" ]; then
-  echo "the core needs symbols it must not use:"
+  echo "the device side needs symbols it must not use:"
   echo "$undefined"
-  exit 1
+  status=1
 fi
-exported=$("$nm" -g --defined-only core.o | awk '{print $NF}' | grep -v -E '^aplan_' || true)
-if [ -n "$exported" ]; then
-  echo "the core exports symbols without the aplan_ prefix:"
-  echo "$exported"
-  exit 1
+# readelf -s: Num Value Size Type Bind Vis Ndx Name; defined globals only.
+wrong=$("$readelf" -s --wide "$tmp/device.o" | awk '$5 == "GLOBAL" && $7 != "UND" {print $6, $8}' |
+  grep -v -E '^(DEFAULT aplan_[a-z]|HIDDEN aplan__[a-z])' || true)
+if [ -n "$wrong" ]; then
+  echo "the device side defines globals that are neither public aplan_[a-z] nor hidden aplan__ (visibility, name):"
+  echo "$wrong"
+  status=1
 fi
-echo "core: undefined symbols within memcpy/memset/memmove; every export starts with aplan_"
+[ $status -ne 0 ] || echo "device side ($(for a in "$@"; do basename "$a"; done | tr '\n' ' ')): undefined symbols within" \
+  "memcpy/memset/memmove; globals public aplan_ or hidden aplan__"
+exit $status

@@ -5,10 +5,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <cmocka.h>
 
 aplan_buffer buf(uint64_t size, uint64_t lower, uint64_t upper) {
     aplan_buffer b = {size, lower, upper, 0, APLAN_NO_OFFSET};
@@ -94,6 +98,17 @@ int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t 
 uint64_t brute_force_bound(const aplan_problem *p) {
     bool overflow;
     return oracle_bound(p, &overflow);
+}
+
+const aplan_strategy *need_strategy(const char *name) {
+    const aplan_strategy *s = NULL;
+    const aplan_status st = aplan_strategy_find(name, &s);
+    if (st == APLAN_E_UNKNOWN_STRATEGY) {
+        print_message("strategy %s is not in this build: skipped\n", name);
+        skip();
+    }
+    assert_int_equal(st, APLAN_OK);
+    return s;
 }
 
 aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result) {

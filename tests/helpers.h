@@ -32,6 +32,10 @@ int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t 
 /* fuzz/oracle.c's lower bound. */
 uint64_t brute_force_bound(const aplan_problem *p);
 
+/* The built-in strategy of that name; when this build left it out (meson option `strategies`), the calling test is
+ * skipped (cmocka's skip()), so every suite runs in every configuration. */
+const aplan_strategy *need_strategy(const char *name);
+
 /* Plan with malloc'd scratch, run the brute-force checker, return the status; offsets must hold p->count entries. */
 aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);
 

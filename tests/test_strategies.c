@@ -46,14 +46,14 @@ static void test_greedy_tflm_matches_tflm_five_buffer_case(void **state) {
     (void)state;
     aplan_problem p = tflm_five();
     const uint64_t want[5] = {50, 70, 40, 0, 0};
-    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, want, 90, 80);
+    expect_plan(need_strategy("greedy_by_size_tflm"), &p, want, 90, 80);
 }
 
 static void test_greedy_matches_tflm_on_distinct_sizes(void **state) {
     (void)state;
     aplan_problem p = tflm_five();
     const uint64_t want[5] = {50, 70, 40, 0, 0}; /* no equal sizes: both tie orders agree */
-    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 90, 80);
+    expect_plan(need_strategy("greedy_by_size"), &p, want, 90, 80);
 }
 
 static void test_greedy_tflm_matches_tflm_three_buffer_case(void **state) {
@@ -62,7 +62,7 @@ static void test_greedy_tflm_matches_tflm_three_buffer_case(void **state) {
     aplan_problem p;
     aplan_problem_init(&p, b, 3);
     const uint64_t want[3] = {0, 0, 100};
-    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, want, 120, 120);
+    expect_plan(need_strategy("greedy_by_size_tflm"), &p, want, 120, 120);
 }
 
 static void test_greedy_tflm_places_equal_sizes_last_added_first(void **state) {
@@ -71,9 +71,9 @@ static void test_greedy_tflm_places_equal_sizes_last_added_first(void **state) {
     aplan_problem p;
     aplan_problem_init(&p, b, 3);
     const uint64_t tflm[3] = {32, 16, 0};
-    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, tflm, 48, 48);
+    expect_plan(need_strategy("greedy_by_size_tflm"), &p, tflm, 48, 48);
     const uint64_t forward[3] = {0, 16, 32};
-    expect_plan(aplan_strategy_greedy_by_size(), &p, forward, 48, 48);
+    expect_plan(need_strategy("greedy_by_size"), &p, forward, 48, 48);
 }
 
 static void test_greedy_tflm_matches_tflm_offline_case(void **state) {
@@ -84,7 +84,7 @@ static void test_greedy_tflm_matches_tflm_offline_case(void **state) {
     aplan_problem_init(&p, b, 5);
     p.alignment = 16;
     const uint64_t want[5] = {0, 48, 96, 0, 48};
-    expect_plan(aplan_strategy_greedy_by_size_tflm(), &p, want, 144, 144);
+    expect_plan(need_strategy("greedy_by_size_tflm"), &p, want, 144, 144);
 }
 
 static void test_greedy_honours_per_buffer_alignment(void **state) {
@@ -96,7 +96,7 @@ static void test_greedy_honours_per_buffer_alignment(void **state) {
     aplan_problem_init(&p, b, 3);
     /* 10 at 0; 7 needs 16-alignment: 16; 3 needs 4: 12 fits in [10,16)? 12+3=15 <= 16, yes. */
     const uint64_t want[3] = {0, 16, 12};
-    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 23, 20);
+    expect_plan(need_strategy("greedy_by_size"), &p, want, 23, 20);
 }
 
 static void test_greedy_rounds_sizes_when_asked(void **state) {
@@ -107,7 +107,7 @@ static void test_greedy_rounds_sizes_when_asked(void **state) {
     p.alignment = 16;
     p.flags = APLAN_ROUND_SIZES;
     const uint64_t want[2] = {0, 16};
-    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 32, 32);
+    expect_plan(need_strategy("greedy_by_size"), &p, want, 32, 32);
 }
 
 static void test_greedy_places_around_fixed_buffers(void **state) {
@@ -117,7 +117,7 @@ static void test_greedy_places_around_fixed_buffers(void **state) {
     aplan_problem p;
     aplan_problem_init(&p, b, 3);
     const uint64_t want[3] = {16, 48, 0};
-    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 112, 112);
+    expect_plan(need_strategy("greedy_by_size"), &p, want, 112, 112);
 }
 
 static void test_greedy_reuses_across_disjoint_lifetimes(void **state) {
@@ -126,14 +126,14 @@ static void test_greedy_reuses_across_disjoint_lifetimes(void **state) {
     aplan_problem p;
     aplan_problem_init(&p, b, 4);
     const uint64_t want[4] = {0, 0, 0, 0};
-    expect_plan(aplan_strategy_greedy_by_size(), &p, want, 100, 100);
+    expect_plan(need_strategy("greedy_by_size"), &p, want, 100, 100);
 }
 
 static void test_linear_is_back_to_back_in_input_order(void **state) {
     (void)state;
     aplan_problem p = tflm_five();
     const uint64_t want[5] = {0, 10, 30, 60, 100};
-    expect_plan(aplan_strategy_linear(), &p, want, 150, 80);
+    expect_plan(need_strategy("linear"), &p, want, 150, 80);
 }
 
 static void test_linear_aligns_each_buffer(void **state) {
@@ -145,7 +145,7 @@ static void test_linear_aligns_each_buffer(void **state) {
     aplan_problem_init(&p, b, 4);
     /* 1 at 0; 3 at 4; size 0 at 0; never-live 5 still gets its own bytes: 8 */
     const uint64_t want[4] = {0, 4, 0, 8};
-    expect_plan(aplan_strategy_linear(), &p, want, 13, 5);
+    expect_plan(need_strategy("linear"), &p, want, 13, 5);
 }
 
 static void test_linear_skips_fixed_bytes_whatever_their_lifetime(void **state) {
@@ -154,7 +154,7 @@ static void test_linear_skips_fixed_bytes_whatever_their_lifetime(void **state) 
     aplan_problem p;
     aplan_problem_init(&p, b, 4);
     const uint64_t want[4] = {0, 12, 22, 30};
-    expect_plan(aplan_strategy_linear(), &p, want, 60, 48);
+    expect_plan(need_strategy("linear"), &p, want, 60, 48);
 }
 
 static void test_first_fit_reuses_freed_block_lowest_first(void **state) {
@@ -165,7 +165,7 @@ static void test_first_fit_reuses_freed_block_lowest_first(void **state) {
     aplan_problem_init(&p, b, 4);
     /* step 0: a (64) at 0, b (32) at 64. step 2: a freed; c (48) at 0, d (16) at 48 (coalesced gap [48,64)). */
     const uint64_t want[4] = {0, 64, 0, 48};
-    expect_plan(aplan_strategy_first_fit(), &p, want, 96, 96);
+    expect_plan(need_strategy("first_fit"), &p, want, 96, 96);
 }
 
 static void test_first_fit_grows_at_top_when_no_gap_fits(void **state) {
@@ -175,7 +175,7 @@ static void test_first_fit_grows_at_top_when_no_gap_fits(void **state) {
     aplan_problem_init(&p, b, 3);
     /* step 2: free [0,16) is too small for 32: it goes on top at 32. */
     const uint64_t want[3] = {0, 16, 32};
-    expect_plan(aplan_strategy_first_fit(), &p, want, 64, 48);
+    expect_plan(need_strategy("first_fit"), &p, want, 64, 48);
 }
 
 static void test_first_fit_reserves_fixed_buffers_before_they_start(void **state) {
@@ -185,7 +185,7 @@ static void test_first_fit_reserves_fixed_buffers_before_they_start(void **state
     aplan_problem p;
     aplan_problem_init(&p, b, 2);
     const uint64_t want[2] = {0, 16};
-    expect_plan(aplan_strategy_first_fit(), &p, want, 32, 32);
+    expect_plan(need_strategy("first_fit"), &p, want, 32, 32);
 }
 
 static void test_first_fit_aligns_in_gap(void **state) {
@@ -196,7 +196,7 @@ static void test_first_fit_aligns_in_gap(void **state) {
     aplan_problem_init(&p, b, 3);
     /* step 0: 40 at 0, 5 at 40. step 2: 40 freed: 8-aligned 8 at 0. */
     const uint64_t want[3] = {40, 0, 0};
-    expect_plan(aplan_strategy_first_fit(), &p, want, 45, 45);
+    expect_plan(need_strategy("first_fit"), &p, want, 45, 45);
 }
 
 static void test_offline_passes_fixed_offsets_through(void **state) {
@@ -205,7 +205,7 @@ static void test_offline_passes_fixed_offsets_through(void **state) {
     aplan_problem p;
     aplan_problem_init(&p, b, 3);
     const uint64_t want[3] = {32, 0, 0};
-    expect_plan(aplan_strategy_offline(), &p, want, 48, 48);
+    expect_plan(need_strategy("offline"), &p, want, 48, 48);
 }
 
 static void test_offline_rejects_buffer_without_offset(void **state) {
@@ -215,7 +215,7 @@ static void test_offline_rejects_buffer_without_offset(void **state) {
     aplan_problem_init(&p, b, 3);
     uint64_t off[3];
     aplan_result r;
-    assert_int_equal(plan_with(aplan_strategy_offline(), &p, off, &r), APLAN_E_OFFSET_MISSING);
+    assert_int_equal(plan_with(need_strategy("offline"), &p, off, &r), APLAN_E_OFFSET_MISSING);
     assert_int_equal(r.report.rule, APLAN_E_OFFSET_MISSING);
     assert_int_equal(r.report.buffer_a, 1);
     char text[80];
@@ -234,13 +234,13 @@ static void test_offline_keeps_vela_aliasing_when_allowed(void **state) {
     p.flags = APLAN_ROUND_SIZES;
     uint64_t off[4];
     aplan_result r;
-    assert_int_equal(plan_with(aplan_strategy_offline(), &p, off, &r), APLAN_E_FIXED_OVERLAP);
+    assert_int_equal(plan_with(need_strategy("offline"), &p, off, &r), APLAN_E_FIXED_OVERLAP);
     assert_int_equal(r.report.buffer_a, 1); /* the sweep meets the pair live from step 0 first */
     assert_int_equal(r.report.buffer_b, 2);
     p.flags |= APLAN_ALLOW_FIXED_ALIAS;
     const uint64_t want[4] = {0, 0, 0, 0};
-    expect_plan(aplan_strategy_offline(), &p, want, 74464, 74464);
-    assert_int_equal(plan_with(aplan_strategy_offline(), &p, off, &r), APLAN_OK);
+    expect_plan(need_strategy("offline"), &p, want, 74464, 74464);
+    assert_int_equal(plan_with(need_strategy("offline"), &p, off, &r), APLAN_OK);
     assert_int_equal(r.report.aliased_pairs, 6);
 }
 
@@ -300,7 +300,7 @@ static void test_plan_reports_capacity_exceeded_by_bound(void **state) {
     p.capacity = 79;
     uint64_t off[5];
     aplan_result r;
-    assert_int_equal(plan_with(aplan_strategy_greedy_by_size(), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(plan_with(need_strategy("greedy_by_size"), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
     assert_int_equal(r.lower_bound, 80);
     assert_int_equal(r.report.value, 80);
     assert_int_equal(r.report.limit, 79);
@@ -312,12 +312,12 @@ static void test_plan_reports_capacity_exceeded_by_plan(void **state) {
     p.capacity = 89; /* above the bound (80), below greedy's 90 */
     uint64_t off[5];
     aplan_result r;
-    assert_int_equal(plan_with(aplan_strategy_greedy_by_size_tflm(), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(plan_with(need_strategy("greedy_by_size_tflm"), &p, off, &r), APLAN_E_CAPACITY_EXCEEDED);
     assert_int_equal(r.arena_size, 90);
     assert_int_equal(r.report.value, 90);
     assert_int_equal(r.report.limit, 89);
     p.capacity = 90;
-    assert_int_equal(plan_with(aplan_strategy_greedy_by_size_tflm(), &p, off, &r), APLAN_OK);
+    assert_int_equal(plan_with(need_strategy("greedy_by_size_tflm"), &p, off, &r), APLAN_OK);
 }
 
 static void test_plan_reports_offset_overflow(void **state) {
@@ -356,7 +356,7 @@ static void test_plan_reports_input_fixed_conflict(void **state) {
     aplan_problem_init(&p, b, 3);
     uint64_t off[3];
     aplan_result r;
-    assert_int_equal(plan_with(aplan_strategy_greedy_by_size(), &p, off, &r), APLAN_E_FIXED_OVERLAP);
+    assert_int_equal(plan_with(need_strategy("greedy_by_size"), &p, off, &r), APLAN_E_FIXED_OVERLAP);
     assert_int_equal(r.report.buffer_a, 0);
     assert_int_equal(r.report.buffer_b, 1);
     assert_int_equal(r.report.step_lo, 1);
