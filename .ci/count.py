@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Counts test cases across meson builds and prints one line `N passed, N failed, N skipped`.
 
-Each meson test that runs a CMocka group counts as its cases (read from its "[  PASSED  ] N test(s)." and
-"[  FAILED  ] N test(s)" lines); any other test counts as one. A test that failed without CMocka's summary (a crash,
-a timeout) counts as one failure. Usage: count.py [--extra PASSED FAILED] BUILD_DIR...  (--extra adds results
-that are not meson tests, such as fuzz runs.) Exit status: 1 when anything failed.
+Each meson test that runs a CMocka group counts as its cases (read from its "[  PASSED  ] N test(s).",
+"[  FAILED  ] N test(s)" and "[  SKIPPED ] N test(s)" lines: cases of strategies a build leaves out skip); any
+other test counts as one. A test that failed without CMocka's summary (a crash, a timeout) counts as one failure.
+Usage: count.py [--extra PASSED FAILED] BUILD_DIR...  (--extra adds results that are not meson tests, such as fuzz
+runs.) Exit status: 1 when anything failed.
 """
 import json
 import re
@@ -26,6 +27,8 @@ for build in args:
             ok = t["result"] in ("OK", "EXPECTEDFAIL")
             p = re.search(r"^\[  PASSED  \] (\d+) test\(s\)\.", out, re.M)
             f = re.search(r"^\[  FAILED  \] (\d+) test\(s\)", out, re.M)
+            s = re.search(r"^\[  SKIPPED \] (\d+) test\(s\)", out, re.M)
+            skipped += int(s.group(1)) if s else 0
             if p or f:
                 passed += int(p.group(1)) if p else 0
                 failed += int(f.group(1)) if f else 0
