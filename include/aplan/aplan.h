@@ -7,7 +7,8 @@
  * Typical use:
  *   1. describe the buffers (aplan_buffer) and the problem (aplan_problem_init, then adjust);
  *   2. pick a strategy (aplan_strategy_find or a built-in getter from <aplan/strategies.h>);
- *   3. ask aplan_plan_scratch_size how many scratch bytes the plan needs and provide them (APLAN_SCRATCH_ALIGN aligned);
+ *   3. ask aplan_plan_scratch_size how many scratch bytes the plan needs and provide them (APLAN_SCRATCH_ALIGN
+ *      aligned);
  *   4. call aplan_plan: it validates the problem, runs the strategy, verifies the result and reports the arena size
  *      beside the lower bound.
  *
@@ -201,8 +202,9 @@ APLAN_API size_t aplan_report_format(const aplan_report *report, char *out, size
  * @param[in]  problem the problem.
  * @param[out] report  optional (NULL allowed): which buffer broke which rule.
  * @return APLAN_OK, or the first failure in buffer order: APLAN_E_INVALID_ARG (NULL problem, NULL buffers with
- *         count > 0, non-zero reserved), APLAN_E_TOO_MANY_BUFFERS, APLAN_E_BAD_ALIGNMENT, APLAN_E_BAD_LIFETIME,
- *         APLAN_E_SIZE_OVERFLOW, APLAN_E_MISALIGNED_OFFSET, APLAN_E_CAPACITY_EXCEEDED.
+ *         count > 0, a flag other than APLAN_ROUND_SIZES and APLAN_ALLOW_FIXED_ALIAS, non-zero reserved),
+ *         APLAN_E_TOO_MANY_BUFFERS, APLAN_E_BAD_ALIGNMENT, APLAN_E_BAD_LIFETIME, APLAN_E_SIZE_OVERFLOW,
+ *         APLAN_E_MISALIGNED_OFFSET, APLAN_E_CAPACITY_EXCEEDED.
  * Complexity O(n).
  */
 APLAN_API aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *report);
@@ -217,8 +219,9 @@ APLAN_API bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, si
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Lower bound                                                                                                   */
 
-/** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 8 per buffer. 0 with *bytes untouched on
- *  overflow (APLAN_E_SIZE_OVERFLOW). */
+/** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 8 per buffer. Returns APLAN_OK,
+ *  APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW (the need passes SIZE_MAX; *bytes untouched).
+ *  O(1). */
 APLAN_API aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes);
 
 /**
@@ -242,7 +245,9 @@ APLAN_API aplan_status aplan_lower_bound(const aplan_problem *problem, void *scr
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Verifier                                                                                                      */
 
-/** Scratch bytes aplan_verify needs for its O(n log n) path. APLAN_E_SIZE_OVERFLOW if that does not fit size_t. */
+/** Scratch bytes aplan_verify needs for its O(n log n) path: 16 per buffer plus 8 per leaf of a segment tree over the
+ *  next power of two >= n, so at most 32 per buffer. Returns APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or
+ *  APLAN_E_SIZE_OVERFLOW (the need passes SIZE_MAX; *bytes untouched). O(log n). */
 APLAN_API aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes);
 
 /**

@@ -1,7 +1,8 @@
 /*
  * The built-in strategies. Each getter returns a pointer to a static const aplan_strategy that lives as long as the
- * program; pass it to aplan_plan. aplan_strategies() lists the ones enabled in this build (meson option
- * `strategies`); a getter of a disabled strategy is not linked.
+ * program; pass it to aplan_plan. aplan_strategy_count() and aplan_strategy_at() list the ones enabled in this build
+ * (meson option `strategies`) and aplan_strategy_find() looks one up by name; the getter of a disabled strategy is
+ * not in the library, so code meant for any build should look strategies up by name.
  */
 #ifndef APLAN_STRATEGIES_H
 #define APLAN_STRATEGIES_H
@@ -25,7 +26,8 @@ APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size(void);
 APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void);
 
 /** "first_fit": simulates a runtime arena in step order (release, coalesce, allocate largest first at the lowest
- *  free block that fits, grow at the top). O(n log n + sum of L log L) for L live buffers; 24 bytes per buffer. */
+ *  free block that fits, grow at the top). O(n log n) plus O(L) per buffer for L live buffers (O(L log L) when fixed
+ *  buffers conflict with it); 20 bytes per buffer. */
 APLAN_API const aplan_strategy *aplan_strategy_first_fit(void);
 
 /** "offline": pass-through of fixed offsets; every buffer must carry one (APLAN_E_OFFSET_MISSING names the first
