@@ -1,4 +1,8 @@
-/* Shared declarations of the aplan command-line tool (host-only: allocates, prints, reads and writes files). */
+/*
+ * What the files of the aplan command-line tool share (host-only: it allocates, prints, reads and writes files):
+ * the exit codes, the input, options, session and command types, and each file's entry points, grouped by file.
+ * Everything here is cli_-prefixed; what one file alone uses stays static in it.
+ */
 #ifndef APLAN_CLI_H
 #define APLAN_CLI_H
 
@@ -68,11 +72,109 @@ typedef struct cli_session {
     bool auto_mode;        /* -s auto: only the best run is shown */
 } cli_session;
 
+/* options.c: the command line: options, their parser, the help texts and the error line. */
+#define CLI_PROGRAM "aplan"
+
+typedef enum cli_format {
+    CLI_FORMAT_TABLE,
+    CLI_FORMAT_CSV,
+    CLI_FORMAT_JSON,
+    CLI_FORMAT_SVG,
+    CLI_FORMAT_HTML,
+    CLI_FORMAT_C
+} cli_format;
+
+/* Which options a command accepts; an option given to a command that ignores it is a usage error, not a no-op. */
+enum {
+    CLI_OPT_STRATEGY = 1u << 0,
+    CLI_OPT_ALIGN = 1u << 1,
+    CLI_OPT_ROUND = 1u << 2,
+    CLI_OPT_CAPACITY = 1u << 3,
+    CLI_OPT_TARGET = 1u << 4,
+    CLI_OPT_FORMAT = 1u << 5,
+    CLI_OPT_OUTPUT = 1u << 6,
+    CLI_OPT_ALIAS = 1u << 7,
+    CLI_OPT_GRAPH = 1u << 8
+};
+
+/* A parsed command line. All-zero is "no options, no arguments" (what `aplan` alone plans the example with). */
+typedef struct cli_options {
+    unsigned given;        /* CLI_OPT_* bits of the options given */
+    const char *strategies;
+    uint64_t align;
+    bool round;
+    uint64_t capacity;
+    const char *target;    /* a known preset when set */
+    cli_format format;
+    const char *output;
+    bool alias;
+    bool graph;
+    bool help;
+    const char *args[3];
+    size_t arg_count;
+} cli_options;
+
+typedef struct cli_command {
+    const char *name;
+    unsigned accepts;      /* CLI_OPT_* bits */
+    size_t min_args, max_args;
+    const char *usage;
+    const char *help;
+    int (*run)(const cli_options *o); /* returns a CLI_EXIT_* code; errors already printed */
+} cli_command;
+
+/* Per-command help bodies (after the usage line); the commands' table in main.c points at them. */
+extern const char cli_help_plan[];
+extern const char cli_help_example[];
+extern const char cli_help_verify[];
+extern const char cli_help_bound[];
+extern const char cli_help_list[];
+extern const char cli_help_targets[];
+
+/* "aplan: <message>\n" on stderr: the one shape of every error line. */
+void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Parse argv[0..argc) for cmd into o (zeroed by the caller). CLI_EXIT_OK, or CLI_EXIT_USAGE with the error printed.
+ * With -h/--help anywhere, o->help is set and the argument count is not checked. */
+int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options *o);
+/* The main help: every command in a line, and the exit codes. */
+void cli_print_help(FILE *out);
+/* A command's help: "usage: <usage>", a blank line, then its help body. */
+void cli_print_command_help(FILE *out, const cli_command *cmd);
+
+/* session.c: one planning session over a loaded input. */
+/* Zero s, attach in and resolve the settings and problem from o and the input kind; best = SIZE_MAX (no run). */
+void cli_session_init(cli_session *s, const cli_options *o, cli_input *in);
+/* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT with the broken rule printed: the input is checked once, not per strategy. */
+int cli_check_problem(const cli_session *s);
+/* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT when fixed buffers share bytes without --allow-alias (message printed). */
+int cli_check_fixed(const cli_session *s);
+/* Fill s->bound and s->bound_step (capacity aside). CLI_EXIT_INTERNAL on out of memory, BAD_INPUT otherwise. */
+int cli_compute_bound(cli_session *s);
+/* Fill s->runs from a -s list (NULL, "all", "auto" or names). CLI_EXIT_USAGE for a bad name (message printed). */
+int cli_select_strategies(const char *list, cli_session *s);
+/* Plan with run->strategy and verify the plan independently; failures end up in run->status and run->error. */
+void cli_run_one(cli_session *s, cli_run *run);
+/* aplan_verify with scratch from the heap; without memory it takes the pairwise path, which needs none. */
+aplan_status cli_verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena, aplan_report *r);
+/* A failed report in words, naming its buffers by id: "detail: buffer 3 is 'x' (line 5)". */
+void cli_describe_report(const cli_input *in, aplan_status status, const aplan_report *r, char *out,
+                         size_t out_size);
+/* Free what the session allocated (not the input). */
+void cli_session_free(cli_session *s);
+
+/* commands.c: the handlers of the commands' table; each returns a CLI_EXIT_* code with its errors printed. */
+int cli_cmd_plan(const cli_options *o);
+int cli_cmd_example(const cli_options *o);
+int cli_cmd_verify(const cli_options *o);
+int cli_cmd_bound(const cli_options *o);
+int cli_cmd_list(const cli_options *o);
+int cli_cmd_targets(const cli_options *o);
+
 /* input.c */
 int cli_load(const char *path, cli_input *in, char *message, size_t message_size);
 int cli_read_file(const char *path, char **data, size_t *size, char *message, size_t message_size);
 void cli_input_free(cli_input *in);
-/* Describe buffer i for messages: "'id' (line N)" or "'s0t7'". */
+/* Describe buffer i for messages: "buffer 3 'id' (line N)", "buffer 3 's0t7'", or "buffer 3" when out of range. */
 void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_size);
 
 /* example.c: the built-in network, lifetimes by TFLM's rules. */

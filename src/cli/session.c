@@ -1,0 +1,230 @@
+/*
+ * A planning session over one loaded input: the settings (options first, then the target, then the input kind's
+ * defaults), the checks that report an input mistake once rather than once per strategy, the lower bound, running
+ * and independently verifying each strategy, and reports in words. The library never allocates; this file gives
+ * it heap scratch, and an allocation failure is the CLI's to report.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "aplan/strategies.h"
+#include "cli.h"
+
+#define MAX_RUNS 32
+
+/* Heap scratch for one library call. query is the status of that call's scratch-size query, which wrote *bytes.
+ * Returns query when it failed; APLAN_E_OUT_OF_MEMORY when malloc did; else APLAN_OK. *scratch is NULL unless
+ * APLAN_OK with *bytes > 0; the caller frees it after the call. */
+static aplan_status scratch_alloc(aplan_status query, const size_t *bytes, void **scratch) {
+    *scratch = NULL;
+    if (query != APLAN_OK || *bytes == 0) return query;
+    *scratch = malloc(*bytes);
+    return *scratch != NULL ? APLAN_OK : APLAN_E_OUT_OF_MEMORY;
+}
+
+/* Settings: explicit options first, then the target, then the input kind's defaults (TFLM's for models). */
+static void resolve_settings(const cli_options *o, const cli_input *in, cli_settings *s, aplan_problem *p) {
+    const cli_target *t = o->target != NULL ? cli_target_find(o->target) : NULL;
+    bool model = in->kind != CLI_INPUT_CSV;
+    s->alignment = (o->given & CLI_OPT_ALIGN) ? o->align : t != NULL ? t->alignment : model ? 16u : 1u;
+    s->round_sizes = (o->given & CLI_OPT_ROUND) ? o->round : model;
+    s->capacity = (o->given & CLI_OPT_CAPACITY) ? o->capacity : t != NULL ? t->ram : APLAN_UNLIMITED;
+    s->target = o->target;
+    aplan_problem_init(p, in->buffers, in->count);
+    p->alignment = s->alignment;
+    p->capacity = s->capacity;
+    p->flags = (s->round_sizes ? APLAN_ROUND_SIZES : 0u) |
+               ((o->alias || (in->kind == CLI_INPUT_TFLITE && in->has_fixed)) ? APLAN_ALLOW_FIXED_ALIAS : 0u);
+}
+
+void cli_session_init(cli_session *s, const cli_options *o, cli_input *in) {
+    memset(s, 0, sizeof *s);
+    s->input = in;
+    s->best = SIZE_MAX;
+    resolve_settings(o, in, &s->settings, &s->problem);
+}
+
+/* Name a buffer for people: "'id'" or "'id' (line N)". */
+static void name_buffer(const cli_input *in, size_t i, char *out, size_t out_size) {
+    if (in->lines != NULL) snprintf(out, out_size, "'%s' (line %u)", in->ids[i], (unsigned)in->lines[i]);
+    else snprintf(out, out_size, "'%s'", in->ids[i]);
+}
+
+void cli_describe_report(const cli_input *in, aplan_status status, const aplan_report *r, char *out,
+                         size_t out_size) {
+    char detail[160];
+    char a[96] = "";
+    char b[96] = "";
+    (void)aplan_report_format(r, detail, sizeof detail);
+    if (r->buffer_a != APLAN_NO_BUFFER && r->buffer_a < in->count) name_buffer(in, r->buffer_a, a, sizeof a);
+    if (r->buffer_b != APLAN_NO_BUFFER && r->buffer_b < in->count) name_buffer(in, r->buffer_b, b, sizeof b);
+    if (r->rule == APLAN_OK) {
+        snprintf(out, out_size, "%s", aplan_status_str(status));
+    } else if (b[0] != '\0') {
+        snprintf(out, out_size, "%s: buffer %zu is %s, buffer %zu is %s", detail, r->buffer_a, a, r->buffer_b, b);
+    } else if (a[0] != '\0') {
+        snprintf(out, out_size, "%s: buffer %zu is %s", detail, r->buffer_a, a);
+    } else {
+        snprintf(out, out_size, "%s", detail);
+    }
+}
+
+int cli_check_problem(const cli_session *s) {
+    aplan_problem p = s->problem;
+    p.capacity = APLAN_UNLIMITED;
+    aplan_report r;
+    aplan_report_clear(&r);
+    aplan_status st = aplan_problem_validate(&p, &r);
+    if (st != APLAN_OK) {
+        char text[400];
+        cli_describe_report(s->input, st, &r, text, sizeof text);
+        cli_error("%s: invalid problem: %s", s->input->name, text);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Fixed buffers that clash are an input mistake unless aliasing is allowed: say so once, with the way out, rather
+ * than let every strategy fail on it. */
+int cli_check_fixed(const cli_session *s) {
+    const cli_input *in = s->input;
+    if (!in->has_fixed || (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0) return CLI_EXIT_OK;
+    for (size_t i = 0; i < in->count; i++) {
+        for (size_t j = i + 1u; j < in->count; j++) {
+            uint64_t lo, hi;
+            if (!cli_fixed_pair_shares(s, i, j, &lo, &hi)) continue;
+            char a[96], b[96];
+            name_buffer(in, i, a, sizeof a);
+            name_buffer(in, j, b, sizeof b);
+            cli_error("%s: fixed buffers %s and %s share bytes while both are live (use --allow-alias if the "
+                      "offline plan shares them on purpose)",
+                      in->name, a, b);
+            return CLI_EXIT_BAD_INPUT;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_compute_bound(cli_session *s) {
+    aplan_problem p = s->problem;
+    p.capacity = APLAN_UNLIMITED;
+    size_t bytes = 0;
+    void *scratch;
+    aplan_status st = scratch_alloc(aplan_lower_bound_scratch_size(&p, &bytes), &bytes, &scratch);
+    if (st == APLAN_E_OUT_OF_MEMORY) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    if (st == APLAN_OK) st = aplan_lower_bound(&p, scratch, bytes, &s->bound, &s->bound_step);
+    free(scratch);
+    if (st != APLAN_OK) {
+        cli_error("%s: cannot compute the lower bound: %s", s->input->name, aplan_status_str(st));
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+aplan_status cli_verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena, aplan_report *r) {
+    size_t bytes = 0;
+    void *scratch;
+    aplan_status st = scratch_alloc(aplan_verify_scratch_size(p, &bytes), &bytes, &scratch);
+    if (st == APLAN_E_OUT_OF_MEMORY) {
+        /* Not an error here: the pairwise path needs no scratch and gives the same answer. */
+        st = APLAN_OK;
+        bytes = 0;
+    }
+    if (st == APLAN_OK) st = aplan_verify(p, offsets, arena, scratch, bytes, r);
+    free(scratch);
+    return st;
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+void cli_run_one(cli_session *s, cli_run *run) {
+    const cli_input *in = s->input;
+    run->offsets = malloc((in->count + 1u) * sizeof *run->offsets);
+    size_t bytes = 0;
+    void *scratch = NULL;
+    aplan_status st = APLAN_E_OUT_OF_MEMORY;
+    if (run->offsets != NULL)
+        st = scratch_alloc(aplan_plan_scratch_size(run->strategy, &s->problem, &bytes), &bytes, &scratch);
+    if (st == APLAN_OK) {
+        double t0 = now_ms();
+        st = aplan_plan(run->strategy, &s->problem, scratch, bytes, run->offsets, &run->result);
+        run->millis = now_ms() - t0;
+    }
+    free(scratch);
+    run->status = st;
+    /* Independent check with the public verifier, capacity aside: a plan that only breaks the capacity is still a
+     * plan, shown with its size so the user sees by how much it misses. */
+    if (st == APLAN_OK || (st == APLAN_E_CAPACITY_EXCEEDED && run->result.arena_size > 0)) {
+        aplan_problem p = s->problem;
+        p.capacity = APLAN_UNLIMITED;
+        aplan_report r;
+        run->verified = cli_verify(&p, run->offsets, run->result.arena_size, &r) == APLAN_OK;
+        run->planned = st == APLAN_OK || run->verified;
+    }
+    if (st == APLAN_E_CAPACITY_EXCEEDED && run->planned) {
+        snprintf(run->error, sizeof run->error, "needs %llu bytes, %llu more than the capacity %llu",
+                 (unsigned long long)run->result.arena_size,
+                 (unsigned long long)(run->result.arena_size - s->settings.capacity),
+                 (unsigned long long)s->settings.capacity);
+    } else if (st != APLAN_OK) {
+        char text[180];
+        cli_describe_report(in, st, &run->result.report, text, sizeof text);
+        snprintf(run->error, sizeof run->error, "%s", text);
+    }
+}
+
+int cli_select_strategies(const char *list, cli_session *s) {
+    s->runs = calloc(MAX_RUNS, sizeof *s->runs);
+    if (s->runs == NULL) return CLI_EXIT_INTERNAL;
+    if (list == NULL || strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) {
+        s->auto_mode = list != NULL && strcmp(list, "auto") == 0;
+        for (size_t i = 0; i < aplan_strategy_count() && i < MAX_RUNS; i++) s->runs[s->run_count++].strategy = aplan_strategy_at(i);
+        return CLI_EXIT_OK;
+    }
+    const char *p = list;
+    while (*p != '\0') {
+        const char *comma = strchr(p, ',');
+        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        char name[64];
+        if (n == 0 || n >= sizeof name) {
+            cli_error("plan: empty or overlong strategy name in '%s'", list);
+            return CLI_EXIT_USAGE;
+        }
+        memcpy(name, p, n);
+        name[n] = '\0';
+        const aplan_strategy *st = NULL;
+        if (aplan_strategy_find(name, &st) != APLAN_OK || st == NULL) {
+            fprintf(stderr, "%s: plan: unknown strategy '%s'; known:", CLI_PROGRAM, name);
+            for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s", aplan_strategy_at(i)->name);
+            fprintf(stderr, ", all, auto\n");
+            return CLI_EXIT_USAGE;
+        }
+        bool duplicate = false;
+        for (size_t i = 0; i < s->run_count; i++) duplicate = duplicate || s->runs[i].strategy == st;
+        if (!duplicate && s->run_count < MAX_RUNS) s->runs[s->run_count++].strategy = st;
+        p += n;
+        if (*p == ',') {
+            p++;
+            if (*p == '\0') {
+                cli_error("plan: empty strategy name in '%s'", list);
+                return CLI_EXIT_USAGE;
+            }
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+void cli_session_free(cli_session *s) {
+    if (s->runs != NULL) {
+        for (size_t i = 0; i < s->run_count; i++) free(s->runs[i].offsets);
+    }
+    free(s->runs);
+}
