@@ -298,6 +298,30 @@ static void test_write_forms(void **state) {
     aplan_csv_free(&t);
 }
 
+/* The longest rows: every column at 20 digits, written in full (both lifetime forms, with and without ids). */
+static void test_write_extremes(void **state) {
+    (void)state;
+    aplan_buffer b[2] = {{UINT64_MAX, UINT64_MAX - 1u, UINT64_MAX, (uint64_t)1 << 63, APLAN_NO_OFFSET},
+                         {0, 0, 1, 0, APLAN_NO_OFFSET}};
+    const uint64_t offsets[] = {UINT64_MAX - 1u, APLAN_NO_OFFSET};
+    aplan_csv_plan plan = {b, NULL, offsets, 2, APLAN_CSV_HAS_ALIGNMENT};
+    char out[256];
+    size_t needed;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,lower,upper,size,alignment,offset\n"
+                             "0,18446744073709551614,18446744073709551615,18446744073709551615,"
+                             "9223372036854775808,18446744073709551614\n"
+                             "1,0,1,0,-1,-1\n");
+    assert_int_equal(needed, strlen(out));
+    const char *ids[] = {"x", "y"};
+    plan.ids = ids;
+    plan.columns = APLAN_CSV_START_END;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,start,end,size,offset\n"
+                             "x,18446744073709551614,18446744073709551614,18446744073709551615,18446744073709551614\n"
+                             "y,0,0,0,-1\n");
+}
+
 static void test_write_rejects(void **state) {
     (void)state;
     aplan_buffer b = {1, 0, 1, 0, APLAN_NO_OFFSET};
@@ -384,6 +408,7 @@ int main(void) {
         cmocka_unit_test(test_shared_files_parse),
         cmocka_unit_test(test_write_exact),
         cmocka_unit_test(test_write_forms),
+        cmocka_unit_test(test_write_extremes),
         cmocka_unit_test(test_write_rejects),
         cmocka_unit_test(test_sink_failure),
         cmocka_unit_test(test_round_trip_shared),

@@ -118,8 +118,42 @@ static void test_first_gap_walks_sorted_neighbours(void **state) {
     assert_int_equal(aplan__first_gap(&p, off, nb, 3, &pos, UINT64_MAX - 2u, 1, 8, &at), APLAN_E_SIZE_OVERFLOW);
 }
 
+/* aplan__putf: each conversion with the exact argument type it takes, literal '%' handling, and snprintf-like
+ * truncation (the full length is counted, the output always NUL-terminated). */
+static void test_putf_conversions_and_truncation(void **state) {
+    (void)state;
+    char out[64];
+    aplan__text w = {out, sizeof out, 0};
+    aplan__putf(&w, "%s=%u, %d %d %d|%u", "name", (uint64_t)42, (int64_t)0, (int64_t)-7, INT64_MIN, UINT64_MAX);
+    assert_string_equal(out, "name=42, 0 -7 -9223372036854775808|18446744073709551615");
+    assert_int_equal(w.len, strlen(out));
+    w = (aplan__text){out, sizeof out, 0};
+    aplan__put(&w, "a");
+    aplan__putf(&w, "%%%x%s%", "b");
+    assert_string_equal(out, "a%%xb%");
+    assert_int_equal(w.len, 6);
+    w = (aplan__text){out, sizeof out, 0};
+    aplan__putf(&w, "");
+    assert_string_equal(out, "");
+    assert_int_equal(w.len, 0);
+    memset(out, 'x', sizeof out);
+    w = (aplan__text){out, 8, 0};
+    aplan__putf(&w, "%s %u", "buffer", (uint64_t)12345);
+    assert_string_equal(out, "buffer ");
+    assert_int_equal(w.len, 12);
+    assert_int_equal(out[8], 'x');
+    w = (aplan__text){out, 1, 0};
+    aplan__putf(&w, "%d", (int64_t)-1);
+    assert_string_equal(out, "");
+    assert_int_equal(w.len, 2);
+    w = (aplan__text){NULL, 0, 0};
+    aplan__putf(&w, "%u%s", (uint64_t)100, "abc");
+    assert_int_equal(w.len, 6);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_putf_conversions_and_truncation),
         cmocka_unit_test(test_scratch_measures_and_carves_identically),
         cmocka_unit_test(test_scratch_rejects_overflowing_sizes),
         cmocka_unit_test(test_sort_is_total_and_deterministic),

@@ -690,6 +690,89 @@ static void test_tflite_flatbuffer_structure_errors(void **state) {
     tw_free(&f);
 }
 
+static uint32_t le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void set_le32(uint8_t *p, uint32_t v) {
+    for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> (8 * k));
+}
+
+/* Messages whose detail is chosen inside one format (uoffset, vtable and table checks), and a model without
+ * subgraphs, each with its exact status, offset and text. */
+static void test_tflite_offset_and_table_messages(void **state) {
+    (void)state;
+    tw_file f = tw_build(&chain_model);
+    size_t t1 = tw_pos(&f, "s0t1");
+    uint32_t so = le32(f.data + t1);
+    size_t vt = (size_t)((int64_t)t1 - (int32_t)so);
+    size_t field = t1 + (size_t)(f.data[vt + 4] | f.data[vt + 5] << 8); /* the shape uoffset (vtable slot 0) */
+    uint32_t to = le32(f.data + field);
+
+    set_le32(f.data + field, (uint32_t)(f.size - field));
+    readout r = read_file(&f);
+    expect_error(&r, APLAN_E_FORMAT_BAD_OFFSET, field, "subgraph 0 tensor 1: shape: offset points past the end");
+    set_le32(f.data + field, to + 2u);
+    r = read_file(&f);
+    expect_error(&r, APLAN_E_FORMAT_BAD_OFFSET, field, "subgraph 0 tensor 1: shape: offset is misaligned");
+    set_le32(f.data + field, to);
+
+    set_le32(f.data + t1, so - 1u);
+    r = read_file(&f);
+    expect_error(&r, APLAN_E_FORMAT_BAD_OFFSET, t1, "subgraph 0 tensor 1: tensor table: vtable is misaligned");
+    set_le32(f.data + t1, (uint32_t)((int64_t)t1 - (int64_t)(f.size - 2u)));
+    r = read_file(&f);
+    expect_error(&r, APLAN_E_FORMAT_TRUNCATED, f.size - 2u,
+                 "subgraph 0 tensor 1: tensor table: vtable runs past the end");
+    set_le32(f.data + t1, so);
+
+    uint8_t saved = f.data[vt + 3];
+    f.data[vt + 3] = 0xFF; /* the table size: 0xFFxx bytes */
+    r = read_file(&f);
+    expect_error(&r, APLAN_E_FORMAT_TRUNCATED, t1, "subgraph 0 tensor 1: tensor table: table runs past the end");
+    f.data[vt + 3] = saved;
+    r = read_file(&f);
+    assert_int_equal(r.status, APLAN_OK);
+    free_readout(&r);
+    tw_free(&f);
+
+    tw_model m = chain_model;
+    m.n_subgraphs = 0;
+    f = tw_build(&m);
+    r = read_file(&f);
+    expect_error(&r, APLAN_E_FORMAT_BAD_VALUE, tw_pos(&f, "root"), "Model.subgraphs: the model has none");
+    tw_free(&f);
+}
+
+/* The chain model with other tensors or operators fails with status at the position keyed `key`, saying message. */
+static void expect_chain_error(const tw_tensor *tensors, const tw_op *ops, aplan_status status, const char *key,
+                               const char *message) {
+    tw_file f = chain_with(tensors, ops);
+    readout r = read_file(&f);
+    expect_error(&r, status, tw_pos(&f, key), message);
+    tw_free(&f);
+}
+
+/* Numbers at the ends of their ranges in messages: the largest uint32 and the most negative int32. */
+static void test_tflite_message_extreme_numbers(void **state) {
+    (void)state;
+    static const int32_t min_shape[] = {INT32_MIN};
+    tw_tensor t[3];
+    memcpy(t, chain_tensors, sizeof t);
+    t[1] = (tw_tensor){min_shape, 1, T_INT8, 0, false};
+    expect_chain_error(t, chain_ops, APLAN_E_FORMAT_BAD_VALUE, "s0t1.shape",
+                       "subgraph 0 tensor 1: shape[0] is -2147483648");
+    memcpy(t, chain_tensors, sizeof t);
+    t[2].buffer = UINT32_MAX;
+    expect_chain_error(t, chain_ops, APLAN_E_FORMAT_BAD_VALUE, "s0t2.buffer",
+                       "subgraph 0 tensor 2: buffer is 4294967295, the model has 1 buffers");
+    tw_op ops[2];
+    memcpy(ops, chain_ops, sizeof ops);
+    ops[1].opcode_index = UINT32_MAX;
+    expect_chain_error(chain_tensors, ops, APLAN_E_FORMAT_BAD_VALUE, "s0o1.opcode_index",
+                       "subgraph 0 operator 1: opcode_index is 4294967295, the model has 1 operator codes");
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The two-call contract.                                                                                       */
 
@@ -737,6 +820,15 @@ static void test_tflite_id_format(void **state) {
     assert_string_equal(out, "s4294967295t4294967295");
     assert_int_equal(aplan_tflite_id_format((aplan_tflite_id){0, 12}, out, 3), 5);
     assert_string_equal(out, "s0");
+    /* Truncated inside a number, to the NUL alone, and nothing written at all: the full length still counts. */
+    assert_int_equal(aplan_tflite_id_format((aplan_tflite_id){3, 107}, out, 5), 6);
+    assert_string_equal(out, "s3t1");
+    memset(out, 'x', sizeof out);
+    assert_int_equal(aplan_tflite_id_format((aplan_tflite_id){3, 107}, out, 1), 6);
+    assert_string_equal(out, "");
+    memset(out, 'x', sizeof out);
+    assert_int_equal(aplan_tflite_id_format((aplan_tflite_id){3, 107}, out, 0), 6);
+    assert_int_equal(out[0], 'x');
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -950,6 +1042,8 @@ int main(void) {
         cmocka_unit_test(test_tflite_tensor_errors),
         cmocka_unit_test(test_tflite_operator_errors),
         cmocka_unit_test(test_tflite_flatbuffer_structure_errors),
+        cmocka_unit_test(test_tflite_offset_and_table_messages),
+        cmocka_unit_test(test_tflite_message_extreme_numbers),
         cmocka_unit_test(test_tflite_scratch_and_output_checked),
         cmocka_unit_test(test_tflite_id_format),
         cmocka_unit_test(test_tflite_hostile_seed_reads),

@@ -114,8 +114,10 @@ struct aplan__by_offset {
 };
 bool aplan__less_by_offset(const void *ctx, uint32_t a, uint32_t b);
 
+#include <stdarg.h> /* va_list for aplan__vputf: a freestanding header, no libc behind it */
+
 /* Text without printf: appends while room is left (always NUL-terminated when size > 0) but counts every
- * character, so len is the length the whole text needs, as snprintf returns. */
+ * character, so len is the length the whole text needs, as snprintf returns. out may be NULL when size is 0. */
 typedef struct aplan__text {
     char *out;
     size_t size;
@@ -123,7 +125,20 @@ typedef struct aplan__text {
 } aplan__text;
 void aplan__put(aplan__text *w, const char *s);
 void aplan__put_u64(aplan__text *w, uint64_t v);
-void aplan__put_i64(aplan__text *w, int64_t v);
+/*
+ * Append format with its conversions replaced, under the same rules as aplan__put. The conversions, and the type
+ * each one reads (exactly that type: any other is undefined behaviour, which on 32-bit targets garbles this and
+ * every later argument, so cast, e.g. (uint64_t)x for a uint32_t or size_t x):
+ *   %s  const char *, not NULL: the string
+ *   %u  uint64_t: decimal
+ *   %d  int64_t: decimal, '-' before a negative value
+ *   %%  no argument: one '%'
+ * No flags, widths or precisions. A '%' followed by anything else (or ending the format) is written as it stands
+ * and reads no argument. Not a printf: there is no format attribute, so the compiler does not check the types.
+ * aplan__vputf is the same over a va_list, which the caller started and ends.
+ */
+void aplan__putf(aplan__text *w, const char *format, ...);
+void aplan__vputf(aplan__text *w, const char *format, va_list args);
 
 /*
  * Entry points that trust their problem: the caller has validated it (aplan_problem_validate returned APLAN_OK) and

@@ -25,14 +25,16 @@ void aplan__report_value(aplan_report *r, aplan_status rule, size_t a, uint64_t 
     r->limit = limit;
 }
 
-void aplan__put(aplan__text *w, const char *s) {
-    for (; *s != '\0'; s++, w->len++) {
-        if (w->len + 1u < w->size) w->out[w->len] = *s;
-    }
-    if (w->size > 0) w->out[w->len < w->size ? w->len : w->size - 1u] = '\0';
+static void put_char(aplan__text *w, char c) {
+    if (w->len + 1u < w->size) w->out[w->len] = c;
+    w->len++;
 }
 
-void aplan__put_u64(aplan__text *w, uint64_t v) {
+static void put_chars(aplan__text *w, const char *s) {
+    for (; *s != '\0'; s++) put_char(w, *s);
+}
+
+static void put_u64(aplan__text *w, uint64_t v) {
     char text[21];
     size_t n = sizeof text - 1u;
     text[n] = '\0';
@@ -40,16 +42,51 @@ void aplan__put_u64(aplan__text *w, uint64_t v) {
         text[--n] = (char)('0' + (int)(v % 10u));
         v /= 10u;
     } while (v != 0);
-    aplan__put(w, text + n);
+    put_chars(w, text + n);
 }
 
-void aplan__put_i64(aplan__text *w, int64_t v) {
-    if (v < 0) {
-        aplan__put(w, "-");
-        aplan__put_u64(w, (uint64_t)0 - (uint64_t)v);
-    } else {
-        aplan__put_u64(w, (uint64_t)v);
+static void put_i64(aplan__text *w, int64_t v) {
+    if (v < 0) put_char(w, '-');
+    put_u64(w, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+}
+
+static void terminate(aplan__text *w) {
+    if (w->size > 0) w->out[w->len < w->size ? w->len : w->size - 1u] = '\0';
+}
+
+void aplan__put(aplan__text *w, const char *s) {
+    put_chars(w, s);
+    terminate(w);
+}
+
+void aplan__put_u64(aplan__text *w, uint64_t v) {
+    put_u64(w, v);
+    terminate(w);
+}
+
+void aplan__vputf(aplan__text *w, const char *format, va_list args) {
+    for (const char *f = format; *f != '\0'; f++) {
+        if (*f != '%') {
+            put_char(w, *f);
+            continue;
+        }
+        switch (f[1]) {
+        case 's': put_chars(w, va_arg(args, const char *)); break;
+        case 'u': put_u64(w, va_arg(args, uint64_t)); break;
+        case 'd': put_i64(w, va_arg(args, int64_t)); break;
+        case '%': put_char(w, '%'); break;
+        default: put_char(w, '%'); continue; /* not a conversion: the '%' stands for itself, reads no argument */
+        }
+        f++;
     }
+    terminate(w);
+}
+
+void aplan__putf(aplan__text *w, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    aplan__vputf(w, format, args);
+    va_end(args);
 }
 
 /* Ranges are half-open inside aplan; people read inclusive ones. hi > lo always holds for a reported range. */

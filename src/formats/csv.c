@@ -7,6 +7,8 @@
  */
 #include "aplan/csv.h"
 
+#include "core/internal.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,14 +490,10 @@ static void put(writer *w, const char *s, size_t n) {
 
 static void put_str(writer *w, const char *s) { put(w, s, strlen(s)); }
 
-static void put_u64(writer *w, uint64_t v) {
-    char text[20];
-    size_t n = sizeof text;
-    do {
-        text[--n] = (char)('0' + (int)(v % 10u));
-        v /= 10u;
-    } while (v != 0);
-    put(w, text + n, sizeof text - n);
+/* ",<v>", or ",-1" when v is the column's `none` value. */
+static void put_column(aplan__text *t, uint64_t v, uint64_t none) {
+    if (v == none) aplan__put(t, ",-1");
+    else aplan__putf(t, ",%u", v);
 }
 
 static bool writable_id(const char *id) {
@@ -520,23 +518,16 @@ aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, vo
     put_str(&w, alignment ? ",alignment,offset\n" : ",offset\n");
     for (size_t i = 0; i < plan->count && !w.failed; i++) {
         const aplan_buffer *b = &plan->buffers[i];
+        char line[6u * 21u + 2u]; /* six numbers of at most 20 digits, a comma before all but the first, LF, NUL */
+        aplan__text t = {line, sizeof line, 0};
         if (plan->ids != NULL) put_str(&w, plan->ids[i]);
-        else put_u64(&w, i);
-        put_str(&w, ",");
-        put_u64(&w, b->lower);
-        put_str(&w, ",");
-        put_u64(&w, start_end ? b->upper - 1u : b->upper);
-        put_str(&w, ",");
-        put_u64(&w, b->size);
-        if (alignment) {
-            put_str(&w, ",");
-            if (b->alignment == 0) put_str(&w, "-1");
-            else put_u64(&w, b->alignment);
-        }
-        put_str(&w, ",");
-        if (plan->offsets[i] == APLAN_NO_OFFSET) put_str(&w, "-1");
-        else put_u64(&w, plan->offsets[i]);
-        put_str(&w, "\n");
+        else aplan__putf(&t, "%u", (uint64_t)i);
+        aplan__putf(&t, ",%u,%u,%u", b->lower, start_end ? b->upper - 1u : b->upper, b->size);
+        if (alignment) put_column(&t, b->alignment, 0);
+        put_column(&t, plan->offsets[i], APLAN_NO_OFFSET);
+        aplan__put(&t, "\n");
+        APLAN_ASSERT(t.len < sizeof line);
+        put(&w, line, t.len);
     }
     return w.failed ? APLAN_E_OUTPUT_TOO_SMALL : APLAN_OK;
 }

@@ -27,32 +27,20 @@ void aplan__fb_context_pop(aplan__fb *fb, unsigned levels) {
     if (levels < fb->ctx_depth) fb->ctx_depth = levels;
 }
 
-aplan__text aplan__fb_fail(aplan__fb *fb, aplan_status status, uint64_t offset) {
-    aplan__text w = {NULL, 0, 0};
-    if (fb->error->status != APLAN_OK) return w; /* keep the first failure */
+aplan_status aplan__fb_fail(aplan__fb *fb, aplan_status status, uint64_t offset, const char *format, ...) {
+    if (fb->error->status != APLAN_OK) return fb->error->status;
     fb->error->status = status;
     fb->error->byte_offset = offset;
-    w.out = fb->error->message;
-    w.size = sizeof fb->error->message;
+    aplan__text w = {fb->error->message, sizeof fb->error->message, 0};
     for (unsigned i = 0; i < fb->ctx_depth; i++) {
-        if (i > 0) aplan__put(&w, " ");
-        aplan__put(&w, fb->ctx_name[i]);
-        aplan__put(&w, " ");
-        aplan__put_u64(&w, fb->ctx_index[i]);
+        aplan__putf(&w, i > 0 ? " %s %u" : "%s %u", fb->ctx_name[i], fb->ctx_index[i]);
     }
     if (fb->ctx_depth > 0) aplan__put(&w, ": ");
-    return w;
-}
-
-aplan_status aplan__fb_failf(aplan__fb *fb, aplan_status status, uint64_t offset, const char *field,
-                             const char *what) {
-    aplan__text w = aplan__fb_fail(fb, status, offset);
-    if (field != NULL) {
-        aplan__put(&w, field);
-        aplan__put(&w, ": ");
-    }
-    aplan__put(&w, what);
-    return fb->error->status;
+    va_list args;
+    va_start(args, format);
+    aplan__vputf(&w, format, args);
+    va_end(args);
+    return status;
 }
 
 uint8_t aplan__fb_u8(const aplan__fb *fb, size_t pos) {
@@ -84,71 +72,53 @@ static bool inside(const aplan__fb *fb, uint64_t pos, uint64_t len) {
 
 aplan_status aplan__fb_root(aplan__fb *fb, const char identifier[4], aplan__fb_table *root) {
     if (fb->size < 8u) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, fb->size);
-        aplan__put(&w, "header: the input has ");
-        aplan__put_u64(&w, fb->size);
-        aplan__put(&w, " bytes, a flatbuffer needs at least 8");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, fb->size,
+                              "header: the input has %u bytes, a flatbuffer needs at least 8", (uint64_t)fb->size);
     }
     for (size_t i = 0; i < 4u; i++) {
         if (fb->data[4u + i] != (uint8_t)identifier[i]) {
-            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, 4u + i);
-            aplan__put(&w, "header: file identifier is not \"");
             char id[5] = {identifier[0], identifier[1], identifier[2], identifier[3], '\0'};
-            aplan__put(&w, id);
-            aplan__put(&w, "\"");
-            return fb->error->status;
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, 4u + i, "header: file identifier is not \"%s\"", id);
         }
     }
     uint64_t target = aplan__fb_u32(fb, 0);
     if (target >= fb->size || (target & 3u) != 0) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, 0);
-        aplan__put(&w, "header: root table offset ");
-        aplan__put_u64(&w, target);
-        aplan__put(&w, target >= fb->size ? " is past the end" : " is misaligned");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, 0, "header: root table offset %u is %s", target,
+                              target >= fb->size ? "past the end" : "misaligned");
     }
     return aplan__fb_table_at(fb, (size_t)target, "root table", root);
 }
 
 aplan_status aplan__fb_table_at(aplan__fb *fb, size_t pos, const char *what, aplan__fb_table *out) {
     if (!inside(fb, pos, 4u)) {
-        return aplan__fb_failf(fb, pos < fb->size ? APLAN_E_FORMAT_TRUNCATED : APLAN_E_FORMAT_BAD_OFFSET, pos,
-                               what, "table runs past the end");
+        return aplan__fb_fail(fb, pos < fb->size ? APLAN_E_FORMAT_TRUNCATED : APLAN_E_FORMAT_BAD_OFFSET, pos,
+                              "%s: table runs past the end", what);
     }
-    if ((pos & 3u) != 0) return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_OFFSET, pos, what, "table is misaligned");
+    if ((pos & 3u) != 0) return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, pos, "%s: table is misaligned", what);
     int64_t vt = (int64_t)pos - (int64_t)aplan__fb_i32(fb, pos);
     if (vt < 0 || (uint64_t)vt >= fb->size || (vt & 1) != 0) {
-        return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_OFFSET, pos, what,
-                               (vt & 1) != 0 && vt >= 0 && (uint64_t)vt < fb->size ? "vtable is misaligned"
-                                                                                   : "vtable lies outside the input");
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, pos, "%s: vtable %s", what,
+                              (vt & 1) != 0 && vt >= 0 && (uint64_t)vt < fb->size ? "is misaligned"
+                                                                                  : "lies outside the input");
     }
     if (!inside(fb, (uint64_t)vt, 4u)) {
-        return aplan__fb_failf(fb, APLAN_E_FORMAT_TRUNCATED, (uint64_t)vt, what, "vtable runs past the end");
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, (uint64_t)vt, "%s: vtable runs past the end", what);
     }
     uint16_t vt_size = aplan__fb_u16(fb, (size_t)vt);
     uint16_t tbl_size = aplan__fb_u16(fb, (size_t)vt + 2u);
     if (vt_size < 4u || (vt_size & 1u) != 0) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, (uint64_t)vt);
-        aplan__put(&w, what);
-        aplan__put(&w, ": vtable size ");
-        aplan__put_u64(&w, vt_size);
-        aplan__put(&w, " is not an even number >= 4");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, (uint64_t)vt,
+                              "%s: vtable size %u is not an even number >= 4", what, (uint64_t)vt_size);
     }
     if (!inside(fb, (uint64_t)vt, vt_size)) {
-        return aplan__fb_failf(fb, APLAN_E_FORMAT_TRUNCATED, (uint64_t)vt, what, "vtable runs past the end");
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, (uint64_t)vt, "%s: vtable runs past the end", what);
     }
     if (tbl_size < 4u) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, (uint64_t)vt + 2u);
-        aplan__put(&w, what);
-        aplan__put(&w, ": table size ");
-        aplan__put_u64(&w, tbl_size);
-        aplan__put(&w, " is below 4");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, (uint64_t)vt + 2u, "%s: table size %u is below 4", what,
+                              (uint64_t)tbl_size);
     }
     if (!inside(fb, pos, tbl_size)) {
-        return aplan__fb_failf(fb, APLAN_E_FORMAT_TRUNCATED, pos, what, "table runs past the end");
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, pos, "%s: table runs past the end", what);
     }
     out->pos = pos;
     out->vtable = (size_t)vt;
@@ -165,14 +135,9 @@ aplan_status aplan__fb_field(aplan__fb *fb, const aplan__fb_table *t, unsigned i
     uint16_t voff = aplan__fb_u16(fb, t->vtable + slot);
     if (voff == 0) return APLAN_OK;
     if (voff < 4u || (size_t)voff + width > t->table_size) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, t->vtable + slot);
-        aplan__put(&w, name);
-        aplan__put(&w, ": field offset ");
-        aplan__put_u64(&w, voff);
-        aplan__put(&w, " lies outside its ");
-        aplan__put_u64(&w, t->table_size);
-        aplan__put(&w, "-byte table");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, t->vtable + slot,
+                              "%s: field offset %u lies outside its %u-byte table", name, (uint64_t)voff,
+                              (uint64_t)t->table_size);
     }
     *pos = t->pos + voff; /* inside: the table was verified to lie inside the input */
     return APLAN_OK;
@@ -216,9 +181,11 @@ aplan_status aplan__fb_get_u64(aplan__fb *fb, const aplan__fb_table *t, unsigned
 /* Follow the uoffset stored at pos (4 bytes, inside); the target must be 4-aligned with 4 bytes inside. */
 static aplan_status follow(aplan__fb *fb, size_t pos, const char *name, size_t *target) {
     uint64_t to = (uint64_t)pos + aplan__fb_u32(fb, pos);
-    if (to >= fb->size) return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_OFFSET, pos, name, "offset points past the end");
-    if ((to & 3u) != 0) return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_OFFSET, pos, name, "offset is misaligned");
-    if (!inside(fb, to, 4u)) return aplan__fb_failf(fb, APLAN_E_FORMAT_TRUNCATED, to, name, "runs past the end");
+    if (to >= fb->size || (to & 3u) != 0) {
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_OFFSET, pos, "%s: offset %s", name,
+                              to >= fb->size ? "points past the end" : "is misaligned");
+    }
+    if (!inside(fb, to, 4u)) return aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, to, "%s: runs past the end", name);
     *target = (size_t)to;
     return APLAN_OK;
 }
@@ -242,12 +209,8 @@ static aplan_status vector_at(aplan__fb *fb, size_t pos, size_t elem_size, size_
     uint32_t len = aplan__fb_u32(fb, pos);
     uint64_t bytes = (uint64_t)len * elem_size + extra; /* < 2^36: no overflow */
     if (!inside(fb, (uint64_t)pos + 4u, bytes)) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, pos);
-        aplan__put(&w, name);
-        aplan__put(&w, ": vector of ");
-        aplan__put_u64(&w, len);
-        aplan__put(&w, " elements runs past the end");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_TRUNCATED, pos, "%s: vector of %u elements runs past the end", name,
+                              (uint64_t)len);
     }
     out->pos = pos + 4u;
     out->len = len;

@@ -59,12 +59,10 @@ void aplan__fb_context(aplan__fb *fb, unsigned level, const char *name, uint64_t
 /* Keep only the first `levels` context levels. */
 void aplan__fb_context_pop(aplan__fb *fb, unsigned levels);
 
-/* Record a failure at byte `offset` and return a text writer holding the context prefix; the caller appends the
- * detail. If a failure is already recorded the writer writes into a discard area. */
-aplan__text aplan__fb_fail(aplan__fb *fb, aplan_status status, uint64_t offset);
-/* Shorthand: fail with "<context>: <field>: <what>". Returns status. */
-aplan_status aplan__fb_failf(aplan__fb *fb, aplan_status status, uint64_t offset, const char *field,
-                             const char *what);
+/* Record a failure: status, byte `offset` and the message "<context>: <detail>" ("<detail>" with no context set),
+ * the detail being format with its arguments as aplan__putf takes them (%s, %u for uint64_t, %d for int64_t, %%).
+ * Only the first failure is kept: once one is recorded, later calls change nothing. Returns the recorded status. */
+aplan_status aplan__fb_fail(aplan__fb *fb, aplan_status status, uint64_t offset, const char *format, ...);
 
 /* Raw little-endian loads; pos + width must already be checked against the size. */
 uint8_t aplan__fb_u8(const aplan__fb *fb, size_t pos);

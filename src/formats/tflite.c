@@ -117,29 +117,15 @@ typedef struct walk {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static aplan_status bad_index(aplan__fb *fb, size_t pos, const char *field, uint32_t i, int64_t value,
-                              uint64_t limit, const char *what) {
-    aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
-    aplan__put(&w, field);
-    aplan__put(&w, "[");
-    aplan__put_u64(&w, i);
-    aplan__put(&w, "] is ");
-    aplan__put_i64(&w, value);
-    aplan__put(&w, ", not a ");
-    aplan__put(&w, what);
-    aplan__put(&w, " below ");
-    aplan__put_u64(&w, limit);
-    return fb->error->status;
-}
-
-/* Every entry of an index vector is a tensor index below n (or -1 when allow_none). */
+/* Every entry of v is a tensor index below n (or -1 when allow_none); `field` names v in messages. */
 static aplan_status check_tensor_indices(aplan__fb *fb, const aplan__fb_vec *v, const char *field, uint32_t n,
                                          bool allow_none) {
     for (uint32_t i = 0; i < v->len; i++) {
         int32_t t = aplan__fb_vec_i32(fb, v, i);
         if ((t < 0 && !(allow_none && t == -1)) || (t >= 0 && (uint32_t)t >= n)) {
-            return bad_index(fb, v->pos + 4u * (size_t)i, field, i, t, n, allow_none ? "tensor index (or -1)"
-                                                                                      : "tensor index");
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, v->pos + 4u * (size_t)i,
+                                  "%s[%u] is %d, not a tensor index%s below %u", field, (uint64_t)i, (int64_t)t,
+                                  allow_none ? " (or -1)" : "", (uint64_t)n);
         }
     }
     return APLAN_OK;
@@ -157,12 +143,13 @@ static aplan_status get_subgraph(model *m, uint32_t s, subgraph *out) {
     return st;
 }
 
-/* The byte offset and the offline offset of tensor `global` (plan present). */
+/* The offline offset of tensor `global` (its index over all subgraphs), -1 for none; m->has_plan must hold. */
 static int32_t plan_offset(const model *m, uint64_t global) {
     return aplan__fb_i32(&m->fb, m->plan_pos + 4u * (size_t)global);
 }
 
-/* Read tensor t of a subgraph: size, constness, whether TFLM plans it. Context level 0 must be set. */
+/* Read tensor t of subgraph sg, `global` over all subgraphs: size, offline offset, whether TFLM plans it.
+ * Context level 0 must be set. */
 static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_t global, tensor_fact *out) {
     aplan__fb *fb = &m->fb;
     aplan__fb_table tt;
@@ -184,13 +171,8 @@ static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_
         if (buffer != 0 || m->buffers.len != 0) {
             size_t pos;
             (void)aplan__fb_field(fb, &tt, TENSOR_BUFFER, 4u, "buffer", &pos);
-            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
-            aplan__put(&w, "buffer is ");
-            aplan__put_u64(&w, buffer);
-            aplan__put(&w, ", the model has ");
-            aplan__put_u64(&w, m->buffers.len);
-            aplan__put(&w, " buffers");
-            return fb->error->status;
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos, "buffer is %u, the model has %u buffers",
+                                  (uint64_t)buffer, (uint64_t)m->buffers.len);
         }
     } else {
         aplan__fb_table bt;
@@ -208,28 +190,18 @@ static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_
     if ((int8_t)type < 0) {
         size_t pos;
         (void)aplan__fb_field(fb, &tt, TENSOR_TYPE, 1u, "type", &pos);
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
-        aplan__put(&w, "type is ");
-        aplan__put_i64(&w, (int8_t)type);
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos, "type is %d", (int64_t)(int8_t)type);
     }
     uint64_t elements = 1; /* no shape: a scalar */
     for (uint32_t i = 0; i < shape.len; i++) {
         int32_t d = aplan__fb_vec_i32(fb, &shape, i);
         if (d < 0) {
-            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos + 4u * (size_t)i);
-            aplan__put(&w, "shape[");
-            aplan__put_u64(&w, i);
-            aplan__put(&w, "] is ");
-            aplan__put_i64(&w, d);
-            return fb->error->status;
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos + 4u * (size_t)i, "shape[%u] is %d",
+                                  (uint64_t)i, (int64_t)d);
         }
         if (__builtin_mul_overflow(elements, (uint64_t)d, &elements)) {
-            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos + 4u * (size_t)i);
-            aplan__put(&w, "shape: the element count overflows 64 bits at shape[");
-            aplan__put_u64(&w, i);
-            aplan__put(&w, "]");
-            return fb->error->status;
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos + 4u * (size_t)i,
+                                  "shape: the element count overflows 64 bits at shape[%u]", (uint64_t)i);
         }
     }
     out->size = 0;
@@ -240,19 +212,15 @@ static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_
     size_t tpos;
     (void)aplan__fb_field(fb, &tt, TENSOR_TYPE, 1u, "type", &tpos);
     if (type >= sizeof type_size || type_size[type] == 0) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, tpos);
-        aplan__put(&w, "type ");
         if (type < sizeof type_size) {
-            aplan__put(&w, type_name[type]);
-            aplan__put(&w, " has no fixed element size");
-        } else {
-            aplan__put_u64(&w, type);
-            aplan__put(&w, " is newer than this reader");
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, tpos, "type %s has no fixed element size",
+                                  type_name[type]);
         }
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, tpos, "type %u is newer than this reader",
+                              (uint64_t)type);
     }
     if (__builtin_mul_overflow(elements, (uint64_t)type_size[type], &out->size)) {
-        return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos, "shape", "the size overflows 64 bits");
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, shape.pos, "shape: the size overflows 64 bits");
     }
     int32_t offline = m->has_plan ? plan_offset(m, global) : -1;
     if (offline >= 0) out->offset = (uint64_t)offline;
@@ -260,7 +228,7 @@ static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_
     return APLAN_OK;
 }
 
-/* Read operator i of subgraph s: checked indices and the subgraphs it walks. Context level 0 must be set. */
+/* Read operator i of subgraph sg: checked indices and the subgraphs it walks. Context level 0 must be set. */
 static aplan_status get_operator(model *m, const subgraph *sg, uint32_t i, op_fact *out) {
     aplan__fb *fb = &m->fb;
     aplan__fb_table ot;
@@ -278,13 +246,8 @@ static aplan_status get_operator(model *m, const subgraph *sg, uint32_t i, op_fa
     if (opcode_index >= m->opcodes.len) {
         size_t pos;
         (void)aplan__fb_field(fb, &ot, OPERATOR_OPCODE_INDEX, 4u, "opcode_index", &pos);
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
-        aplan__put(&w, "opcode_index is ");
-        aplan__put_u64(&w, opcode_index);
-        aplan__put(&w, ", the model has ");
-        aplan__put_u64(&w, m->opcodes.len);
-        aplan__put(&w, " operator codes");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos, "opcode_index is %u, the model has %u operator codes",
+                              (uint64_t)opcode_index, (uint64_t)m->opcodes.len);
     }
     aplan__fb_table ct;
     uint8_t deprecated = 0;
@@ -313,12 +276,8 @@ static aplan_status get_operator(model *m, const subgraph *sg, uint32_t i, op_fa
     if (st == APLAN_OK) st = aplan__fb_get_table(fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options", &present, &opt);
     if (st != APLAN_OK) return st;
     if (type != want || !present) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, ot.pos);
-        aplan__put(&w, name);
-        aplan__put(&w, " (builtin_options_type is ");
-        aplan__put_u64(&w, type);
-        aplan__put(&w, present ? ")" : ", no options table)");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, ot.pos, "%s (builtin_options_type is %u%s)", name,
+                              (uint64_t)type, present ? "" : ", no options table");
     }
     for (unsigned k = 0; k < callees; k++) {
         const char *field = k == 0 ? (code == OP_IF ? "then_subgraph_index"
@@ -330,82 +289,54 @@ static aplan_status get_operator(model *m, const subgraph *sg, uint32_t i, op_fa
         if (s < -1 || (s >= 0 && (uint32_t)s >= m->subgraphs.len)) {
             size_t pos;
             (void)aplan__fb_field(fb, &opt, k, 4u, field, &pos);
-            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos);
-            aplan__put(&w, field);
-            aplan__put(&w, " is ");
-            aplan__put_i64(&w, s);
-            aplan__put(&w, ", the model has ");
-            aplan__put_u64(&w, m->subgraphs.len);
-            aplan__put(&w, " subgraphs");
-            return fb->error->status;
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos, "%s is %d, the model has %u subgraphs", field,
+                                  (int64_t)s, (uint64_t)m->subgraphs.len);
         }
         out->callee[k] = s; /* -1: TFLM skips it */
     }
     return APLAN_OK;
 }
 
-/* The OfflineMemoryAllocation metadata entry whose buffer is `index`; name_pos locates the entry for messages. */
+/* The OfflineMemoryAllocation metadata entry whose buffer is `index`; entry_pos locates the entry for messages. */
 static aplan_status read_plan(model *m, uint32_t index, size_t entry_pos) {
     aplan__fb *fb = &m->fb;
     aplan__fb_table bt;
     aplan__fb_vec data;
     if (index >= m->buffers.len) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, entry_pos);
-        aplan__put(&w, "OfflineMemoryAllocation: buffer ");
-        aplan__put_u64(&w, index);
-        aplan__put(&w, " does not exist (the model has ");
-        aplan__put_u64(&w, m->buffers.len);
-        aplan__put(&w, ")");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, entry_pos,
+                              "OfflineMemoryAllocation: buffer %u does not exist (the model has %u)", (uint64_t)index,
+                              (uint64_t)m->buffers.len);
     }
     aplan_status st = aplan__fb_vec_table(fb, &m->buffers, index, "OfflineMemoryAllocation buffer", &bt);
     if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &bt, BUFFER_DATA, 1u, "OfflineMemoryAllocation data", &data);
     if (st != APLAN_OK) return st;
     size_t at = data.present ? data.pos : bt.pos;
     if (data.len < 12u || (data.len & 3u) != 0) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, at);
-        aplan__put(&w, "OfflineMemoryAllocation: ");
-        aplan__put_u64(&w, data.len);
-        aplan__put(&w, " bytes, not 12 + 4 n");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, at, "OfflineMemoryAllocation: %u bytes, not 12 + 4 n",
+                              (uint64_t)data.len);
     }
     uint32_t subgraphs = aplan__fb_u32(fb, data.pos + 4u);
     uint32_t n = aplan__fb_u32(fb, data.pos + 8u);
     if (subgraphs != m->subgraphs.len) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 4u);
-        aplan__put(&w, "OfflineMemoryAllocation: subgraph count ");
-        aplan__put_u64(&w, subgraphs);
-        aplan__put(&w, ", the model has ");
-        aplan__put_u64(&w, m->subgraphs.len);
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 4u,
+                              "OfflineMemoryAllocation: subgraph count %u, the model has %u", (uint64_t)subgraphs,
+                              (uint64_t)m->subgraphs.len);
     }
     if (n != m->tensor_count) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 8u);
-        aplan__put(&w, "OfflineMemoryAllocation: offsets for ");
-        aplan__put_u64(&w, n);
-        aplan__put(&w, " tensors, the model has ");
-        aplan__put_u64(&w, m->tensor_count);
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 8u,
+                              "OfflineMemoryAllocation: offsets for %u tensors, the model has %u", (uint64_t)n,
+                              m->tensor_count);
     }
     if ((uint64_t)data.len != 12u + 4u * (uint64_t)n) {
-        aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, at);
-        aplan__put(&w, "OfflineMemoryAllocation: ");
-        aplan__put_u64(&w, data.len);
-        aplan__put(&w, " bytes for ");
-        aplan__put_u64(&w, n);
-        aplan__put(&w, " offsets, expected ");
-        aplan__put_u64(&w, 12u + 4u * (uint64_t)n);
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, at,
+                              "OfflineMemoryAllocation: %u bytes for %u offsets, expected %u", (uint64_t)data.len,
+                              (uint64_t)n, 12u + 4u * (uint64_t)n);
     }
     for (uint32_t i = 0; i < n; i++) {
         int32_t off = aplan__fb_i32(fb, data.pos + 12u + 4u * (size_t)i);
         if (off < -1) {
-            aplan__text w = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 12u + 4u * (size_t)i);
-            aplan__put(&w, "OfflineMemoryAllocation: offset[");
-            aplan__put_u64(&w, i);
-            aplan__put(&w, "] is ");
-            aplan__put_i64(&w, off);
-            return fb->error->status;
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_METADATA, data.pos + 12u + 4u * (size_t)i,
+                                  "OfflineMemoryAllocation: offset[%u] is %d", (uint64_t)i, (int64_t)off);
         }
     }
     m->has_plan = true;
@@ -430,7 +361,7 @@ static aplan_status open_model(model *m, const void *data, size_t size, aplan_fo
     if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &m->root, MODEL_BUFFERS, 4u, "Model.buffers", &m->buffers);
     if (st != APLAN_OK) return st;
     if (m->subgraphs.len == 0) {
-        return aplan__fb_failf(fb, APLAN_E_FORMAT_BAD_VALUE, m->root.pos, "Model.subgraphs", "the model has none");
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, m->root.pos, "Model.subgraphs: the model has none");
     }
     for (uint32_t s = 0; s < m->subgraphs.len; s++) {
         subgraph sg;
@@ -441,8 +372,8 @@ static aplan_status open_model(model *m, const void *data, size_t size, aplan_fo
     }
     aplan__fb_context_pop(fb, 0);
     if (m->tensor_count > (uint64_t)UINT32_MAX - 1u || m->tensor_count > SIZE_MAX / 8u) {
-        return aplan__fb_failf(fb, APLAN_E_FORMAT_UNSUPPORTED, m->subgraphs.pos, "Model.subgraphs",
-                               "more than 2^32 - 2 tensors");
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, m->subgraphs.pos,
+                              "Model.subgraphs: more than 2^32 - 2 tensors");
     }
 
     aplan__fb_vec meta;
@@ -492,7 +423,7 @@ static aplan_status check_model(model *m, size_t *planned) {
     return APLAN_OK;
 }
 
-/* Scratch layout; with base NULL it only measures. */
+/* Scratch layout of w for m; with s->base NULL it only measures. */
 static void carve(aplan__scratch *s, walk *w, const model *m) {
     size_t tensors = (size_t)m->tensor_count;
     size_t subgraphs = m->subgraphs.len;
@@ -509,22 +440,17 @@ static void created(walk *w, uint32_t global) {
 
 static void used(walk *w, uint32_t global) { w->last[global] = w->scope; }
 
-/* Before walking callee from operator `op` of subgraph `s` (context set to it): no cycle, not too deep. */
+/* Before walking subgraph `callee`, which would run `depth` calls deep, from the operator at entry_pos (context
+ * set to it): no cycle, not too deep. */
 static aplan_status check_call(walk *w, uint32_t callee, unsigned depth, size_t entry_pos) {
     aplan__fb *fb = &w->m->fb;
     if (w->active[callee] != 0) {
-        aplan__text t = aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, entry_pos);
-        aplan__put(&t, "calls subgraph ");
-        aplan__put_u64(&t, callee);
-        aplan__put(&t, " while it runs (a call cycle)");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, entry_pos, "calls subgraph %u while it runs (a call cycle)",
+                              (uint64_t)callee);
     }
     if (depth > APLAN_TFLITE_MAX_NESTING) {
-        aplan__text t = aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, entry_pos);
-        aplan__put(&t, "control flow nests deeper than ");
-        aplan__put_u64(&t, APLAN_TFLITE_MAX_NESTING);
-        aplan__put(&t, " calls");
-        return fb->error->status;
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, entry_pos, "control flow nests deeper than %u calls",
+                              (uint64_t)APLAN_TFLITE_MAX_NESTING);
     }
     return APLAN_OK;
 }
@@ -547,11 +473,9 @@ static aplan_status mark(walk *w, uint32_t s, unsigned depth) {
         st = get_operator(m, &sg, i, &op);
         if (st != APLAN_OK) return st;
         if (++w->visits > APLAN_TFLITE_MAX_VISITS) {
-            aplan__text t = aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, sg.operators.pos + 4u * (size_t)i);
-            aplan__put(&t, "control flow makes the walk visit more than ");
-            aplan__put_u64(&t, APLAN_TFLITE_MAX_VISITS);
-            aplan__put(&t, " operators");
-            return fb->error->status;
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, sg.operators.pos + 4u * (size_t)i,
+                                  "control flow makes the walk visit more than %u operators",
+                                  (uint64_t)APLAN_TFLITE_MAX_VISITS);
         }
         w->scope++;
         for (uint32_t k = 0; k < op.outputs.len; k++) created(w, base + aplan__fb_vec_u32(fb, &op.outputs, k));
@@ -596,7 +520,7 @@ static aplan_status query(model *m, const void *data, size_t size, aplan_tflite_
     aplan__scratch_init(&s, NULL, SIZE_MAX);
     carve(&s, &w, m);
     if (s.failed) { /* cannot happen below 2^32 tensors on a 64-bit host; kept for 32-bit ones */
-        return aplan__fb_failf(&m->fb, APLAN_E_FORMAT_UNSUPPORTED, 0, NULL, "scratch size overflows size_t");
+        return aplan__fb_fail(&m->fb, APLAN_E_FORMAT_UNSUPPORTED, 0, "scratch size overflows size_t");
     }
     APLAN_MEMSET(info, 0, sizeof *info);
     info->buffer_count = planned;
@@ -646,12 +570,8 @@ aplan_status aplan_tflite_read(const void *model_data, size_t model_size, void *
         return st;
     }
     if (capacity < info.buffer_count) {
-        aplan__text w = aplan__fb_fail(&m.fb, APLAN_E_OUTPUT_TOO_SMALL, 0);
-        aplan__put(&w, "the model has ");
-        aplan__put_u64(&w, info.buffer_count);
-        aplan__put(&w, " buffers, the output holds ");
-        aplan__put_u64(&w, capacity);
-        return APLAN_E_OUTPUT_TOO_SMALL;
+        return aplan__fb_fail(&m.fb, APLAN_E_OUTPUT_TOO_SMALL, 0, "the model has %u buffers, the output holds %u",
+                              (uint64_t)info.buffer_count, (uint64_t)capacity);
     }
 
     aplan__scratch s;
@@ -710,10 +630,6 @@ aplan_status aplan_tflite_read(const void *model_data, size_t model_size, void *
 
 size_t aplan_tflite_id_format(aplan_tflite_id id, char *out, size_t out_size) {
     aplan__text w = {out, out_size, 0};
-    if (out_size > 0) out[0] = '\0';
-    aplan__put(&w, "s");
-    aplan__put_u64(&w, id.subgraph);
-    aplan__put(&w, "t");
-    aplan__put_u64(&w, id.tensor);
+    aplan__putf(&w, "s%ut%u", (uint64_t)id.subgraph, (uint64_t)id.tensor);
     return w.len;
 }
