@@ -100,6 +100,15 @@ uint64_t brute_force_bound(const aplan_problem *p) {
     return oracle_bound(p, &overflow);
 }
 
+bool compact_build(void) {
+    const aplan_buffer b = buf(1, 0, 1);
+    aplan_problem p;
+    aplan_problem_init(&p, &b, 1);
+    size_t bytes = 0;
+    assert_int_equal(aplan_lower_bound_scratch_size(&p, &bytes), APLAN_OK);
+    return bytes == 0;
+}
+
 const aplan_strategy *need_strategy(const char *name) {
     const aplan_strategy *s = NULL;
     const aplan_status st = aplan_strategy_find(name, &s);

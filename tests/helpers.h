@@ -3,6 +3,7 @@
 #ifndef APLAN_TESTS_HELPERS_H
 #define APLAN_TESTS_HELPERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,10 @@ uint64_t brute_force_bound(const aplan_problem *p);
 /* The built-in strategy of that name; when this build left it out (meson option `strategies`), the calling test is
  * skipped (cmocka's skip()), so every suite runs in every configuration. */
 const aplan_strategy *need_strategy(const char *name);
+
+/* True in a compact build (meson -Dcompact=true, APLAN_COMPACT): the verifier and the bound then need no scratch
+ * and always take their pairwise paths. Asked through the public API, so it holds for the library under test. */
+bool compact_build(void);
 
 /* Plan with malloc'd scratch, run the brute-force checker, return the status; offsets must hold p->count entries. */
 aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);

@@ -120,6 +120,58 @@ static void test_property_with_aliasing_allowed(void **state) {
     run_rounds(300, 200, 3, APLAN_ALLOW_FIXED_ALIAS | APLAN_ROUND_SIZES);
 }
 
+/*
+ * The offsets every strategy gives on a fixed set of problems, folded into one FNV-1a digest per strategy and
+ * pinned here. Every configuration (default, compact, release, sanitizers) and every faster implementation of a
+ * strategy must give the same plans, so the digests never change unless a strategy's documented result does.
+ * Fixed seed, so the test does not depend on the run's seed.
+ */
+static uint64_t fnv(uint64_t h, uint64_t v) {
+    for (int i = 0; i < 8; i++) h = (h ^ ((v >> (8 * i)) & 0xFFu)) * 0x100000001B3ull;
+    return h;
+}
+
+static void test_property_offsets_are_pinned(void **state) {
+    (void)state;
+    static const struct {
+        const char *name;
+        uint64_t digest;
+    } pinned[] = {
+        {"linear", 0xd4f548c494761568ull},
+        {"greedy_by_size", 0x479e59306f17ed2bull},
+        {"greedy_by_size_tflm", 0xacb84a3f764f6eedull},
+        {"first_fit", 0xa6ea4b101b5c6960ull},
+        {"offline", 0x3f8d5562cd238125ull},
+    };
+    bool all_equal = true;
+    for (size_t k = 0; k < sizeof pinned / sizeof pinned[0]; k++) {
+        const aplan_strategy *s = NULL;
+        if (aplan_strategy_find(pinned[k].name, &s) != APLAN_OK) continue; /* left out of this build */
+        test_rng rng = {0x5EEDF00Du};
+        uint64_t h = 0xCBF29CE484222325ull;
+        aplan_buffer b[256];
+        uint64_t off[256];
+        for (size_t round = 0; round < 400; round++) {
+            const size_t n = 1 + (size_t)rng_below(&rng, round % 4 == 0 ? 200 : 40);
+            random_problem(&rng, b, n, 1 + rng_below(&rng, 60), 1 + rng_below(&rng, 5000), 1u << rng_below(&rng, 6),
+                           round % 3 == 0 ? 4u : round % 3 == 1 ? 0u : 50u);
+            aplan_problem p;
+            aplan_problem_init(&p, b, n);
+            p.alignment = 1ull << rng_below(&rng, 5);
+            p.flags = (round % 2 ? APLAN_ROUND_SIZES : 0u) | (round % 5 == 0 ? APLAN_ALLOW_FIXED_ALIAS : 0u);
+            aplan_result r;
+            const aplan_status st = plan_with(s, &p, off, &r);
+            h = fnv(h, (uint64_t)st);
+            if (st != APLAN_OK) continue;
+            for (size_t i = 0; i < n; i++) h = fnv(h, off[i]);
+        }
+        print_message("%s: digest 0x%016llx%s\n", pinned[k].name, (unsigned long long)h,
+                      h == pinned[k].digest ? "" : " (differs from the pinned one)");
+        all_equal &= h == pinned[k].digest;
+    }
+    assert_true(all_equal);
+}
+
 int main(int argc, char **argv) {
     seed = test_seed(argc, argv);
     const struct CMUnitTest tests[] = {
@@ -127,6 +179,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_property_medium_problems_rounded),
         cmocka_unit_test(test_property_with_fixed_buffers),
         cmocka_unit_test(test_property_with_aliasing_allowed),
+        cmocka_unit_test(test_property_offsets_are_pinned),
     };
     return cmocka_run_group_tests_name("property", tests, NULL, NULL);
 }

@@ -389,7 +389,8 @@ static void test_tflite_call_once(void **state) {
     static const tw_op main_ops[] = {{1, NULL, 0, NULL, 0, OPT_CALL_ONCE, {1, 0}, 1},
                                      {0, idx_0, 1, idx_1, 1, 0, {0, 0}, 0}};
     static const tw_op init_ops[] = {{0, NULL, 0, idx_0, 1, 0, {0, 0}, 0}};
-    static const tw_subgraph sgs[] = {{main_t, 2, idx_0, 1, idx_1, 1, main_ops, 2}, {init_t, 1, NULL, 0, idx_0, 1, init_ops, 1}};
+    static const tw_subgraph sgs[] = {{main_t, 2, idx_0, 1, idx_1, 1, main_ops, 2},
+                                      {init_t, 1, NULL, 0, idx_0, 1, init_ops, 1}};
     tw_model m = {3, codes, 2, sgs, 2, buffers_empty, 1, NULL, 0};
     tw_file f = tw_build(&m);
     readout r = read_file(&f);

@@ -39,6 +39,13 @@ extern "C" {
 #endif
 
 /*
+ * Build-time configuration (meson options set these for the library; a device build sets them itself):
+ *   APLAN_COMPACT=1          the device configuration: least code and scratch, same plans (docs/footprint.md);
+ *   APLAN_NO_STATUS_STRINGS  status names and strategy descriptions compiled out to save ROM;
+ *   APLAN_WITH_<STRATEGY>=0  leaves a built-in strategy out (LINEAR, GREEDY_BY_SIZE, FIRST_FIT, OFFLINE).
+ */
+
+/*
  * The version, written here only: meson.build reads these three lines for the project, the shared library and the
  * pkg-config file. While MAJOR is 0 a MINOR change may break the ABI (the shared library's soname carries both).
  */
@@ -219,9 +226,9 @@ APLAN_API bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, si
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Lower bound                                                                                                   */
 
-/** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 8 per buffer. Returns APLAN_OK,
- *  APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW (the need passes SIZE_MAX; *bytes untouched).
- *  O(1). */
+/** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 8 per buffer (0 in a compact build, which has only
+ *  the O(n^2) path). Returns APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW (the need
+ *  passes SIZE_MAX; *bytes untouched). O(1). */
 APLAN_API aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes);
 
 /**
@@ -246,8 +253,9 @@ APLAN_API aplan_status aplan_lower_bound(const aplan_problem *problem, void *scr
 /* Verifier                                                                                                      */
 
 /** Scratch bytes aplan_verify needs for its O(n log n) path: 16 per buffer plus 8 per leaf of a segment tree over the
- *  next power of two >= n, so at most 32 per buffer. Returns APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or
- *  APLAN_E_SIZE_OVERFLOW (the need passes SIZE_MAX; *bytes untouched). O(log n). */
+ *  next power of two >= n, so at most 32 per buffer (0 in a compact build, which has only the pairwise path).
+ *  Returns APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW (the need passes SIZE_MAX;
+ *  *bytes untouched). O(log n). */
 APLAN_API aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes);
 
 /**
@@ -268,7 +276,8 @@ APLAN_API aplan_status aplan_verify_scratch_size(const aplan_problem *problem, s
  * @param[in]  offsets    count offsets, one per buffer.
  * @param[in]  arena_size the arena size the plan claims.
  * @param[in]  scratch    aplan_verify_scratch_size bytes (APLAN_SCRATCH_ALIGN aligned) for the O(n log n) sweep,
- *                        or NULL for the O(n^2) pairwise path that needs no memory (tiny devices).
+ *                        or NULL for the O(n^2) pairwise path that needs no memory (tiny devices; a compact build
+ *                        always takes it).
  * @param[out] report     optional: the rule that broke and the buffers, steps and bytes involved.
  * @return APLAN_OK or the failing rule (also in report->rule).
  */
@@ -299,7 +308,7 @@ APLAN_API aplan_status aplan_verify(const aplan_problem *problem, const uint64_t
 typedef struct aplan_strategy {
     uint32_t abi_version;    /**< APLAN_STRATEGY_ABI_VERSION at the time the strategy was written. */
     const char *name;        /**< Unique short name, [a-z0-9_]. */
-    const char *description; /**< One line for listings. */
+    const char *description; /**< One line for listings ("" for the built-ins under APLAN_NO_STATUS_STRINGS). */
     /** Scratch bytes plan() needs for this (valid) problem; APLAN_E_SIZE_OVERFLOW if it does not fit size_t. */
     aplan_status (*scratch_size)(const struct aplan_strategy *self, const aplan_problem *problem, size_t *bytes);
     /** Place every buffer; see the contract above. */

@@ -1,7 +1,7 @@
 /*
  * The lower bound. The sweep path sorts start and end steps (8 bytes of scratch per buffer) and walks them once,
- * O(n log n); the path without scratch sums the live sizes at every start step, O(n^2). Both report the earliest step
- * with the largest live sum, so they agree exactly.
+ * O(n log n); the path without scratch sums the live sizes at every start step, O(n^2), and is the only one in
+ * compact builds (APLAN_COMPACT). Both report the earliest step with the largest live sum, so they agree exactly.
  */
 #include "internal.h"
 
@@ -17,7 +17,12 @@ enum { BY_LOWER, BY_UPPER, ARRAYS }; /* scratch: two index arrays */
 
 aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes) {
     if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
+#if APLAN_COMPACT
+    *bytes = 0; /* compact builds keep only the path without scratch */
+    return APLAN_OK;
+#else
     return aplan__u32_arrays_size(problem->count, ARRAYS, bytes);
+#endif
 }
 
 /* The largest size and the highest fixed end: every buffer lies inside the arena. */
@@ -31,6 +36,7 @@ static uint64_t static_part(const aplan_problem *p) {
     return best;
 }
 
+#if !APLAN_COMPACT
 static aplan_status sweep(const aplan_problem *p, void *scratch, size_t scratch_size, uint64_t *peak,
                           uint64_t *peak_step) {
     aplan__scratch s;
@@ -65,6 +71,7 @@ static aplan_status sweep(const aplan_problem *p, void *scratch, size_t scratch_
     }
     return APLAN_OK;
 }
+#endif
 
 static aplan_status pairwise(const aplan_problem *p, uint64_t *peak, uint64_t *peak_step) {
     for (size_t i = 0; i < p->count; i++) {
@@ -89,8 +96,14 @@ aplan_status aplan__lower_bound(const aplan_problem *p, void *scratch, size_t sc
                                 uint64_t *step) {
     uint64_t peak = 0;
     uint64_t peak_step = 0;
+#if APLAN_COMPACT
+    (void)scratch;
+    (void)scratch_size;
+    aplan_status st = pairwise(p, &peak, &peak_step);
+#else
     aplan_status st = scratch != NULL ? sweep(p, scratch, scratch_size, &peak, &peak_step)
                                       : pairwise(p, &peak, &peak_step);
+#endif
     if (st != APLAN_OK) return st;
     const uint64_t fixed = static_part(p);
     *bound = peak > fixed ? peak : fixed;

@@ -8,6 +8,24 @@
 #include "aplan/aplan.h"
 
 /*
+ * APLAN_COMPACT=1 (meson option `compact`) selects the device configuration: the least code and scratch rather than
+ * the best time. Strategies keep their results (the same offsets); greedy_by_size walks a list in O(n^2) as TFLM's
+ * planner does, sorts are insertion sorts, and aplan_plan checks plans with the verifier's and the bound's
+ * pairwise paths, which need no scratch, so the sweeps are left out.
+ */
+#ifndef APLAN_COMPACT
+#  define APLAN_COMPACT 0
+#endif
+
+/* Text that only people read (strategy descriptions): compiled out with the status names under
+ * APLAN_NO_STATUS_STRINGS, to save ROM. */
+#ifdef APLAN_NO_STATUS_STRINGS
+#  define APLAN_TEXT(s) ""
+#else
+#  define APLAN_TEXT(s) s
+#endif
+
+/*
  * APLAN_ASSERT(x) checks an internal invariant (never a caller mistake: those return a status). Override it with
  * -DAPLAN_ASSERT(x)=... The default traps without calling libc, so the freestanding core needs no assert().
  * NDEBUG builds compile it out.
@@ -103,10 +121,32 @@ aplan_status aplan__first_gap(const aplan_problem *p, const uint64_t *offsets, c
  * offset 0 (they conflict with nothing), and the others are listed, in index order, in place[] (to be placed; they
  * keep APLAN_NO_OFFSET) or, for fixed ones, in fixed[]; either array may be NULL (not listed, count still set). A
  * buffer takes space when its effective size is non-zero and, if by_lifetime, it is live at some step (strategies
- * that reuse memory); linear, which never reuses, passes false. Arrays need room for count entries. O(n).
+ * that reuse memory); linear, which never reuses, passes false. With `less` (compact builds, where code matters
+ * more than time) place[] comes out in that order instead, by insertion: O(n * m) for m listed. Arrays need room for
+ * count entries. O(n). Inline so that each strategy's call compiles to just the cases it uses.
  */
-void aplan__split(const aplan_problem *p, bool by_lifetime, uint64_t *offsets, uint32_t *place, size_t *n_place,
-                  uint32_t *fixed, size_t *n_fixed);
+static inline void aplan__split(const aplan_problem *p, bool by_lifetime, uint64_t *offsets, uint32_t *place,
+                                size_t *n_place, uint32_t *fixed, size_t *n_fixed, aplan__less_fn less) {
+    size_t np = 0, nf = 0;
+    for (uint32_t i = 0; i < p->count; i++) {
+        const bool takes_space = by_lifetime ? aplan__occupies(p, i) : aplan_buffer_size(p, i) != 0;
+        if (p->buffers[i].offset != APLAN_NO_OFFSET) {
+            offsets[i] = p->buffers[i].offset;
+            if (takes_space && fixed != NULL) fixed[nf] = i;
+            nf += takes_space;
+        } else if (!takes_space) {
+            offsets[i] = 0;
+        } else if (place != NULL) {
+            size_t at = np++;
+            for (; less != NULL && at > 0 && less(p, i, place[at - 1u]); at--) place[at] = place[at - 1u];
+            place[at] = i;
+        } else {
+            np++;
+        }
+    }
+    *n_place = np;
+    if (n_fixed != NULL) *n_fixed = nf;
+}
 
 /* ctx is a struct aplan__by_offset: order by (offsets[i], i). */
 struct aplan__by_offset {

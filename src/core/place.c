@@ -1,27 +1,5 @@
-/* What greedy_by_size, first_fit and linear share: the split of the buffers into fixed, empty and to place, and the
- * placement step, the lowest aligned gap among neighbours. */
+/* The placement step shared by greedy_by_size, first_fit and linear: the lowest aligned gap among neighbours. */
 #include "internal.h"
-
-void aplan__split(const aplan_problem *p, bool by_lifetime, uint64_t *offsets, uint32_t *place, size_t *n_place,
-                  uint32_t *fixed, size_t *n_fixed) {
-    size_t np = 0, nf = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        const bool takes_space = by_lifetime ? aplan__occupies(p, i) : aplan_buffer_size(p, i) != 0;
-        if (p->buffers[i].offset != APLAN_NO_OFFSET) {
-            offsets[i] = p->buffers[i].offset;
-            if (takes_space && fixed != NULL) fixed[nf] = (uint32_t)i;
-            nf += takes_space;
-        } else if (!takes_space) {
-            offsets[i] = 0;
-        } else if (place != NULL) {
-            place[np++] = (uint32_t)i;
-        } else {
-            np++;
-        }
-    }
-    *n_place = np;
-    if (n_fixed != NULL) *n_fixed = nf;
-}
 
 aplan_status aplan__first_gap(const aplan_problem *p, const uint64_t *offsets, const uint32_t *nb, size_t count,
                               size_t *pos, uint64_t floor, uint64_t size, uint64_t align, uint64_t *out) {

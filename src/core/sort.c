@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 
+#if !APLAN_COMPACT
 static void sift_down(uint32_t *a, size_t root, size_t n, aplan__less_fn less, const void *ctx) {
     for (;;) {
         size_t child = 2u * root + 1u;
@@ -19,8 +20,10 @@ static void sift_down(uint32_t *a, size_t root, size_t n, aplan__less_fn less, c
     }
 }
 
+#endif
+
 void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx) {
-    if (n <= 16u) {
+    if (APLAN_COMPACT || n <= 16u) { /* compact builds trade the heapsort's O(n log n) for its code */
         for (size_t i = 1; i < n; i++) {
             const uint32_t x = items[i];
             size_t j = i;
@@ -29,6 +32,7 @@ void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx
         }
         return;
     }
+#if !APLAN_COMPACT
     for (size_t i = n / 2u; i-- > 0;) sift_down(items, i, n, less, ctx);
     for (size_t end = n - 1u; end > 0; end--) {
         uint32_t t = items[0];
@@ -36,6 +40,7 @@ void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx
         items[end] = t;
         sift_down(items, 0, end, less, ctx);
     }
+#endif
 }
 
 bool aplan__less_by_lower(const void *ctx, uint32_t a, uint32_t b) {

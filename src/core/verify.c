@@ -8,7 +8,8 @@
  * ends above o: one descent of the tree restricted to that prefix finds it, or, when fixed buffers may alias, lists
  * every such member in O((hits + 1) log n).
  *
- * Pairwise, O(n^2) without memory, for devices that cannot spare scratch.
+ * Pairwise, O(n^2) without memory, for devices that cannot spare scratch; compact builds (APLAN_COMPACT) keep only
+ * this path and leave the sweep out.
  *
  * Scratch: 16 bytes per buffer plus the segment tree (2 x the next power of two >= n entries of 4 bytes), so at most
  * 32 bytes per buffer.
@@ -17,6 +18,7 @@
 
 #define NONE UINT32_MAX
 
+#if !APLAN_COMPACT
 typedef struct {
     const aplan_problem *p;
     const uint64_t *off;
@@ -52,8 +54,14 @@ static void layout(aplan__scratch *s, size_t n, uint32_t **by_lower, uint32_t **
     *seg = aplan__scratch_take(s, *leaves, 2u * sizeof(uint32_t), sizeof(uint32_t));
 }
 
+#endif
+
 aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes) {
     if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
+#if APLAN_COMPACT
+    *bytes = 0; /* compact builds keep only the pairwise path */
+    return APLAN_OK;
+#else
     aplan__scratch s;
     uint32_t *a, *b, *c, *d, *e;
     size_t leaves;
@@ -62,6 +70,7 @@ aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *byt
     if (s.failed) return APLAN_E_SIZE_OVERFLOW;
     *bytes = s.used;
     return APLAN_OK;
+#endif
 }
 
 static uint64_t end_of(const aplan_problem *p, const uint64_t *off, size_t i) {
@@ -105,6 +114,7 @@ static aplan_status pairwise(const aplan_problem *p, const uint64_t *off, aplan_
     return APLAN_OK;
 }
 
+#if !APLAN_COMPACT
 static void seg_set(sweep_state *s, uint32_t buffer, bool live) {
     size_t node = s->leaves + s->pos[buffer];
     s->seg[node] = live ? buffer : NONE;
@@ -196,6 +206,7 @@ static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scr
     }
     return APLAN_OK;
 }
+#endif
 
 aplan_status aplan_verify(const aplan_problem *problem, const uint64_t *offsets, uint64_t arena_size,
                           void *scratch, size_t scratch_size, aplan_report *report) {
@@ -249,7 +260,13 @@ aplan_status aplan__verify(const aplan_problem *p, const uint64_t *offsets, uint
         aplan__report_value(r, APLAN_E_ARENA_MISMATCH, APLAN_NO_BUFFER, arena_size, highest);
         return APLAN_E_ARENA_MISMATCH;
     }
+#if APLAN_COMPACT
+    (void)scratch;
+    (void)scratch_size;
+    st = pairwise(p, offsets, r);
+#else
     st = scratch != NULL ? sweep(p, offsets, scratch, scratch_size, r) : pairwise(p, offsets, r);
+#endif
     if (st != APLAN_OK) {
         r->aliased_pairs = 0; /* how many were met before the failure depends on the path: say nothing */
         return st;

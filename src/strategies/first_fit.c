@@ -45,7 +45,7 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     aplan__scratch_init(&s, scratch, scratch_size);
     if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t online, fixed;
-    aplan__split(p, true, offsets, w[ORDER], &online, w[FIXED_ORDER], &fixed);
+    aplan__split(p, true, offsets, w[ORDER], &online, w[FIXED_ORDER], &fixed, NULL);
     aplan__itree tree;
     aplan__itree_build(&tree, p, w[FIXED_ORDER], w[FIXED_MAX], fixed);
     aplan__sort(w[ORDER], online, less_start_size_index, p);
@@ -91,7 +91,7 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
 static const aplan_strategy first_fit = {
     .abi_version = APLAN_STRATEGY_ABI_VERSION,
     .name = "first_fit",
-    .description = "runtime arena simulation: step order, free and coalesce, lowest block that fits",
+    .description = APLAN_TEXT("runtime arena simulation: step order, free and coalesce, lowest block that fits"),
     .scratch_size = scratch_size,
     .plan = plan,
 };

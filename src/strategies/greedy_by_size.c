@@ -20,6 +20,65 @@
 #include "core/internal.h"
 #include "strategies/greedy.h"
 
+#if APLAN_COMPACT
+/*
+ * The compact engine (device builds, APLAN_COMPACT): the same placement, found the way TFLM's planner finds it.
+ * Placed buffers sit in one list sorted by (offset, index); each buffer walks it from the start, skipping those
+ * whose lifetime misses its own, and takes the first aligned gap, exactly as aplan__first_gap does over the sorted
+ * conflict list below, so the offsets are the same. O(n^2) time (the order is an insertion sort, the walks are
+ * whole-list), O(1) stack, 8 bytes of scratch per buffer (order 4, list links 4), and a fraction of the code.
+ */
+#define END UINT32_MAX
+
+/* Links buffer x (offsets[x] set) into the list at *head, keeping it sorted by (offset, index). */
+static void link_in(uint32_t *head, uint32_t *next, const uint64_t *offsets, uint32_t x) {
+    uint32_t *at = head;
+    while (*at != END && (offsets[*at] < offsets[x] || (offsets[*at] == offsets[x] && *at < x))) at = &next[*at];
+    next[x] = *at;
+    *at = x;
+}
+
+aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
+    (void)self;
+    if (p->count > SIZE_MAX / 8u) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = p->count * 8u;
+    return APLAN_OK;
+}
+
+aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, void *scratch, size_t scratch_size,
+                                uint64_t *offsets, aplan_report *report) {
+    if (p->count == 0) return APLAN_OK;
+    if (scratch_size / 8u < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
+    uint32_t *order = scratch;
+    uint32_t *next = order + p->count;
+    size_t online, fixed;
+    aplan__split(p, true, offsets, order, &online, next, &fixed, less); /* sorted as it is listed */
+    /* The fixed buffers are listed in next[] by rising index; linking the last first writes only next[x] and links
+     * of buffers already linked, all at positions >= k, so the entries still to read, below k, stay intact. */
+    uint32_t head = END;
+    for (size_t k = fixed; k-- > 0;) link_in(&head, next, offsets, next[k]);
+    for (size_t k = 0; k < online; k++) {
+        const uint32_t x = order[k];
+        const aplan_buffer *b = &p->buffers[x];
+        const uint64_t size = aplan_buffer_size(p, x);
+        const uint64_t align = aplan_buffer_alignment(p, x);
+        uint64_t at = 0, at_end = size;
+        for (uint32_t j = head; j != END; j = next[j]) {
+            const aplan_buffer *o = &p->buffers[j];
+            if (o->upper <= b->lower || b->upper <= o->lower) continue; /* never live together */
+            if (offsets[j] >= at_end) break;                              /* [at, at_end) fits below j */
+            const uint64_t j_end = offsets[j] + aplan_buffer_size(p, j);  /* placed or fixed: fits 64 bits */
+            if (j_end > at && (!aplan__align_up(j_end, align, &at) || !aplan__add(at, size, &at_end))) {
+                aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, x, 0, size);
+                return APLAN_E_SIZE_OVERFLOW;
+            }
+        }
+        offsets[x] = at;
+        link_in(&head, next, offsets, x);
+    }
+    return APLAN_OK;
+}
+#else
 enum { ORDER, TREE_ORDER, TREE_MAX, HITS, ARRAYS }; /* scratch: four index arrays */
 
 aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
@@ -36,7 +95,7 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, voi
     aplan__scratch_init(&s, scratch, scratch_size);
     if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t online, m;
-    aplan__split(p, true, offsets, w[ORDER], &online, w[TREE_ORDER], &m);
+    aplan__split(p, true, offsets, w[ORDER], &online, w[TREE_ORDER], &m, NULL);
     /* The tree holds every buffer that occupies memory: the fixed ones, then those to place (it sorts them). */
     for (size_t k = 0; k < online; k++) w[TREE_ORDER][m++] = w[ORDER][k];
     aplan__itree tree;
@@ -59,6 +118,7 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, voi
     }
     return APLAN_OK;
 }
+#endif
 
 /* Largest first; equal sizes in input order. */
 static bool less_size_then_index(const void *ctx, uint32_t a, uint32_t b) {
@@ -77,7 +137,7 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
 static const aplan_strategy greedy_by_size = {
     .abi_version = APLAN_STRATEGY_ABI_VERSION,
     .name = "greedy_by_size",
-    .description = "largest first at the lowest free offset; equal sizes in input order",
+    .description = APLAN_TEXT("largest first at the lowest free offset; equal sizes in input order"),
     .scratch_size = aplan__greedy_scratch_size,
     .plan = plan,
 };

@@ -27,7 +27,7 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
 static const aplan_strategy greedy_by_size_tflm = {
     .abi_version = APLAN_STRATEGY_ABI_VERSION,
     .name = "greedy_by_size_tflm",
-    .description = "greedy_by_size with TFLite Micro's tie order: reproduces GreedyMemoryPlanner",
+    .description = APLAN_TEXT("greedy_by_size with TFLite Micro's tie order: reproduces GreedyMemoryPlanner"),
     .scratch_size = aplan__greedy_scratch_size,
     .plan = plan,
 };

@@ -42,7 +42,8 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     uint32_t *fixed = aplan__scratch_take(&s, f, sizeof(uint32_t), sizeof(uint32_t));
     if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t to_place, listed;
-    aplan__split(p, false, offsets, NULL, &to_place, fixed, &listed); /* the rest is placed in index order below */
+    /* No place list: the rest is placed in index order below, so linear needs scratch only for the fixed ones. */
+    aplan__split(p, false, offsets, NULL, &to_place, fixed, &listed, NULL);
     APLAN_ASSERT(listed == f);
     struct aplan__by_offset ctx = {offsets};
     aplan__sort(fixed, f, aplan__less_by_offset, &ctx);
@@ -65,7 +66,7 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
 static const aplan_strategy linear = {
     .abi_version = APLAN_STRATEGY_ABI_VERSION,
     .name = "linear",
-    .description = "no reuse: buffers back to back in input order (baseline)",
+    .description = APLAN_TEXT("no reuse: buffers back to back in input order (baseline)"),
     .scratch_size = scratch_size,
     .plan = plan,
 };

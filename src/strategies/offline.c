@@ -37,7 +37,7 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
 static const aplan_strategy offline = {
     .abi_version = APLAN_STRATEGY_ABI_VERSION,
     .name = "offline",
-    .description = "pass-through of fixed (offline-planned) offsets, verified",
+    .description = APLAN_TEXT("pass-through of fixed (offline-planned) offsets, verified"),
     .scratch_size = scratch_size,
     .plan = plan,
 };
