@@ -14,6 +14,8 @@
  * Scratch: 16 bytes per buffer plus the segment tree (2 x the next power of two >= n entries of 4 bytes), so at most
  * 32 bytes per buffer.
  */
+#include <limits.h>
+
 #include "internal.h"
 
 #define NONE UINT32_MAX
@@ -139,10 +141,12 @@ static bool admit(sweep_state *s, uint32_t x) {
     }
     const size_t prefix = lo;
     /* Depth-first, left child first, so the lowest offset overlapping x is met first. Each level leaves at most
-     * one sibling pending, so 2 * 64 entries suffice for any size_t. */
-    size_t stack[2 * 64];
-    size_t node_lo[2 * 64];
-    size_t width[2 * 64];
+     * one sibling pending and the tree has at most one level per bit of size_t, so that many entries, twice,
+     * suffice (128 on a 64-bit host, 64 on a 32-bit device). */
+    enum { DEPTH = 2 * (int)sizeof(size_t) * CHAR_BIT };
+    size_t stack[DEPTH];
+    size_t node_lo[DEPTH];
+    size_t width[DEPTH];
     size_t top = 0;
     stack[top] = 1;
     node_lo[top] = 0;
