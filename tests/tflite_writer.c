@@ -10,6 +10,7 @@ typedef struct writer {
     tw_file f;
     size_t cap;
     size_t mark_cap;
+    tw_extra x; /* all-zero for tw_build */
 } writer;
 
 static void *xrealloc(void *p, size_t n) {
@@ -140,11 +141,18 @@ static void tensor(writer *w, const tw_tensor *t, unsigned s, unsigned i, size_t
 }
 
 static void op(writer *w, const tw_op *o, unsigned s, unsigned i, size_t slot_to_me) {
-    /* Operator fields: opcode_index 0, inputs 1, outputs 2, builtin_options_type 3, builtin_options 4 */
+    /* Operator fields: opcode_index 0, inputs 1, outputs 2, builtin_options_type 3, builtin_options 4,
+     * large_custom_options_offset 9, large_custom_options_size 10 */
     unsigned has_opt = o->options_type != 0;
-    unsigned width[5] = {4, 4, 4, has_opt ? 4u : 0u, has_opt ? 4u : 0u};
-    size_t slot[5];
-    size_t at = table(w, 5, width, slot);
+    unsigned large = w->x.large_custom_options_offset != 0 ? 8u : 0u;
+    unsigned width[11] = {4, 4, 4, has_opt ? 4u : 0u, has_opt ? 4u : 0u, 0, 0, 0, 0, large, large};
+    size_t slot[11];
+    size_t at = table(w, large ? 11u : 5u, width, slot);
+    if (large) {
+        put64(w, slot[9], w->x.large_custom_options_offset);
+        put64(w, slot[10], 16);
+        mark(w, slot[9], "s%uo%u.large_offset", s, i);
+    }
     link(w, slot_to_me, at);
     mark(w, at, "s%uo%u", s, i);
     put32(w, slot[0], o->opcode_index);
@@ -190,16 +198,57 @@ static void subgraph(writer *w, const tw_subgraph *g, unsigned s, size_t slot_to
     for (uint32_t i = 0; i < g->n_ops; i++) op(w, &g->ops[i], s, i, ov + 4 * i);
 }
 
-tw_file tw_build(const tw_model *m) {
+/* The Model fields tw_extra adds, written after the metadata. */
+static void model_extras(writer *w, const size_t *slot) {
+    const tw_extra *x = &w->x;
+    if (x->description) {
+        uint32_t n = (uint32_t)strlen(x->description);
+        link(w, slot[3], bytes_vec(w, (const uint8_t *)x->description, n, 1));
+    }
+    if (x->metadata_buffer) link(w, slot[5], vec32(w, x->metadata_buffer, x->n_metadata_buffer, NULL));
+    for (unsigned k = 0; k < 3; k++) {
+        if (x->n_tables[k] == 0) continue;
+        size_t len_pos;
+        size_t v = offsets_vec(w, x->n_tables[k], &len_pos);
+        link(w, slot[7 + k], len_pos);
+        for (uint32_t i = 0; i < x->n_tables[k]; i++) {
+            unsigned iw[1] = {4};
+            size_t ts[1];
+            size_t t = table(w, 1, iw, ts);
+            link(w, v + 4 * i, t);
+            put32(w, ts[0], 100u * (7u + k) + i);
+        }
+    }
+    if (x->unknown_field) put32(w, slot[x->unknown_field], 0x5a5a5a5au);
+}
+
+tw_file tw_build(const tw_model *m) { return tw_build_ex(m, NULL); }
+
+tw_file tw_build_ex(const tw_model *m, const tw_extra *x) {
     writer w;
     memset(&w, 0, sizeof w);
+    if (x) w.x = *x;
     size_t hdr = reserve(&w, 8);
     memcpy(w.f.data + hdr + 4, "TFL3", 4);
     /* Model fields: version 0, operator_codes 1, subgraphs 2, description 3, buffers 4, metadata_buffer 5,
-     * metadata 6 */
-    unsigned width[7] = {4, 4, 4, 0, 4, 0, m->n_metadata ? 4u : 0u};
-    size_t slot[7];
-    size_t root = table(&w, 7, width, slot);
+     * metadata 6, signature_defs 7, external_buffer_groups 8, external_buffers 9; then tw_extra's unknown one */
+    unsigned width[32] = {4, 4, 4, w.x.description ? 4u : 0u, w.x.no_buffers ? 0u : 4u,
+                          w.x.metadata_buffer ? 4u : 0u, m->n_metadata ? 4u : 0u};
+    unsigned nfields = 7;
+    for (unsigned k = 0; k < 3; k++) {
+        width[7 + k] = w.x.n_tables[k] ? 4u : 0u;
+        if (w.x.n_tables[k]) nfields = 8 + k;
+    }
+    if (w.x.unknown_field) {
+        if (w.x.unknown_field < 10 || w.x.unknown_field >= 32) abort(); /* test bug */
+        width[w.x.unknown_field] = 4;
+        nfields = w.x.unknown_field + 1;
+    }
+    size_t slot[32];
+    size_t root = table(&w, nfields, width, slot);
+    for (unsigned id = 3; id < nfields; id++) {
+        if (width[id] && id != 4 && id != 6) mark(&w, slot[id], "model.f%u", id);
+    }
     link(&w, 0, root);
     mark(&w, root, "root");
     put32(&w, slot[0], m->version);
@@ -218,9 +267,9 @@ tw_file tw_build(const tw_model *m) {
         put32(&w, os[3], (uint32_t)m->opcodes[i].code);
     }
 
-    v = offsets_vec(&w, m->n_buffers, &len_pos);
-    link(&w, slot[4], len_pos);
-    for (uint32_t i = 0; i < m->n_buffers; i++) {
+    v = w.x.no_buffers ? 0 : offsets_vec(&w, m->n_buffers, &len_pos);
+    if (!w.x.no_buffers) link(&w, slot[4], len_pos);
+    for (uint32_t i = 0; !w.x.no_buffers && i < m->n_buffers; i++) {
         const tw_buffer *b = &m->buffers[i];
         /* Buffer fields: data 0, offset 1, size 2 */
         unsigned bw[3] = {b->data ? 4u : 0u, b->ext_offset ? 8u : 0u, b->ext_offset ? 8u : 0u};
@@ -231,6 +280,7 @@ tw_file tw_build(const tw_model *m) {
         if (b->ext_offset) {
             put64(&w, bs[1], b->ext_offset);
             put64(&w, bs[2], b->ext_size);
+            mark(&w, bs[1], "b%u.offset", i);
         }
         if (b->data) {
             size_t at = bytes_vec(&w, b->data, b->len, 0);
@@ -257,6 +307,7 @@ tw_file tw_build(const tw_model *m) {
         }
     }
 
+    model_extras(&w, slot);
     v = offsets_vec(&w, m->n_subgraphs, &len_pos);
     link(&w, slot[2], len_pos);
     for (uint32_t s = 0; s < m->n_subgraphs; s++) subgraph(&w, &m->subgraphs[s], s, v + 4 * s);

@@ -16,7 +16,10 @@
  *                               of those vectors
  *   "s<s>t<t>"                  Tensor table; ".shape" element 0, ".type" / ".buffer" / ".is_variable" fields
  *   "s<s>o<i>"                  Operator table; ".opcode_index" field, ".inputs" / ".outputs" element 0,
- *                               ".options" the options table, ".opt0" / ".opt1" its two subgraph index fields
+ *                               ".options" the options table, ".opt0" / ".opt1" its two subgraph index fields,
+ *                               ".large_offset" its large_custom_options_offset field (tw_extra)
+ *   "b<i>.offset"               Buffer.offset field, when written
+ *   "model.f<id>"               a Model field slot that tw_extra adds (description, metadata_buffer, ...)
  */
 #ifndef APLAN_TESTS_TFLITE_WRITER_H
 #define APLAN_TESTS_TFLITE_WRITER_H
@@ -95,8 +98,23 @@ typedef struct tw_file {
     size_t n_marks;
 } tw_file;
 
+/* Model and operator fields beyond tw_model, for the embed tests (tw_build_ex). All-zero adds nothing, and then
+ * the file is byte for byte what tw_build writes. Children are written after the metadata, before the subgraphs. */
+typedef struct tw_extra {
+    const char *description;         /* Model.description (field 3); NULL: absent */
+    const int32_t *metadata_buffer;  /* Model.metadata_buffer (5), n_metadata_buffer entries; NULL: absent */
+    uint32_t n_metadata_buffer;
+    uint32_t n_tables[3];            /* Model fields 7, 8, 9 (signature_defs, external_buffer_groups,
+                                        external_buffers): that many tables whose one int field is 100 * id + index;
+                                        0: absent */
+    bool no_buffers;                 /* leave Model.buffers (4) out */
+    uint32_t unknown_field;          /* >= 10: a Model field of this id holding the scalar 0x5a5a5a5a; 0: none */
+    uint64_t large_custom_options_offset; /* Operator fields 9 and 10 (offset, size 16) on every operator; 0: none */
+} tw_extra;
+
 /* Build; aborts on allocation failure. Free with tw_free. */
 tw_file tw_build(const tw_model *m);
+tw_file tw_build_ex(const tw_model *m, const tw_extra *x);
 void tw_free(tw_file *f);
 /* Position recorded under key; aborts (test bug) when the key is unknown. */
 size_t tw_pos(const tw_file *f, const char *key);

@@ -135,6 +135,91 @@ APLAN_API aplan_status aplan_tflite_read(const void *model, size_t model_size, v
                                          size_t scratch_size, aplan_buffer *buffers, aplan_tflite_id *ids,
                                          size_t capacity, size_t *count, aplan_format_error *error);
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Writing a plan into a model                                                                                   */
+
+/** The metadata name TFLM looks up for an offline plan (micro_allocation_info.cc, kOfflineMemAllocMetadata). */
+#define APLAN_TFLITE_OFFLINE_METADATA "OfflineMemoryAllocation"
+
+/** Bytes aplan_tflite_embed puts before the input in its output are a multiple of this: the largest alignment the
+ *  schema asks for (Buffer.data's force_align), so every alignment the input had relative to its start holds in
+ *  the output too. */
+#define APLAN_TFLITE_EMBED_ALIGN 16u
+
+/** What aplan_tflite_embed wrote (or, for the size query, would write). */
+typedef struct aplan_tflite_embed_info {
+    size_t output_size;   /**< Bytes of the output: the front block, then the input. */
+    size_t shift;         /**< Bytes of the front block: the input starts at this offset of the output (a multiple
+                               of APLAN_TFLITE_EMBED_ALIGN). */
+    size_t tensor_count;  /**< Offsets in the plan: every tensor of every subgraph. */
+    size_t planned_count; /**< Offsets other than -1: the buffers given. */
+    uint32_t plan_buffer; /**< Index into Model.buffers of the buffer that now holds the plan. */
+    bool replaced;        /**< The input had an OfflineMemoryAllocation entry: it now names the new plan. */
+    bool buffer_added;    /**< Model.buffers grew by one entry (plan_buffer is the last); else the old plan's
+                               buffer entry was re-pointed and the buffer count is unchanged. */
+    uint32_t reserved[4]; /**< Zero. Room for later fields without an ABI break. */
+} aplan_tflite_embed_info;
+
+/**
+ * Write a copy of a model whose OfflineMemoryAllocation metadata holds a plan, in TFLM's format: int32 words
+ * version (0), subgraph count, n = the tensors of every subgraph, then one offset per tensor over all subgraphs in
+ * order, -1 for tensors not in the plan. Reading the output back (aplan_tflite_read) gives the same buffers with
+ * their offsets fixed to the plan.
+ *
+ * The output is a new front block followed by the whole input, unchanged except for absolute file offsets (below):
+ *   - bytes 0..3 the root offset, 4..7 "TFL3";
+ *   - a new Model table: the input Model's fields, scalars copied, every offset field pointing into the moved input;
+ *   - a new Model.buffers vector: the input's Buffer tables, plus a new Buffer whose data (16-byte aligned in the
+ *     output) holds the plan; a new Model.metadata vector: the input's entries, plus a new Metadata entry
+ *     {APLAN_TFLITE_OFFLINE_METADATA, that buffer}.
+ *   When the input already has an OfflineMemoryAllocation entry (or several naming the same buffer) and no tensor or
+ *   other metadata uses that buffer, its Model.buffers entry is re-pointed to the new Buffer instead: metadata and
+ *   buffer count stay as they were. Otherwise (entries naming different buffers, or a shared buffer) a new buffer is
+ *   appended and every such entry is replaced by one new Metadata entry naming it; info->replaced says which.
+ *   FlatBuffers offsets only point forward, so a new vector cannot follow the data it extends: hence the front
+ *   block. Its size (info->shift) is a multiple of APLAN_TFLITE_EMBED_ALIGN, which keeps every alignment of the
+ *   input, Buffer.data's 16 included (a FlatBuffers builder aligns from the end and pads the finished buffer to a
+ *   multiple of its largest alignment, so those alignments also hold from the start).
+ *   Buffer.offset and Operator.large_custom_options_offset above 1 are offsets from the start of the file (models of
+ *   more than 2 GB keep data beside the flatbuffer): they are raised by info->shift, so that data is found again.
+ *
+ * @param[in]  model        the flatbuffer; any alignment; must not overlap out.
+ * @param[in]  model_size   its length in bytes.
+ * @param[in]  ids          count ids, exactly as aplan_tflite_read gave them for this model (its order: subgraph,
+ *                          then tensor, ascending).
+ * @param[in]  offsets      count offsets in bytes, offsets[i] for the buffer ids[i] names (e.g. aplan_plan's).
+ * @param[in]  count        the number of buffers: aplan_tflite_query's buffer_count for this model.
+ * @param[out] out          out_capacity bytes for the output, any alignment (a model handed to TFLM must start at
+ *                          a 16-byte boundary); NULL with out_capacity 0 is the size query: nothing is written but
+ *                          *out_size and info, after every check the write makes.
+ * @param[in]  out_capacity bytes at out.
+ * @param[out] out_size     required: the output's length in bytes, set on APLAN_OK and APLAN_E_OUTPUT_TOO_SMALL
+ *                          (0 otherwise). Equal to info->output_size.
+ * @param[out] info         optional (NULL allowed): what was (or would be) written; zeroed on failure.
+ * @param[out] error        optional, as for aplan_tflite_query; for a bad argument it names it (byte_offset 0).
+ * @return APLAN_OK, or:
+ *   - APLAN_E_INVALID_ARG iff model or out_size is NULL, ids or offsets is NULL while count > 0, out is NULL while
+ *     out_capacity > 0, out overlaps the model, count is not the model's buffer count, an id is out of range or not
+ *     after the one before it (the reader's order), or an offset is APLAN_NO_OFFSET;
+ *   - every status aplan_tflite_query returns, under the same conditions;
+ *   - APLAN_E_CAPACITY_EXCEEDED iff an offset is above INT32_MAX (TFLM's offsets are int32); the message names the
+ *     buffer;
+ *   - APLAN_E_FORMAT_UNSUPPORTED iff the root Model has a field this writer does not know (an id above
+ *     external_buffers, 9: a newer schema, where an offset cannot be told from a scalar), the model has no buffers
+ *     (no Model.buffers, or an empty one: the plan's buffer cannot follow buffer 0, the empty buffer tensors without
+ *     data use), or an offset of the output would reach 2^31 bytes (FlatBuffers' limit; the plan alone takes 4 bytes
+ *     per tensor);
+ *   - APLAN_E_FORMAT_BAD_OFFSET / _TRUNCATED / _BAD_VALUE iff a part the reader does not check but the writer
+ *     copies (a Model vector field, a Buffer or Metadata table, an operator's large_custom_options_offset) is
+ *     malformed, or an absolute file offset plus info->shift passes 2^64 - 1;
+ *   - APLAN_E_OUTPUT_TOO_SMALL iff out_capacity (> 0) is below the output's size (nothing written).
+ * Complexity O(model_size + count) time, O(1) stack, no recursion; no allocation.
+ */
+APLAN_API aplan_status aplan_tflite_embed(const void *model, size_t model_size, const aplan_tflite_id *ids,
+                                          const uint64_t *offsets, size_t count, void *out, size_t out_capacity,
+                                          size_t *out_size, aplan_tflite_embed_info *info,
+                                          aplan_format_error *error);
+
 /**
  * Write an id as the lifetimes CSV names it, "s<subgraph>t<tensor>", into out (always NUL-terminated when
  * out_size > 0; truncated when short). 24 bytes always suffice.

@@ -13,6 +13,7 @@
 
 #include "aplan/aplan.h"
 #include "aplan/csv.h"
+#include "aplan/tflite.h"
 
 /* Exit codes: part of the tool's interface (docs/cli.md); never renumber. */
 enum {
@@ -38,6 +39,7 @@ typedef struct cli_input {
     uint32_t csv_columns;  /* APLAN_CSV_* flags for writing the plan back in the input's shape */
     bool has_fixed;        /* some buffer has a fixed offset (an offline plan) */
     size_t subgraphs;      /* .tflite: number of subgraphs; 0 otherwise */
+    aplan_tflite_id *tflite_ids; /* .tflite: count ids as aplan_tflite_read gave them (owned); NULL otherwise */
 } cli_input;
 
 /* Problem settings resolved from the options and the input kind. */
@@ -94,7 +96,10 @@ enum {
     CLI_OPT_FORMAT = 1u << 5,
     CLI_OPT_OUTPUT = 1u << 6,
     CLI_OPT_ALIAS = 1u << 7,
-    CLI_OPT_GRAPH = 1u << 8
+    CLI_OPT_GRAPH = 1u << 8,
+    CLI_OPT_FORCE = 1u << 9,
+    CLI_OPT_NAME = 1u << 10,
+    CLI_OPT_REPLAN = 1u << 11
 };
 
 /* A parsed command line. All-zero is "no options, no arguments" (what `aplan` alone plans the example with). */
@@ -109,6 +114,9 @@ typedef struct cli_options {
     const char *output;
     bool alias;
     bool graph;
+    bool force;            /* embed: OUT may be the input */
+    const char *name;      /* -f c: prefix of every identifier (a C identifier); NULL for "aplan" */
+    bool replan;           /* embed: ignore the input's offline plan */
     bool help;
     const char *args[3];
     size_t arg_count;
@@ -130,6 +138,7 @@ extern const char cli_help_verify[];
 extern const char cli_help_bound[];
 extern const char cli_help_list[];
 extern const char cli_help_targets[];
+extern const char cli_help_embed[];
 
 /* "aplan: <message>\n" on stderr: the one shape of every error line. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
@@ -169,9 +178,16 @@ int cli_cmd_verify(const cli_options *o);
 int cli_cmd_bound(const cli_options *o);
 int cli_cmd_list(const cli_options *o);
 int cli_cmd_targets(const cli_options *o);
+int cli_cmd_embed(const cli_options *o);
 
 /* input.c */
+/* Load path (its bytes, recognised by content) into in. CLI_EXIT_OK, or an exit code with message filled. */
 int cli_load(const char *path, cli_input *in, char *message, size_t message_size);
+/* The same from bytes already read; name is what messages and in->name call them. data stays the caller's. */
+int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *in, char *message,
+                   size_t message_size);
+/* True iff data holds a .tflite flatbuffer (identifier "TFL3" at bytes 4..7). */
+bool cli_is_tflite(const char *data, size_t size);
 int cli_read_file(const char *path, char **data, size_t *size, char *message, size_t message_size);
 void cli_input_free(cli_input *in);
 /* Describe buffer i for messages: "buffer 3 'id' (line N)", "buffer 3 's0t7'", or "buffer 3" when out of range. */
@@ -201,7 +217,19 @@ bool cli_fixed_pair_shares(const cli_session *s, size_t i, size_t j, uint64_t *l
 int cli_write_table(FILE *out, const cli_session *s);
 int cli_write_json(FILE *out, const cli_session *s);
 int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run);
-int cli_write_c(FILE *out, const cli_session *s, const cli_run *run);
+/* prefix starts every identifier (macros: upper-cased); NULL gives "aplan". */
+int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char *prefix);
+
+/* Files. A writer fills out and returns CLI_EXIT_OK; CLI_EXIT_IO when a write failed (the caller names the file);
+ * or another CLI_EXIT_* code with its error printed. */
+typedef int (*cli_writer)(FILE *out, void *state);
+/* Write path so that it is never seen half-written: write() fills a new temporary file in path's directory (so the
+ * rename cannot cross file systems), which is flushed, synced and renamed over path. On any failure the temporary
+ * file is removed, path is left as it was and the error is printed. The new file keeps the mode of the one it
+ * replaces (else 0666 less the umask). Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
+int cli_write_file_atomic(const char *path, cli_writer write, void *state);
+/* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
+bool cli_same_file(const char *a, const char *b);
 /* svg.c */
 int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run);
 int cli_write_html(FILE *out, const cli_session *s, const cli_run *run);

@@ -1,5 +1,5 @@
 /*
- * The commands: plan, example, verify, bound, list and targets, and emit, which writes a session in the chosen
+ * The commands: plan, example, verify, bound, list, targets and embed, and emit, which writes a session in the chosen
  * format. Each handler loads its input, runs a session and maps every outcome to an exit code (cli.h) with the
  * error printed; results go to stdout or -o FILE, errors to stderr.
  */
@@ -39,7 +39,7 @@ static int emit(const cli_options *o, cli_session *s) {
         rc = cli_write_html(out, s, best);
         break;
     case CLI_FORMAT_C:
-        rc = cli_write_c(out, s, best);
+        rc = cli_write_c(out, s, best, o->name);
         break;
     }
     bool failed = ferror(out) != 0;
@@ -52,59 +52,61 @@ static int emit(const cli_options *o, cli_session *s) {
     return rc;
 }
 
+/* Check the input, compute the bound and run the strategies of `list` (-s syntax); s->best is then the smallest
+ * verified plan within the capacity. Returns CLI_EXIT_OK, or the exit code with the reason printed; with show (plan:
+ * the table or JSON is the result) the rows of a failed run are written too. */
+static int run_strategies(const cli_options *o, cli_session *s, const char *list, bool show) {
+    const cli_input *in = s->input;
+    int rc = cli_check_problem(s);
+    if (rc == CLI_EXIT_OK) rc = cli_check_fixed(s);
+    if (rc == CLI_EXIT_OK) rc = cli_compute_bound(s);
+    if (rc != CLI_EXIT_OK) return rc;
+    if (s->bound > s->settings.capacity) {
+        cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
+                  (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),
+                  (unsigned long long)s->settings.capacity);
+        return CLI_EXIT_NO_FIT;
+    }
+    rc = cli_select_strategies(list, s);
+    if (rc != CLI_EXIT_OK) return rc;
+    bool any_planned = false;
+    for (size_t i = 0; i < s->run_count; i++) {
+        cli_run_one(s, &s->runs[i]);
+        cli_run *r = &s->runs[i];
+        any_planned = any_planned || r->planned;
+        if (r->status == APLAN_OK &&
+            (s->best == SIZE_MAX || r->result.arena_size < s->runs[s->best].result.arena_size))
+            s->best = i;
+    }
+    if (s->best != SIZE_MAX) return CLI_EXIT_OK;
+    if (any_planned) {
+        /* Every plan exceeded the capacity: say by how much the smallest one misses. */
+        size_t smallest = SIZE_MAX;
+        for (size_t i = 0; i < s->run_count; i++) {
+            if (s->runs[i].planned &&
+                (smallest == SIZE_MAX || s->runs[i].result.arena_size < s->runs[smallest].result.arena_size))
+                smallest = i;
+        }
+        const cli_run *r = &s->runs[smallest];
+        if (show && o->format == CLI_FORMAT_TABLE) (void)emit(o, s);
+        cli_error("%s: nothing fits the capacity of %llu bytes: the smallest plan (%s) needs %llu bytes, %llu more",
+                  in->name, (unsigned long long)s->settings.capacity, r->strategy->name,
+                  (unsigned long long)r->result.arena_size,
+                  (unsigned long long)(r->result.arena_size - s->settings.capacity));
+        return CLI_EXIT_NO_FIT;
+    }
+    if (show && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON)) (void)emit(o, s);
+    cli_error("%s: no strategy could plan the input", in->name);
+    for (size_t i = 0; i < s->run_count; i++)
+        fprintf(stderr, "  %s: %s\n", s->runs[i].strategy->name, s->runs[i].error);
+    return CLI_EXIT_BAD_INPUT;
+}
+
 static int plan_input(const cli_options *o, cli_input *in) {
     cli_session s;
     cli_session_init(&s, o, in);
-    int rc = cli_check_problem(&s);
-    if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
-    if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
-    if (rc != CLI_EXIT_OK) return rc;
-    if (s.bound > s.settings.capacity) {
-        cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
-                  (unsigned long long)s.bound, (unsigned long long)(s.bound - s.settings.capacity),
-                  (unsigned long long)s.settings.capacity);
-        return CLI_EXIT_NO_FIT;
-    }
-    rc = cli_select_strategies(o->strategies, &s);
-    if (rc != CLI_EXIT_OK) {
-        cli_session_free(&s);
-        return rc;
-    }
-    bool any_planned = false;
-    for (size_t i = 0; i < s.run_count; i++) {
-        cli_run_one(&s, &s.runs[i]);
-        cli_run *r = &s.runs[i];
-        any_planned = any_planned || r->planned;
-        if (r->status == APLAN_OK && (s.best == SIZE_MAX || r->result.arena_size < s.runs[s.best].result.arena_size))
-            s.best = i;
-    }
-    if (s.best == SIZE_MAX) {
-        if (any_planned) {
-            /* Every plan exceeded the capacity: say by how much the smallest one misses. */
-            size_t smallest = SIZE_MAX;
-            for (size_t i = 0; i < s.run_count; i++) {
-                if (s.runs[i].planned &&
-                    (smallest == SIZE_MAX || s.runs[i].result.arena_size < s.runs[smallest].result.arena_size))
-                    smallest = i;
-            }
-            const cli_run *r = &s.runs[smallest];
-            if (o->format == CLI_FORMAT_TABLE) (void)emit(o, &s);
-            cli_error("%s: nothing fits the capacity of %llu bytes: the smallest plan (%s) needs %llu bytes, "
-                      "%llu more",
-                      in->name, (unsigned long long)s.settings.capacity, r->strategy->name,
-                      (unsigned long long)r->result.arena_size,
-                      (unsigned long long)(r->result.arena_size - s.settings.capacity));
-            cli_session_free(&s);
-            return CLI_EXIT_NO_FIT;
-        }
-        if (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON) (void)emit(o, &s);
-        cli_error("%s: no strategy could plan the input", in->name);
-        for (size_t i = 0; i < s.run_count; i++)
-            fprintf(stderr, "  %s: %s\n", s.runs[i].strategy->name, s.runs[i].error);
-        cli_session_free(&s);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    if (s.auto_mode) {
+    int rc = run_strategies(o, &s, o->strategies, true);
+    if (rc == CLI_EXIT_OK && s.auto_mode) {
         /* Keep only the best run. */
         cli_run keep = s.runs[s.best];
         for (size_t i = 0; i < s.run_count; i++) {
@@ -114,7 +116,7 @@ static int plan_input(const cli_options *o, cli_input *in) {
         s.run_count = 1;
         s.best = 0;
     }
-    rc = emit(o, &s);
+    if (rc == CLI_EXIT_OK) rc = emit(o, &s);
     cli_session_free(&s);
     return rc;
 }
@@ -307,4 +309,128 @@ int cli_cmd_targets(const cli_options *o) {
         printf("%-22s RAM: %s\n", "", t->why_ram);
     }
     return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* embed                                                                                                         */
+
+typedef struct bytes {
+    const void *data;
+    size_t size;
+} bytes;
+
+/* cli_write_file_atomic's writer for a block of bytes. */
+static int write_bytes(FILE *out, void *state) {
+    const bytes *b = state;
+    return fwrite(b->data, 1, b->size, out) == b->size ? CLI_EXIT_OK : CLI_EXIT_IO;
+}
+
+/* The arena TFLM's default planner (GreedyMemoryPlanner: greedy_by_size_tflm, which keeps an offline plan's offsets
+ * as TFLM does) gives the input as it is, capacity aside; 0 when that strategy is not built or cannot plan it. */
+static uint64_t tflm_arena(cli_session *s) {
+    const aplan_strategy *tflm = NULL;
+    if (aplan_strategy_find("greedy_by_size_tflm", &tflm) != APLAN_OK) return 0;
+    cli_run run;
+    memset(&run, 0, sizeof run);
+    run.strategy = tflm;
+    uint64_t capacity = s->problem.capacity;
+    s->problem.capacity = APLAN_UNLIMITED;
+    cli_run_one(s, &run);
+    s->problem.capacity = capacity;
+    free(run.offsets);
+    return run.planned ? run.result.arena_size : 0;
+}
+
+/* Write the best plan of s into a copy of the model (data, size) at -o OUT; print the warning and the result. */
+static int embed_best(const cli_options *o, const cli_session *s, const char *data, size_t size, uint64_t before) {
+    const cli_input *in = s->input;
+    const cli_run *best = &s->runs[s->best];
+    aplan_format_error e;
+    aplan_tflite_embed_info info;
+    size_t need = 0;
+    void *out = NULL;
+    aplan_status st = aplan_tflite_embed(data, size, in->tflite_ids, best->offsets, in->count, NULL, 0, &need, &info,
+                                         &e);
+    if (st == APLAN_OK) {
+        out = malloc(need);
+        if (out == NULL) {
+            cli_error("out of memory");
+            return CLI_EXIT_INTERNAL;
+        }
+        st = aplan_tflite_embed(data, size, in->tflite_ids, best->offsets, in->count, out, need, &need, &info, &e);
+    }
+    if (st != APLAN_OK) {
+        free(out);
+        const char *why = e.message[0] != '\0' ? e.message : aplan_status_str(st);
+        if (st >= APLAN_E_FORMAT_TRUNCATED) {
+            cli_error("%s: cannot embed a plan: byte %llu: %s", in->name, (unsigned long long)e.byte_offset, why);
+            return CLI_EXIT_BAD_INPUT;
+        }
+        cli_error("%s: cannot embed the plan of %s: %s", in->name, best->strategy->name, why);
+        return st == APLAN_E_CAPACITY_EXCEEDED ? CLI_EXIT_NO_FIT : CLI_EXIT_INTERNAL;
+    }
+    bytes b = {out, need};
+    int rc = cli_write_file_atomic(o->output, write_bytes, &b);
+    free(out);
+    if (rc != CLI_EXIT_OK) return rc;
+    if (info.replaced) {
+        fprintf(stderr, "%s: warning: %s already had an offline plan (OfflineMemoryAllocation); %s holds the new plan "
+                        "in its place\n",
+                CLI_PROGRAM, in->name, o->output);
+    }
+    uint64_t arena = best->result.arena_size;
+    printf("%s: arena ", o->output);
+    if (before != 0) printf("%llu -> ", (unsigned long long)before);
+    printf("%llu bytes (%s%s), lower bound %llu bytes%s; %zu of %zu tensors planned offline\n",
+           (unsigned long long)arena, before != 0 ? "TFLM's greedy planner -> " : "", best->strategy->name,
+           (unsigned long long)s->bound, arena == s->bound ? ", optimal" : "", info.planned_count, info.tensor_count);
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+}
+
+int cli_cmd_embed(const cli_options *o) {
+    const char *model = o->args[0];
+    if (o->output == NULL || strcmp(o->output, "-") == 0) {
+        cli_error("embed: -o OUT is required: the file to write the model with its plan to");
+        return CLI_EXIT_USAGE;
+    }
+    /* The input is read whole before anything is written, so even --force never reads a half-written file. */
+    if (!o->force && strcmp(model, "-") != 0 && cli_same_file(model, o->output)) {
+        cli_error("embed: %s is the input: refusing to overwrite it (use --force to replace it)", o->output);
+        return CLI_EXIT_USAGE;
+    }
+    char *data;
+    size_t size;
+    char message[512];
+    int rc = cli_read_file(model, &data, &size, message, sizeof message);
+    if (rc != CLI_EXIT_OK) {
+        cli_error("%s", message);
+        return rc;
+    }
+    if (!cli_is_tflite(data, size)) {
+        cli_error("%s: not a .tflite model (no \"TFL3\" at bytes 4..7): embed writes a TFLM offline plan into one",
+                  model);
+        free(data);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    cli_input in;
+    rc = cli_load_bytes(model, data, size, &in, message, sizeof message);
+    if (rc != CLI_EXIT_OK) {
+        cli_error("%s", message);
+        free(data);
+        return rc;
+    }
+    cli_session s;
+    cli_session_init(&s, o, &in);
+    uint64_t before = tflm_arena(&s);
+    if (o->replan) {
+        for (size_t i = 0; i < in.count; i++) in.buffers[i].offset = APLAN_NO_OFFSET;
+        in.has_fixed = false;
+        cli_session_init(&s, o, &in); /* settings again: no fixed offsets, so no aliasing either */
+    }
+    rc = run_strategies(o, &s, o->strategies != NULL ? o->strategies : "auto", false);
+    if (rc == CLI_EXIT_OK) rc = embed_best(o, &s, data, size, before);
+    cli_session_free(&s);
+    cli_input_free(&in);
+    free(data);
+    return rc;
 }

@@ -56,6 +56,7 @@ void cli_input_free(cli_input *in) {
     free(in->ids);
     free(in->buffers);
     free(in->lines);
+    free(in->tflite_ids);
     memset(in, 0, sizeof *in);
 }
 
@@ -113,7 +114,7 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
     return CLI_EXIT_OK;
 }
 
-static bool is_tflite(const char *data, size_t size) { return size >= 8 && memcmp(data + 4, "TFL3", 4) == 0; }
+bool cli_is_tflite(const char *data, size_t size) { return size >= 8 && memcmp(data + 4, "TFL3", 4) == 0; }
 
 static int load_tflite(const char *path, const char *data, size_t size, cli_input *in, char *message,
                        size_t message_size) {
@@ -158,13 +159,22 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
         ok = in->ids[i] != NULL;
         if (in->buffers[i].offset != APLAN_NO_OFFSET) in->has_fixed = true;
     }
-    free(ids);
+    in->tflite_ids = ids; /* embed writes the plan back through them */
     if (!ok) {
         cli_input_free(in);
         snprintf(message, message_size, "out of memory");
         return CLI_EXIT_INTERNAL;
     }
     return CLI_EXIT_OK;
+}
+
+int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *in, char *message,
+                   size_t message_size) {
+    memset(in, 0, sizeof *in);
+    int rc = cli_is_tflite(data, size) ? load_tflite(name, data, size, in, message, message_size)
+                                       : load_csv(name, data, size, in, message, message_size);
+    in->name = name;
+    return rc;
 }
 
 int cli_load(const char *path, cli_input *in, char *message, size_t message_size) {
@@ -174,12 +184,7 @@ int cli_load(const char *path, cli_input *in, char *message, size_t message_size
     size_t size;
     int rc = cli_read_file(path, &data, &size, message, message_size);
     if (rc != CLI_EXIT_OK) return rc;
-    if (is_tflite(data, size)) {
-        rc = load_tflite(path, data, size, in, message, message_size);
-    } else {
-        rc = load_csv(path, data, size, in, message, message_size);
-    }
+    rc = cli_load_bytes(path, data, size, in, message, message_size);
     free(data);
-    in->name = path;
     return rc;
 }

@@ -8,7 +8,7 @@
 #include "cli.h"
 
 #define PLAN_ACCEPTS (CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | \
-                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT)
+                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME)
 
 /* The order is irrelevant to dispatch; the main help (options.c) lists the commands in its own order. */
 static const cli_command commands[] = {
@@ -20,6 +20,9 @@ static const cli_command commands[] = {
      cli_help_bound, cli_cmd_bound},
     {"list", 0, 0, 0, "aplan list", cli_help_list, cli_cmd_list},
     {"targets", 0, 0, 0, "aplan targets", cli_help_targets, cli_cmd_targets},
+    {"embed", CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_OUTPUT | CLI_OPT_FORCE |
+                  CLI_OPT_REPLAN,
+     1, 1, "aplan embed [options] MODEL -o OUT", cli_help_embed, cli_cmd_embed},
 };
 
 int main(int argc, char **argv) {

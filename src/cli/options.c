@@ -28,6 +28,7 @@ void cli_error(const char *format, ...) {
     "      --target NAME     alignment and RAM size of a target (see `aplan targets`)\n"                          \
     "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n"             \
     "  -f, --format FMT      table (default), csv, json, svg, html or c\n"                                        \
+    "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
     "  -o FILE               write the result to FILE instead of stdout\n"                                        \
     "  -h, --help            this help\n"
 
@@ -55,6 +56,22 @@ const char cli_help_bound[] =
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
+const char cli_help_embed[] =
+    "Plan MODEL (a .tflite file) with TFLM's rules and write a copy, OUT, whose OfflineMemoryAllocation metadata\n"
+    "holds the plan: TFLM then places every planned tensor at its offset. An offline plan already in MODEL is\n"
+    "kept as fixed offsets (unless --replan) and its metadata is replaced, with a warning. Everything else in the\n"
+    "model stays as it was. OUT is written to a temporary file beside it, then renamed: a failure leaves OUT as it\n"
+    "was. Prints the arena before (TFLM's greedy planner on MODEL) and after.\n\n"
+    "  -o, --output OUT      the model to write (required; never MODEL itself unless --force)\n"
+    "  -s, --strategy NAME[,NAME...]|all|auto\n"
+    "                        strategies to try, keeping the best plan (default auto: all of them)\n"
+    "  -a, --align N         alignment in bytes, a power of two (default 16, TFLM's)\n"
+    "      --capacity BYTES  largest arena allowed; exit 4 when nothing fits\n"
+    "      --target NAME     alignment and RAM size of a target (see `aplan targets`)\n"
+    "      --replan          plan every buffer afresh, ignoring MODEL's offline plan\n"
+    "      --force           allow OUT to be MODEL (the original is then replaced)\n"
+    "  -h, --help            this help\n";
+
 const char cli_help_list[] = "List the built-in strategies with their descriptions.\n\n"
                              "  -h, --help            this help\n";
 
@@ -72,7 +89,8 @@ void cli_print_help(FILE *out) {
             "  bound INPUT           the lower bound and the step where it is reached\n"
             "  list                  the strategies\n"
             "  targets               the --target presets\n"
-            "  example               plan the built-in example (options as for plan)\n\n"
+            "  example               plan the built-in example (options as for plan)\n"
+            "  embed MODEL -o OUT    write a copy of a .tflite model with the plan as its offline plan\n\n"
             "`aplan COMMAND --help` describes each command's options.\n"
             "exit codes: 0 ok, 1 internal error, 2 usage error, 3 bad input, 4 plan does not fit,\n"
             "            5 verification failed, 6 I/O error\n");
@@ -97,6 +115,16 @@ static bool parse_bytes(const char *s, uint64_t *out) {
     else if (*s != '\0') return false;
     if (v > UINT64_MAX / scale) return false;
     *out = v * scale;
+    return true;
+}
+
+/* A C identifier that cannot be reserved: a letter, then letters, digits and underscores. */
+static bool c_identifier(const char *s) {
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) return false;
+    for (s++; *s != '\0'; s++) {
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    }
     return true;
 }
 
@@ -166,6 +194,16 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             bit = CLI_OPT_GRAPH;
             takes_value = false;
             o->graph = true;
+        } else if (strcmp(name, "--force") == 0) {
+            bit = CLI_OPT_FORCE;
+            takes_value = false;
+            o->force = true;
+        } else if (strcmp(name, "--replan") == 0) {
+            bit = CLI_OPT_REPLAN;
+            takes_value = false;
+            o->replan = true;
+        } else if (strcmp(name, "--name") == 0) {
+            bit = CLI_OPT_NAME;
         } else {
             cli_error("%s: unknown option '%s' (see `aplan %s --help`)", cmd->name, a, cmd->name);
             return CLI_EXIT_USAGE;
@@ -231,11 +269,23 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         case CLI_OPT_OUTPUT:
             o->output = value;
             break;
+        case CLI_OPT_NAME:
+            if (!c_identifier(value)) {
+                cli_error("%s: --name '%s' is not a C identifier (a letter, then letters, digits, '_')", cmd->name,
+                          value);
+                return CLI_EXIT_USAGE;
+            }
+            o->name = value;
+            break;
         default:
             break;
         }
     }
     if (o->help) return CLI_EXIT_OK;
+    if ((o->given & CLI_OPT_NAME) && o->format != CLI_FORMAT_C) {
+        cli_error("%s: --name applies to -f c only", cmd->name);
+        return CLI_EXIT_USAGE;
+    }
     if (o->arg_count < cmd->min_args || o->arg_count > cmd->max_args) {
         cli_error("%s: expected %zu argument%s, got %zu (usage: %s)", cmd->name, cmd->max_args,
                   cmd->max_args == 1 ? "" : "s", o->arg_count, cmd->usage);

@@ -1,6 +1,11 @@
-/* Text outputs: the comparison table, JSON, the plan as CSV and as a C header. */
+/* Text outputs: the comparison table, JSON, the plan as CSV and as a C header; and writing a file atomically. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fsync, fchmod, fileno, umask: the atomic file write */
+
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -231,9 +236,43 @@ static void c_comment_text(FILE *out, const char *s) {
     }
 }
 
-int cli_write_c(FILE *out, const cli_session *s, const cli_run *run) {
+/* TFLM's BufferPlan (tensorflow/lite/micro/memory_planner/memory_plan_struct.h) is an int32 buffer_count followed by
+ * one BufferDescriptor {int32 offset} per buffer, in AddBuffer order; written as a struct of the same layout. It
+ * needs every offset and the count to fit int32; otherwise a comment says why it is missing. */
+static void write_buffer_plan(FILE *out, const cli_session *s, const cli_run *run, const char *prefix) {
+    const cli_input *in = s->input;
+    bool fits = in->count <= (size_t)INT32_MAX;
+    for (size_t i = 0; fits && i < in->count; i++) fits = run->offsets[i] <= (uint64_t)INT32_MAX;
+    if (!fits) {
+        fputs("\n/* No TFLM BufferPlan: TFLM's offsets and buffer count are int32, and this plan exceeds them. */\n",
+              out);
+        return;
+    }
+    fprintf(out,
+            "\n/* TFLM's BufferPlan (tensorflow/lite/micro/memory_planner/memory_plan_struct.h), laid out as\n"
+            " * TFLM's struct: buffer_count, then one int32 offset per buffer in the order TFLM's allocator adds\n"
+            " * them (a .tflite model's order above), for NonPersistentMemoryPlannerShim:\n"
+            " *   tflite::NonPersistentMemoryPlannerShim planner(\n"
+            " *       reinterpret_cast<const tflite::BufferPlan *>(&%s_buffer_plan));\n"
+            " * Scratch buffers that kernels request at run time come after these and are not in the plan. */\n",
+            prefix);
+    fprintf(out, "static const struct %s_buffer_plan_layout {\n    int32_t buffer_count;\n"
+                 "    int32_t buffer_plan_entries[%zu];\n} %s_buffer_plan = {%zu, {\n",
+            prefix, in->count > 0 ? in->count : (size_t)1, prefix, in->count);
+    for (size_t i = 0; i < in->count; i++)
+        fprintf(out, "    %llu, /* %zu */\n", (unsigned long long)run->offsets[i], i);
+    if (in->count == 0) fputs("    0\n", out);
+    fputs("}};\n", out);
+}
+
+int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char *prefix) {
     int rc = need_plan(run, "a C header");
     if (rc != CLI_EXIT_OK) return rc;
+    if (prefix == NULL) prefix = "aplan";
+    char *up = malloc(strlen(prefix) + 1u); /* the prefix of macros */
+    if (up == NULL) return CLI_EXIT_INTERNAL;
+    for (size_t i = 0; i <= strlen(prefix); i++)
+        up[i] = prefix[i] >= 'a' && prefix[i] <= 'z' ? (char)(prefix[i] - 'a' + 'A') : prefix[i];
     const cli_input *in = s->input;
     uint64_t arena = run->result.arena_size;
     bool wide = arena > UINT32_MAX;
@@ -242,18 +281,18 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run) {
     fprintf(out, "%s from ", aplan_version());
     c_comment_text(out, in->name);
     fprintf(out, " with strategy %s.\n * %zu buffers, alignment %llu, sizes %s; lower bound %llu bytes%s.\n"
-                 " * Offsets are bytes from an arena base aligned to at least APLAN_ARENA_ALIGNMENT. */\n",
+                 " * Offsets are bytes from an arena base aligned to at least %s_ARENA_ALIGNMENT. */\n",
             run->strategy->name, in->count, (unsigned long long)s->settings.alignment,
             s->settings.round_sizes ? "rounded up" : "as given", (unsigned long long)s->bound,
-            arena == s->bound ? " (this plan is optimal)" : "");
-    fputs("#ifndef APLAN_ARENA_PLAN_H\n#define APLAN_ARENA_PLAN_H\n\n#include <stdint.h>\n\n", out);
-    fprintf(out, "#define APLAN_ARENA_SIZE %llu%s\n", (unsigned long long)arena, suffix);
-    fprintf(out, "#define APLAN_ARENA_ALIGNMENT %llu%s\n", (unsigned long long)s->settings.alignment, suffix);
-    fprintf(out, "#define APLAN_BUFFER_COUNT %zuu\n", in->count);
+            arena == s->bound ? " (this plan is optimal)" : "", up);
+    fprintf(out, "#ifndef %s_ARENA_PLAN_H\n#define %s_ARENA_PLAN_H\n\n#include <stdint.h>\n\n", up, up);
+    fprintf(out, "#define %s_ARENA_SIZE %llu%s\n", up, (unsigned long long)arena, suffix);
+    fprintf(out, "#define %s_ARENA_ALIGNMENT %llu%s\n", up, (unsigned long long)s->settings.alignment, suffix);
+    fprintf(out, "#define %s_BUFFER_COUNT %zuu\n", up, in->count);
     if (in->count > 0) {
         const char *type = wide ? "uint64_t" : "uint32_t";
         fprintf(out, "\n/* Offset of each buffer in the arena, in input order. */\n");
-        fprintf(out, "static const %s aplan_buffer_offsets[APLAN_BUFFER_COUNT] = {\n", type);
+        fprintf(out, "static const %s %s_buffer_offsets[%s_BUFFER_COUNT] = {\n", type, prefix, up);
         for (size_t i = 0; i < in->count; i++) {
             fprintf(out, "    %llu%s, /* %zu ", (unsigned long long)run->offsets[i], suffix, i);
             c_comment_text(out, in->ids[i]);
@@ -262,11 +301,72 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run) {
         }
         fputs("};\n", out);
         fprintf(out, "\n/* Bytes each buffer occupies (rounded as planned). */\n");
-        fprintf(out, "static const %s aplan_buffer_sizes[APLAN_BUFFER_COUNT] = {\n", type);
+        fprintf(out, "static const %s %s_buffer_sizes[%s_BUFFER_COUNT] = {\n", type, prefix, up);
         for (size_t i = 0; i < in->count; i++)
             fprintf(out, "    %llu%s,\n", (unsigned long long)aplan_buffer_size(&s->problem, i), suffix);
         fputs("};\n", out);
     }
-    fputs("\n#endif /* APLAN_ARENA_PLAN_H */\n", out);
+    write_buffer_plan(out, s, run, prefix);
+    fprintf(out, "\n#endif /* %s_ARENA_PLAN_H */\n", up);
+    free(up);
     return CLI_EXIT_OK;
+}
+
+bool cli_same_file(const char *a, const char *b) {
+    if (strcmp(a, b) == 0) return true;
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cli_write_file_atomic(const char *path, cli_writer write, void *state) {
+    /* "<dir>/.<name>.XXXXXX": hidden, and in the same directory so that rename() replaces path in one step. */
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash != NULL ? (size_t)(slash - path) + 1u : 0u;
+    size_t n = strlen(path) + 16u;
+    char *tmp = malloc(n);
+    if (tmp == NULL) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    snprintf(tmp, n, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        cli_error("cannot create a temporary file beside %s: %s", path, strerror(errno));
+        free(tmp);
+        return CLI_EXIT_IO;
+    }
+    /* mkstemp makes the file 0600; give it what the replaced file had, or what a new file would get. */
+    struct stat old;
+    mode_t mode;
+    if (stat(path, &old) == 0) {
+        mode = old.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    (void)fchmod(fd, mode); /* best effort: some file systems have no modes */
+    int rc = CLI_EXIT_OK;
+    int err = 0;
+    const char *failed = "cannot write";
+    FILE *out = fdopen(fd, "wb");
+    if (out == NULL) {
+        err = errno;
+        close(fd);
+        rc = CLI_EXIT_IO;
+    } else {
+        rc = write(out, state);
+        if (rc == CLI_EXIT_IO) err = errno;
+        if (rc == CLI_EXIT_OK && (fflush(out) != 0 || ferror(out) != 0)) err = errno, rc = CLI_EXIT_IO;
+        /* On disk before it replaces anything; EINVAL: a file that cannot be synced (nothing to wait for). */
+        if (rc == CLI_EXIT_OK && fsync(fileno(out)) != 0 && errno != EINVAL) err = errno, rc = CLI_EXIT_IO;
+        if (fclose(out) != 0 && rc == CLI_EXIT_OK) err = errno, rc = CLI_EXIT_IO;
+        if (rc == CLI_EXIT_OK && rename(tmp, path) != 0) err = errno, rc = CLI_EXIT_IO, failed = "cannot replace";
+    }
+    if (rc != CLI_EXIT_OK) {
+        if (rc == CLI_EXIT_IO) cli_error("%s %s: %s", failed, path, err != 0 ? strerror(err) : "write error");
+        (void)unlink(tmp);
+    }
+    free(tmp);
+    return rc;
 }

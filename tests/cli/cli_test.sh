@@ -57,13 +57,14 @@ has out "ADD"
 has out "pw2, project -> add [1x12x12x32] 4608 bytes"
 
 # --- help on every command ------------------------------------------------------------------------------------------
-for c in "" plan verify bound list targets example; do
+for c in "" plan verify bound list targets example embed; do
     run 0 "$A" $c --help
     has out "usage: aplan"
     empty err
 done
 run 0 "$A" --help
 has out "5 verification failed, 6 I/O error"
+has out "embed MODEL -o OUT"
 
 # --- usage errors: exit 2, message on stderr, nothing on stdout --------------------------------------------------
 run 2 "$A" frob
@@ -93,6 +94,12 @@ run 2 "$A" plan -s
 has err "option '-s' needs a value"
 run 2 "$A" plan --round-sizes=1 "$I12"
 has err "takes no value"
+run 2 "$A" plan -f c --name 9lives "$I12"
+has err "--name '9lives' is not a C identifier (a letter, then letters, digits, '_')"
+run 2 "$A" plan --name pd "$I12"
+has err "plan: --name applies to -f c only"
+run 2 "$A" bound --name pd "$I12"
+has err "option '--name' does not apply to this command"
 
 # --- plan a CSV ----------------------------------------------------------------------------------------------------
 run 0 "$A" plan "$I12"
@@ -229,12 +236,48 @@ int main(void) {
         if (end > highest) highest = end;
     }
     printf("%llu %u %llu\n", (unsigned long long)APLAN_ARENA_SIZE, (unsigned)APLAN_BUFFER_COUNT, highest);
+    if (aplan_buffer_plan.buffer_count != APLAN_BUFFER_COUNT) return 3;
     return highest == APLAN_ARENA_SIZE ? 0 : 2;
 }
 EOF
 run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/use" "$T/use.c"
 run 0 "$T/use"
 has out "55296 32 55296"
+# Two models' headers in one program (--name), each with TFLM's BufferPlan: its layout (an int32 count, then one
+# int32 per buffer) and its entries, which must be the plan's offsets in the model's buffer order.
+run 0 "$A" plan -s greedy_by_size -f c --name pd -o "$T/pd.h" "$S/models/person_detect.tflite"
+run 0 "$A" plan -s greedy_by_size_tflm -f c --name audio -o "$T/audio.h" "$S/models/audio_preprocessor_int8.tflite"
+pd_offsets=$("$A" plan -s greedy_by_size -f csv "$S/models/person_detect.tflite" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')
+audio_offsets=$("$A" plan -s greedy_by_size_tflm -f csv "$S/models/audio_preprocessor_int8.tflite" |
+    tail -n +2 | cut -d, -f6 | tr '\n' ' ')
+cat >"$T/two.c" <<'EOF'
+#include <stddef.h>
+#include <stdio.h>
+#include "pd.h"
+#include "audio.h"
+_Static_assert(offsetof(struct pd_buffer_plan_layout, buffer_plan_entries) == 4, "TFLM's BufferPlan layout");
+_Static_assert(sizeof pd_buffer_plan.buffer_plan_entries[0] == 4, "a BufferDescriptor is one int32");
+#define SHOW(p, P)                                                                                                  \
+    do {                                                                                                            \
+        printf(#p " %d ", (int)p##_buffer_plan.buffer_count);                                                       \
+        for (unsigned i = 0; i < P##_BUFFER_COUNT; i++) {                                                           \
+            if ((unsigned long)p##_buffer_plan.buffer_plan_entries[i] != p##_buffer_offsets[i]) return 1;           \
+            printf("%d ", (int)p##_buffer_plan.buffer_plan_entries[i]);                                             \
+        }                                                                                                           \
+        printf("\n");                                                                                               \
+    } while (0)
+int main(void) {
+    SHOW(pd, PD);
+    SHOW(audio, AUDIO);
+    printf("%lu %lu\n", (unsigned long)PD_ARENA_SIZE, (unsigned long)AUDIO_ARENA_SIZE);
+    return 0;
+}
+EOF
+run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/two" "$T/two.c"
+run 0 "$T/two"
+has out "pd 32 $pd_offsets"
+has out "audio 25 $audio_offsets"
+has out "55296 3040"
 
 # --- SVG: one rectangle per buffer that occupies memory ---------------------------------------------------------------
 run 0 "$A" plan -f svg "$I12"
@@ -285,6 +328,78 @@ has out "alignment 4, sizes rounded up, capacity 270336 (target cortex-m0plus)"
 head -c 200 "$S/models/person_detect.tflite" >"$T/cut.tflite"
 run 3 "$A" plan "$T/cut.tflite"
 has err "cut.tflite: byte "
+
+# --- embed: the plan as the model's offline plan ----------------------------------------------------------------------
+run 0 "$A" embed "$S/models/audio_preprocessor_int8.tflite" -o "$T/ap.tflite"
+has out "$T/ap.tflite: arena 3040 -> 2096 bytes (TFLM's greedy planner -> greedy_by_size), lower bound 2096 bytes, optimal; 25 of 43 tensors planned offline"
+empty err
+run 0 "$A" verify "$T/ap.tflite" "$T/ap.tflite"
+has out "valid: 25 buffers, arena 2096 bytes, lower bound 2096 bytes (+0.0%), optimal"
+run 0 "$A" plan -s offline "$T/ap.tflite"
+hasre out '^\* offline +2096 +2096 '
+# The same buffers as the input: rows equal but for the offset column.
+run 0 "$A" plan -s linear -f csv "$T/ap.tflite"
+cut -d, -f1-4 "$T/out" >"$T/ap_rows.csv"
+"$A" plan -s linear -f csv "$S/models/audio_preprocessor_int8.tflite" | cut -d, -f1-4 >"$T/ap_in_rows.csv"
+checks=$((checks + 1))
+cmp -s "$T/ap_rows.csv" "$T/ap_in_rows.csv" || fail "the embedded model's buffers differ from the input's"
+run 0 "$A" embed -s greedy_by_size_tflm --target cortex-m4 "$S/models/person_detect.tflite" -o "$T/pd.tflite"
+has out "pd.tflite: arena 55296 -> 55296 bytes (TFLM's greedy planner -> greedy_by_size_tflm), lower bound 55296 bytes, optimal; 32 of 89 tensors planned offline"
+run 3 "$A" verify "$T/pd.tflite" "$T/pd.tflite"
+has err "offset 4 is not a multiple of its alignment 16" # planned for the target's 4 bytes, not TFLM's 16
+run 0 "$A" verify --target cortex-m4 "$T/pd.tflite" "$T/pd.tflite"
+has out "valid: 32 buffers, arena 55296 bytes"
+# An existing plan: kept as fixed offsets and its metadata replaced, with a warning; --replan plans afresh.
+run 0 "$A" embed -s linear "$T/ap.tflite" -o "$T/ap2.tflite"
+has err "aplan: warning: $T/ap.tflite already had an offline plan (OfflineMemoryAllocation); $T/ap2.tflite holds the new plan in its place"
+has out "arena 2096 -> 2096 bytes (TFLM's greedy planner -> linear)"
+run 0 "$A" embed -s linear --replan "$T/ap.tflite" -o "$T/ap2.tflite"
+has err "already had an offline plan"
+has out "ap2.tflite: arena 2096 -> 12208 bytes (TFLM's greedy planner -> linear), lower bound 2096 bytes; 25 of 43 tensors planned offline"
+run 0 "$A" verify "$T/ap2.tflite" "$T/ap2.tflite"
+has out "arena 12208 bytes"
+run 0 "$A" embed "$S/models/person_detect_vela.tflite" -o "$T/vela.tflite"
+has err "already had an offline plan"
+has out "arena 74464 -> 74464 bytes"
+run 0 "$A" verify "$T/vela.tflite" "$T/vela.tflite"
+has out "aliased fixed pairs (allowed): 6"
+# Never the input itself (by name or through a link) unless --force; the input stays as it was.
+cp "$T/ap.tflite" "$T/own.tflite"
+run 2 "$A" embed "$T/own.tflite" -o "$T/own.tflite"
+has err "embed: $T/own.tflite is the input: refusing to overwrite it (use --force to replace it)"
+ln -s own.tflite "$T/link.tflite"
+run 2 "$A" embed "$T/own.tflite" -o "$T/link.tflite"
+has err "is the input: refusing to overwrite it"
+checks=$((checks + 1))
+cmp -s "$T/own.tflite" "$T/ap.tflite" || fail "a refused embed changed its input"
+run 0 "$A" embed --force --replan -s linear "$T/own.tflite" -o "$T/own.tflite"
+has out "arena 2096 -> 12208 bytes"
+run 0 "$A" verify "$T/own.tflite" "$T/own.tflite"
+has out "arena 12208 bytes"
+# Usage, input and capacity errors; nothing is written.
+run 2 "$A" embed "$S/models/person_detect.tflite"
+has err "embed: -o OUT is required"
+run 2 "$A" embed -f c "$S/models/person_detect.tflite" -o "$T/x.tflite"
+has err "option '-f' does not apply to this command"
+run 3 "$A" embed "$I12" -o "$T/x.tflite"
+has err "input.12.csv: not a .tflite model"
+run 3 "$A" embed "$T/cut.tflite" -o "$T/x.tflite"
+has err "cut.tflite: byte "
+run 4 "$A" embed --capacity 50000 "$S/models/person_detect.tflite" -o "$T/x.tflite"
+has err "no plan can fit: the lower bound is 55296 bytes, 5296 more than the capacity 50000"
+checks=$((checks + 1))
+[ ! -e "$T/x.tflite" ] || fail "a failed embed wrote its output"
+run 6 "$A" embed "$S/models/person_detect.tflite" -o "$T/no/such/dir/x.tflite"
+has err "cannot create a temporary file beside $T/no/such/dir/x.tflite: No such file or directory"
+# A write that fails half-way (a file size limit of 8 KiB): the old OUT stays, and no temporary file is left.
+mkdir "$T/full"
+printf 'old' >"$T/full/keep.tflite"
+run 6 sh -c 'trap "" XFSZ; ulimit -f 16; exec "$0" "$@"' "$A" embed "$S/models/person_detect.tflite" -o "$T/full/keep.tflite"
+has err "cannot write $T/full/keep.tflite: File too large"
+checks=$((checks + 1))
+[ "$(cat "$T/full/keep.tflite")" = old ] || fail "a failed embed changed the old output"
+checks=$((checks + 1))
+[ "$(ls -A "$T/full")" = keep.tflite ] || fail "a failed embed left files behind: $(ls -A "$T/full")"
 
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]

@@ -1,0 +1,584 @@
+/*
+ * Writing a plan into a .tflite model: aplan_tflite_embed. <aplan/tflite.h> gives the contract and the layout of
+ * the output (a new front block, then the input unchanged but for absolute file offsets).
+ *
+ * Schema facts (tensorflow/lite/schema/schema.fbs, version 3d) used here: Model's fields are version (id 0, uint)
+ * and nine vectors: operator_codes 1, subgraphs 2, description 3 (a string), buffers 4, metadata_buffer 5 ([int],
+ * indices into buffers), metadata 6, signature_defs 7, external_buffer_groups 8, external_buffers 9. Buffer is data
+ * (0, [ubyte], force_align 16), offset (1, ulong), size (2, ulong); Metadata is name (0) and buffer (1, uint);
+ * Tensor.buffer is field 2; SubGraph.tensors 0 and operators 3; Operator.large_custom_options_offset is field 9
+ * (ulong). Buffer.offset and large_custom_options_offset are "relative to the beginning of the file and only valid
+ * if > 1".
+ *
+ * TFLM (micro_allocation_info.cc) reads the plan from the metadata named "OfflineMemoryAllocation": word 2 is the
+ * tensor count it compares with the model's, word 3 on are the offsets, indexed by tensor over all subgraphs in
+ * order; a tensor whose offset is not -1 is placed there (a variable included). It reads the words through a
+ * uint32_t pointer, so they must be aligned in memory: the data vector is 16-aligned in the output.
+ *
+ * How: the model is checked by aplan_tflite_query (so embed accepts what the reader accepts), then parsed again
+ * here for what the reader does not look at (Model fields it ignores, unused Buffer tables, absolute offsets). One
+ * layout function places the front block for both the size query and the write. No scratch: ids are sorted, so
+ * global tensor indices come from a cursor over the subgraphs, and "is the old plan's buffer used elsewhere?" is one
+ * scan of the tensors. Every walk is a loop; nothing recurses.
+ */
+#include <stdarg.h>
+
+#include "aplan/tflite.h"
+
+#include "formats/flatbuf.h"
+
+/* The one bulk copy (the whole input); overridable like APLAN_MEMSET for a freestanding port. */
+#ifndef APLAN_MEMCPY
+#  define APLAN_MEMCPY(d, s, n) __builtin_memcpy((d), (s), (n))
+#endif
+
+enum {
+    MODEL_VERSION = 0,
+    MODEL_SUBGRAPHS = 2,
+    MODEL_DESCRIPTION = 3,
+    MODEL_BUFFERS = 4,
+    MODEL_METADATA_BUFFER = 5,
+    MODEL_METADATA = 6,
+    MODEL_FIELDS = 10, /* ids 0..9: external_buffers (9) is the last this writer knows */
+    SUBGRAPH_TENSORS = 0,
+    SUBGRAPH_OPERATORS = 3,
+    TENSOR_BUFFER = 2,
+    OPERATOR_LARGE_CUSTOM_OPTIONS_OFFSET = 9,
+    BUFFER_DATA = 0,
+    BUFFER_OFFSET = 1,
+    METADATA_NAME = 0,
+    METADATA_BUFFER = 1
+};
+
+static const char *const model_field[MODEL_FIELDS] = {
+    "Model.version",  "Model.operator_codes",  "Model.subgraphs",     "Model.description",
+    "Model.buffers",  "Model.metadata_buffer", "Model.metadata",      "Model.signature_defs",
+    "Model.external_buffer_groups", "Model.external_buffers"};
+
+static const char offline_name[] = APLAN_TFLITE_OFFLINE_METADATA;
+#define OFFLINE_NAME_LEN (sizeof offline_name - 1u)
+
+/* FlatBuffers' verifier takes offsets as signed 32-bit values: every offset the writer makes stays below 2^31. */
+#define OFFSET_LIMIT ((uint64_t)INT32_MAX)
+
+/* Where the front block's parts go, in bytes from the start of the output. 0: not written. */
+typedef struct layout {
+    uint64_t model_vtable, model_table; /* the new Model */
+    uint64_t buffers, metadata;         /* the new vectors (length words) */
+    uint64_t meta_vtable, meta_table;   /* the new Metadata table, unless the old one is kept */
+    uint64_t name;                      /* its name string (length word) */
+    uint64_t buf_vtable, buf_table;     /* the new Buffer table */
+    uint64_t data;                      /* its data vector (length word; the words follow 16-aligned) */
+    uint64_t shift;                     /* the front block's size: where the input starts */
+} layout;
+
+typedef struct embed {
+    aplan__fb fb;
+    aplan__fb_table root;
+    uint32_t version;
+    bool present[MODEL_FIELDS]; /* the input Model has the field */
+    size_t target[MODEL_FIELDS]; /* vector fields: the input position of the vector's length word */
+    aplan__fb_vec subgraphs, buffers, metadata, metadata_buffer;
+    uint64_t tensor_count;
+    uint64_t max_target;         /* highest input position an offset of the front block points at */
+    uint32_t offline_entries;    /* metadata entries named OfflineMemoryAllocation */
+    uint32_t plan_buffer;        /* the buffer that will hold the plan */
+    bool in_place;               /* re-point buffers[plan_buffer] (the old plan's); else append a buffer */
+    layout at;
+} embed;
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+/* A caller mistake in words; byte_offset 0. Returns status. */
+static aplan_status arg_error(aplan_format_error *error, aplan_status status, const char *format, ...) {
+    APLAN_MEMSET(error, 0, sizeof *error);
+    error->status = status;
+    aplan__text w = {error->message, sizeof error->message, 0};
+    va_list args;
+    va_start(args, format);
+    aplan__vputf(&w, format, args);
+    va_end(args);
+    return status;
+}
+
+static void put16(uint8_t *out, uint64_t pos, uint16_t v) {
+    out[pos] = (uint8_t)v;
+    out[pos + 1u] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *out, uint64_t pos, uint32_t v) {
+    for (unsigned i = 0; i < 4u; i++) out[pos + i] = (uint8_t)(v >> (8u * i));
+}
+
+static void put64(uint8_t *out, uint64_t pos, uint64_t v) {
+    put32(out, pos, (uint32_t)v);
+    put32(out, pos + 4u, (uint32_t)(v >> 32));
+}
+
+/* The uoffset at slot, pointing forward to target; layout_front checked that the distance is below 2^31. */
+static void put_uoffset(uint8_t *out, uint64_t slot, uint64_t target) {
+    APLAN_ASSERT(target > slot && target - slot <= OFFSET_LIMIT);
+    put32(out, slot, (uint32_t)(target - slot));
+}
+
+static uint64_t align_to(uint64_t v, uint64_t a) { return (v + a - 1u) & ~(a - 1u); }
+
+/* The input position of entry i's target in a vector of uoffsets (the fb reader checked it before). */
+static uint64_t entry_target(const embed *e, const aplan__fb_vec *v, uint32_t i) {
+    size_t slot = v->pos + 4u * (size_t)i;
+    return (uint64_t)slot + aplan__fb_u32(&e->fb, slot);
+}
+
+static void note_target(embed *e, uint64_t pos) {
+    if (pos > e->max_target) e->max_target = pos;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Parsing                                                                                                       */
+
+/* The root Model: no field this writer does not know, and every vector field well-formed (the reader ignores
+ * some of them, but the output points at them). */
+static aplan_status read_model(embed *e) {
+    aplan__fb *fb = &e->fb;
+    aplan_status st = aplan__fb_root(fb, "TFL3", &e->root);
+    if (st != APLAN_OK) return st;
+    unsigned declared = (e->root.vtable_size - 4u) / 2u;
+    for (unsigned id = MODEL_FIELDS; id < declared; id++) {
+        size_t slot = e->root.vtable + 4u + 2u * (size_t)id;
+        if (aplan__fb_u16(fb, slot) != 0) {
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, slot,
+                                  "Model field %u is newer than this writer: it cannot tell an offset from a scalar",
+                                  (uint64_t)id);
+        }
+    }
+    for (unsigned id = 0; id < MODEL_FIELDS; id++) {
+        size_t pos;
+        st = aplan__fb_field(fb, &e->root, id, 4u, model_field[id], &pos);
+        if (st != APLAN_OK) return st;
+        e->present[id] = pos != 0;
+        if (pos == 0) continue;
+        if (id == MODEL_VERSION) {
+            e->version = aplan__fb_u32(fb, pos);
+            continue;
+        }
+        aplan__fb_vec v;
+        st = id == MODEL_DESCRIPTION ? aplan__fb_get_string(fb, &e->root, id, model_field[id], &v)
+                                     : aplan__fb_get_vector(fb, &e->root, id, 4u, model_field[id], &v);
+        if (st != APLAN_OK) return st;
+        e->target[id] = v.pos - 4u;
+        note_target(e, e->target[id]);
+        if (id == MODEL_SUBGRAPHS) e->subgraphs = v;
+        if (id == MODEL_BUFFERS) e->buffers = v;
+        if (id == MODEL_METADATA) e->metadata = v;
+        if (id == MODEL_METADATA_BUFFER) e->metadata_buffer = v;
+    }
+    if (e->buffers.len == 0) {
+        return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, e->root.pos,
+                              "Model.buffers: %s; the plan's buffer cannot follow buffer 0",
+                              e->present[MODEL_BUFFERS] ? "the vector is empty" : "the model has none");
+    }
+    for (uint32_t i = 0; i < e->buffers.len; i++) {
+        aplan__fb_table bt;
+        aplan__fb_context(fb, 0, "buffer", i);
+        st = aplan__fb_vec_table(fb, &e->buffers, i, "buffer table", &bt);
+        if (st != APLAN_OK) return st;
+        note_target(e, bt.pos);
+    }
+    aplan__fb_context_pop(fb, 0);
+    return APLAN_OK;
+}
+
+/* SubGraph s's tensor and operator vectors (the query checked them). */
+static aplan_status get_subgraph(embed *e, uint32_t s, aplan__fb_vec *tensors, aplan__fb_vec *operators) {
+    aplan__fb_table t;
+    aplan__fb_context(&e->fb, 0, "subgraph", s);
+    aplan_status st = aplan__fb_vec_table(&e->fb, &e->subgraphs, s, "subgraph table", &t);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(&e->fb, &t, SUBGRAPH_TENSORS, 4u, "tensors", tensors);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(&e->fb, &t, SUBGRAPH_OPERATORS, 4u, "operators", operators);
+    return st;
+}
+
+/* Metadata entry i: its table, whether it is an offline plan, and the buffer it names. */
+static aplan_status get_metadata(embed *e, uint32_t i, aplan__fb_table *mt, bool *offline, uint32_t *buffer) {
+    aplan__fb *fb = &e->fb;
+    aplan__fb_vec name;
+    aplan__fb_context(fb, 0, "metadata", i);
+    aplan_status st = aplan__fb_vec_table(fb, &e->metadata, i, "metadata table", mt);
+    if (st == APLAN_OK) st = aplan__fb_get_string(fb, mt, METADATA_NAME, "name", &name);
+    if (st == APLAN_OK) st = aplan__fb_get_u32(fb, mt, METADATA_BUFFER, "buffer", 0, buffer);
+    if (st != APLAN_OK) return st;
+    bool match = name.len == OFFLINE_NAME_LEN;
+    for (size_t k = 0; match && k < OFFLINE_NAME_LEN; k++) {
+        match = aplan__fb_u8(fb, name.pos + k) == (uint8_t)offline_name[k];
+    }
+    *offline = match;
+    return APLAN_OK;
+}
+
+/* Is buffer b used by anything but the offline plan entries: a tensor, another metadata entry, metadata_buffer? */
+static aplan_status buffer_shared(embed *e, uint32_t b, bool *shared) {
+    aplan__fb *fb = &e->fb;
+    *shared = false;
+    for (uint32_t i = 0; !*shared && i < e->metadata_buffer.len; i++) {
+        *shared = aplan__fb_vec_u32(fb, &e->metadata_buffer, i) == b;
+    }
+    for (uint32_t i = 0; !*shared && i < e->metadata.len; i++) {
+        aplan__fb_table mt;
+        bool offline = false;
+        uint32_t buffer = 0;
+        aplan_status st = get_metadata(e, i, &mt, &offline, &buffer);
+        if (st != APLAN_OK) return st;
+        *shared = !offline && buffer == b;
+    }
+    for (uint32_t s = 0; !*shared && s < e->subgraphs.len; s++) {
+        aplan__fb_vec tensors, operators;
+        aplan_status st = get_subgraph(e, s, &tensors, &operators);
+        for (uint32_t t = 0; st == APLAN_OK && !*shared && t < tensors.len; t++) {
+            aplan__fb_table tt;
+            uint32_t buffer = 0;
+            aplan__fb_context(fb, 1, "tensor", t);
+            st = aplan__fb_vec_table(fb, &tensors, t, "tensor table", &tt);
+            if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &tt, TENSOR_BUFFER, "buffer", 0, &buffer);
+            *shared = buffer == b;
+        }
+        if (st != APLAN_OK) return st;
+    }
+    aplan__fb_context_pop(fb, 0);
+    return APLAN_OK;
+}
+
+/* Count the tensors; find the offline plan entries and decide where the new plan goes. */
+static aplan_status find_plan(embed *e) {
+    aplan__fb *fb = &e->fb;
+    e->tensor_count = 0;
+    for (uint32_t s = 0; s < e->subgraphs.len; s++) {
+        aplan__fb_vec tensors, operators;
+        aplan_status st = get_subgraph(e, s, &tensors, &operators);
+        if (st != APLAN_OK) return st;
+        e->tensor_count += tensors.len;
+    }
+    bool same = true;
+    uint32_t first = 0;
+    e->offline_entries = 0;
+    for (uint32_t i = 0; i < e->metadata.len; i++) {
+        aplan__fb_table mt;
+        bool offline = false;
+        uint32_t buffer = 0;
+        aplan_status st = get_metadata(e, i, &mt, &offline, &buffer);
+        if (st != APLAN_OK) return st;
+        note_target(e, mt.pos);
+        if (!offline) continue;
+        if (e->offline_entries == 0) first = buffer;
+        same = same && buffer == first;
+        e->offline_entries++;
+    }
+    aplan__fb_context_pop(fb, 0);
+    /* Re-point the old plan's buffer only when nothing else reads it: a tensor reading it would get the plan as
+     * its constant data. The reader checked that every entry's buffer exists. */
+    bool shared = true;
+    if (e->offline_entries > 0 && same) {
+        aplan_status st = buffer_shared(e, first, &shared);
+        if (st != APLAN_OK) return st;
+    }
+    e->in_place = !shared;
+    e->plan_buffer = e->in_place ? first : e->buffers.len;
+    return APLAN_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The plan words and the absolute offsets                                                                       */
+
+/* Check ids and offsets against the model; with words (the first offset word in the output) write each offset.
+ * ids ascend, so one cursor over the subgraphs turns (subgraph, tensor) into the index over all subgraphs. */
+static aplan_status place_offsets(embed *e, const aplan_tflite_id *ids, const uint64_t *offsets, size_t count,
+                                  uint8_t *words) {
+    aplan_format_error *error = e->fb.error;
+    uint32_t sg = 0;
+    uint64_t base = 0;
+    aplan__fb_vec tensors, operators;
+    aplan_status st = get_subgraph(e, 0, &tensors, &operators);
+    aplan__fb_context_pop(&e->fb, 0);
+    for (size_t i = 0; st == APLAN_OK && i < count; i++) {
+        const aplan_tflite_id id = ids[i];
+        if (i > 0 && (id.subgraph < ids[i - 1u].subgraph ||
+                      (id.subgraph == ids[i - 1u].subgraph && id.tensor <= ids[i - 1u].tensor))) {
+            return arg_error(error, APLAN_E_INVALID_ARG,
+                             "ids[%u] is s%ut%u, not after ids[%u] s%ut%u (the reader's order)", (uint64_t)i,
+                             (uint64_t)id.subgraph, (uint64_t)id.tensor, (uint64_t)(i - 1u),
+                             (uint64_t)ids[i - 1u].subgraph, (uint64_t)ids[i - 1u].tensor);
+        }
+        if (id.subgraph >= e->subgraphs.len) {
+            return arg_error(error, APLAN_E_INVALID_ARG, "ids[%u] is s%ut%u: the model has %u subgraphs", (uint64_t)i,
+                             (uint64_t)id.subgraph, (uint64_t)id.tensor, (uint64_t)e->subgraphs.len);
+        }
+        while (st == APLAN_OK && sg < id.subgraph) {
+            base += tensors.len;
+            st = get_subgraph(e, ++sg, &tensors, &operators);
+            aplan__fb_context_pop(&e->fb, 0);
+        }
+        if (st != APLAN_OK) break;
+        if (id.tensor >= tensors.len) {
+            return arg_error(error, APLAN_E_INVALID_ARG, "ids[%u] is s%ut%u: subgraph %u has %u tensors", (uint64_t)i,
+                             (uint64_t)id.subgraph, (uint64_t)id.tensor, (uint64_t)id.subgraph,
+                             (uint64_t)tensors.len);
+        }
+        if (offsets[i] == APLAN_NO_OFFSET) {
+            return arg_error(error, APLAN_E_INVALID_ARG, "offsets[%u] (s%ut%u) is APLAN_NO_OFFSET: unplaced",
+                             (uint64_t)i, (uint64_t)id.subgraph, (uint64_t)id.tensor);
+        }
+        if (offsets[i] > (uint64_t)INT32_MAX) {
+            return arg_error(error, APLAN_E_CAPACITY_EXCEEDED,
+                             "offsets[%u] (s%ut%u) is %u, above TFLM's int32 limit %u", (uint64_t)i,
+                             (uint64_t)id.subgraph, (uint64_t)id.tensor, offsets[i], (uint64_t)INT32_MAX);
+        }
+        if (words != NULL) put32(words, 4u * (base + id.tensor), (uint32_t)offsets[i]);
+    }
+    return st;
+}
+
+/* One absolute file offset (a u64 field at input position pos, `what` naming it): check that it still fits once
+ * the input moves by shift, and with out write the moved value. Read from the input, so a table reached twice
+ * is written the same way twice. */
+static aplan_status move_file_offset(embed *e, size_t pos, const char *what, uint8_t *out) {
+    if (pos == 0) return APLAN_OK;
+    uint64_t v = aplan__fb_u64(&e->fb, pos);
+    if (v <= 1u) return APLAN_OK; /* 0: none; 1: a placeholder (the schema: "only valid if > 1") */
+    uint64_t moved;
+    if (!aplan__add(v, e->at.shift, &moved)) {
+        return aplan__fb_fail(&e->fb, APLAN_E_FORMAT_BAD_VALUE, pos,
+                              "%s %u plus the %u-byte front block passes 2^64 - 1", what, v, e->at.shift);
+    }
+    if (out != NULL) put64(out, e->at.shift + pos, moved);
+    return APLAN_OK;
+}
+
+/* Every Buffer.offset and Operator.large_custom_options_offset, as move_file_offset. */
+static aplan_status move_file_offsets(embed *e, uint8_t *out) {
+    aplan__fb *fb = &e->fb;
+    aplan_status st = APLAN_OK;
+    for (uint32_t i = 0; st == APLAN_OK && i < e->buffers.len; i++) {
+        aplan__fb_table bt;
+        size_t pos = 0;
+        aplan__fb_context(fb, 0, "buffer", i);
+        st = aplan__fb_vec_table(fb, &e->buffers, i, "buffer table", &bt);
+        if (st == APLAN_OK) st = aplan__fb_field(fb, &bt, BUFFER_OFFSET, 8u, "offset", &pos);
+        if (st == APLAN_OK) st = move_file_offset(e, pos, "offset", out);
+    }
+    for (uint32_t s = 0; st == APLAN_OK && s < e->subgraphs.len; s++) {
+        aplan__fb_vec tensors, operators;
+        st = get_subgraph(e, s, &tensors, &operators);
+        for (uint32_t k = 0; st == APLAN_OK && k < operators.len; k++) {
+            aplan__fb_table ot;
+            size_t pos = 0;
+            aplan__fb_context(fb, 1, "operator", k);
+            st = aplan__fb_vec_table(fb, &operators, k, "operator table", &ot);
+            if (st == APLAN_OK) {
+                st = aplan__fb_field(fb, &ot, OPERATOR_LARGE_CUSTOM_OPTIONS_OFFSET, 8u, "large_custom_options_offset",
+                                     &pos);
+            }
+            if (st == APLAN_OK) st = move_file_offset(e, pos, "large_custom_options_offset", out);
+        }
+    }
+    aplan__fb_context_pop(fb, 0);
+    return st;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The front block                                                                                               */
+
+/* The new Model has field id: every field of the input's, plus metadata when a new Metadata table is written. */
+static bool new_field(const embed *e, unsigned id) {
+    return e->present[id] || id == MODEL_BUFFERS || (id == MODEL_METADATA && !e->in_place);
+}
+
+static unsigned new_slots(const embed *e) {
+    unsigned slots = 0;
+    for (unsigned id = 0; id < MODEL_FIELDS; id++) {
+        if (new_field(e, id)) slots = id + 1u;
+    }
+    return slots;
+}
+
+static uint64_t metadata_len(const embed *e) { return e->metadata.len + (e->offline_entries == 0 ? 1u : 0u); }
+
+/* Place the front block; check that every offset it holds stays below 2^31 and that the output fits size_t. */
+static aplan_status layout_front(embed *e, size_t model_size) {
+    layout *at = &e->at;
+    APLAN_MEMSET(at, 0, sizeof *at);
+    unsigned slots = new_slots(e);
+    unsigned fields = 0;
+    for (unsigned id = 0; id < slots; id++) fields += new_field(e, id) ? 1u : 0u;
+    at->model_vtable = 8u;
+    at->model_table = align_to(at->model_vtable + 4u + 2u * slots, 4u);
+    at->buffers = at->model_table + 4u + 4u * fields;
+    uint64_t pos = at->buffers + 4u + 4u * ((uint64_t)e->buffers.len + (e->in_place ? 0u : 1u));
+    if (!e->in_place) {
+        at->metadata = pos;
+        at->meta_vtable = at->metadata + 4u + 4u * metadata_len(e);
+        at->meta_table = at->meta_vtable + 8u;        /* vtable: 2 fields, 8 bytes */
+        at->name = at->meta_table + 12u;              /* table: soffset, name, buffer */
+        pos = at->name + 4u + align_to(OFFLINE_NAME_LEN + 1u, 4u);
+    }
+    at->buf_vtable = pos;
+    at->buf_table = at->buf_vtable + 8u;              /* vtable: 1 field, 6 bytes, padded */
+    at->data = align_to(at->buf_table + 8u + 4u, APLAN_TFLITE_EMBED_ALIGN) - 4u;
+    at->shift = align_to(at->data + 4u + 12u + 4u * e->tensor_count, APLAN_TFLITE_EMBED_ALIGN);
+    /* The longest offset runs from the front block to the farthest input part it points at. */
+    if (at->shift + e->max_target > OFFSET_LIMIT || (uint64_t)model_size > (uint64_t)SIZE_MAX - at->shift) {
+        return aplan__fb_fail(&e->fb, APLAN_E_FORMAT_UNSUPPORTED, e->max_target,
+                              "the output would need offsets of 2^31 bytes or more (%u-byte plan block)", at->shift);
+    }
+    return APLAN_OK;
+}
+
+/* Write the front block into out (its first shift bytes); the input is already copied behind it. */
+static aplan_status write_front(embed *e, uint8_t *out, const aplan_tflite_id *ids, const uint64_t *offsets,
+                                size_t count) {
+    const layout *at = &e->at;
+    aplan__fb *fb = &e->fb;
+    APLAN_MEMSET(out, 0, (size_t)at->shift);
+    put_uoffset(out, 0, at->model_table);
+    APLAN_MEMCPY(out + 4, "TFL3", 4u);
+
+    /* Model: vtable before the table (a positive soffset), fields in id order, one 4-byte slot each. */
+    unsigned slots = new_slots(e);
+    uint64_t field = at->model_table + 4u;
+    for (unsigned id = 0; id < slots; id++) {
+        if (!new_field(e, id)) continue;
+        put16(out, at->model_vtable + 4u + 2u * id, (uint16_t)(field - at->model_table));
+        if (id == MODEL_VERSION) put32(out, field, e->version);
+        else if (id == MODEL_BUFFERS) put_uoffset(out, field, at->buffers);
+        else if (id == MODEL_METADATA && !e->in_place) put_uoffset(out, field, at->metadata);
+        else put_uoffset(out, field, at->shift + e->target[id]);
+        field += 4u;
+    }
+    put16(out, at->model_vtable, (uint16_t)(4u + 2u * slots));
+    put16(out, at->model_vtable + 2u, (uint16_t)(field - at->model_table));
+    put32(out, at->model_table, (uint32_t)(at->model_table - at->model_vtable));
+
+    /* buffers: the input's tables, the plan's in place of the old plan's or after the last. */
+    uint32_t n_buffers = e->buffers.len + (e->in_place ? 0u : 1u);
+    put32(out, at->buffers, n_buffers);
+    for (uint32_t i = 0; i < n_buffers; i++) {
+        uint64_t slot = at->buffers + 4u + 4u * (uint64_t)i;
+        bool plan = i == e->plan_buffer;
+        put_uoffset(out, slot, plan ? at->buf_table : at->shift + entry_target(e, &e->buffers, i));
+    }
+
+    if (!e->in_place) {
+        /* metadata: the input's entries, each offline plan entry replaced by the new one, which is appended when
+         * there was none. */
+        uint64_t n_meta = metadata_len(e);
+        put32(out, at->metadata, (uint32_t)n_meta);
+        for (uint32_t i = 0; i < n_meta; i++) {
+            uint64_t slot = at->metadata + 4u + 4u * (uint64_t)i;
+            bool offline = true;
+            if (i < e->metadata.len) {
+                aplan__fb_table mt;
+                uint32_t buffer = 0;
+                aplan_status st = get_metadata(e, i, &mt, &offline, &buffer);
+                if (st != APLAN_OK) return st;
+            }
+            put_uoffset(out, slot, offline ? at->meta_table : at->shift + entry_target(e, &e->metadata, i));
+        }
+        aplan__fb_context_pop(fb, 0);
+        put16(out, at->meta_vtable, 8u);
+        put16(out, at->meta_vtable + 2u, 12u);
+        put16(out, at->meta_vtable + 4u, 4u);
+        put16(out, at->meta_vtable + 6u, 8u);
+        put32(out, at->meta_table, (uint32_t)(at->meta_table - at->meta_vtable));
+        put_uoffset(out, at->meta_table + 4u, at->name);
+        put32(out, at->meta_table + 8u, e->plan_buffer);
+        put32(out, at->name, (uint32_t)OFFLINE_NAME_LEN);
+        APLAN_MEMCPY(out + at->name + 4u, offline_name, OFFLINE_NAME_LEN + 1u);
+    }
+
+    /* The plan's Buffer: data only. */
+    put16(out, at->buf_vtable, 6u);
+    put16(out, at->buf_vtable + 2u, 8u);
+    put16(out, at->buf_vtable + 4u, 4u);
+    put32(out, at->buf_table, (uint32_t)(at->buf_table - at->buf_vtable));
+    put_uoffset(out, at->buf_table + 4u, at->data);
+    put32(out, at->data, (uint32_t)(12u + 4u * e->tensor_count));
+    uint8_t *words = out + at->data + 4u;
+    put32(words, 0, 0);                                    /* version */
+    put32(words, 4u, e->subgraphs.len);                    /* subgraphs */
+    put32(words, 8u, (uint32_t)e->tensor_count);           /* n */
+    APLAN_MEMSET(words + 12, 0xFF, (size_t)(4u * e->tensor_count)); /* -1: not planned offline */
+    return place_offsets(e, ids, offsets, count, words + 12);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+static aplan_status embed_model(embed *e, const void *model, size_t model_size, const aplan_tflite_id *ids,
+                                const uint64_t *offsets, size_t count, uint8_t *out, size_t out_capacity,
+                                size_t *out_size, aplan_format_error *error) {
+    aplan_tflite_info info;
+    aplan_status st = aplan_tflite_query(model, model_size, &info, error);
+    if (st != APLAN_OK) return st;
+    if (count != info.buffer_count) {
+        return arg_error(error, APLAN_E_INVALID_ARG, "count is %u, the model has %u buffers", (uint64_t)count,
+                         (uint64_t)info.buffer_count);
+    }
+    APLAN_MEMSET(e, 0, sizeof *e);
+    aplan__fb_init(&e->fb, model, model_size, error);
+    st = read_model(e);
+    if (st == APLAN_OK) st = find_plan(e);
+    if (st == APLAN_OK) st = place_offsets(e, ids, offsets, count, NULL);
+    if (st == APLAN_OK) st = layout_front(e, model_size);
+    if (st == APLAN_OK) st = move_file_offsets(e, NULL);
+    if (st != APLAN_OK) return st;
+    size_t need = (size_t)e->at.shift + model_size;
+    if (out == NULL) {
+        *out_size = need;
+        return APLAN_OK;
+    }
+    if (out_capacity < need) {
+        *out_size = need;
+        return aplan__fb_fail(&e->fb, APLAN_E_OUTPUT_TOO_SMALL, 0, "the output needs %u bytes, out_capacity is %u",
+                              (uint64_t)need, (uint64_t)out_capacity);
+    }
+    if (model_size > 0) APLAN_MEMCPY(out + e->at.shift, model, model_size);
+    st = write_front(e, out, ids, offsets, count);
+    if (st == APLAN_OK) st = move_file_offsets(e, out);
+    if (st == APLAN_OK) *out_size = need;
+    return st;
+}
+
+aplan_status aplan_tflite_embed(const void *model, size_t model_size, const aplan_tflite_id *ids,
+                                const uint64_t *offsets, size_t count, void *out, size_t out_capacity,
+                                size_t *out_size, aplan_tflite_embed_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
+    if (out_size != NULL) *out_size = 0;
+    const uintptr_t m = (uintptr_t)model, o = (uintptr_t)out;
+    if (model == NULL || out_size == NULL) {
+        return arg_error(error, APLAN_E_INVALID_ARG, model == NULL ? "model is NULL" : "out_size is NULL");
+    }
+    if (count > 0 && (ids == NULL || offsets == NULL)) {
+        return arg_error(error, APLAN_E_INVALID_ARG, ids == NULL ? "ids is NULL" : "offsets is NULL");
+    }
+    if (out == NULL && out_capacity > 0) return arg_error(error, APLAN_E_INVALID_ARG, "out is NULL");
+    if (out != NULL && o < m + model_size && m < o + out_capacity) {
+        return arg_error(error, APLAN_E_INVALID_ARG, "out overlaps the model");
+    }
+    embed e;
+    aplan_status st = embed_model(&e, model, model_size, ids, offsets, count, (uint8_t *)out, out_capacity, out_size,
+                                  error);
+    if (st != APLAN_OK) {
+        if (st != APLAN_E_OUTPUT_TOO_SMALL) *out_size = 0;
+        return st;
+    }
+    if (info != NULL) {
+        info->output_size = *out_size;
+        info->shift = (size_t)e.at.shift;
+        info->tensor_count = (size_t)e.tensor_count;
+        info->planned_count = count;
+        info->plan_buffer = e.plan_buffer;
+        info->replaced = e.offline_entries > 0;
+        info->buffer_added = !e.in_place;
+    }
+    APLAN_MEMSET(error, 0, sizeof *error);
+    return APLAN_OK;
+}
