@@ -115,6 +115,10 @@ def groups(strategies):
               "    if (aplan_tflite_query((const void *)model, model_size, &info, NULL) != APLAN_OK) return 1;\n"
               "    return (int)aplan_tflite_read((const void *)model, model_size, scratch, sizeof scratch, buffers, "
               "ids, 4, &count, NULL);", "tflite"))
+    g.append((".tflite writer (embed; includes the reader)",
+              "aplan_tflite_id ids[1] = {{0, 0}}; size_t size;\n"
+              "    return (int)aplan_tflite_embed((const void *)model, model_size, ids, offsets, 1, scratch, "
+              "sizeof scratch, &size, NULL, NULL);", "tflite"))
     return g
 
 
@@ -132,7 +136,7 @@ def sources(strategies):
         strat.append(os.path.join(ROOT, "src/strategies/%s.c" % name))
         if name == "greedy_by_size":
             strat.append(os.path.join(ROOT, "src/strategies/greedy_by_size_tflm.c"))
-    reader = [os.path.join(ROOT, "src/formats/flatbuf.c"), os.path.join(ROOT, "src/formats/tflite.c")]
+    reader = [os.path.join(ROOT, "src/formats/%s.c" % f) for f in ("flatbuf", "tflite", "tflite_write")]
     return core + strat + reader
 
 
