@@ -42,12 +42,23 @@ typedef struct cli_input {
     aplan_tflite_id *tflite_ids; /* .tflite: count ids as aplan_tflite_read gave them (owned); NULL otherwise */
 } cli_input;
 
+/* Where the default alignment came from (cli_settings.alignment_from). */
+typedef enum cli_alignment_from {
+    CLI_ALIGN_DEFAULT, /* CSV without -a or --target: 1 */
+    CLI_ALIGN_OPTION,  /* -a */
+    CLI_ALIGN_TFLM,    /* .tflite or the example: TFLM's MicroArenaBufferAlignment, 16, whatever the target */
+    CLI_ALIGN_TARGET   /* CSV with --target: the preset's */
+} cli_alignment_from;
+
 /* Problem settings resolved from the options and the input kind. */
 typedef struct cli_settings {
     uint64_t alignment;
     bool round_sizes;
     uint64_t capacity;    /* APLAN_UNLIMITED when not set */
     const char *target;   /* preset name or NULL */
+    cli_alignment_from alignment_from;
+    uint64_t target_alignment;  /* the preset's alignment (0 without --target), applied only to CSV input */
+    bool capacity_from_target;  /* the capacity is the target's RAM (no --capacity) */
 } cli_settings;
 
 /* One strategy's outcome. */
@@ -72,6 +83,10 @@ typedef struct cli_session {
     size_t run_count;
     size_t best;           /* index into runs of the smallest planned arena, SIZE_MAX when none */
     bool auto_mode;        /* -s auto: only the best run is shown */
+    bool default_list;     /* the strategies were not named (-s all, auto or none): offline joins only when every
+                              buffer is fixed, and then alone */
+    uint64_t tflm_arena;   /* .tflite, `plan`: the arena TFLM's own GreedyMemoryPlanner gives (greedy_by_size_tflm,
+                              capacity aside); 0 when unknown */
 } cli_session;
 
 /* options.c: the command line: options, their parser, the help texts and the error line. */
@@ -142,6 +157,20 @@ extern const char cli_help_embed[];
 
 /* "aplan: <message>\n" on stderr: the one shape of every error line. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* True iff a and b are the same ASCII text but for case. */
+bool cli_same_name(const char *a, const char *b);
+/* Did-you-mean for an unknown name: init with what was given, consider every known name, then cli_suggest_text
+ * writes "did you mean 'NAME'? " (with the trailing space, to precede the message's own hint) when exactly one
+ * known name is within a few edits (case aside), else "". */
+typedef struct cli_suggestion {
+    const char *given;
+    const char *best;      /* the nearest known name so far */
+    size_t distance;       /* its edit distance */
+    size_t ties;           /* other names as near */
+} cli_suggestion;
+void cli_suggest_init(cli_suggestion *s, const char *given);
+void cli_suggest_consider(cli_suggestion *s, const char *known);
+void cli_suggest_text(const cli_suggestion *s, char *out, size_t out_size);
 /* Parse argv[0..argc) for cmd into o (zeroed by the caller). CLI_EXIT_OK, or CLI_EXIT_USAGE with the error printed.
  * With -h/--help anywhere, o->help is set and the argument count is not checked. */
 int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options *o);
@@ -159,10 +188,22 @@ int cli_check_problem(const cli_session *s);
 int cli_check_fixed(const cli_session *s);
 /* Fill s->bound and s->bound_step (capacity aside). CLI_EXIT_INTERNAL on out of memory, BAD_INPUT otherwise. */
 int cli_compute_bound(cli_session *s);
-/* Fill s->runs from a -s list (NULL, "all", "auto" or names). CLI_EXIT_USAGE for a bad name (message printed). */
+/* Fill s->runs from a -s list (NULL, "all", "auto" or names). NULL, all and auto take every built-in strategy that
+ * applies to the input: offline only when every buffer has a fixed offset, and then offline alone (any other
+ * strategy must keep those offsets). CLI_EXIT_USAGE for a bad name (message printed). */
 int cli_select_strategies(const char *list, cli_session *s);
-/* Plan with run->strategy and verify the plan independently; failures end up in run->status and run->error. */
+/* Plan with run->strategy and verify the plan independently; failures end up in run->status and run->error. The
+ * strategy plans with the capacity aside and the capacity is applied after, so a plan above it (even one above a
+ * bound that already exceeds it) is still shown with its size: status APLAN_E_CAPACITY_EXCEEDED, planned. */
 void cli_run_one(cli_session *s, cli_run *run);
+/* Set s->tflm_arena: run greedy_by_size_tflm (TFLM's GreedyMemoryPlanner, which keeps fixed offsets as TFLM does)
+ * on the input as it is; 0 when that strategy is not built or cannot plan it. */
+void cli_compute_tflm_arena(cli_session *s);
+/* The run with the smallest plan, within the capacity or not (the first on ties); NULL when none planned. */
+const cli_run *cli_smallest_plan(const cli_session *s);
+/* The buffers live at step with a non-zero planned size: returns how many, sets *bytes to their planned sizes' sum
+ * and fills largest[0..min(k, count)) with the indices of the largest, largest first (ties: lower index first). */
+size_t cli_live_at(const cli_session *s, uint64_t step, size_t *largest, size_t k, uint64_t *bytes);
 /* aplan_verify with scratch from the heap; without memory it takes the pairwise path, which needs none. */
 aplan_status cli_verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena, aplan_report *r);
 /* A failed report in words, naming its buffers by id: "detail: buffer 3 is 'x' (line 5)". */
@@ -188,6 +229,9 @@ int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *i
                    size_t message_size);
 /* True iff data holds a .tflite flatbuffer (identifier "TFL3" at bytes 4..7). */
 bool cli_is_tflite(const char *data, size_t size);
+/* NULL when data may be a CSV table (its first non-blank line, after a UTF-8 byte order mark, is ASCII text with a
+ * comma, or there is no such line: the parser then says the input is empty); else why it cannot be one. */
+const char *cli_not_csv(const char *data, size_t size);
 int cli_read_file(const char *path, char **data, size_t *size, char *message, size_t message_size);
 void cli_input_free(cli_input *in);
 /* Describe buffer i for messages: "buffer 3 'id' (line N)", "buffer 3 's0t7'", or "buffer 3" when out of range. */
@@ -209,11 +253,15 @@ typedef struct cli_target {
 } cli_target;
 size_t cli_target_count(void);
 const cli_target *cli_target_at(size_t i);
+/* The preset named name, case aside ("Cortex-M4" is cortex-m4); NULL when there is none. */
 const cli_target *cli_target_find(const char *name);
 
 /* output.c */
 /* True iff buffers i and j are both fixed, live together and share bytes [*lo, *hi). The problem must be valid. */
 bool cli_fixed_pair_shares(const cli_session *s, size_t i, size_t j, uint64_t *lo, uint64_t *hi);
+/* The report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the lower bound
+ * and what the figures cover. `plan`'s table and `bound` open with it. */
+void cli_write_heading(FILE *out, const cli_session *s);
 int cli_write_table(FILE *out, const cli_session *s);
 int cli_write_json(FILE *out, const cli_session *s);
 int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run);

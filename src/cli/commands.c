@@ -54,48 +54,38 @@ static int emit(const cli_options *o, cli_session *s) {
 
 /* Check the input, compute the bound and run the strategies of `list` (-s syntax); s->best is then the smallest
  * verified plan within the capacity. Returns CLI_EXIT_OK, or the exit code with the reason printed; with show (plan:
- * the table or JSON is the result) the rows of a failed run are written too. */
+ * the table or JSON is the result) the table or JSON of a failed run is written too, so that a plan that does not
+ * fit still shows every strategy's size, the verdict and what dominates the peak. */
 static int run_strategies(const cli_options *o, cli_session *s, const char *list, bool show) {
     const cli_input *in = s->input;
     int rc = cli_check_problem(s);
     if (rc == CLI_EXIT_OK) rc = cli_check_fixed(s);
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(s);
+    if (rc == CLI_EXIT_OK) rc = cli_select_strategies(list, s);
     if (rc != CLI_EXIT_OK) return rc;
+    for (size_t i = 0; i < s->run_count; i++) cli_run_one(s, &s->runs[i]);
+    /* What TFLM's own planner gives, for the report's "in TFLM" lines and JSON, whatever -s chose. */
+    if (show && in->kind == CLI_INPUT_TFLITE) cli_compute_tflm_arena(s);
+    const cli_run *smallest = cli_smallest_plan(s);
+    if (smallest != NULL && smallest->status == APLAN_OK) {
+        s->best = (size_t)(smallest - s->runs);
+        return CLI_EXIT_OK;
+    }
+    if (show && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON)) (void)emit(o, s);
     if (s->bound > s->settings.capacity) {
         cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
                   (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),
                   (unsigned long long)s->settings.capacity);
         return CLI_EXIT_NO_FIT;
     }
-    rc = cli_select_strategies(list, s);
-    if (rc != CLI_EXIT_OK) return rc;
-    bool any_planned = false;
-    for (size_t i = 0; i < s->run_count; i++) {
-        cli_run_one(s, &s->runs[i]);
-        cli_run *r = &s->runs[i];
-        any_planned = any_planned || r->planned;
-        if (r->status == APLAN_OK &&
-            (s->best == SIZE_MAX || r->result.arena_size < s->runs[s->best].result.arena_size))
-            s->best = i;
-    }
-    if (s->best != SIZE_MAX) return CLI_EXIT_OK;
-    if (any_planned) {
-        /* Every plan exceeded the capacity: say by how much the smallest one misses. */
-        size_t smallest = SIZE_MAX;
-        for (size_t i = 0; i < s->run_count; i++) {
-            if (s->runs[i].planned &&
-                (smallest == SIZE_MAX || s->runs[i].result.arena_size < s->runs[smallest].result.arena_size))
-                smallest = i;
-        }
-        const cli_run *r = &s->runs[smallest];
-        if (show && o->format == CLI_FORMAT_TABLE) (void)emit(o, s);
+    if (smallest != NULL) {
+        const cli_run *r = smallest;
         cli_error("%s: nothing fits the capacity of %llu bytes: the smallest plan (%s) needs %llu bytes, %llu more",
                   in->name, (unsigned long long)s->settings.capacity, r->strategy->name,
                   (unsigned long long)r->result.arena_size,
                   (unsigned long long)(r->result.arena_size - s->settings.capacity));
         return CLI_EXIT_NO_FIT;
     }
-    if (show && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON)) (void)emit(o, s);
     cli_error("%s: no strategy could plan the input", in->name);
     for (size_t i = 0; i < s->run_count; i++)
         fprintf(stderr, "  %s: %s\n", s->runs[i].strategy->name, s->runs[i].error);
@@ -162,36 +152,22 @@ int cli_cmd_bound(const cli_options *o) {
     rc = cli_check_problem(&s);
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
     if (rc == CLI_EXIT_OK) {
-        size_t live = 0;
-        uint64_t live_sum = 0;
-        for (size_t i = 0; i < in.count; i++) {
-            const aplan_buffer *b = &in.buffers[i];
-            if (b->lower <= s.bound_step && s.bound_step < b->upper && aplan_buffer_size(&s.problem, i) > 0) {
-                live++;
-                live_sum += aplan_buffer_size(&s.problem, i);
-            }
-        }
-        printf("%s: %zu buffers, alignment %llu, sizes %s\n", in.name, in.count,
-               (unsigned long long)s.settings.alignment, s.settings.round_sizes ? "rounded up" : "as given");
-        printf("lower bound: %llu bytes\n", (unsigned long long)s.bound);
-        printf("reached at step %llu: %zu buffers live, %llu bytes\n", (unsigned long long)s.bound_step, live,
-               (unsigned long long)live_sum);
+        enum { SHOWN = 20 };
+        size_t largest[SHOWN];
+        uint64_t live_sum;
+        size_t live = cli_live_at(&s, s.bound_step, largest, SHOWN, &live_sum);
+        cli_write_heading(stdout, &s);
+        printf("at step %llu: %zu buffers live, %llu bytes%s\n", (unsigned long long)s.bound_step, live,
+               (unsigned long long)live_sum, live > 1 ? ", largest first" : "");
         if (live_sum < s.bound)
             printf("(the bound comes from a single buffer or a fixed offset, above the live sum)\n");
-        size_t shown = 0;
-        for (size_t i = 0; i < in.count; i++) {
-            const aplan_buffer *b = &in.buffers[i];
-            if (b->lower <= s.bound_step && s.bound_step < b->upper && aplan_buffer_size(&s.problem, i) > 0) {
-                if (shown == 20) {
-                    printf("  ... and %zu more\n", live - shown);
-                    break;
-                }
-                printf("  %-24s %12llu bytes  steps %llu-%llu\n", in.ids[i],
-                       (unsigned long long)aplan_buffer_size(&s.problem, i), (unsigned long long)b->lower,
-                       (unsigned long long)(b->upper - 1u));
-                shown++;
-            }
+        for (size_t k = 0; k < live && k < SHOWN; k++) {
+            const aplan_buffer *b = &in.buffers[largest[k]];
+            printf("  %-24s %12llu bytes  steps [%llu, %llu)\n", in.ids[largest[k]],
+                   (unsigned long long)aplan_buffer_size(&s.problem, largest[k]), (unsigned long long)b->lower,
+                   (unsigned long long)b->upper);
         }
+        if (live > SHOWN) printf("  ... and %zu more\n", live - SHOWN);
         if (fflush(stdout) != 0) rc = CLI_EXIT_IO;
     }
     cli_input_free(&in);
@@ -308,6 +284,8 @@ int cli_cmd_targets(const cli_options *o) {
         printf("%-22s alignment: %s\n", "", t->why_alignment);
         printf("%-22s RAM: %s\n", "", t->why_ram);
     }
+    printf("The RAM size is the capacity. The alignment is the default for CSV input (other runtimes): a .tflite\n"
+           "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target.\n");
     return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
 }
 
@@ -323,22 +301,6 @@ typedef struct bytes {
 static int write_bytes(FILE *out, void *state) {
     const bytes *b = state;
     return fwrite(b->data, 1, b->size, out) == b->size ? CLI_EXIT_OK : CLI_EXIT_IO;
-}
-
-/* The arena TFLM's default planner (GreedyMemoryPlanner: greedy_by_size_tflm, which keeps an offline plan's offsets
- * as TFLM does) gives the input as it is, capacity aside; 0 when that strategy is not built or cannot plan it. */
-static uint64_t tflm_arena(cli_session *s) {
-    const aplan_strategy *tflm = NULL;
-    if (aplan_strategy_find("greedy_by_size_tflm", &tflm) != APLAN_OK) return 0;
-    cli_run run;
-    memset(&run, 0, sizeof run);
-    run.strategy = tflm;
-    uint64_t capacity = s->problem.capacity;
-    s->problem.capacity = APLAN_UNLIMITED;
-    cli_run_one(s, &run);
-    s->problem.capacity = capacity;
-    free(run.offsets);
-    return run.planned ? run.result.arena_size : 0;
 }
 
 /* Write the best plan of s into a copy of the model (data, size) at -o OUT; print the warning and the result. */
@@ -421,7 +383,8 @@ int cli_cmd_embed(const cli_options *o) {
     }
     cli_session s;
     cli_session_init(&s, o, &in);
-    uint64_t before = tflm_arena(&s);
+    cli_compute_tflm_arena(&s);
+    uint64_t before = s.tflm_arena;
     if (o->replan) {
         for (size_t i = 0; i < in.count; i++) in.buffers[i].offset = APLAN_NO_OFFSET;
         in.has_fixed = false;

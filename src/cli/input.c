@@ -1,4 +1,5 @@
-/* Loading a problem: read the whole file, recognise it by content, convert it to buffers with ids. */
+/* Loading a problem: read the whole file, recognise it by content (a .tflite model, a CSV table, or neither),
+ * convert it to buffers with ids. Every failure names the file and says why (the OS's reason for I/O errors). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
     }
     size_t cap = 1u << 16;
     size_t len = 0;
+    int read_errno = 0;
     char *buf = malloc(cap);
     for (;;) {
         if (buf == NULL) {
@@ -24,8 +26,12 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
             snprintf(message, message_size, "out of memory reading %s", path);
             return CLI_EXIT_INTERNAL;
         }
+        errno = 0;
         len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
+        if (len < cap) {
+            read_errno = errno; /* a directory fails here, with EISDIR, not at fopen */
+            break;
+        }
         if (cap > SIZE_MAX / 2u) {
             free(buf);
             buf = NULL;
@@ -40,7 +46,8 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
     if (f != stdin) fclose(f);
     if (failed) {
         free(buf);
-        snprintf(message, message_size, "cannot read %s", path);
+        snprintf(message, message_size, "cannot read %s: %s", path,
+                 read_errno != 0 ? strerror(read_errno) : "read error");
         return CLI_EXIT_IO;
     }
     *data = buf;
@@ -116,6 +123,29 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
 
 bool cli_is_tflite(const char *data, size_t size) { return size >= 8 && memcmp(data + 4, "TFL3", 4) == 0; }
 
+const char *cli_not_csv(const char *data, size_t size) {
+    size_t i = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3u : 0u;
+    /* The header is the first line that is not blank (the parser skips blank lines). */
+    for (;;) {
+        size_t start = i;
+        while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r')) i++;
+        if (i == size) return NULL; /* nothing but blank lines: the parser's "empty input" says it better */
+        if (data[i] != '\n') {
+            i = start;
+            break;
+        }
+        i++;
+    }
+    /* A header names ASCII columns (id, lower, upper, size, ...) separated by commas. */
+    bool comma = false;
+    for (; i < size && data[i] != '\n'; i++) {
+        unsigned char c = (unsigned char)data[i];
+        if ((c < 0x20u && c != '\t' && c != '\r') || c >= 0x7fu) return "its first line is not text";
+        comma = comma || c == ',';
+    }
+    return comma ? NULL : "its first line has no comma";
+}
+
 static int load_tflite(const char *path, const char *data, size_t size, cli_input *in, char *message,
                        size_t message_size) {
     aplan_tflite_info info;
@@ -171,8 +201,17 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
 int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *in, char *message,
                    size_t message_size) {
     memset(in, 0, sizeof *in);
-    int rc = cli_is_tflite(data, size) ? load_tflite(name, data, size, in, message, message_size)
-                                       : load_csv(name, data, size, in, message, message_size);
+    int rc;
+    const char *why = NULL;
+    if (cli_is_tflite(data, size)) {
+        rc = load_tflite(name, data, size, in, message, message_size);
+    } else if ((why = cli_not_csv(data, size)) == NULL) {
+        rc = load_csv(name, data, size, in, message, message_size);
+    } else {
+        snprintf(message, message_size,
+                 "%s: neither a .tflite model (no \"TFL3\" at bytes 4..7) nor a CSV table (%s)", name, why);
+        rc = CLI_EXIT_BAD_INPUT;
+    }
     in->name = name;
     return rc;
 }

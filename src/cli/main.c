@@ -10,7 +10,8 @@
 #define PLAN_ACCEPTS (CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | \
                       CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME)
 
-/* The order is irrelevant to dispatch; the main help (options.c) lists the commands in its own order. */
+/* The order is irrelevant to dispatch (but `plan` comes first: `aplan FILE` runs it); the main help (options.c) lists
+ * the commands in its own order. */
 static const cli_command commands[] = {
     {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS, 1, 1, "aplan plan [options] INPUT", cli_help_plan, cli_cmd_plan},
     {"example", PLAN_ACCEPTS | CLI_OPT_GRAPH, 0, 0, "aplan example [options]", cli_help_example, cli_cmd_example},
@@ -24,6 +25,16 @@ static const cli_command commands[] = {
                   CLI_OPT_REPLAN,
      1, 1, "aplan embed [options] MODEL -o OUT", cli_help_embed, cli_cmd_embed},
 };
+
+/* A first word that is no command is taken as an input file when it names one that can be opened, or has a '/' or
+ * a '.' (which no command has: `aplan model.tflite` of a missing file then says the file is missing); anything else
+ * is a mistyped command. */
+static bool looks_like_file(const char *word) {
+    if (strchr(word, '/') != NULL || strchr(word, '.') != NULL) return true;
+    FILE *f = fopen(word, "rb");
+    if (f != NULL) fclose(f);
+    return f != NULL;
+}
 
 int main(int argc, char **argv) {
     const char *name = argc < 2 ? "" : argv[1];
@@ -42,11 +53,21 @@ int main(int argc, char **argv) {
         first = 1;
     }
     const cli_command *cmd = NULL;
+    cli_suggestion near;
+    cli_suggest_init(&near, name);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(name, commands[i].name) == 0) cmd = &commands[i];
+        cli_suggest_consider(&near, commands[i].name);
+    }
+    if (cmd == NULL && looks_like_file(name)) {
+        /* `aplan FILE [options]`: the same as `aplan plan [options] FILE`. */
+        cmd = &commands[0];
+        first = 1;
     }
     if (cmd == NULL) {
-        cli_error("unknown command '%s' (see `aplan --help`)", name);
+        char hint[80];
+        cli_suggest_text(&near, hint, sizeof hint);
+        cli_error("unknown command '%s' (%ssee `aplan --help`)", name, hint);
         return CLI_EXIT_USAGE;
     }
     cli_options o;

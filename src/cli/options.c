@@ -24,8 +24,10 @@ void cli_error(const char *format, ...) {
     "                        and the example, as TFLM; 1 for CSV, whose own alignment column wins)\n"             \
     "      --round-sizes     round every size up to its alignment (default for .tflite, as TFLM)\n"               \
     "      --no-round-sizes  plan sizes as given (default for CSV)\n"                                             \
-    "      --capacity BYTES  largest arena allowed (suffix K/KiB or M/MiB allowed); exit 4 when nothing fits\n"   \
-    "      --target NAME     alignment and RAM size of a target (see `aplan targets`)\n"                          \
+    "      --capacity BYTES  largest arena allowed; K, KB, KiB = 1024, M, MB, MiB = 1048576 (any case);\n"      \
+    "                        a verdict line says whether the plan fits; exit 4 when nothing fits\n"              \
+    "      --target NAME     RAM size (the capacity) and alignment of a target, any case (see `aplan targets`);\n"\
+    "                        .tflite and the example keep TFLM's 16-byte alignment on every target\n"            \
     "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n"             \
     "  -f, --format FMT      table (default), csv, json, svg, html or c\n"                                        \
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
@@ -34,8 +36,10 @@ void cli_error(const char *format, ...) {
 
 const char cli_help_plan[] =
     "Plan INPUT (a .tflite model or a CSV problem, recognised by content) with one strategy, a list, or all,\n"
-    "and print one row per strategy: arena bytes, lower bound, overhead over the bound, time, verified.\n"
-    "With -f csv|svg|html|c the output is the plan of one strategy (the best when several ran).\n\n" PLAN_OPTIONS;
+    "and print one row per strategy: arena bytes, lower bound, overhead over the bound, time, verified; then\n"
+    "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
+    "`aplan INPUT [options]` is the same. With -f csv|svg|html|c the output is the plan of one strategy (the best\n"
+    "when several ran).\n\n" PLAN_OPTIONS;
 
 const char cli_help_example[] =
     "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan`.\n\n"
@@ -66,8 +70,9 @@ const char cli_help_embed[] =
     "  -s, --strategy NAME[,NAME...]|all|auto\n"
     "                        strategies to try, keeping the best plan (default auto: all of them)\n"
     "  -a, --align N         alignment in bytes, a power of two (default 16, TFLM's)\n"
-    "      --capacity BYTES  largest arena allowed; exit 4 when nothing fits\n"
-    "      --target NAME     alignment and RAM size of a target (see `aplan targets`)\n"
+    "      --capacity BYTES  largest arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576); exit 4 when nothing\n"
+    "                        fits\n"
+    "      --target NAME     RAM size of a target as the capacity (see `aplan targets`); the alignment stays 16\n"
     "      --replan          plan every buffer afresh, ignoring MODEL's offline plan\n"
     "      --force           allow OUT to be MODEL (the original is then replaced)\n"
     "  -h, --help            this help\n";
@@ -80,7 +85,8 @@ const char cli_help_targets[] = "List the --target presets: alignment, RAM size 
 
 void cli_print_help(FILE *out) {
     fprintf(out,
-            "usage: aplan [COMMAND] [options] [args]\n\n"
+            "usage: aplan [COMMAND] [options] [args]\n"
+            "       aplan INPUT [options]   (the same as aplan plan [options] INPUT)\n\n"
             "Plans tensor arenas for ML inference runtimes and compares the strategies against a lower bound.\n"
             "With no command, plans a built-in example network and prints the comparison table.\n\n"
             "commands:\n"
@@ -100,7 +106,17 @@ void cli_print_command_help(FILE *out, const cli_command *cmd) {
     fprintf(out, "usage: %s\n\n%s", cmd->usage, cmd->help);
 }
 
-/* Decimal with an optional binary suffix (K, KiB, M, MiB); false on anything else or overflow. */
+/* Lower-case ASCII; names and suffixes here are ASCII, so no locale is involved. */
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+bool cli_same_name(const char *a, const char *b) {
+    for (; *a != '\0' && lower(*a) == lower(*b); a++, b++) {
+    }
+    return lower(*a) == lower(*b);
+}
+
+/* Decimal with an optional suffix, in any case: K, KB or KiB (1024), M, MB or MiB (1024 * 1024). KB and MB are
+ * binary too, as RAM sizes are quoted in datasheets; false on anything else or overflow. */
 static bool parse_bytes(const char *s, uint64_t *out) {
     if (*s < '0' || *s > '9') return false;
     uint64_t v = 0;
@@ -110,13 +126,72 @@ static bool parse_bytes(const char *s, uint64_t *out) {
         v = v * 10u + d;
     }
     uint64_t scale = 1;
-    if (strcmp(s, "K") == 0 || strcmp(s, "k") == 0 || strcmp(s, "KiB") == 0) scale = 1024u;
-    else if (strcmp(s, "M") == 0 || strcmp(s, "MiB") == 0) scale = 1024u * 1024u;
+    if (cli_same_name(s, "K") || cli_same_name(s, "KB") || cli_same_name(s, "KiB")) scale = 1024u;
+    else if (cli_same_name(s, "M") || cli_same_name(s, "MB") || cli_same_name(s, "MiB")) scale = 1024u * 1024u;
     else if (*s != '\0') return false;
     if (v > UINT64_MAX / scale) return false;
     *out = v * scale;
     return true;
 }
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Did you mean                                                                                                  */
+
+/* Names longer than this are never typos of a known name (the longest, "cortex-m55-ethos-u55", has 20). */
+#define SUGGEST_MAX 48
+
+/* Optimal string alignment distance, ignoring case: insertions, deletions, substitutions and transpositions of
+ * two neighbours each cost 1. Both strings are at most SUGGEST_MAX long. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    size_t d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
+    for (size_t i = 0; i <= n; i++) d[i][0] = i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0u : 1u;
+            size_t best = d[i - 1][j - 1] + cost;
+            if (d[i - 1][j] + 1u < best) best = d[i - 1][j] + 1u;
+            if (d[i][j - 1] + 1u < best) best = d[i][j - 1] + 1u;
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]) &&
+                d[i - 2][j - 2] + 1u < best)
+                best = d[i - 2][j - 2] + 1u;
+            d[i][j] = best;
+        }
+    }
+    return d[n][m];
+}
+
+void cli_suggest_init(cli_suggestion *s, const char *given) {
+    s->given = given;
+    s->best = NULL;
+    s->distance = SIZE_MAX;
+    s->ties = 0;
+}
+
+void cli_suggest_consider(cli_suggestion *s, const char *known) {
+    if (strlen(s->given) > SUGGEST_MAX || strlen(known) > SUGGEST_MAX) return;
+    size_t d = edit_distance(s->given, known);
+    if (d < s->distance) {
+        s->best = known;
+        s->distance = d;
+        s->ties = 0;
+    } else if (d == s->distance && !cli_same_name(known, s->best)) {
+        s->ties++;
+    }
+}
+
+void cli_suggest_text(const cli_suggestion *s, char *out, size_t out_size) {
+    /* Close: one edit in up to 3 characters, two in up to 6, three beyond; and only one name that close, since
+     * two equally near guesses help no one. */
+    size_t n = strlen(s->given);
+    size_t limit = n <= 3u ? 1u : n <= 6u ? 2u : 3u;
+    if (s->best != NULL && s->distance <= limit && s->ties == 0) snprintf(out, out_size, "did you mean '%s'? ", s->best);
+    else if (out_size > 0) out[0] = '\0';
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Options                                                                                                       */
 
 /* A C identifier that cannot be reserved: a letter, then letters, digits and underscores. */
 static bool c_identifier(const char *s) {
@@ -130,6 +205,43 @@ static bool c_identifier(const char *s) {
 
 /* Indexed by cli_format. */
 static const char *const format_names[] = {"table", "csv", "json", "svg", "html", "c"};
+
+/* Every option: its long name, its one-letter form (0: none), its CLI_OPT_* bit (0 for --help, which every command
+ * takes) and whether it takes a value. */
+typedef struct option_spec {
+    const char *name;
+    char letter;
+    unsigned bit;
+    bool takes_value;
+} option_spec;
+
+static const option_spec option_specs[] = {
+    {"--help", 'h', 0, false},
+    {"--strategy", 's', CLI_OPT_STRATEGY, true},
+    {"--align", 'a', CLI_OPT_ALIGN, true},
+    {"--round-sizes", 0, CLI_OPT_ROUND, false},
+    {"--no-round-sizes", 0, CLI_OPT_ROUND, false},
+    {"--capacity", 0, CLI_OPT_CAPACITY, true},
+    {"--target", 0, CLI_OPT_TARGET, true},
+    {"--format", 'f', CLI_OPT_FORMAT, true},
+    {"--output", 'o', CLI_OPT_OUTPUT, true},
+    {"--allow-alias", 0, CLI_OPT_ALIAS, false},
+    {"--graph", 0, CLI_OPT_GRAPH, false},
+    {"--force", 0, CLI_OPT_FORCE, false},
+    {"--replan", 0, CLI_OPT_REPLAN, false},
+    {"--name", 0, CLI_OPT_NAME, true},
+};
+
+/* The spec of "-x" or "--long"; NULL when there is none. */
+static const option_spec *find_option(const char *name) {
+    for (size_t k = 0; k < sizeof option_specs / sizeof option_specs[0]; k++) {
+        const option_spec *spec = &option_specs[k];
+        if (strcmp(name, spec->name) == 0 || (spec->letter != 0 && name[0] == '-' && name[1] == spec->letter &&
+                                              name[2] == '\0'))
+            return spec;
+    }
+    return NULL;
+}
 
 int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options *o) {
     bool only_args = false;
@@ -165,48 +277,30 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         } else {
             snprintf(name, sizeof name, "%s", a);
         }
-        unsigned bit;
-        bool takes_value = true;
-        if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
+        const option_spec *spec = find_option(name);
+        if (spec == NULL) {
+            cli_suggestion near;
+            cli_suggest_init(&near, name);
+            for (size_t k = 0; name[1] == '-' && k < sizeof option_specs / sizeof option_specs[0]; k++)
+                cli_suggest_consider(&near, option_specs[k].name);
+            char hint[80];
+            cli_suggest_text(&near, hint, sizeof hint);
+            cli_error("%s: unknown option '%s' (%ssee `aplan %s --help`)", cmd->name, a, hint, cmd->name);
+            return CLI_EXIT_USAGE;
+        }
+        if (spec->bit == 0) {
             o->help = true;
             continue;
-        } else if (strcmp(name, "-s") == 0 || strcmp(name, "--strategy") == 0) {
-            bit = CLI_OPT_STRATEGY;
-        } else if (strcmp(name, "-a") == 0 || strcmp(name, "--align") == 0) {
-            bit = CLI_OPT_ALIGN;
-        } else if (strcmp(name, "--round-sizes") == 0 || strcmp(name, "--no-round-sizes") == 0) {
-            bit = CLI_OPT_ROUND;
-            takes_value = false;
-            o->round = strcmp(name, "--round-sizes") == 0;
-        } else if (strcmp(name, "--capacity") == 0) {
-            bit = CLI_OPT_CAPACITY;
-        } else if (strcmp(name, "--target") == 0) {
-            bit = CLI_OPT_TARGET;
-        } else if (strcmp(name, "-f") == 0 || strcmp(name, "--format") == 0) {
-            bit = CLI_OPT_FORMAT;
-        } else if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
-            bit = CLI_OPT_OUTPUT;
-        } else if (strcmp(name, "--allow-alias") == 0) {
-            bit = CLI_OPT_ALIAS;
-            takes_value = false;
-            o->alias = true;
-        } else if (strcmp(name, "--graph") == 0) {
-            bit = CLI_OPT_GRAPH;
-            takes_value = false;
-            o->graph = true;
-        } else if (strcmp(name, "--force") == 0) {
-            bit = CLI_OPT_FORCE;
-            takes_value = false;
-            o->force = true;
-        } else if (strcmp(name, "--replan") == 0) {
-            bit = CLI_OPT_REPLAN;
-            takes_value = false;
-            o->replan = true;
-        } else if (strcmp(name, "--name") == 0) {
-            bit = CLI_OPT_NAME;
-        } else {
-            cli_error("%s: unknown option '%s' (see `aplan %s --help`)", cmd->name, a, cmd->name);
-            return CLI_EXIT_USAGE;
+        }
+        unsigned bit = spec->bit;
+        bool takes_value = spec->takes_value;
+        switch (bit) {
+        case CLI_OPT_ROUND: o->round = strcmp(spec->name, "--round-sizes") == 0; break;
+        case CLI_OPT_ALIAS: o->alias = true; break;
+        case CLI_OPT_GRAPH: o->graph = true; break;
+        case CLI_OPT_FORCE: o->force = true; break;
+        case CLI_OPT_REPLAN: o->replan = true; break;
+        default: break;
         }
         if ((cmd->accepts & bit) == 0) {
             cli_error("%s: option '%s' does not apply to this command", cmd->name, name);
@@ -240,28 +334,41 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             break;
         case CLI_OPT_CAPACITY:
             if (!parse_bytes(value, &o->capacity)) {
-                cli_error("%s: --capacity '%s' is not a byte count (digits, optional K/KiB/M/MiB)", cmd->name,
-                          value);
+                cli_error("%s: --capacity '%s' is not a byte count (digits, then optionally K, KB or KiB for 1024, "
+                          "M, MB or MiB for 1048576)",
+                          cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;
-        case CLI_OPT_TARGET:
-            if (cli_target_find(value) == NULL) {
-                cli_error("%s: unknown target '%s' (see `aplan targets`)", cmd->name, value);
+        case CLI_OPT_TARGET: {
+            const cli_target *t = cli_target_find(value);
+            if (t == NULL) {
+                cli_suggestion near;
+                cli_suggest_init(&near, value);
+                for (size_t k = 0; k < cli_target_count(); k++) cli_suggest_consider(&near, cli_target_at(k)->name);
+                char hint[80];
+                cli_suggest_text(&near, hint, sizeof hint);
+                cli_error("%s: unknown target '%s' (%ssee `aplan targets`)", cmd->name, value, hint);
                 return CLI_EXIT_USAGE;
             }
-            o->target = value;
+            o->target = t->name; /* the preset's own spelling: Cortex-M4 is cortex-m4 */
             break;
+        }
         case CLI_OPT_FORMAT: {
             bool found = false;
+            cli_suggestion near;
+            cli_suggest_init(&near, value);
             for (size_t f = 0; f < sizeof format_names / sizeof format_names[0]; f++) {
                 if (strcmp(value, format_names[f]) == 0) {
                     o->format = (cli_format)f;
                     found = true;
                 }
+                cli_suggest_consider(&near, format_names[f]);
             }
             if (!found) {
-                cli_error("%s: unknown format '%s' (table, csv, json, svg, html, c)", cmd->name, value);
+                char hint[80];
+                cli_suggest_text(&near, hint, sizeof hint);
+                cli_error("%s: unknown format '%s' (%stable, csv, json, svg, html or c)", cmd->name, value, hint);
                 return CLI_EXIT_USAGE;
             }
             break;

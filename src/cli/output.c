@@ -64,8 +64,8 @@ static size_t list_aliased(FILE *out, const cli_session *s, size_t limit) {
             uint64_t lo, hi;
             if (!cli_fixed_pair_shares(s, i, j, &lo, &hi)) continue;
             if (out != NULL && found < limit) {
-                fprintf(out, "  %s & %s share bytes %llu-%llu\n", in->ids[i], in->ids[j], (unsigned long long)lo,
-                        (unsigned long long)(hi - 1u));
+                fprintf(out, "  %s & %s share bytes [%llu, %llu)\n", in->ids[i], in->ids[j], (unsigned long long)lo,
+                        (unsigned long long)hi);
             }
             found++;
         }
@@ -73,15 +73,215 @@ static size_t list_aliased(FILE *out, const cli_session *s, size_t limit) {
     return found;
 }
 
-int cli_write_table(FILE *out, const cli_session *s) {
+/* What the arena figures cover, for the heading and JSON's "covers": the section the figures are of (with the
+ * buffer count in it), and what a runtime adds on top that the input cannot show (NULL: nothing). For a model, the
+ * figure is only TFLM's planned section: sizing firmware from it alone fails in AllocateTensors. */
+typedef struct coverage {
+    const char *section;    /* JSON's "section" */
+    char what[160];
+    const char *not_included;
+} coverage;
+
+static void get_coverage(const cli_session *s, coverage *c) {
     const cli_input *in = s->input;
-    fprintf(out, "%s: %zu buffers, alignment %llu, sizes %s", in->name, in->count,
-            (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "rounded up" : "as given");
-    if (s->settings.capacity != APLAN_UNLIMITED) fprintf(out, ", capacity %llu", (unsigned long long)s->settings.capacity);
-    if (s->settings.target != NULL) fprintf(out, " (target %s)", s->settings.target);
-    fprintf(out, "\nlower bound: %llu bytes, reached at step %llu\n\n", (unsigned long long)s->bound,
+    c->not_included = NULL;
+    switch (in->kind) {
+    case CLI_INPUT_TFLITE:
+        c->section = "tflm_planned";
+        snprintf(c->what, sizeof c->what, "TFLM's planned (non-persistent) section, the model's %zu planned tensors",
+                 in->count);
+        c->not_included = "the kernels' scratch buffers (planned beside the tensors) and TFLM's persistent data "
+                          "(tensor, node and quantization structs, kernels' op data): see \"Sizing your arena from "
+                          "aplan plan\" in docs/tflm.md";
+        break;
+    case CLI_INPUT_EXAMPLE:
+        c->section = "tflm_planned";
+        snprintf(c->what, sizeof c->what,
+                 "the planned (non-persistent) section of the example's %zu tensors, by TFLM's rules", in->count);
+        c->not_included = "the kernels' scratch buffers and TFLM's persistent data, as for a model (docs/tflm.md)";
+        break;
+    case CLI_INPUT_CSV:
+        c->section = "input_buffers";
+        snprintf(c->what, sizeof c->what, "the input's %zu buffers, nothing else", in->count);
+        break;
+    }
+}
+
+/* prefix, a space and text, broken between words so that no line passes 116 columns; further lines start with two
+ * spaces. A word longer than a line is written whole. */
+static void write_wrapped(FILE *out, const char *prefix, const char *text) {
+    enum { WIDTH = 116 };
+    size_t column = strlen(prefix);
+    fputs(prefix, out);
+    while (*text != '\0') {
+        size_t word = strcspn(text, " ");
+        if (column > 2u && column + 1u + word > WIDTH) {
+            fputs("\n  ", out);
+            column = 2;
+        } else {
+            fputc(' ', out);
+            column++;
+        }
+        fwrite(text, 1, word, out);
+        column += word;
+        text += word;
+        while (*text == ' ') text++;
+    }
+    fputc('\n', out);
+}
+
+void cli_write_heading(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    const cli_settings *st = &s->settings;
+    fprintf(out, "%s: %zu buffers, alignment %llu, sizes %s", in->name, in->count, (unsigned long long)st->alignment,
+            st->round_sizes ? "rounded up" : "as given");
+    if (st->capacity != APLAN_UNLIMITED) fprintf(out, ", capacity %llu", (unsigned long long)st->capacity);
+    if (st->target != NULL) fprintf(out, " (target %s)", st->target);
+    fputc('\n', out);
+    if (st->alignment_from == CLI_ALIGN_TFLM && st->target_alignment != 0 && st->target_alignment != st->alignment) {
+        fprintf(out, "alignment %llu is TFLM's (MicroArenaBufferAlignment) on every target; %s's %llu is for CSV input "
+                     "(other runtimes)\n",
+                (unsigned long long)st->alignment, st->target, (unsigned long long)st->target_alignment);
+    }
+    fprintf(out, "lower bound: %llu bytes, reached at step %llu\n", (unsigned long long)s->bound,
             (unsigned long long)s->bound_step);
-    fprintf(out, "  %-22s %12s %12s %9s %11s  %s\n", "strategy", "arena bytes", "lower bound", "overhead", "time",
+    coverage c;
+    get_coverage(s, &c);
+    char text[600];
+    snprintf(text, sizeof text, "%s%s%s", c.what, c.not_included != NULL ? ". TFLM's arena also holds " : "",
+             c.not_included != NULL ? c.not_included : "");
+    write_wrapped(out, "covers:", text);
+}
+
+/* The default strategy list left offline out, or ran it alone: say why, so a missing or lonely row is no mystery. */
+static void write_selection_note(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    if (!s->default_list || !in->has_fixed) return;
+    size_t fixed = 0;
+    for (size_t i = 0; i < in->count; i++) fixed += in->buffers[i].offset != APLAN_NO_OFFSET;
+    if (fixed == in->count) {
+        fprintf(out, "every buffer has a fixed offset (an offline plan): only offline runs, since any strategy must "
+                     "keep them\n");
+    } else {
+        fprintf(out, "%zu of %zu buffers have fixed offsets (an offline plan): the strategies place the others around "
+                     "them; offline, which needs all, does not run\n",
+                fixed, in->count);
+    }
+}
+
+/* Up to this many of the peak step's largest buffers are named when a plan does not fit. */
+#define PEAK_SHOWN 3u
+
+/* With a capacity: whether the best plan fits, with the bytes left and the share of RAM; or by how much the
+ * smallest plan (or the bound) misses, and the buffers that dominate the peak step. Nothing without a capacity. */
+static void write_verdict(FILE *out, const cli_session *s) {
+    const cli_settings *st = &s->settings;
+    if (st->capacity == APLAN_UNLIMITED) return;
+    char of[64];
+    if (st->capacity_from_target) snprintf(of, sizeof of, "%s's RAM", st->target);
+    else snprintf(of, sizeof of, "the capacity");
+    if (s->best != SIZE_MAX) {
+        uint64_t arena = s->runs[s->best].result.arena_size;
+        fprintf(out, "fits: %llu of %llu bytes (%.1f%% of %s); %llu bytes free%s\n", (unsigned long long)arena,
+                (unsigned long long)st->capacity, st->capacity > 0 ? (double)arena * 100.0 / (double)st->capacity : 0.0,
+                of, (unsigned long long)(st->capacity - arena),
+                s->input->kind == CLI_INPUT_CSV ? "" : " for TFLM's persistent data and the rest");
+        return;
+    }
+    const cli_run *smallest = cli_smallest_plan(s);
+    if (s->bound > st->capacity) {
+        fprintf(out, "does not fit: the lower bound, %llu bytes, is %llu more than %s (%llu): no plan can fit\n",
+                (unsigned long long)s->bound, (unsigned long long)(s->bound - st->capacity), of,
+                (unsigned long long)st->capacity);
+    } else if (smallest != NULL) {
+        fprintf(out, "does not fit: the smallest plan (%s) needs %llu bytes, %llu more than %s (%llu); the lower "
+                     "bound, %llu, would fit\n",
+                smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
+                (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity,
+                (unsigned long long)s->bound);
+    } else {
+        return; /* no plan at all: not a question of fit (the error says why) */
+    }
+    size_t largest[PEAK_SHOWN];
+    uint64_t live_bytes;
+    size_t live = cli_live_at(s, s->bound_step, largest, PEAK_SHOWN, &live_bytes);
+    fprintf(out, "peak: step %llu holds %llu bytes in %zu buffer%s", (unsigned long long)s->bound_step,
+            (unsigned long long)live_bytes, live, live == 1 ? "" : "s");
+    for (size_t k = 0; k < live && k < PEAK_SHOWN; k++) {
+        const aplan_buffer *b = &s->input->buffers[largest[k]];
+        fprintf(out, "%s %s %llu bytes [%llu, %llu)", k == 0 ? "; the largest:" : ",", s->input->ids[largest[k]],
+                (unsigned long long)aplan_buffer_size(&s->problem, largest[k]), (unsigned long long)b->lower,
+                (unsigned long long)b->upper);
+    }
+    fputc('\n', out);
+}
+
+/* A word for a shell command line: as it is when it needs no quoting, else in single quotes. */
+static void write_shell_word(FILE *out, const char *w) {
+    if (w[0] != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%=") ==
+                            strlen(w)) {
+        fputs(w, out);
+        return;
+    }
+    fputc('\'', out);
+    for (; *w != '\0'; w++) {
+        if (*w == '\'') fputs("'\\''", out);
+        else fputc(*w, out);
+    }
+    fputc('\'', out);
+}
+
+/* A .tflite report ends with how to use the chosen plan in TFLM: TFLM's own planner reproduces only its own
+ * (greedy_by_size_tflm) plans, so any other plan goes in as the model's offline plan (`aplan embed`) or is made at run
+ * time by the adapter. The embed command line names the strategy, so it writes this very plan. */
+static void write_tflm_use(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE || s->best == SIZE_MAX) return;
+    const cli_run *b = &s->runs[s->best];
+    const char *name = b->strategy->name;
+    uint64_t arena = b->result.arena_size;
+    if (strcmp(name, "offline") == 0) {
+        fputs("in TFLM: this is the model's own offline plan (OfflineMemoryAllocation), which TFLM follows as it "
+              "loads the model\n",
+              out);
+        return;
+    }
+    if (strcmp(name, "greedy_by_size_tflm") == 0) {
+        fputs("in TFLM: this is the plan of TFLM's own planner (GreedyMemoryPlanner): nothing to change\n", out);
+        return;
+    }
+    if (s->tflm_arena == arena) {
+        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) also needs %llu bytes. To "
+                     "use this exact plan,\n",
+                (unsigned long long)arena);
+    } else if (s->tflm_arena != 0) {
+        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu bytes. To use "
+                     "this plan's %llu,\n",
+                (unsigned long long)s->tflm_arena, (unsigned long long)arena);
+    } else {
+        fputs("in TFLM: to use this plan,\n", out);
+    }
+    /* OUT: the input's base name with _planned, in the current directory. */
+    const char *slash = strrchr(in->name, '/');
+    const char *base = slash != NULL ? slash + 1 : in->name;
+    size_t stem = strlen(base);
+    if (stem > 7u && strcmp(base + stem - 7u, ".tflite") == 0) stem -= 7u;
+    char planned[256];
+    if (strcmp(in->name, "-") == 0 || stem == 0) snprintf(planned, sizeof planned, "planned.tflite");
+    else snprintf(planned, sizeof planned, "%.*s_planned.tflite", (int)(stem < 200u ? stem : 200u), base);
+    fprintf(out, "  write it into the model as its offline plan:\n    aplan embed -s %s ", name);
+    write_shell_word(out, in->name);
+    fputs(" -o ", out);
+    write_shell_word(out, planned);
+    fprintf(out, "\n  or plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, "
+                 "docs/tflm.md):\n    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_%s());\n",
+            name);
+}
+
+int cli_write_table(FILE *out, const cli_session *s) {
+    cli_write_heading(out, s);
+    write_selection_note(out, s);
+    fprintf(out, "\n  %-22s %12s %12s %9s %11s  %s\n", "strategy", "arena bytes", "lower bound", "overhead", "time",
             "verified");
     for (size_t i = 0; i < s->run_count; i++) {
         const cli_run *r = &s->runs[i];
@@ -102,22 +302,83 @@ int cli_write_table(FILE *out, const cli_session *s) {
         (void)list_aliased(out, s, 20);
         if (aliased > 20) fprintf(out, "  ... and %zu more\n", aliased - 20u);
     }
+    fputc('\n', out);
     if (s->best != SIZE_MAX) {
         const cli_run *b = &s->runs[s->best];
         uint64_t arena = b->result.arena_size;
-        fprintf(out, "\nbest: %s, %llu bytes", b->strategy->name, (unsigned long long)arena);
+        fprintf(out, "best: %s, %llu bytes", b->strategy->name, (unsigned long long)arena);
         if (arena == s->bound)
             fprintf(out, ": proven optimal (equals the lower bound)\n");
         else
             fprintf(out, ": %llu bytes above the lower bound (%+.1f%%), not proven optimal\n",
                     (unsigned long long)(arena - s->bound), cli_overhead_percent(arena, s->bound));
     }
+    write_verdict(out, s);
+    write_tflm_use(out, s);
     return CLI_EXIT_OK;
 }
 
 static void json_u64_or_null(FILE *out, bool present, uint64_t v) {
     if (present) fprintf(out, "%llu", (unsigned long long)v);
     else fputs("null", out);
+}
+
+static const char *alignment_from_name(cli_alignment_from from) {
+    switch (from) {
+    case CLI_ALIGN_OPTION: return "option";
+    case CLI_ALIGN_TFLM: return "tflm";
+    case CLI_ALIGN_TARGET: return "target";
+    case CLI_ALIGN_DEFAULT: break;
+    }
+    return "default";
+}
+
+/* "fit": the table's verdict as data; null without a capacity. */
+static void json_fit(FILE *out, const cli_session *s) {
+    const cli_settings *st = &s->settings;
+    fputs("  \"fit\": ", out);
+    if (st->capacity == APLAN_UNLIMITED) {
+        fputs("null,\n", out);
+        return;
+    }
+    const cli_run *r = s->best != SIZE_MAX ? &s->runs[s->best] : cli_smallest_plan(s);
+    bool fits = s->best != SIZE_MAX;
+    fprintf(out, "{\"fits\": %s, \"capacity\": %llu, \"capacity_from_target\": %s, \"arena_bytes\": ",
+            fits ? "true" : "false", (unsigned long long)st->capacity, st->capacity_from_target ? "true" : "false");
+    json_u64_or_null(out, r != NULL, r != NULL ? r->result.arena_size : 0);
+    fputs(", \"percent_of_capacity\": ", out);
+    if (r != NULL && st->capacity > 0) fprintf(out, "%.3f", (double)r->result.arena_size * 100.0 / (double)st->capacity);
+    else fputs("null", out);
+    fputs(", \"free_bytes\": ", out);
+    json_u64_or_null(out, fits, fits ? st->capacity - r->result.arena_size : 0);
+    fputs(", \"over_bytes\": ", out);
+    json_u64_or_null(out, !fits && r != NULL, !fits && r != NULL ? r->result.arena_size - st->capacity : 0);
+    fprintf(out, ", \"bound_fits\": %s},\n", s->bound <= st->capacity ? "true" : "false");
+}
+
+/* "peak": the step where the bound is reached, what is live there and its largest buffers. */
+static void json_peak(FILE *out, const cli_session *s) {
+    size_t largest[PEAK_SHOWN];
+    uint64_t live_bytes;
+    size_t live = cli_live_at(s, s->bound_step, largest, PEAK_SHOWN, &live_bytes);
+    fprintf(out, "  \"peak\": {\"step\": %llu, \"live_bytes\": %llu, \"live_buffers\": %zu, \"largest\": [",
+            (unsigned long long)s->bound_step, (unsigned long long)live_bytes, live);
+    for (size_t k = 0; k < live && k < PEAK_SHOWN; k++) fprintf(out, "%s%zu", k > 0 ? ", " : "", largest[k]);
+    fputs("]},\n", out);
+}
+
+/* "tflm": for a .tflite input, what TFLM's own planner gives and whether the best plan is the model's offline plan;
+ * null for other inputs. */
+static void json_tflm(FILE *out, const cli_session *s) {
+    fputs("  \"tflm\": ", out);
+    if (s->input->kind != CLI_INPUT_TFLITE) {
+        fputs("null,\n", out);
+        return;
+    }
+    fputs("{\"greedy_planner_bytes\": ", out);
+    json_u64_or_null(out, s->tflm_arena != 0, s->tflm_arena);
+    fprintf(out, ", \"best_is_offline_plan\": %s},\n",
+            s->best != SIZE_MAX && strcmp(s->runs[s->best].strategy->name, "offline") == 0 ? "true" : "false");
 }
 
 int cli_write_json(FILE *out, const cli_session *s) {
@@ -133,10 +394,23 @@ int cli_write_json(FILE *out, const cli_session *s) {
     fputs(", \"target\": ", out);
     if (s->settings.target != NULL) cli_json_string(out, s->settings.target);
     else fputs("null", out);
-    fprintf(out, ", \"allow_fixed_alias\": %s},\n",
-            (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? "true" : "false");
+    fprintf(out, ", \"allow_fixed_alias\": %s", (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? "true" : "false");
+    fprintf(out, ", \"alignment_from\": \"%s\", \"target_alignment\": ", alignment_from_name(s->settings.alignment_from));
+    json_u64_or_null(out, s->settings.target_alignment != 0, s->settings.target_alignment);
+    fputs("},\n", out);
     fprintf(out, "  \"lower_bound\": {\"bytes\": %llu, \"step\": %llu},\n", (unsigned long long)s->bound,
             (unsigned long long)s->bound_step);
+    coverage c;
+    get_coverage(s, &c);
+    fprintf(out, "  \"covers\": {\"section\": \"%s\", \"text\": ", c.section);
+    cli_json_string(out, c.what);
+    fputs(", \"not_included\": ", out);
+    if (c.not_included != NULL) cli_json_string(out, c.not_included);
+    else fputs("null", out);
+    fputs("},\n", out);
+    json_fit(out, s);
+    json_peak(out, s);
+    json_tflm(out, s);
     fputs("  \"best\": ", out);
     if (best != NULL) cli_json_string(out, best->strategy->name);
     else fputs("null", out);

@@ -23,12 +23,24 @@ static aplan_status scratch_alloc(aplan_status query, const size_t *bytes, void 
     return *scratch != NULL ? APLAN_OK : APLAN_E_OUT_OF_MEMORY;
 }
 
-/* Settings: explicit options first, then the target, then the input kind's defaults (TFLM's for models). */
+/* Settings: explicit options first, then the target, then the input kind's defaults (TFLM's for models). The
+ * alignment of a model (and of the example, planned by TFLM's rules) is TFLM's 16 on every target: TFLM aligns every
+ * planned tensor to MicroArenaBufferAlignment whatever the core, so a preset's alignment would make every figure,
+ * the greedy_by_size_tflm row first, disagree with TFLM. */
 static void resolve_settings(const cli_options *o, const cli_input *in, cli_settings *s, aplan_problem *p) {
     const cli_target *t = o->target != NULL ? cli_target_find(o->target) : NULL;
     bool model = in->kind != CLI_INPUT_CSV;
-    s->alignment = (o->given & CLI_OPT_ALIGN) ? o->align : t != NULL ? t->alignment : model ? 16u : 1u;
+    s->alignment_from = (o->given & CLI_OPT_ALIGN) ? CLI_ALIGN_OPTION
+                        : model                    ? CLI_ALIGN_TFLM
+                        : t != NULL                ? CLI_ALIGN_TARGET
+                                                   : CLI_ALIGN_DEFAULT;
+    s->alignment = s->alignment_from == CLI_ALIGN_OPTION ? o->align
+                   : s->alignment_from == CLI_ALIGN_TFLM ? 16u
+                   : s->alignment_from == CLI_ALIGN_TARGET ? t->alignment
+                                                           : 1u;
+    s->target_alignment = t != NULL ? t->alignment : 0u;
     s->round_sizes = (o->given & CLI_OPT_ROUND) ? o->round : model;
+    s->capacity_from_target = !(o->given & CLI_OPT_CAPACITY) && t != NULL;
     s->capacity = (o->given & CLI_OPT_CAPACITY) ? o->capacity : t != NULL ? t->ram : APLAN_UNLIMITED;
     s->target = o->target;
     aplan_problem_init(p, in->buffers, in->count);
@@ -56,7 +68,16 @@ void cli_describe_report(const cli_input *in, aplan_status status, const aplan_r
     char detail[160];
     char a[96] = "";
     char b[96] = "";
-    (void)aplan_report_format(r, detail, sizeof detail);
+    if (r->rule == APLAN_E_OVERLAP || r->rule == APLAN_E_FIXED_OVERLAP) {
+        /* The only rules whose text holds ranges. aplan_report_format writes them inclusive ("steps 0-2"); the tool
+         * writes every range half-open, as CSV, JSON and the header do (docs/cli.md, "Ranges"). */
+        snprintf(detail, sizeof detail, "%sbuffers %zu and %zu overlap at steps [%llu, %llu), bytes [%llu, %llu)",
+                 r->rule == APLAN_E_FIXED_OVERLAP ? "fixed " : "", r->buffer_a, r->buffer_b,
+                 (unsigned long long)r->step_lo, (unsigned long long)r->step_hi, (unsigned long long)r->byte_lo,
+                 (unsigned long long)r->byte_hi);
+    } else {
+        (void)aplan_report_format(r, detail, sizeof detail);
+    }
     if (r->buffer_a != APLAN_NO_BUFFER && r->buffer_a < in->count) name_buffer(in, r->buffer_a, a, sizeof a);
     if (r->buffer_b != APLAN_NO_BUFFER && r->buffer_b < in->count) name_buffer(in, r->buffer_b, b, sizeof b);
     if (r->rule == APLAN_OK) {
@@ -147,46 +168,108 @@ static double now_ms(void) {
 
 void cli_run_one(cli_session *s, cli_run *run) {
     const cli_input *in = s->input;
+    aplan_problem p = s->problem;
+    p.capacity = APLAN_UNLIMITED;
     run->offsets = malloc((in->count + 1u) * sizeof *run->offsets);
     size_t bytes = 0;
     void *scratch = NULL;
     aplan_status st = APLAN_E_OUT_OF_MEMORY;
-    if (run->offsets != NULL)
-        st = scratch_alloc(aplan_plan_scratch_size(run->strategy, &s->problem, &bytes), &bytes, &scratch);
+    if (run->offsets != NULL) st = scratch_alloc(aplan_plan_scratch_size(run->strategy, &p, &bytes), &bytes, &scratch);
     if (st == APLAN_OK) {
         double t0 = now_ms();
-        st = aplan_plan(run->strategy, &s->problem, scratch, bytes, run->offsets, &run->result);
+        st = aplan_plan(run->strategy, &p, scratch, bytes, run->offsets, &run->result);
         run->millis = now_ms() - t0;
     }
     free(scratch);
-    run->status = st;
-    /* Independent check with the public verifier, capacity aside: a plan that only breaks the capacity is still a
-     * plan, shown with its size so the user sees by how much it misses. */
-    if (st == APLAN_OK || (st == APLAN_E_CAPACITY_EXCEEDED && run->result.arena_size > 0)) {
-        aplan_problem p = s->problem;
-        p.capacity = APLAN_UNLIMITED;
+    if (st == APLAN_OK) {
+        /* Independent check with the public verifier: a plan is shown only when a second call accepts it. */
         aplan_report r;
         run->verified = cli_verify(&p, run->offsets, run->result.arena_size, &r) == APLAN_OK;
-        run->planned = st == APLAN_OK || run->verified;
-    }
-    if (st == APLAN_E_CAPACITY_EXCEEDED && run->planned) {
-        snprintf(run->error, sizeof run->error, "needs %llu bytes, %llu more than the capacity %llu",
-                 (unsigned long long)run->result.arena_size,
-                 (unsigned long long)(run->result.arena_size - s->settings.capacity),
-                 (unsigned long long)s->settings.capacity);
-    } else if (st != APLAN_OK) {
+        run->planned = true;
+        if (run->result.arena_size > s->settings.capacity) {
+            st = APLAN_E_CAPACITY_EXCEEDED;
+            snprintf(run->error, sizeof run->error, "needs %llu bytes, %llu more than the capacity %llu",
+                     (unsigned long long)run->result.arena_size,
+                     (unsigned long long)(run->result.arena_size - s->settings.capacity),
+                     (unsigned long long)s->settings.capacity);
+        }
+    } else if (st == APLAN_E_OFFSET_MISSING && !in->has_fixed) {
+        /* offline named on an input without an offline plan: that, not its first buffer, is the reason. */
+        snprintf(run->error, sizeof run->error, "the input has no fixed offsets (no offline plan)");
+    } else {
         char text[180];
         cli_describe_report(in, st, &run->result.report, text, sizeof text);
         snprintf(run->error, sizeof run->error, "%s", text);
     }
+    run->status = st;
+}
+
+void cli_compute_tflm_arena(cli_session *s) {
+    const aplan_strategy *tflm = NULL;
+    s->tflm_arena = 0;
+    if (aplan_strategy_find("greedy_by_size_tflm", &tflm) != APLAN_OK) return;
+    cli_run run;
+    memset(&run, 0, sizeof run);
+    run.strategy = tflm;
+    cli_run_one(s, &run);
+    free(run.offsets);
+    if (run.planned) s->tflm_arena = run.result.arena_size;
+}
+
+size_t cli_live_at(const cli_session *s, uint64_t step, size_t *largest, size_t k, uint64_t *bytes) {
+    const cli_input *in = s->input;
+    size_t live = 0;
+    *bytes = 0;
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        uint64_t size = aplan_buffer_size(&s->problem, i);
+        if (!(b->lower <= step && step < b->upper && size > 0)) continue;
+        *bytes += size; /* the problem is valid: live sizes add up within 64 bits (the bound is their sum) */
+        /* Insertion into the k largest so far; an equal size stays behind the earlier index. O(n k). */
+        size_t at = live < k ? live : k;
+        while (at > 0 && aplan_buffer_size(&s->problem, largest[at - 1u]) < size) {
+            if (at < k) largest[at] = largest[at - 1u];
+            at--;
+        }
+        if (at < k) largest[at] = i;
+        live++;
+    }
+    return live;
+}
+
+const cli_run *cli_smallest_plan(const cli_session *s) {
+    const cli_run *smallest = NULL;
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        if (r->planned && (smallest == NULL || r->result.arena_size < smallest->result.arena_size)) smallest = r;
+    }
+    return smallest;
+}
+
+/* True iff the input has buffers and every one has a fixed offset: the input is a whole offline plan. */
+static bool all_fixed(const cli_input *in) {
+    if (!in->has_fixed) return false;
+    for (size_t i = 0; i < in->count; i++) {
+        if (in->buffers[i].offset == APLAN_NO_OFFSET) return false;
+    }
+    return true;
 }
 
 int cli_select_strategies(const char *list, cli_session *s) {
     s->runs = calloc(MAX_RUNS, sizeof *s->runs);
     if (s->runs == NULL) return CLI_EXIT_INTERNAL;
     if (list == NULL || strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) {
+        /* offline can plan only an input whose every buffer is fixed, and there it is the answer: every other
+         * strategy must keep the same offsets. Elsewhere it would only fail, so it is left out. */
+        const aplan_strategy *offline = NULL;
+        (void)aplan_strategy_find("offline", &offline);
+        bool whole_plan = offline != NULL && all_fixed(s->input);
         s->auto_mode = list != NULL && strcmp(list, "auto") == 0;
-        for (size_t i = 0; i < aplan_strategy_count() && i < MAX_RUNS; i++) s->runs[s->run_count++].strategy = aplan_strategy_at(i);
+        s->default_list = true;
+        for (size_t i = 0; i < aplan_strategy_count() && s->run_count < MAX_RUNS; i++) {
+            const aplan_strategy *st = aplan_strategy_at(i);
+            if ((st == offline) == whole_plan) s->runs[s->run_count++].strategy = st;
+        }
         return CLI_EXIT_OK;
     }
     const char *p = list;
@@ -202,9 +285,16 @@ int cli_select_strategies(const char *list, cli_session *s) {
         name[n] = '\0';
         const aplan_strategy *st = NULL;
         if (aplan_strategy_find(name, &st) != APLAN_OK || st == NULL) {
-            fprintf(stderr, "%s: plan: unknown strategy '%s'; known:", CLI_PROGRAM, name);
-            for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s", aplan_strategy_at(i)->name);
-            fprintf(stderr, ", all, auto\n");
+            cli_suggestion near;
+            cli_suggest_init(&near, name);
+            for (size_t i = 0; i < aplan_strategy_count(); i++) cli_suggest_consider(&near, aplan_strategy_at(i)->name);
+            cli_suggest_consider(&near, "all");
+            cli_suggest_consider(&near, "auto");
+            char hint[96];
+            cli_suggest_text(&near, hint, sizeof hint);
+            fprintf(stderr, "%s: plan: unknown strategy '%s'; %sknown:", CLI_PROGRAM, name, hint);
+            for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s,", aplan_strategy_at(i)->name);
+            fprintf(stderr, " all, auto\n");
             return CLI_EXIT_USAGE;
         }
         bool duplicate = false;

@@ -1,9 +1,11 @@
 /*
  * --target presets: an alignment and a RAM size for a representative part of each family. The RAM size becomes the
- * capacity (the arena must fit the part's SRAM; the application's own data is not subtracted), the alignment the
- * problem's default. The reason for each figure is printed by `aplan targets` and documented in docs/cli.md.
+ * capacity (the arena must fit the part's SRAM; the application's own data is not subtracted). The alignment becomes
+ * the default of CSV input only: a .tflite model (and the example) is planned as TFLM plans it, and TFLM aligns every
+ * tensor to 16 bytes (MicroArenaBufferAlignment) on every target, so a preset's own alignment, which serves other
+ * runtimes, would make the plan disagree with TFLM. The reason for each figure is printed by `aplan targets` and
+ * documented in docs/cli.md. Names match without regard to case.
  */
-#include <string.h>
 
 #include "cli.h"
 
@@ -34,7 +36,7 @@ const cli_target *cli_target_at(size_t i) { return i < cli_target_count() ? &tar
 
 const cli_target *cli_target_find(const char *name) {
     for (size_t i = 0; i < cli_target_count(); i++) {
-        if (strcmp(targets[i].name, name) == 0) return &targets[i];
+        if (cli_same_name(targets[i].name, name)) return &targets[i];
     }
     return NULL;
 }
