@@ -287,4 +287,9 @@ void cli_json_string(FILE *out, const char *s);
 void cli_xml_text(FILE *out, const char *s);
 double cli_overhead_percent(uint64_t arena, uint64_t bound);
 
+/* report_page.c: the HTML report's style sheet and script (report_page.css and report_page.js), one string per
+ * line, NULL-terminated; svg.c writes them into the page. */
+extern const char *const cli_report_style[];
+extern const char *const cli_report_script[];
+
 #endif

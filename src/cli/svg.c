@@ -1,124 +1,662 @@
 /*
- * The layout as SVG (and an HTML page around it): time across, offset down, one rectangle per buffer that occupies
- * memory (live at some step, non-zero size), each with a <title> tooltip; labels only where they fit, so the same
- * drawing reads for 5 buffers and for 1000. The lower-bound step is marked with a vertical line, the bound itself
- * with a horizontal one.
+ * The memory picture of a plan, as a static SVG (-f svg) and as a self-contained interactive HTML report (-f html).
+ *
+ * SVG: time (steps) across, offset down, one rectangle per buffer that occupies memory (live at some step, non-zero
+ * size), coloured by size class with a legend, each with a <title> tooltip (name, size, offset, steps [lower,
+ * upper)); a rectangle is never drawn thinner than MIN_H / MIN_W pixels, smaller buffers are painted over larger
+ * ones, and labels appear only where they fit. Under the layout, the bytes live at each step (what any plan must hold
+ * then) with the lower bound and the arena as lines. Sizes are written in B / KiB / MiB. Up to DETAIL_LIMIT buffers
+ * are drawn one by one; past that, the ones whose rectangle would be under a pixel are drawn at pixel resolution (one
+ * path per colour: one rectangle per run of pixels in a column, merged across columns), so the size follows the
+ * plot's pixels, not the count: at most DETAIL_LIMIT tooltips of about 0.25 KB, plus the pixel paths (0.9 MB in all
+ * for the 100,000 buffers of tests/cli/browser_test.sh, which holds it under 2 MB).
+ *
+ * HTML: one file, no network: the comparison table, then the plans drawn by the script of report_page.c from the
+ * plan data embedded once as JSON (every strategy that planned, with the same scales; zoom, pan, search, colour
+ * modes, legend, the live-bytes curve). The data is columnar: about 25 bytes per buffer plus 8-10 per buffer and
+ * strategy, 5.6 MB for the test's 100,000 buffers and four strategies (ids of a few characters; long names add their
+ * length). The script paints at pixel resolution: drawing costs the pixels covered plus a pass over the buffers.
+ * Strategies whose arena is over HIDE_ABOVE times the best start hidden (ticked in the table to show them).
+ *
+ * Names: ids are arbitrary bytes from files. They are shown as they are when they are valid UTF-8 that XML allows;
+ * every other byte (invalid UTF-8, control characters, U+FFFE/U+FFFF) is shown as the four characters \xHH, the same
+ * in the SVG, the table and the script's data, so the page never breaks and two ids never look alike unless equal
+ * (an id that holds a literal "\xHH" aside). In the JSON every '<', '>' and '&' is written as \u003c etc., so no
+ * string can close the <script> element it sits in.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-enum { WIDTH = 1200, LEFT = 90, RIGHT = 30, TOP = 60, BOTTOM = 60, PLOT_HEIGHT = 520 };
+enum {
+    WIDTH = 1200,
+    LEFT = 84,
+    RIGHT = 30,
+    TOP = 76,       /* title, subtitle and legend above */
+    PLOT_H = 500,   /* the layout */
+    LIVE_GAP = 34,  /* step labels between the layout and the live-bytes panel */
+    LIVE_H = 120,   /* the live-bytes panel */
+    BOTTOM = 58,    /* step labels, axis name and the bound's caption */
+    DETAIL_LIMIT = 4000
+};
+#define MIN_H 2.0 /* px: the thinnest buffer drawn one by one, so every one is visible and can be hovered */
+#define MIN_W 1.0
 
-static double scale(uint64_t v, uint64_t lo, uint64_t hi, double pixels) {
-    if (hi <= lo) return 0.0;
-    return ((double)(v - lo) / (double)(hi - lo)) * pixels;
+/* The viridis ramp (perceptually uniform, readable with colour blindness), dark to light; small classes dark. The
+ * script of report_page.c uses the same eight colours. */
+static const char *const palette[8] = {"#440154", "#46327e", "#365c8d", "#277f8e",
+                                       "#1fa187", "#4ac16d", "#a0da39", "#fde725"};
+
+/* ---- Text ------------------------------------------------------------------------------------------------------ */
+
+/* The one place the picture takes a buffer's name from: the input's id (the CSV id column, "s0t51" for a .tflite
+ * tensor). Tensor names, when the input gives them, go here. */
+static const char *buffer_name(const cli_input *in, size_t i) {
+    return in->ids[i];
 }
 
-static void svg_body(FILE *out, const cli_session *s, const cli_run *run) {
+/* Length of the valid UTF-8 sequence that starts at s (1 to 4), or 0 when the byte at s starts none: a stray
+ * continuation byte, an overlong form, a surrogate, a code point above U+10FFFF or a sequence cut short (RFC 3629).
+ * s is NUL-terminated; NUL is no continuation byte, so nothing past it is read. */
+static size_t utf8_length(const unsigned char *s) {
+    unsigned c = s[0];
+    if (c < 0x80u) return 1;
+    size_t n;
+    uint32_t cp, min;
+    if (c >= 0xC2u && c <= 0xDFu) n = 2, cp = c & 0x1Fu, min = 0x80u;
+    else if ((c & 0xF0u) == 0xE0u) n = 3, cp = c & 0x0Fu, min = 0x800u;
+    else if (c >= 0xF0u && c <= 0xF4u) n = 4, cp = c & 0x07u, min = 0x10000u;
+    else return 0;
+    for (size_t k = 1; k < n; k++) {
+        if ((s[k] & 0xC0u) != 0x80u) return 0;
+        cp = cp << 6 | (s[k] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) return 0;
+    return n;
+}
+
+typedef enum text_context { IN_XML, IN_JSON } text_context;
+
+/* s as text for an XML/HTML attribute or element (entities) or inside a JSON string (escapes, '<' '>' '&' as
+ * \u003c...). Bytes that are not shown as themselves (see the opening comment) become the text \xHH. */
+static void put_text(FILE *out, const char *s, text_context where) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p != '\0') {
+        size_t n = utf8_length(p);
+        bool noncharacter = n == 3 && p[0] == 0xEFu && p[1] == 0xBFu && p[2] >= 0xBEu; /* U+FFFE, U+FFFF */
+        if (n == 0 || *p < 0x20u || *p == 0x7Fu || noncharacter) {
+            fprintf(out, where == IN_JSON ? "\\\\x%02X" : "\\x%02X", (unsigned)*p);
+            p++;
+            continue;
+        }
+        if (n > 1) {
+            fwrite(p, 1, n, out);
+            p += n;
+            continue;
+        }
+        char c = (char)*p++;
+        const char *escaped = NULL;
+        if (where == IN_XML) {
+            escaped = c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;"
+                      : c == '\'' ? "&#39;" : NULL;
+        } else {
+            escaped = c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : c == '&' ? "\\u0026" : c == '"' ? "\\\""
+                      : c == '\\' ? "\\\\" : NULL;
+        }
+        if (escaped != NULL) fputs(escaped, out);
+        else fputc(c, out);
+    }
+}
+
+static void json_text(FILE *out, const char *s) {
+    fputc('"', out);
+    put_text(out, s, IN_JSON);
+    fputc('"', out);
+}
+
+/* v in binary units: "12 B", "896 KiB", "2.46 MiB" (three significant digits at most, trailing zeros dropped). */
+static void fmt_bytes(char *out, size_t size, uint64_t v) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    unsigned u = 0;
+    uint64_t div = 1;
+    while (u + 1u < sizeof units / sizeof units[0] && v / div >= 1024u) div *= 1024u, u++;
+    if (v % div == 0) {
+        snprintf(out, size, "%llu %s", (unsigned long long)(v / div), units[u]);
+        return;
+    }
+    double x = (double)v / (double)div;
+    int n = snprintf(out, size, "%.*f", x < 10.0 ? 2 : x < 100.0 ? 1 : 0, x);
+    if (n < 0 || (size_t)n >= size) return;
+    if (strchr(out, '.') != NULL) { /* only digits after a point are dropped: "120" stays */
+        while (n > 0 && out[n - 1] == '0') out[--n] = '\0';
+        if (n > 0 && out[n - 1] == '.') out[--n] = '\0';
+    }
+    snprintf(out + n, size - (size_t)n, " %s", units[u]);
+}
+
+/* "4 bytes" below 1 KiB; "896 KiB (917504 bytes)" above, so the exact figure is always there. */
+static void fmt_bytes_exact(char *out, size_t size, uint64_t v) {
+    if (v < 1024u) {
+        snprintf(out, size, "%llu bytes", (unsigned long long)v);
+        return;
+    }
+    char h[32];
+    fmt_bytes(h, sizeof h, v);
+    snprintf(out, size, "%s (%llu bytes)", h, (unsigned long long)v);
+}
+
+/* ---- Size classes: the colour of a buffer ---------------------------------------------------------------------- */
+
+static unsigned floor_log2(uint64_t v) {
+    unsigned r = 0;
+    while (v >>= 1) r++;
+    return r;
+}
+
+/* At most 8 classes of sizes, each a range of whole powers of two: class k holds [2^(low + k*per), 2^(low + (k+1)
+ * *per)). One class per power when the sizes span 8 powers or fewer. */
+typedef struct size_classes {
+    unsigned low, per, count;
+} size_classes;
+
+static size_classes make_classes(uint64_t min, uint64_t max) {
+    size_classes c;
+    c.low = floor_log2(min > 0 ? min : 1u);
+    unsigned span = floor_log2(max > 0 ? max : 1u) - c.low + 1u;
+    c.per = (span + 7u) / 8u;
+    c.count = (span + c.per - 1u) / c.per;
+    return c;
+}
+
+static unsigned class_of(const size_classes *c, uint64_t size) {
+    return (floor_log2(size) - c->low) / c->per;
+}
+
+/* Classes spread over the whole ramp, so two classes are never neighbouring shades. */
+static unsigned palette_index(const size_classes *c, unsigned k) {
+    return c->count == 1 ? 4u : k * 7u / (c->count - 1u);
+}
+
+static const char *class_colour(const size_classes *c, unsigned k) {
+    return palette[palette_index(c, k)];
+}
+
+static const char *class_ink(const size_classes *c, unsigned k) {
+    return palette_index(c, k) < 4u ? "#fff" : "#000"; /* text on the class colour */
+}
+
+/* "4 KiB–8 KiB": the lower end included, the upper one not. */
+static void class_label(char *out, size_t size, const size_classes *c, unsigned k) {
+    unsigned e0 = c->low + k * c->per, e1 = e0 + c->per;
+    char a[32], b[32];
+    fmt_bytes(a, sizeof a, (uint64_t)1 << e0);
+    if (e1 >= 64u) snprintf(b, sizeof b, "16 EiB");
+    else fmt_bytes(b, sizeof b, (uint64_t)1 << e1);
+    snprintf(out, size, "%s\xE2\x80\x93%s", a, b);
+}
+
+/* ---- The picture's geometry ------------------------------------------------------------------------------------ */
+
+typedef struct picture {
+    const cli_session *s;
+    const cli_run *run;
+    size_t *order;        /* the buffers that occupy memory, largest area (steps x bytes) first: painting order */
+    size_t drawn;         /* entries of order */
+    size_t individual;    /* order[0..individual) are drawn one by one, the rest at pixel resolution */
+    uint64_t t0, t1;      /* steps across */
+    uint64_t y_hi;        /* bytes down: max(arena, bound) */
+    size_classes classes;
+} picture;
+
+static const double plot_w = WIDTH - LEFT - RIGHT;
+
+static double x_of(const picture *g, double step) {
+    return LEFT + (step - (double)g->t0) / (double)(g->t1 - g->t0) * plot_w;
+}
+
+static double y_of(const picture *g, double bytes) {
+    return TOP + bytes / (double)g->y_hi * PLOT_H;
+}
+
+static bool occupies(const cli_session *s, size_t i) {
+    const aplan_buffer *b = &s->input->buffers[i];
+    return b->lower < b->upper && aplan_buffer_size(&s->problem, i) > 0;
+}
+
+typedef struct area_key {
+    double area;
+    size_t i;
+} area_key;
+
+static int by_area_desc(const void *a, const void *b) {
+    const area_key *x = a, *y = b;
+    if (x->area != y->area) return x->area > y->area ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i; /* qsort is not stable: the index decides ties */
+}
+
+/* Fill g: the extent, the painting order and the classes. false when out of memory. */
+static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
     const cli_input *in = s->input;
-    const aplan_problem *p = &s->problem;
-    uint64_t arena = run->result.arena_size;
-    uint64_t t0 = UINT64_MAX, t1 = 0;
-    size_t drawn = 0;
+    memset(g, 0, sizeof *g);
+    g->s = s;
+    g->run = run;
+    g->order = malloc((in->count > 0 ? in->count : 1u) * sizeof *g->order);
+    area_key *keys = malloc((in->count > 0 ? in->count : 1u) * sizeof *keys);
+    if (g->order == NULL || keys == NULL) {
+        free(keys);
+        free(g->order);
+        return false;
+    }
+    uint64_t t0 = UINT64_MAX, t1 = 0, smin = UINT64_MAX, smax = 0;
     for (size_t i = 0; i < in->count; i++) {
+        if (!occupies(s, i)) continue;
         const aplan_buffer *b = &in->buffers[i];
-        if (b->lower >= b->upper || aplan_buffer_size(p, i) == 0) continue;
+        uint64_t size = aplan_buffer_size(&s->problem, i);
         if (b->lower < t0) t0 = b->lower;
         if (b->upper > t1) t1 = b->upper;
-        drawn++;
+        if (size < smin) smin = size;
+        if (size > smax) smax = size;
+        keys[g->drawn].area = (double)size * (double)(b->upper - b->lower);
+        keys[g->drawn].i = i;
+        g->drawn++;
     }
-    if (drawn == 0) t0 = t1 = 0;
+    if (g->drawn == 0) t0 = t1 = 0, smin = smax = 1;
     if (s->bound_step < t0) t0 = s->bound_step;
     if (s->bound_step + 1u > t1) t1 = s->bound_step + 1u;
-    uint64_t y_hi = arena > s->bound ? arena : s->bound;
-    if (y_hi == 0) y_hi = 1;
-    const double pw = WIDTH - LEFT - RIGHT;
-    const double ph = PLOT_HEIGHT;
-    const int height = TOP + PLOT_HEIGHT + BOTTOM;
+    g->t0 = t0;
+    g->t1 = t1;
+    uint64_t arena = run->result.arena_size;
+    g->y_hi = arena > s->bound ? arena : s->bound;
+    if (g->y_hi == 0) g->y_hi = 1;
+    g->classes = make_classes(smin, smax);
+    qsort(keys, g->drawn, sizeof *keys, by_area_desc);
+    for (size_t k = 0; k < g->drawn; k++) g->order[k] = keys[k].i;
+    free(keys);
+    /* One by one: everything up to DETAIL_LIMIT; past it, the buffers whose rectangle covers a pixel each way, largest
+     * first, up to the limit; the rest go to the pixel layer. The order stays largest first within each part. */
+    if (g->drawn <= DETAIL_LIMIT) {
+        g->individual = g->drawn;
+    } else {
+        size_t *rest = malloc(g->drawn * sizeof *rest);
+        if (rest == NULL) {
+            free(g->order);
+            return false;
+        }
+        size_t kept = 0, others = 0;
+        for (size_t k = 0; k < g->drawn; k++) {
+            size_t i = g->order[k];
+            const aplan_buffer *b = &in->buffers[i];
+            double w = x_of(g, (double)b->upper) - x_of(g, (double)b->lower);
+            double h = (double)aplan_buffer_size(&s->problem, i) / (double)g->y_hi * PLOT_H;
+            if (kept < DETAIL_LIMIT && w >= 1.0 && h >= 1.0) g->order[kept++] = i;
+            else rest[others++] = i;
+        }
+        memcpy(g->order + kept, rest, others * sizeof *rest);
+        free(rest);
+        g->individual = kept;
+    }
+    return true;
+}
+
+/* ---- Axes ------------------------------------------------------------------------------------------------------ */
+
+/* Tick spacing for steps: the smallest 1, 2 or 5 times a power of ten that gives at most about 8 ticks. */
+static uint64_t step_tick(uint64_t span) {
+    uint64_t want = span / 8u + 1u;
+    for (uint64_t mag = 1;; mag *= 10u) {
+        if (mag >= want) return mag;
+        if (mag * 2u >= want) return mag * 2u;
+        if (mag * 5u >= want) return mag * 5u;
+        if (mag > UINT64_MAX / 10u) return mag;
+    }
+}
+
+/* Tick spacing for bytes: the smallest power of two that gives at most `most` ticks, so labels are round in KiB/MiB. */
+static uint64_t byte_tick(uint64_t span, uint64_t most) {
+    uint64_t t = 1;
+    while (t < span / most + (span % most != 0) && t <= UINT64_MAX / 2u) t *= 2u;
+    return t;
+}
+
+static void write_step_ticks(FILE *out, const picture *g, int label_y, int grid_top, int grid_bottom) {
+    uint64_t tick = step_tick(g->t1 - g->t0);
+    for (uint64_t t = (g->t0 + tick - 1u) / tick * tick; t <= g->t1; t += tick) {
+        double x = x_of(g, (double)t);
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e2e2e2\"/>", x, grid_top, x,
+                grid_bottom);
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%llu</text>\n", x, label_y,
+                (unsigned long long)t);
+        if (t > UINT64_MAX - tick) break;
+    }
+}
+
+/* A byte tick v (a multiple of tick, a power of two) as fmt_bytes writes it when that is exact ("1.5 MiB"), else in
+ * the largest unit that divides tick ("1152 MiB", not a rounded "1.12 GiB"): ticks never look unevenly spaced. */
+static void fmt_tick(char *out, size_t size, uint64_t v, uint64_t tick) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    fmt_bytes(out, size, v);
+    char *end;
+    double shown = strtod(out, &end);
+    unsigned u = 0;
+    while (u + 1u < sizeof units / sizeof units[0] && strncmp(end + 1, units[u], 3) != 0) u++;
+    double unit = 1.0;
+    for (unsigned k = 0; k < u; k++) unit *= 1024.0;
+    if (shown * unit == (double)v) return;
+    uint64_t div = 1;
+    for (u = 0; u + 1u < sizeof units / sizeof units[0] && tick / div >= 1024u; u++) div *= 1024u;
+    snprintf(out, size, "%llu %s", (unsigned long long)(v / div), units[u]);
+}
+
+/* Byte ticks down the layout (0 at the top) or up the live panel (0 at the bottom). */
+static void write_byte_ticks(FILE *out, const picture *g, int top, int height, bool upward, uint64_t most) {
+    uint64_t tick = byte_tick(g->y_hi, most);
+    for (uint64_t v = 0; v <= g->y_hi; v += tick) {
+        double f = (double)v / (double)g->y_hi * height;
+        double y = upward ? top + height - f : top + f;
+        char label[32];
+        fmt_tick(label, sizeof label, v, tick);
+        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e2e2e2\"/>", LEFT, y,
+                LEFT + plot_w, y);
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%s</text>\n", LEFT - 6, y + 4.0,
+                v == 0 ? "0" : label);
+        if (v > UINT64_MAX - tick) break;
+    }
+}
+
+/* ---- The layout ------------------------------------------------------------------------------------------------ */
+
+static void write_buffer(FILE *out, const picture *g, size_t i) {
+    const cli_session *s = g->s;
+    const aplan_buffer *b = &s->input->buffers[i];
+    uint64_t size = aplan_buffer_size(&s->problem, i), off = g->run->offsets[i];
+    double x = x_of(g, (double)b->lower), w = x_of(g, (double)b->upper) - x;
+    double y = y_of(g, (double)off), h = y_of(g, (double)off + (double)size) - y;
+    if (w < MIN_W) w = MIN_W;
+    if (h < MIN_H) h = MIN_H;
+    unsigned k = class_of(&g->classes, size);
+    fprintf(out, "<rect class=\"buf\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s><title>", x, y,
+            w, h, class_colour(&g->classes, k), w > 4.0 && h > 4.0 ? " stroke=\"#fff\" stroke-width=\"0.6\"" : "");
+    char sz[64], of[64];
+    fmt_bytes_exact(sz, sizeof sz, size);
+    if (off < 1024u) snprintf(of, sizeof of, "%llu", (unsigned long long)off);
+    else fmt_bytes(of, sizeof of, off), snprintf(of + strlen(of), sizeof of - strlen(of), " (%llu)", (unsigned long long)off);
+    put_text(out, buffer_name(s->input, i), IN_XML);
+    /* "at offset 4" below 1 KiB, "at offset 896 KiB (917504)" above */
+    fprintf(out, ": %s at offset %s, steps [%llu, %llu)</title></rect>\n", sz, of, (unsigned long long)b->lower,
+            (unsigned long long)b->upper);
+    /* A label only where it fits (about 6.5 px per character at 11 px). */
+    const char *name = buffer_name(s->input, i);
+    if (w >= 6.5 * (double)strlen(name) + 4.0 && h >= 13.0) {
+        fprintf(out, "<text class=\"label\" x=\"%.2f\" y=\"%.2f\" fill=\"%s\" pointer-events=\"none\">", x + 2.0,
+                y + (h < 24.0 ? h / 2.0 + 4.0 : 13.0), class_ink(&g->classes, k));
+        put_text(out, name, IN_XML);
+        fputs("</text>\n", out);
+    }
+}
+
+/* One run of pixels of one class in one column, open while the next columns repeat it. */
+typedef struct pixel_run {
+    size_t r0, r1, since;
+} pixel_run;
+
+/* Close the runs of prev that column c does not continue; the rest carry over into next with their start column.
+ * Emitted as path rectangles, merged across columns, so a block of pixels costs one "M..z". */
+static size_t carry_runs(FILE *out, const pixel_run *prev, size_t np, pixel_run *next, size_t nn, size_t c) {
+    size_t a = 0, written = 0;
+    for (size_t k = 0; k < nn; k++) {
+        while (a < np && prev[a].r0 < next[k].r0) {
+            fprintf(out, "M%zu %zuh%zuv%zuh-%zuz", LEFT + prev[a].since, TOP + prev[a].r0, c - prev[a].since,
+                    prev[a].r1 - prev[a].r0, c - prev[a].since);
+            written++, a++;
+        }
+        if (a < np && prev[a].r0 == next[k].r0 && prev[a].r1 == next[k].r1) next[k].since = prev[a++].since;
+    }
+    for (; a < np; a++) {
+        fprintf(out, "M%zu %zuh%zuv%zuh-%zuz", LEFT + prev[a].since, TOP + prev[a].r0, c - prev[a].since,
+                prev[a].r1 - prev[a].r0, c - prev[a].since);
+        written++;
+    }
+    return written;
+}
+
+/* The buffers order[individual..drawn) at pixel resolution: each pixel takes the class of the last (smallest) buffer
+ * painted over it; then one path per class. Costs cols x rows bytes and the pixels covered. false: out of memory. */
+static bool write_pixel_layer(FILE *out, const picture *g) {
+    const cli_session *s = g->s;
+    const size_t cols = (size_t)plot_w, rows = PLOT_H;
+    if (g->individual == g->drawn) return true;
+    unsigned char *cell = calloc(cols * rows, 1); /* column-major: cell[c * rows + r] = class + 1, 0 when empty */
+    pixel_run *runs = malloc(2u * rows * sizeof *runs);
+    size_t *count = calloc(g->classes.count, sizeof *count);
+    if (cell == NULL || runs == NULL || count == NULL) {
+        free(cell), free(runs), free(count);
+        return false;
+    }
+    for (size_t k = g->individual; k < g->drawn; k++) {
+        size_t i = g->order[k];
+        const aplan_buffer *b = &s->input->buffers[i];
+        uint64_t size = aplan_buffer_size(&s->problem, i), off = g->run->offsets[i];
+        double x0 = x_of(g, (double)b->lower) - LEFT, x1 = x_of(g, (double)b->upper) - LEFT;
+        double y0 = y_of(g, (double)off) - TOP, y1 = y_of(g, (double)off + (double)size) - TOP;
+        size_t c0 = (size_t)(x0 + 0.5), c1 = (size_t)(x1 + 0.5), r0 = (size_t)(y0 + 0.5), r1 = (size_t)(y1 + 0.5);
+        if (c1 <= c0) c1 = c0 + 1u;
+        if (r1 <= r0) r1 = r0 + 1u;
+        if (c0 >= cols) c0 = cols - 1u;
+        if (c1 > cols) c1 = cols;
+        if (r0 >= rows) r0 = rows - 1u;
+        if (r1 > rows) r1 = rows;
+        unsigned char v = (unsigned char)(class_of(&g->classes, size) + 1u);
+        for (size_t c = c0; c < c1; c++) memset(cell + c * rows + r0, v, r1 - r0);
+        count[v - 1u]++;
+    }
+    for (unsigned k = 0; k < g->classes.count; k++) {
+        if (count[k] == 0) continue;
+        char label[80];
+        class_label(label, sizeof label, &g->classes, k);
+        fprintf(out, "<path class=\"pixels\" fill=\"%s\" d=\"", class_colour(&g->classes, k));
+        pixel_run *prev = runs, *next = runs + rows;
+        size_t np = 0;
+        for (size_t c = 0; c <= cols; c++) {
+            size_t nn = 0;
+            for (size_t r = 0; c < cols && r < rows;) {
+                if (cell[c * rows + r] != k + 1u) {
+                    r++;
+                    continue;
+                }
+                size_t r0 = r;
+                while (r < rows && cell[c * rows + r] == k + 1u) r++;
+                next[nn++] = (pixel_run){r0, r, c};
+            }
+            (void)carry_runs(out, prev, np, next, nn, c);
+            pixel_run *t = prev;
+            prev = next, next = t, np = nn;
+        }
+        fprintf(out, "\"><title>%zu buffers of %s, each under a pixel here, drawn at pixel resolution (the HTML "
+                     "report, -f html, zooms into them)</title></path>\n",
+                count[k], label);
+    }
+    free(cell), free(runs), free(count);
+    return true;
+}
+
+/* ---- Live bytes per step --------------------------------------------------------------------------------------- */
+
+typedef struct live_event {
+    uint64_t step;
+    double delta; /* bytes that start (+) or stop (-) being live; double: a plot value, exact below 2^53 */
+} live_event;
+
+static int by_step(const void *a, const void *b) {
+    const live_event *x = a, *y = b;
+    return x->step < y->step ? -1 : x->step > y->step;
+}
+
+/* column[c] = the most bytes live at any step that column c of the plot covers; false: out of memory. */
+static bool live_columns(const picture *g, double *column, size_t cols) {
+    const cli_session *s = g->s;
+    live_event *ev = malloc((2u * g->drawn + 1u) * sizeof *ev);
+    if (ev == NULL) return false;
+    size_t n = 0;
+    for (size_t k = 0; k < g->drawn; k++) {
+        size_t i = g->order[k];
+        double size = (double)aplan_buffer_size(&s->problem, i);
+        ev[n++] = (live_event){s->input->buffers[i].lower, size};
+        ev[n++] = (live_event){s->input->buffers[i].upper, -size};
+    }
+    qsort(ev, n, sizeof *ev, by_step);
+    double live = 0.0;
+    for (size_t k = 0; k < n;) {
+        uint64_t t = ev[k].step;
+        while (k < n && ev[k].step == t) live += ev[k++].delta;
+        if (k == n || live <= 0.0) continue;
+        /* [t, next step) holds `live` bytes: it touches columns floor(x(t)) to ceil(x(next)) - 1 */
+        double a = x_of(g, (double)t) - LEFT, b = x_of(g, (double)ev[k].step) - LEFT;
+        size_t c0 = (size_t)a, c1 = (size_t)b + (b > (double)(size_t)b);
+        if (c1 <= c0) c1 = c0 + 1u;
+        for (size_t c = c0; c < c1 && c < cols; c++)
+            if (live > column[c]) column[c] = live;
+    }
+    free(ev);
+    return true;
+}
+
+/* The middle of the step where the live sum peaks (the lower bound's step). */
+static double bound_x(const picture *g) {
+    return (x_of(g, (double)g->s->bound_step) + x_of(g, (double)g->s->bound_step + 1.0)) / 2.0;
+}
+
+static bool write_live(FILE *out, const picture *g) {
+    const cli_session *s = g->s;
+    const int top = TOP + PLOT_H + LIVE_GAP, base = top + LIVE_H;
+    const size_t cols = (size_t)plot_w;
+    double *column = calloc(cols, sizeof *column);
+    if (column == NULL || !live_columns(g, column, cols)) {
+        free(column);
+        return false;
+    }
+    fprintf(out, "<g class=\"live\"><rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"#fafafa\" "
+                 "stroke=\"#999\"/>\n", LEFT, top, plot_w, LIVE_H);
+    write_byte_ticks(out, g, top, LIVE_H, true, 3u);
+    /* The bound's step under the curve, so the peak it marks stays visible; a ring on the peak itself. */
+    double bx = bound_x(g), yb = base - (double)s->bound / (double)g->y_hi * LIVE_H;
+    fprintf(out, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c00\" stroke-width=\"1.5\" "
+                 "stroke-dasharray=\"6 4\"/>\n", bx, top, bx, base);
+    /* A step outline: "V" where the value changes, "H" to where it changes next. */
+    fprintf(out, "<path class=\"live-curve\" fill=\"#9ecae1\" stroke=\"#3182bd\" stroke-width=\"1\" d=\"M%d %d", LEFT,
+            base);
+    double prev = -1.0;
+    for (size_t c = 0; c < cols; c++) {
+        double y = base - column[c] / (double)g->y_hi * LIVE_H;
+        if (y != prev) {
+            fprintf(out, "H%zuV%.1f", LEFT + c, y);
+            prev = y;
+        }
+    }
+    fprintf(out, "H%zuV%dZ\"><title>bytes live at each step: every plan must hold them at once</title></path>\n",
+            LEFT + cols, base);
+    free(column);
+    char bound[64], arena[64];
+    fmt_bytes(bound, sizeof bound, s->bound);
+    fmt_bytes(arena, sizeof arena, g->run->result.arena_size);
+    fprintf(out, "<circle cx=\"%.2f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"#c00\" stroke-width=\"1.5\"/>\n", bx,
+            yb);
+    double ya = base - (double)g->run->result.arena_size / (double)g->y_hi * LIVE_H;
+    fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" stroke-width=\"1\"/>", LEFT, ya,
+            LEFT + plot_w, ya);
+    fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" stroke-width=\"1.2\" "
+                 "stroke-dasharray=\"6 4\"/>\n", LEFT, yb, LEFT + plot_w, yb);
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" fill=\"#333\">live bytes per step; arena %s (%s), "
+                 "lower bound %s (dashed)</text>\n",
+            LEFT + plot_w, top - 4, arena, g->run->strategy->name, bound);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555\">live</text></g>\n", 6, top + 12);
+    return true;
+}
+
+/* ---- The SVG --------------------------------------------------------------------------------------------------- */
+
+static void write_legend(FILE *out, const picture *g, int y) {
+    fprintf(out, "<g class=\"legend\"><text x=\"%d\" y=\"%d\" fill=\"#333\">colour: size</text>\n", LEFT, y + 10);
+    double x = LEFT + 80.0;
+    for (unsigned k = 0; k < g->classes.count; k++) {
+        char label[80];
+        class_label(label, sizeof label, &g->classes, k);
+        fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%.1f\" y=\"%d\">%s"
+                     "</text>\n", x, y, class_colour(&g->classes, k), x + 16.0, y + 10, label);
+        x += 28.0 + 6.2 * (double)strlen(label); /* the dash counts 3 bytes, enough room for it */
+    }
+    fputs("</g>\n", out);
+}
+
+static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
+    const cli_input *in = s->input;
+    picture g;
+    if (!picture_init(&g, s, run)) return false;
+    const int live_top = TOP + PLOT_H + LIVE_GAP;
+    const int height = live_top + LIVE_H + BOTTOM;
+    uint64_t arena = run->result.arena_size;
+    char a[64], b[64];
+    fmt_bytes_exact(a, sizeof a, arena);
+    fmt_bytes_exact(b, sizeof b, s->bound);
 
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"aplan-layout\" width=\"%d\" height=\"%d\" "
             "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\" data-buffers=\"%zu\" "
-            "data-drawn=\"%zu\">\n",
-            WIDTH, height, WIDTH, height, in->count, drawn);
+            "data-drawn=\"%zu\" data-individual=\"%zu\">\n",
+            WIDTH, height, WIDTH, height, in->count, g.drawn, g.individual);
     fputs("<title>", out);
-    cli_xml_text(out, in->name);
-    fprintf(out, ": %s, arena %llu bytes, lower bound %llu bytes</title>\n", run->strategy->name,
-            (unsigned long long)arena, (unsigned long long)s->bound);
+    put_text(out, in->name, IN_XML);
+    fprintf(out, ": %s, arena %s, lower bound %s</title>\n", run->strategy->name, a, b);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
     fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
-    cli_xml_text(out, in->name);
-    fprintf(out, ": %s, arena %llu bytes, lower bound %llu bytes (%+.1f%%)</text>\n", run->strategy->name,
-            (unsigned long long)arena, (unsigned long long)s->bound, cli_overhead_percent(arena, s->bound));
-    fprintf(out, "<text x=\"%d\" y=\"42\" fill=\"#555\">time (steps) across, offset (bytes) down; %zu buffers "
-                 "drawn; hover a rectangle for its details</text>\n",
-            LEFT, drawn);
-    /* Plot frame and axes ticks. */
-    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" fill=\"#f6f6f6\" stroke=\"#999\"/>\n", LEFT,
-            TOP, pw, ph);
-    for (int k = 0; k <= 4; k++) {
-        uint64_t step = t0 + (t1 - t0) * (uint64_t)k / 4u;
-        uint64_t off = y_hi / 4u * (uint64_t)k;
-        if (k == 4) off = y_hi;
-        double x = LEFT + scale(step, t0, t1, pw);
-        double y = TOP + scale(off, 0, y_hi, ph);
-        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%llu</text>\n", x,
-                TOP + PLOT_HEIGHT + 16, (unsigned long long)step);
-        fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%llu</text>\n", LEFT - 6, y + 4,
-                (unsigned long long)off);
-    }
-    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">step</text>\n", LEFT + pw / 2,
-            TOP + PLOT_HEIGHT + 36);
+    put_text(out, in->name, IN_XML);
+    fprintf(out, ": %s, arena %s, lower bound %s (%+.1f%%)</text>\n", run->strategy->name, a, b,
+            cli_overhead_percent(arena, s->bound));
+    fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffers in memory",
+            LEFT, g.drawn);
+    if (g.individual < g.drawn)
+        fprintf(out, ", %zu drawn one by one, %zu smaller than a pixel drawn at pixel resolution", g.individual,
+                g.drawn - g.individual);
+    fputs("; hover a rectangle for its name, size, offset and steps</text>\n", out);
+    write_legend(out, &g, 50);
+
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"#f6f6f6\" stroke=\"#999\"/>\n", LEFT,
+            TOP, plot_w, PLOT_H);
+    write_step_ticks(out, &g, TOP + PLOT_H + 16, TOP, live_top + LIVE_H);
+    write_byte_ticks(out, &g, TOP, PLOT_H, false, 8u);
+    fprintf(out, "<text x=\"6\" y=\"%d\" fill=\"#555\">offset</text>\n", TOP + 12);
 
     fputs("<g class=\"buffers\">\n", out);
-    for (size_t i = 0; i < in->count; i++) {
-        const aplan_buffer *b = &in->buffers[i];
-        uint64_t size = aplan_buffer_size(p, i);
-        if (b->lower >= b->upper || size == 0) continue;
-        uint64_t off = run->offsets[i];
-        double x = LEFT + scale(b->lower, t0, t1, pw);
-        double w = scale(b->upper, t0, t1, pw) - scale(b->lower, t0, t1, pw);
-        double y = TOP + scale(off, 0, y_hi, ph);
-        double h = scale(off + size, 0, y_hi, ph) - scale(off, 0, y_hi, ph);
-        if (w < 0.5) w = 0.5; /* keep every buffer visible, however many there are */
-        if (h < 0.5) h = 0.5;
-        unsigned hue = (unsigned)((i * 137u + 17u) % 360u); /* golden-angle-like spread: neighbours differ */
-        bool outline = w > 3.0 && h > 3.0;
-        fprintf(out,
-                "<rect class=\"buf\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"hsl(%u,65%%,62%%)\"%s>"
-                "<title>",
-                x, y, w, h, hue, outline ? " stroke=\"#333\" stroke-width=\"0.5\"" : "");
-        cli_xml_text(out, in->ids[i]);
-        fprintf(out, ": %llu bytes at offset %llu, steps %llu-%llu</title></rect>\n", (unsigned long long)size,
-                (unsigned long long)off, (unsigned long long)b->lower, (unsigned long long)(b->upper - 1u));
-        /* A label only where it fits (about 6.5 px per character at 11 px). */
-        double text_w = 6.5 * (double)strlen(in->ids[i]) + 4.0;
-        if (w >= text_w && h >= 13.0) {
-            fprintf(out, "<text class=\"label\" x=\"%.2f\" y=\"%.2f\" pointer-events=\"none\">", x + 2.0,
-                    y + (h < 24.0 ? h / 2.0 + 4.0 : 13.0));
-            cli_xml_text(out, in->ids[i]);
-            fputs("</text>\n", out);
-        }
-    }
+    for (size_t k = 0; k < g.individual; k++) write_buffer(out, &g, g.order[k]);
+    bool ok = write_pixel_layer(out, &g);
     fputs("</g>\n", out);
+    ok = ok && write_live(out, &g);
 
-    /* The lower bound: the step where the live sum peaks, and the bound as a height. */
-    double bx = LEFT + (scale(s->bound_step, t0, t1, pw) + scale(s->bound_step + 1u, t0, t1, pw)) / 2.0;
-    double by = TOP + scale(s->bound, 0, y_hi, ph);
-    fprintf(out,
-            "<g class=\"bound\"><line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c00\" "
-            "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
-            bx, TOP, bx, TOP + PLOT_HEIGHT);
-    fprintf(out,
-            "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1\" "
-            "stroke-dasharray=\"2 3\"/>\n",
-            LEFT, by, LEFT + pw, by);
-    fprintf(out, "<text x=\"%.2f\" y=\"%d\" fill=\"#c00\" text-anchor=\"%s\">lower bound %llu bytes at step %llu</text>"
-                 "</g>\n",
-            bx + (bx > LEFT + pw / 2 ? -4.0 : 4.0), TOP + PLOT_HEIGHT + 50, bx > LEFT + pw / 2 ? "end" : "start",
-            (unsigned long long)s->bound, (unsigned long long)s->bound_step);
+    /* The lower bound: the step where the live sum peaks, and the bound as a height (no plan ends above it). */
+    double bx = bound_x(&g), by = y_of(&g, (double)s->bound);
+    fprintf(out, "<g class=\"bound\"><line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c00\" "
+                 "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+            bx, TOP, bx, TOP + PLOT_H);
+    fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1\" "
+                 "stroke-dasharray=\"2 3\"/>\n",
+            LEFT, by, LEFT + plot_w, by);
+    uint64_t cap = s->settings.capacity;
+    if (cap != APLAN_UNLIMITED && cap <= g.y_hi) { /* a plan above the capacity: where the RAM ends */
+        char c[64];
+        fmt_bytes_exact(c, sizeof c, cap);
+        double cy = y_of(&g, (double)cap);
+        fprintf(out, "<line class=\"capacity\" x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#e66100\" "
+                     "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\" fill=\"#e66100\">capacity "
+                     "%s</text>\n", LEFT, cy, LEFT + plot_w, cy, LEFT + plot_w - 4, cy - 3, c);
+    }
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">step</text>\n", LEFT + plot_w / 2,
+            live_top + LIVE_H + 32);
+    fprintf(out, "<text x=\"%.2f\" y=\"%d\" fill=\"#c00\" text-anchor=\"%s\">lower bound %s at step %llu</text></g>\n",
+            bx + (bx > LEFT + plot_w / 2 ? -4.0 : 4.0), live_top + LIVE_H + 50, bx > LEFT + plot_w / 2 ? "end" : "start",
+            b, (unsigned long long)s->bound_step);
     fputs("</svg>\n", out);
+    free(g.order);
+    return ok;
 }
 
 static int need_plan(const cli_run *run, const char *what) {
@@ -133,45 +671,143 @@ int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run) {
     int rc = need_plan(run, "SVG");
     if (rc != CLI_EXIT_OK) return rc;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-    svg_body(out, s, run);
+    if (!svg_body(out, s, run)) {
+        cli_error("out of memory drawing the SVG");
+        return CLI_EXIT_INTERNAL;
+    }
     return CLI_EXIT_OK;
+}
+
+/* ---- The HTML report ------------------------------------------------------------------------------------------- */
+
+/* Strategies whose arena is more than this many times the best start hidden (a checkbox shows them): with the same
+ * scale for every plan, the baseline's arena would squeeze the others into a sliver. */
+#define HIDE_ABOVE 4.0
+
+static bool shown_first(const cli_run *r, const cli_run *best) {
+    return r->planned && (double)r->result.arena_size <= HIDE_ABOVE * (double)best->result.arena_size;
+}
+
+static void json_u64_array(FILE *out, const char *key, const uint64_t *v, size_t n) {
+    fprintf(out, ",\n\"%s\":[", key);
+    for (size_t i = 0; i < n; i++) fprintf(out, i > 0 ? ",%llu" : "%llu", (unsigned long long)v[i]);
+    fputc(']', out);
+}
+
+/* The plan data the page's script draws, once: columns of one entry per input buffer (id, lower, len = upper -
+ * lower or 0, planned size) and one column of offsets per run (null when it did not plan). Numbers above 2^53 lose
+ * precision in the script (a double); the table above it is written here, exact. */
+static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
+    const cli_input *in = s->input;
+    size_t n = in->count;
+    uint64_t *col = malloc((n > 0 ? n : 1u) * sizeof *col);
+    if (col == NULL) return false;
+    fputs("{\"name\":", out);
+    json_text(out, in->name);
+    fprintf(out, ",\"bound\":%llu,\"boundStep\":%llu,\"alignment\":%llu,\"capacity\":", (unsigned long long)s->bound,
+            (unsigned long long)s->bound_step, (unsigned long long)s->settings.alignment);
+    if (s->settings.capacity != APLAN_UNLIMITED) fprintf(out, "%llu", (unsigned long long)s->settings.capacity);
+    else fputs("null", out);
+    fputs(",\"runs\":[", out);
+    for (size_t k = 0; k < s->run_count; k++) {
+        const cli_run *r = &s->runs[k];
+        fputs(k > 0 ? ",\n{\"name\":" : "\n{\"name\":", out);
+        json_text(out, r->strategy->name);
+        fprintf(out, ",\"planned\":%s,\"arena\":%llu,\"best\":%s,\"shown\":%s}", r->planned ? "true" : "false",
+                (unsigned long long)(r->planned ? r->result.arena_size : 0u), r == best ? "true" : "false",
+                shown_first(r, best) ? "true" : "false");
+    }
+    fputs("],\n\"id\":[", out);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) fputc(',', out);
+        json_text(out, buffer_name(in, i));
+    }
+    fputc(']', out);
+    for (size_t i = 0; i < n; i++) col[i] = in->buffers[i].lower;
+    json_u64_array(out, "lower", col, n);
+    for (size_t i = 0; i < n; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        col[i] = b->lower < b->upper ? b->upper - b->lower : 0u;
+    }
+    json_u64_array(out, "len", col, n);
+    for (size_t i = 0; i < n; i++) col[i] = aplan_buffer_size(&s->problem, i);
+    json_u64_array(out, "size", col, n);
+    fputs(",\n\"offsets\":[", out);
+    for (size_t k = 0; k < s->run_count; k++) {
+        const cli_run *r = &s->runs[k];
+        if (k > 0) fputs(",\n", out);
+        if (!r->planned) {
+            fputs("null", out);
+            continue;
+        }
+        fputc('[', out);
+        for (size_t i = 0; i < n; i++) fprintf(out, i > 0 ? ",%llu" : "%llu", (unsigned long long)r->offsets[i]);
+        fputc(']', out);
+    }
+    fputs("]}", out);
+    free(col);
+    return true;
+}
+
+static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
+    fputs("<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th><th>arena</th><th>lower bound</th>"
+          "<th>overhead</th><th>time</th><th>verified</th></tr>\n", out);
+    char bound[64];
+    fmt_bytes(bound, sizeof bound, s->bound);
+    for (size_t k = 0; k < s->run_count; k++) {
+        const cli_run *r = &s->runs[k];
+        fprintf(out, "<tr%s><td><input type=\"checkbox\" class=\"show\" data-run=\"%zu\"%s%s "
+                     "aria-label=\"show %s\"></td><td>%s%s</td>",
+                r == best ? " class=\"best\"" : "", k, shown_first(r, best) ? " checked" : "",
+                r->planned ? "" : " disabled", r->strategy->name, r->strategy->name, r == best ? " (best)" : "");
+        if (r->planned) {
+            char arena[64];
+            fmt_bytes(arena, sizeof arena, r->result.arena_size);
+            fprintf(out, "<td title=\"%llu bytes\">%s <small>%llu</small></td><td title=\"%llu bytes\">%s</td>"
+                         "<td>%+.1f%%</td>",
+                    (unsigned long long)r->result.arena_size, arena, (unsigned long long)r->result.arena_size,
+                    (unsigned long long)s->bound, bound, cli_overhead_percent(r->result.arena_size, s->bound));
+        } else {
+            fprintf(out, "<td>-</td><td title=\"%llu bytes\">%s</td><td>-</td>", (unsigned long long)s->bound, bound);
+        }
+        fprintf(out, "<td>%.3f ms</td><td>%s", r->millis, r->verified ? "yes" : "no");
+        if (r->status != APLAN_OK) {
+            fputs(": ", out);
+            put_text(out, r->error, IN_XML);
+        }
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table></div>\n", out);
 }
 
 int cli_write_html(FILE *out, const cli_session *s, const cli_run *run) {
     int rc = need_plan(run, "HTML");
     if (rc != CLI_EXIT_OK) return rc;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>aplan: ", out);
-    cli_xml_text(out, s->input->name);
-    fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\n"
-          "table{border-collapse:collapse;margin:1em 0}td,th{padding:.25em .8em;border-bottom:1px solid #ddd;"
-          "text-align:right}td:first-child,th:first-child{text-align:left}tr.best{font-weight:bold}\n"
-          "svg rect.buf:hover{stroke:#000;stroke-width:2}\n</style>\n</head>\n<body>\n<h1>", out);
-    cli_xml_text(out, s->input->name);
-    fprintf(out, "</h1>\n<p>%zu buffers, alignment %llu, sizes %s. Lower bound %llu bytes, reached at step %llu.</p>\n",
-            s->input->count, (unsigned long long)s->settings.alignment,
-            s->settings.round_sizes ? "rounded up" : "as given", (unsigned long long)s->bound,
-            (unsigned long long)s->bound_step);
-    fputs("<table>\n<tr><th>strategy</th><th>arena bytes</th><th>lower bound</th><th>overhead</th><th>time</th>"
-          "<th>verified</th></tr>\n",
+    const cli_input *in = s->input;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>aplan: ", out);
+    put_text(out, in->name, IN_XML);
+    fputs("</title>\n<style>\n", out);
+    for (const char *const *line = cli_report_style; *line != NULL; line++) fputs(*line, out);
+    fputs("</style>\n</head>\n<body>\n<h1>", out);
+    put_text(out, in->name, IN_XML);
+    char bound[64];
+    fmt_bytes_exact(bound, sizeof bound, s->bound);
+    fprintf(out, "</h1>\n<p>%zu buffers, alignment %llu, sizes %s. Lower bound %s, reached at step %llu: no plan can "
+                 "be smaller.</p>\n",
+            in->count, (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "rounded up" : "as given",
+            bound, (unsigned long long)s->bound_step);
+    write_table(out, s, run);
+    fputs("<div id=\"app\"></div>\n<noscript><p>The plans are drawn by the page's script; without it, "
+          "<code>aplan plan -f svg</code> draws the best plan as a static picture.</p></noscript>\n"
+          "<p id=\"selfcheck\" data-state=\"loading\"></p>\n<script type=\"application/json\" id=\"aplan-data\">",
           out);
-    for (size_t i = 0; i < s->run_count; i++) {
-        const cli_run *r = &s->runs[i];
-        fprintf(out, "<tr%s><td>%s%s</td>", i == s->best ? " class=\"best\"" : "", r->strategy->name,
-                i == s->best ? " (best)" : "");
-        if (r->planned)
-            fprintf(out, "<td>%llu</td><td>%llu</td><td>%+.1f%%</td>", (unsigned long long)r->result.arena_size,
-                    (unsigned long long)s->bound, cli_overhead_percent(r->result.arena_size, s->bound));
-        else
-            fprintf(out, "<td>-</td><td>%llu</td><td>-</td>", (unsigned long long)s->bound);
-        fprintf(out, "<td>%.3f ms</td><td>%s", r->millis, r->verified ? "yes" : "no");
-        if (r->status != APLAN_OK) {
-            fputs(": ", out);
-            cli_xml_text(out, r->error);
-        }
-        fputs("</td></tr>\n", out);
+    if (!write_data(out, s, run)) {
+        cli_error("out of memory writing the HTML report");
+        return CLI_EXIT_INTERNAL;
     }
-    fputs("</table>\n", out);
-    svg_body(out, s, run);
-    fputs("</body>\n</html>\n", out);
+    fputs("</script>\n<script>\n", out);
+    for (const char *const *line = cli_report_script; *line != NULL; line++) fputs(*line, out);
+    fputs("</script>\n</body>\n</html>\n", out);
     return CLI_EXIT_OK;
 }

@@ -1,11 +1,23 @@
 #!/bin/sh
-# Renders aplan's SVG and HTML output in headless Chromium (Debian package `chromium`) and checks that
-#   - the DOM Chromium built holds exactly one rect.buf per buffer that occupies memory (5, 154 and 1000 buffers);
-#   - a screenshot is not blank: many non-background pixels and many distinct colours.
+# Renders aplan's SVG and HTML output in headless Chromium (Debian package `chromium`) and checks what it built:
+#   SVG (-f svg): well-formed standalone XML; in the DOM one rect.buf with a <title> per buffer drawn one by one (every
+#     buffer up to 4000, the rest at pixel resolution), the legend and the live-bytes curve; a screenshot that is not
+#     blank; at 100,000 buffers the file stays under 2 MB.
+#   HTML (-f html): the page's script writes what it drew into #selfcheck, which --dump-dom shows: state ok, no script
+#     error, one panel per ticked strategy, every buffer in memory drawn, painted pixels read back from the canvas, and
+#     the search the address asks for (#search=ID) found with the buffer listed; Chromium's log (--enable-logging)
+#     holds no console message from the page; a driver script appended to one page hovers a buffer (tooltip) and
+#     zooms (the view changes); the page loads nothing from the network; its style and script are
+#     src/cli/report_page.css and .js byte for byte (report_page.c must be regenerated after editing them); a
+#     100,000-buffer report is under 8 MB and draws in seconds.
+#   Ids that are markup, "</script>", or invalid UTF-8 keep both outputs valid and searchable.
+# Inputs: MiniMalloc's 5-buffer example, two MediaPipe models from the shared directory, and CSVs of 10,000 and
+# 100,000 buffers generated here. Set APLAN_BROWSER_SHOTS=DIR to keep the screenshots.
 # Exit 77 (meson: skipped) when chromium or python3 is missing, so `.ci/run` can install it and run suite `browser`.
 set -u
 A=${APLAN:?}
 S=${APLAN_SHARED_DIR:?}
+SRC=$(cd "$(dirname "$0")/../../src/cli" && pwd)
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 PYTHON=${PYTHON:-$(command -v python3 || true)}
 if [ -z "$CHROMIUM" ] || [ -z "$PYTHON" ]; then
@@ -15,40 +27,42 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 failures=0
-
-# 1000 buffers with deterministic pseudo-random lifetimes and sizes (an LCG in awk; no external data).
-awk 'BEGIN { s = 12345; print "id,lower,upper,size";
-  for (i = 0; i < 1000; i++) {
-    s = (s * 1103515245 + 12345) % 2147483648; lo = s % 400;
-    s = (s * 1103515245 + 12345) % 2147483648; len = 1 + s % 40;
-    s = (s * 1103515245 + 12345) % 2147483648; size = 64 + s % 4096;
-    printf "t%d,%d,%d,%d\n", i, lo, lo + len, size } }' >"$T/many.csv"
-
-chrome() {
-    # A private profile per call keeps runs independent; stderr carries harmless dbus noise.
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-        --user-data-dir="$T/profile" "$@" 2>>"$T/chromium.log"
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
 }
 
-# check NAME FILE EXPECTED_RECTS
-check() {
-    name=$1
-    file=$2
-    want=$3
-    chrome --dump-dom "file://$file" >"$T/$name.dom"
-    got=$(grep -o '<rect class="buf"' "$T/$name.dom" | wc -l | tr -d ' ')
-    if [ "$got" != "$want" ]; then
-        echo "FAIL: $name: the DOM holds $got buffer rectangles, want $want"
-        failures=$((failures + 1))
+# gen N FILE: N buffers over N/5 steps with deterministic pseudo-random lifetimes (1-60 steps) and sizes (64 B to
+# 256 KiB, spread over powers of two): an LCG in awk, using its high bits. Ids are t0 .. t(N-1).
+gen() {
+    awk -v n="$1" 'function rnd(m) { s = (s * 1103515245 + 12345) % 2147483648; return int(s / 65536) % m }
+    BEGIN { s = 12345; steps = int(n / 5); print "id,lower,upper,size";
+      for (i = 0; i < n; i++) { lo = rnd(steps); len = 1 + rnd(60); e = 6 + rnd(12);
+        printf "t%d,%d,%d,%d\n", i, lo, lo + len, 2 ^ e + rnd(2 ^ e) } }' >"$2"
+}
+
+# chrome ARGS... URL: a private profile per run keeps runs independent; its log goes to $T/chromium.log.
+chrome() {
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$T/profile" \
+        --enable-logging=stderr --v=0 "$@" 2>"$T/chromium.log"
+}
+
+# no_console NAME: the page logged nothing (it never writes to the console: any message is an error or a warning).
+no_console() {
+    if grep -a ':CONSOLE' "$T/chromium.log" | grep -a 'file://' >"$T/console"; then
+        fail "$1: the console holds: $(head -3 "$T/console")"
     fi
-    titles=$(grep -o '<title>' "$T/$name.dom" | wc -l | tr -d ' ')
-    if [ "$titles" -lt "$want" ]; then
-        echo "FAIL: $name: $titles titles for $want rectangles (every rectangle needs a tooltip)"
-        failures=$((failures + 1))
-    fi
-    rm -f "$T/$name.png"
-    chrome --screenshot="$T/$name.png" --window-size=1280,1000 "file://$file" >/dev/null
-    if ! "$PYTHON" - "$T/$name.png" "$name" <<'EOF'
+}
+
+# attr NAME ATTRIBUTE: the value of data-ATTRIBUTE of #selfcheck in $T/NAME.dom.
+attr() {
+    grep -o '<p id="selfcheck"[^>]*>' "$T/$1.dom" | grep -o " data-$2=\"[^\"]*\"" | head -1 | sed 's/^[^"]*"//; s/"$//'
+}
+
+# not_blank NAME PNG: many painted pixels and many colours in a screenshot.
+not_blank() {
+    [ -n "${APLAN_BROWSER_SHOTS:-}" ] && mkdir -p "$APLAN_BROWSER_SHOTS" && cp "$2" "$APLAN_BROWSER_SHOTS/$1.png"
+    "$PYTHON" - "$2" "$1" <<'EOF' || fail "$1: the screenshot looks blank"
 import struct, sys, zlib
 
 def pixels(path):
@@ -95,31 +109,168 @@ share = drawn / len(px)
 print(f"{sys.argv[2]}: {len(px)} pixels, {share:.1%} drawn, {colours} colours")
 sys.exit(0 if share > 0.05 and colours >= 5 else 1)
 EOF
-    then
-        echo "FAIL: $name: the screenshot looks blank"
-        failures=$((failures + 1))
+}
+
+# svg NAME FILE [RECTS [noshot]]: checks of an SVG; RECTS, when not empty, is the number of rect.buf wanted; noshot
+# skips the screenshot (decoding one in Python takes seconds).
+svg() {
+    name=$1
+    file=$2
+    "$PYTHON" -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$file" ||
+        fail "$name: not well-formed XML"
+    chrome --dump-dom "file://$file" >"$T/$name.dom"
+    no_console "$name"
+    rects=$(grep -o '<rect class="buf"' "$T/$name.dom" | wc -l | tr -d ' ')
+    individual=$(sed -n 's/.*data-individual="\([0-9]*\)".*/\1/p' "$T/$name.dom" | head -1)
+    drawn=$(sed -n 's/.*data-drawn="\([0-9]*\)".*/\1/p' "$T/$name.dom" | head -1)
+    [ "$rects" = "$individual" ] || fail "$name: $rects rect.buf in the DOM, the SVG says $individual"
+    [ -z "${3:-}" ] || [ "$rects" = "$3" ] || fail "$name: $rects rect.buf in the DOM, want $3"
+    [ "$rects" -le 4000 ] || fail "$name: $rects rectangles drawn one by one, more than 4000"
+    if [ "$rects" != "$drawn" ]; then
+        grep -q '<path class="pixels"' "$T/$name.dom" || fail "$name: $drawn buffers, $rects rectangles, no pixel layer"
+    fi
+    titles=$(grep -o '<rect class="buf"[^>]*><title>' "$T/$name.dom" | wc -l | tr -d ' ')
+    [ "$titles" = "$rects" ] || fail "$name: $titles of $rects rectangles carry a <title> tooltip"
+    grep -q '<path class="live-curve"' "$T/$name.dom" || fail "$name: no live-bytes curve"
+    grep -q '<g class="legend">' "$T/$name.dom" || fail "$name: no legend"
+    labels=$(grep -o 'class="label"' "$T/$name.dom" | wc -l | tr -d ' ')
+    [ "$rects" -lt 100 ] || [ "$labels" -lt "$rects" ] || fail "$name: $labels labels for $rects crowded rectangles"
+    [ "${4:-}" = noshot ] && return
+    rm -f "$T/$name.png"
+    chrome --screenshot="$T/$name.png" --window-size=1200,800 "file://$file" >/dev/null
+    not_blank "$name" "$T/$name.png"
+}
+
+# html NAME FILE SEARCH FIRST: checks of a report opened at #search=SEARCH, whose best match must be FIRST.
+html() {
+    name=$1
+    file=$2
+    chrome --dump-dom "file://$file#search=$3" >"$T/$name.dom"
+    no_console "$name"
+    [ "$(attr "$name" state)" = ok ] || fail "$name: self-check '$(attr "$name" state)': $(grep -o '<p id="selfcheck".*' "$T/$name.dom")"
+    [ "$(attr "$name" errors)" = 0 ] || fail "$name: $(attr "$name" errors) script errors"
+    ticked=$(grep -o 'class="show" data-run="[0-9]*" checked' "$file" | wc -l | tr -d ' ')
+    [ "$(attr "$name" panels)" = "$ticked" ] && [ "$ticked" -ge 1 ] ||
+        fail "$name: $(attr "$name" panels) panels, $ticked strategies ticked"
+    canvases=$(grep -o '<canvas class="base"' "$T/$name.dom" | wc -l | tr -d ' ')
+    [ "$canvases" = $((ticked + 1)) ] || fail "$name: $canvases canvases, want $((ticked + 1)) (panels and the live curve)"
+    painted=$(attr "$name" painted)
+    [ "${painted:-0}" -gt 1000 ] || fail "$name: ${painted:-no} painted pixels in the first panel"
+    [ "$(attr "$name" live-painted)" -gt 1000 ] 2>/dev/null || fail "$name: the live-bytes panel is blank"
+    [ "$(attr "$name" first-match)" = "$4" ] || fail "$name: search '$3' found '$(attr "$name" first-match)' first, want '$4'"
+    [ "$(attr "$name" matches)" -ge 1 ] || fail "$name: search '$3' matched nothing"
+    grep -q "<li data-index=\"[0-9]*\"><button type=\"button\" class=\"name\">$4</button>" "$T/$name.dom" ||
+        fail "$name: '$4' is not in the list of matches"
+    grep -q '<div id="legend"><span>colour: size</span><span class="item">' "$T/$name.dom" || fail "$name: no legend"
+    echo "$name: drew $(attr "$name" drawn) buffers in $(attr "$name" panels) panels in $(attr "$name" ms) ms"
+    # Self-contained: nothing the browser would fetch (the ids of these inputs hold no URL).
+    if grep -n -i -E '<link|<img|<iframe| src=|url\(|@import|https?://' "$file" | head -3 | grep .; then
+        fail "$name: the page refers to something outside itself"
     fi
 }
 
-"$A" plan -f svg -o "$T/small.svg" "$S/benchmarks/minimalloc/input.12.csv" || failures=$((failures + 1))
-check small_svg "$T/small.svg" 5
-"$A" plan -f html -o "$T/small.html" "$S/benchmarks/minimalloc/input.12.csv" || failures=$((failures + 1))
-check small_html "$T/small.html" 5
-"$A" plan -f html -o "$T/a.html" "$S/benchmarks/minimalloc/A.1048576.csv" || failures=$((failures + 1))
-check minimalloc_a_html "$T/a.html" 154
-"$A" plan -f svg -o "$T/many.svg" "$T/many.csv" || failures=$((failures + 1))
-check many_svg "$T/many.svg" 1000
-# Labels only where they fit: some on MiniMalloc's A (154 buffers), never one per rectangle when they are crowded.
-labels=$(grep -o 'class="label"' "$T/a.html" | wc -l | tr -d ' ')
-if [ "$labels" -ge 154 ] || [ "$labels" -lt 1 ]; then
-    echo "FAIL: minimalloc_a_html: $labels labels for 154 buffers"
-    failures=$((failures + 1))
-fi
-labels=$(grep -o 'class="label"' "$T/many.svg" | wc -l | tr -d ' ')
-if [ "$labels" -ge 1000 ]; then
-    echo "FAIL: many_svg: $labels labels for 1000 buffers"
-    failures=$((failures + 1))
-fi
+# --- The page's style and script are the source files ------------------------------------------------------------
+"$A" plan -f html -o "$T/small.html" "$S/benchmarks/minimalloc/input.12.csv" || fail "small.html: aplan failed"
+"$PYTHON" - "$T/small.html" "$SRC/report_page.css" "$SRC/report_page.js" <<'EOF' || fail "the page's style or script differs from src/cli/report_page.css/.js: regenerate report_page.c"
+import sys
+page = open(sys.argv[1], encoding="utf-8").read()
+style = page.split("<style>\n", 1)[1].split("</style>", 1)[0]
+script = page.rsplit("<script>\n", 1)[1].rsplit("</script>", 1)[0]
+sys.exit(0 if style == open(sys.argv[2]).read() and script == open(sys.argv[3]).read() else 1)
+EOF
+
+# --- 5 buffers ------------------------------------------------------------------------------------------------------
+"$A" plan -f svg -o "$T/small.svg" "$S/benchmarks/minimalloc/input.12.csv" || fail "small.svg: aplan failed"
+svg small_svg "$T/small.svg" 5
+html small_html "$T/small.html" b3 b3
+rm -f "$T/small.png"
+chrome --screenshot="$T/small.png" --window-size=700,1200 "file://$T/small.html" >/dev/null
+not_blank small_html "$T/small.png"
+
+# Hover and zoom, driven by a script after the page's: the pointer over the middle of greedy_by_size's plot (b5 there:
+# steps [0, 21), bytes [8, 12) of 0..20), then the wheel there; the self-check records the hover and the views.
+cat >"$T/drive.html" <<'EOF'
+<script>
+(function () {
+  var out = document.getElementById('selfcheck');
+  var before = out.dataset.view;
+  var stage = document.querySelector('figure.panel[data-run="1"] .stage');
+  var r = stage.getBoundingClientRect();
+  var x = r.left + 74 + (r.width - 86) / 2, y = r.top + 8 + (r.height - 30) / 2;
+  stage.dispatchEvent(new PointerEvent('pointermove', {clientX: x, clientY: y, bubbles: true}));
+  var tip = document.getElementById('tip');
+  out.dataset.tip = tip.hidden ? 'hidden' : tip.textContent;
+  stage.dispatchEvent(new WheelEvent('wheel', {clientX: x, clientY: y, deltaY: -300, bubbles: true, cancelable: true}));
+  var waited = 0;
+  (function poll() {  /* the page redraws at the next frame, or after 100 ms without one */
+    if (before !== out.dataset.view || waited >= 2000) out.dataset.zoom = before === out.dataset.view ? 'same' : 'changed';
+    else setTimeout(poll, 50), waited += 50;
+  })();
+})();
+</script>
+EOF
+sed '/^<\/body>$/,$d' "$T/small.html" >"$T/driven.html"
+cat "$T/drive.html" >>"$T/driven.html"
+printf '</body>\n</html>\n' >>"$T/driven.html"
+chrome --virtual-time-budget=5000 --dump-dom "file://$T/driven.html" >"$T/driven.dom"
+no_console driven
+[ "$(attr driven hover)" = b5 ] || fail "driven: hovering the middle of greedy_by_size gave '$(attr driven hover)', want b5"
+case "$(attr driven tip)" in
+b5size\ 4\ bytesoffset\ 8\ bytes\ in\ greedy_by_sizesteps\ \[0,\ 21\)*) ;;
+*) fail "driven: the tooltip says '$(attr driven tip)'" ;;
+esac
+[ "$(attr driven zoom)" = changed ] || fail "driven: the wheel did not zoom ($(attr driven zoom))"
+
+# --- MediaPipe models: 165 and 713 buffers --------------------------------------------------------------------------
+for m in mp_face_detection_short_range mp_face_landmark_with_attention; do
+    "$A" plan -f svg -o "$T/$m.svg" "$S/models/$m.tflite" || fail "$m.svg: aplan failed"
+    "$A" plan -f html -o "$T/$m.html" "$S/models/$m.tflite" || fail "$m.html: aplan failed"
+done
+svg face_detection_svg "$T/mp_face_detection_short_range.svg" 165
+html face_detection_html "$T/mp_face_detection_short_range.html" s0t3 s0t3
+svg face_landmark_svg "$T/mp_face_landmark_with_attention.svg" "" noshot
+html face_landmark_html "$T/mp_face_landmark_with_attention.html" S0T12 s0t12
+
+# --- Ids from files: markup, "</script>", invalid UTF-8 -------------------------------------------------------------
+printf 'id,lower,upper,size\n</script><script>alert(1)</script>,0,3,100\nbad\377\376utf,1,4,200\n<!--x,3,6,80\n' >"$T/ids.csv"
+printf 'amp&amp;\047q,1,2,10\nsnow\342\230\203man,0,2,70\n' >>"$T/ids.csv"
+"$A" plan -f svg -o "$T/ids.svg" "$T/ids.csv" || fail "ids.svg: aplan failed"
+"$A" plan -f html -o "$T/ids.html" "$T/ids.csv" || fail "ids.html: aplan failed"
+grep -q '<title>bad\\xFF\\xFEutf: 200 bytes' "$T/ids.svg" || fail "ids.svg: invalid UTF-8 is not shown as \\xHH"
+grep -q '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;: 100 bytes' "$T/ids.svg" || fail "ids.svg: markup not escaped"
+grep -q '"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"' "$T/ids.html" ||
+    fail "ids.html: '</script>' in an id is not escaped in the data"
+"$PYTHON" -c 'import sys; [open(f, encoding="utf-8").read() for f in sys.argv[1:]]' "$T/ids.svg" "$T/ids.html" ||
+    fail "ids: the output is not valid UTF-8"
+svg ids_svg "$T/ids.svg" 5 noshot
+html ids_html "$T/ids.html" '%3C%2Fscript' '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;'
+chrome --dump-dom "file://$T/ids.html#search=bad%5CxFF" >"$T/ids_bad.dom"
+[ "$(attr ids_bad first-match)" = 'bad\xFF\xFEutf' ] || fail "ids: searching bad\\xFF found '$(attr ids_bad first-match)'"
+
+# --- 10,000 buffers -------------------------------------------------------------------------------------------------
+gen 10000 "$T/10k.csv"
+"$A" plan -f svg -o "$T/10k.svg" "$T/10k.csv" || fail "10k.svg: aplan failed"
+"$A" plan -f html -o "$T/10k.html" "$T/10k.csv" || fail "10k.html: aplan failed"
+svg 10k_svg "$T/10k.svg"
+grep -q 'data-drawn="10000"' "$T/10k.svg" || fail "10k_svg: not every buffer is in the picture"
+html 10k_html "$T/10k.html" t4242 t4242
+[ "$(attr 10k_html drawn)" = 10000 ] || fail "10k_html: $(attr 10k_html drawn) buffers drawn, want 10000"
+
+# --- 100,000 buffers: the files stay small and the report opens in seconds ------------------------------------------
+gen 100000 "$T/100k.csv"
+"$A" plan -f html -o "$T/100k.html" "$T/100k.csv" || fail "100k.html: aplan failed"
+"$A" plan -s first_fit -f svg -o "$T/100k.svg" "$T/100k.csv" || fail "100k.svg: aplan failed"
+html_bytes=$(wc -c <"$T/100k.html" | tr -d ' ')
+svg_bytes=$(wc -c <"$T/100k.svg" | tr -d ' ')
+echo "100k: HTML $html_bytes bytes, SVG $svg_bytes bytes"
+[ "$html_bytes" -lt 8000000 ] || fail "100k.html: $html_bytes bytes, not under 8 MB"
+[ "$svg_bytes" -lt 2000000 ] || fail "100k.svg: $svg_bytes bytes, not under 2 MB"
+started=$(date +%s)
+html 100k_html "$T/100k.html" t99999 t99999
+took=$(($(date +%s) - started))
+echo "100k_html: loaded and drawn by headless Chromium in ${took} s"
+[ "$took" -le 30 ] || fail "100k_html: ${took} s to open"
+[ "$(attr 100k_html drawn)" = 100000 ] || fail "100k_html: $(attr 100k_html drawn) buffers drawn, want 100000"
 
 echo "browser: $failures failures"
 [ "$failures" = 0 ]

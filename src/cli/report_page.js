@@ -1,0 +1,788 @@
+/*
+ * aplan's HTML report: draws the plans embedded by src/cli/svg.c as JSON in #aplan-data:
+ *   {name, bound, boundStep, alignment, capacity (bytes or null), runs: [{name, planned, arena, best, shown}],
+ *    id: [...], lower: [...], len: [...], size: [...], offsets: [[...] or null, one per run]}
+ * (one entry per input buffer in every column; len is upper - lower, 0 for a buffer never live). The table #runs
+ * holds a checkbox input.show[data-run=k] per run. Every shown plan gets a panel with the same scales (steps across,
+ * bytes down) and the same view: wheel or buttons zoom, dragging pans. Buffers are painted into a pixel raster, largest
+ * first, none thinner than MIN_H, so drawing costs the pixels covered plus one pass over the buffers, at 10 buffers or
+ * 100,000; outlines and labels are added only where a rectangle is big enough to carry them.
+ *
+ * Names come from nameOf() alone. They reach the page only through textContent, never as markup.
+ * The address may say #search=TEXT&colour=MODE; the page keeps it in step with the search box. What was drawn is
+ * written into #selfcheck (data-state ok|error, data-errors, data-panels, data-drawn, data-painted, data-matches,
+ * data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing, data-hover the name under the pointer),
+ * which tests/cli/browser_test.sh reads from the DOM.
+ */
+(function () {
+  'use strict';
+  var started = performance.now();
+  var check = document.getElementById('selfcheck');
+  var errors = [];
+  function noteError(message) {
+    errors.push(String(message));
+    check.dataset.state = 'error';
+    check.dataset.errors = String(errors.length);
+    check.textContent = 'script error: ' + errors.join('; ');
+  }
+  window.addEventListener('error', function (e) { noteError(e.message); });
+
+  var PALETTE = ['#440154', '#46327e', '#365c8d', '#277f8e', '#1fa187', '#4ac16d', '#a0da39', '#fde725'];
+  var M = {l: 74, r: 12, t: 8, b: 22};   /* plot margins, CSS px */
+  var PANEL_H = 300, LIVE_H = 150;
+  var MIN_H = 2;                          /* px: the thinnest buffer drawn, as in the SVG */
+  var OUTLINES = 3000, LABELS = 600, MARKED = 2000, LISTED = 200;
+  var FONT = '11px system-ui, sans-serif';
+  var LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+  var D = JSON.parse(document.getElementById('aplan-data').textContent);
+  var n = D.id.length;
+  var lower = new Float64Array(D.lower), len = new Float64Array(D.len), size = new Float64Array(D.size);
+  var upper = new Float64Array(n);
+  var inMemory = [];
+  for (var i = 0; i < n; i++) {
+    upper[i] = lower[i] + len[i];
+    if (len[i] > 0 && size[i] > 0) inMemory.push(i);
+  }
+  /* Painting order: largest area first, so small buffers end up on top (as in the SVG); hit tests go backwards. */
+  inMemory.sort(function (a, b) { return size[b] * len[b] - size[a] * len[a] || a - b; });
+  var order = Uint32Array.from(inMemory);
+
+  /* The one place the page takes a buffer's name from (svg.c's buffer_name() on the C side). */
+  function nameOf(i) { return D.id[i]; }
+  var lowered = null;
+  function lowerName(i) {
+    if (lowered === null) lowered = D.id.map(function (s) { return s.toLowerCase(); });
+    return lowered[i];
+  }
+
+  var runs = D.runs.map(function (r, k) {
+    return {k: k, name: r.name, arena: r.arena, best: r.best, planned: r.planned,
+      off: r.planned ? new Float64Array(D.offsets[k]) : null,
+      box: document.querySelector('#runs input.show[data-run="' + k + '"]')};
+  });
+  var bestRun = runs.filter(function (r) { return r.best; })[0] || runs.filter(function (r) { return r.planned; })[0];
+
+  /* ---- Numbers --------------------------------------------------------------------------------------------- */
+  var UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+  function fmtBytes(v) {
+    var u = 0, div = 1;
+    while (u + 1 < UNITS.length && v / div >= 1024) { div *= 1024; u++; }
+    var x = v / div;
+    var s = x % 1 === 0 ? String(x) : x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0);
+    if (s.indexOf('.') >= 0) s = s.replace(/0+$/, '').replace(/[.]$/, '');
+    return s + ' ' + UNITS[u];
+  }
+  /* A byte tick v (a multiple of tick, a power of two) as fmtBytes writes it when that is exact, else in the largest
+   * unit that divides tick, so zoomed-in ticks never look unevenly spaced ("1296 KiB", not "1.27 MiB"). */
+  function fmtTick(v, tick) {
+    var s = fmtBytes(v), parts = s.split(' ');
+    if (Number(parts[0]) * Math.pow(1024, UNITS.indexOf(parts[1])) === v) return s;
+    var u = 0;
+    while (u + 1 < UNITS.length && tick / Math.pow(1024, u) >= 1024) u++;
+    return v / Math.pow(1024, u) + ' ' + UNITS[u];
+  }
+  function fmtExact(v) { return v < 1024 ? v + ' bytes' : fmtBytes(v) + ' (' + v + ' bytes)'; }
+  function stepsOf(i) { return 'steps [' + lower[i] + ', ' + upper[i] + ')'; }
+  /* Steps: 1, 2 or 5 times a power of ten, about 8 ticks. Bytes: powers of two, round in KiB/MiB. */
+  function stepTick(span) {
+    var want = span / 8;
+    for (var mag = 1; ; mag *= 10) {
+      if (mag >= want) return mag;
+      if (2 * mag >= want) return 2 * mag;
+      if (5 * mag >= want) return 5 * mag;
+    }
+  }
+  function byteTick(span, most) {
+    var t = 1;
+    while (t * most < span) t *= 2;
+    return t;
+  }
+
+  /* ---- Colours --------------------------------------------------------------------------------------------- */
+  function pack(hex, fade) {
+    var v = parseInt(hex.slice(1), 16), r = v >> 16 & 255, g = v >> 8 & 255, b = v & 255;
+    if (fade) { r += (255 - r) * fade | 0; g += (255 - g) * fade | 0; b += (255 - b) * fade | 0; }
+    return (LITTLE ? (255 << 24 | b << 16 | g << 8 | r) : (r << 24 | g << 16 | b << 8 | 255)) >>> 0;
+  }
+  var BG = pack('#f6f6f6'), BEYOND = pack('#dedede');
+  function log2Of(v) {
+    var e = Math.floor(Math.log2(v));
+    if (Math.pow(2, e) > v) e--; else if (Math.pow(2, e + 1) <= v) e++;
+    return e;
+  }
+  /* A colour mode gives every buffer a class (cls) and the legend one {label, colour} per class. powerClasses makes at
+   * most 8 classes of whole powers of two of a quantity, spread over the palette (the SVG's size classes). A
+   * categorical mode, e.g. by operator once the CLI exposes operators, returns the same shape with its own colours:
+   * add it to MODES. */
+  function powerClasses(values, label) {
+    var lo = Infinity, hi = -Infinity, k, e;
+    for (k = 0; k < order.length; k++) {
+      e = log2Of(values[order[k]]);
+      if (e < lo) lo = e;
+      if (e > hi) hi = e;
+    }
+    if (!order.length) lo = hi = 0;
+    var per = Math.ceil((hi - lo + 1) / 8), count = Math.ceil((hi - lo + 1) / per);
+    var cls = new Uint8Array(n);
+    for (k = 0; k < order.length; k++) cls[order[k]] = Math.floor((log2Of(values[order[k]]) - lo) / per);
+    var legend = [];
+    for (k = 0; k < count; k++) {
+      legend.push({label: label(Math.pow(2, lo + k * per), Math.pow(2, lo + (k + 1) * per)),
+        colour: PALETTE[count === 1 ? 4 : Math.floor(k * 7 / (count - 1))]});
+    }
+    return {cls: cls, legend: legend};
+  }
+  var MODES = [
+    {key: 'size', label: 'size', classes: function () {
+      return powerClasses(size, function (a, b) { return fmtBytes(a) + '\u2013' + fmtBytes(b); });
+    }},
+    {key: 'lifetime', label: 'lifetime', classes: function () {
+      return powerClasses(len, function (a, b) {
+        return b - a === 1 ? a + (a === 1 ? ' step' : ' steps') : a + '\u2013' + (b - 1) + ' steps';
+      });
+    }}
+  ];
+  var mode = null, cls = null, legend = [], fill = [], faded = [], ink = [];
+
+  /* ---- State ----------------------------------------------------------------------------------------------- */
+  var ext = {t0: Infinity, t1: -Infinity};
+  for (var q = 0; q < order.length; q++) {
+    ext.t0 = Math.min(ext.t0, lower[order[q]]);
+    ext.t1 = Math.max(ext.t1, upper[order[q]]);
+  }
+  if (!order.length) { ext.t0 = 0; ext.t1 = 1; }
+  ext.t0 = Math.min(ext.t0, D.boundStep);
+  ext.t1 = Math.max(ext.t1, D.boundStep + 1);
+  var view = {t0: ext.t0, t1: ext.t1, b0: 0, b1: 1};
+  var panels = [];
+  var query = '', queryText = '', match = null, matchList = [];
+  var hover = -1, selected = -1;
+
+  function shownRuns() { return runs.filter(function (r) { return r.planned && r.box && r.box.checked; }); }
+  function yMax() {
+    var m = Math.max(D.bound, 1);
+    shownRuns().forEach(function (r) { m = Math.max(m, r.arena); });
+    return m;
+  }
+  function clampView() {
+    var full = ext.t1 - ext.t0, spanT = Math.min(full, Math.max(Math.min(full, 1), view.t1 - view.t0));
+    view.t0 = Math.max(ext.t0, Math.min(view.t0, ext.t1 - spanT));
+    view.t1 = view.t0 + spanT;
+    var top = yMax(), spanB = Math.min(top, Math.max(Math.min(top, 16), view.b1 - view.b0));
+    view.b0 = Math.max(0, Math.min(view.b0, top - spanB));
+    view.b1 = view.b0 + spanB;
+  }
+
+  /* ---- Page ------------------------------------------------------------------------------------------------ */
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (a) { e.setAttribute(a, attrs[a]); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  var app = document.getElementById('app');
+  var controls = el('div', {id: 'controls'});
+  var searchBox = el('input', {type: 'search', id: 'search', placeholder: 'search an id', 'aria-label': 'search buffers'});
+  var colourSel = el('select', {id: 'colour', 'aria-label': 'colour by'});
+  MODES.forEach(function (m) { colourSel.appendChild(el('option', {value: m.key}, m.label)); });
+  var axesSel = el('select', {id: 'zoom-axes', 'aria-label': 'zoom what'});
+  [['both', 'time and offset'], ['time', 'time'], ['bytes', 'offset']].forEach(function (o) {
+    axesSel.appendChild(el('option', {value: o[0]}, o[1]));
+  });
+  var zoomIn = el('button', {type: 'button', id: 'zoom-in', title: 'zoom in'}, '+');
+  var zoomOut = el('button', {type: 'button', id: 'zoom-out', title: 'zoom out'}, '\u2212');
+  var zoomReset = el('button', {type: 'button', id: 'zoom-reset', title: 'show everything'}, 'reset');
+  var label = function (text, control) { var l = el('label', {}, text + ' '); l.appendChild(control); return l; };
+  controls.appendChild(label('search', searchBox));
+  controls.appendChild(label('colour by', colourSel));
+  var zoomGroup = el('span', {}, 'zoom ');
+  [zoomIn, zoomOut, zoomReset].forEach(function (b) { zoomGroup.appendChild(b); });
+  zoomGroup.appendChild(document.createTextNode(' '));
+  zoomGroup.appendChild(axesSel);
+  controls.appendChild(zoomGroup);
+  controls.appendChild(el('span', {class: 'hint'}, 'wheel zooms, drag pans; hover or click a buffer'));
+  var legendDiv = el('div', {id: 'legend'});
+  var hiddenNote = el('p', {id: 'hidden-note'});
+  var panelsDiv = el('div', {id: 'panels'});
+  var liveFig = el('figure', {class: 'panel', id: 'live'});
+  liveFig.appendChild(el('figcaption', {}, 'Bytes live at each step: every plan must hold them at once. ' +
+    'Dashed red: the lower bound; grey: each shown plan\u2019s arena' + (D.capacity !== null ? '; orange: the capacity.' : '.')));
+  var liveStage = el('div', {class: 'stage'});
+  var liveCanvas = el('canvas', {class: 'base'});
+  liveStage.appendChild(liveCanvas);
+  liveFig.appendChild(liveStage);
+  var listSection = el('section', {id: 'list'});
+  var matchCount = el('p', {id: 'match-count'});
+  var matchOl = el('ol', {id: 'matches'});
+  listSection.appendChild(el('h2', {}, 'Buffers'));
+  listSection.appendChild(matchCount);
+  listSection.appendChild(matchOl);
+  [controls, legendDiv, hiddenNote, panelsDiv, liveFig, listSection].forEach(function (e) { app.appendChild(e); });
+  var tip = el('div', {id: 'tip'});
+  tip.hidden = true;
+  document.body.appendChild(tip);
+
+  function setMode(key) {
+    mode = MODES.filter(function (m) { return m.key === key; })[0] || MODES[0];
+    colourSel.value = mode.key;
+    var c = mode.classes();
+    cls = c.cls;
+    legend = c.legend;
+    fill = legend.map(function (l) { return pack(l.colour); });
+    faded = legend.map(function (l) { return pack(l.colour, 0.8); });
+    ink = legend.map(function (l) { return PALETTE.indexOf(l.colour) >= 0 && PALETTE.indexOf(l.colour) < 4 ? '#fff' : '#000'; });
+    legendDiv.textContent = '';
+    legendDiv.appendChild(el('span', {}, 'colour: ' + mode.label));
+    legend.forEach(function (l) {
+      var item = el('span', {class: 'item'});
+      var sw = el('span', {class: 'swatch'});
+      sw.style.background = l.colour;
+      item.appendChild(sw);
+      item.appendChild(document.createTextNode(l.label));
+      legendDiv.appendChild(item);
+    });
+  }
+
+  function sizeCanvas(c, w, h, dpr) {
+    c.width = Math.max(1, Math.round(w * dpr));
+    c.height = Math.max(1, Math.round(h * dpr));
+    c.style.width = w + 'px';
+    c.style.height = h + 'px';
+  }
+
+  /* One panel per shown run, in table order; panels of runs no longer shown are dropped. */
+  function layout() {
+    var shown = shownRuns();
+    panels = shown.map(function (r) {
+      var old = panels.filter(function (p) { return p.run === r; })[0];
+      if (old) return old;
+      var fig = el('figure', {class: 'panel', 'data-run': String(r.k)});
+      var cap = el('figcaption');
+      cap.appendChild(el('b', {}, r.name));
+      var over = D.bound > 0 ? ((r.arena - D.bound) * 100 / D.bound).toFixed(1) : '0.0';
+      cap.appendChild(el('span', {class: 'note'}, ': arena ' + fmtExact(r.arena) + ', +' + over +
+        '% over the lower bound' + (r.best ? ' (best)' : '')));
+      var stage = el('div', {class: 'stage'});
+      var base = el('canvas', {class: 'base'}), top = el('canvas', {class: 'over'});
+      stage.appendChild(base);
+      stage.appendChild(top);
+      fig.appendChild(cap);
+      fig.appendChild(stage);
+      var p = {run: r, fig: fig, stage: stage, base: base, over: top, w: 0, h: PANEL_H, dpr: 1, painted: 0};
+      attach(p, false);
+      return p;
+    });
+    panelsDiv.textContent = '';
+    panels.forEach(function (p) { panelsDiv.appendChild(p.fig); });
+    var dpr = window.devicePixelRatio || 1;
+    panels.forEach(function (p) {
+      p.w = Math.max(200, p.stage.clientWidth);
+      p.dpr = dpr;
+      sizeCanvas(p.base, p.w, p.h, dpr);
+      sizeCanvas(p.over, p.w, p.h, dpr);
+    });
+    live.w = Math.max(200, liveStage.clientWidth);
+    live.dpr = dpr;
+    sizeCanvas(liveCanvas, live.w, live.h, dpr);
+    var hidden = runs.filter(function (r) { return r.planned && r.box && !r.box.checked; });
+    hiddenNote.textContent = hidden.length === 0 ? '' : hidden.map(function (r) {
+      return r.name + ' (arena ' + fmtBytes(r.arena) + ', ' + (r.arena / bestRun.arena).toFixed(1) + '\u00d7 the best)';
+    }).join(', ') + ': hidden; tick ' + (hidden.length === 1 ? 'it' : 'them') +
+      ' in the table to draw on the same scale.';
+  }
+
+  /* ---- Drawing --------------------------------------------------------------------------------------------- */
+  function plotSize(p) { return {w: p.w - M.l - M.r, h: p.h - M.t - M.b}; }
+
+  /* Where buffer i sits in panel p, CSS px: never thinner than 1 px across or MIN_H down. */
+  function rectOf(p, i, W, H) {
+    var sx = W / (view.t1 - view.t0), sy = H / (view.b1 - view.b0), off = p.run.off[i];
+    var x0 = M.l + (lower[i] - view.t0) * sx, x1 = M.l + (upper[i] - view.t0) * sx;
+    var y0 = M.t + (off - view.b0) * sy, y1 = M.t + (off + size[i] - view.b0) * sy;
+    return {x: x0, y: y0, w: Math.max(1, x1 - x0), h: Math.max(MIN_H, y1 - y0)};
+  }
+
+  function axes(ctx, W, H, byteMost) {
+    ctx.fillStyle = '#555';
+    ctx.strokeStyle = '#999';
+    ctx.lineWidth = 1;
+    ctx.font = FONT;
+    ctx.strokeRect(M.l - 0.5, M.t - 0.5, W + 1, H + 1);
+    var tt = stepTick(view.t1 - view.t0), t;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (t = Math.ceil(view.t0 / tt) * tt; t <= view.t1; t += tt) {
+      var x = M.l + (t - view.t0) / (view.t1 - view.t0) * W;
+      ctx.fillRect(x, M.t + H, 1, 4);
+      ctx.fillText(String(t), x, M.t + H + 6);
+    }
+    return byteMost;
+  }
+
+  function byteAxis(ctx, W, H, b0, b1, upward, most) {
+    var bt = byteTick(b1 - b0, most), v;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (v = Math.ceil(b0 / bt) * bt; v <= b1; v += bt) {
+      var f = (v - b0) / (b1 - b0) * H, y = upward ? M.t + H - f : M.t + f;
+      ctx.fillRect(M.l - 4, y, 4, 1);
+      ctx.fillText(v === 0 ? '0' : fmtTick(v, bt), M.l - 6, y);
+    }
+  }
+
+  function hline(ctx, y, W, colour, dash, width) {
+    ctx.strokeStyle = colour;
+    ctx.setLineDash(dash);
+    ctx.lineWidth = width;
+    ctx.beginPath();
+    ctx.moveTo(M.l, y);
+    ctx.lineTo(M.l + W, y);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+  function vline(ctx, x, H, colour, dash) {
+    ctx.strokeStyle = colour;
+    ctx.setLineDash(dash);
+    ctx.lineWidth = 1.2;
+    ctx.beginPath();
+    ctx.moveTo(x, M.t);
+    ctx.lineTo(x, M.t + H);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+
+  function drawPanel(p) {
+    var dpr = p.dpr, s = plotSize(p), W = s.w, H = s.h;
+    var Wd = Math.max(1, Math.round(W * dpr)), Hd = Math.max(1, Math.round(H * dpr));
+    var ctx = p.base.getContext('2d');
+    var img = ctx.createImageData(Wd, Hd), px = new Uint32Array(img.data.buffer);
+    var off = p.run.off, spanT = view.t1 - view.t0, spanB = view.b1 - view.b0;
+    var sx = Wd / spanT, sy = Hd / spanB, minH = MIN_H * dpr;
+    /* Bytes past this plan's arena are greyed: same scale, so a smaller arena shows as more grey. */
+    var arenaRow = Math.max(0, Math.min(Hd, Math.round((p.run.arena - view.b0) * sy)));
+    px.fill(BG, 0, arenaRow * Wd);
+    px.fill(BEYOND, arenaRow * Wd);
+    for (var k = 0; k < order.length; k++) {
+      var i = order[k];
+      var x0 = (lower[i] - view.t0) * sx, x1 = (upper[i] - view.t0) * sx;
+      if (x1 <= 0 || x0 >= Wd) continue;
+      var y0 = (off[i] - view.b0) * sy, y1 = (off[i] + size[i] - view.b0) * sy;
+      if (y1 - y0 < minH) y1 = y0 + minH;
+      if (y1 <= 0 || y0 >= Hd) continue;
+      var a = Math.round(x0), b = Math.max(a + 1, Math.round(x1)), r0 = Math.round(y0), r1 = Math.max(r0 + 1, Math.round(y1));
+      if (a < 0) a = 0;
+      if (b > Wd) b = Wd;
+      if (r0 < 0) r0 = 0;
+      if (r1 > Hd) r1 = Hd;
+      var colour = match !== null && !match[i] ? faded[cls[i]] : fill[cls[i]];
+      for (var r = r0; r < r1; r++) px.fill(colour, r * Wd + a, r * Wd + b);
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, p.base.width, p.base.height);
+    ctx.putImageData(img, Math.round(M.l * dpr), Math.round(M.t * dpr));
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    axes(ctx, W, H);
+    byteAxis(ctx, W, H, view.b0, view.b1, false, 8);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(M.l, M.t, W, H);
+    ctx.clip();
+    /* Outlines and labels where a rectangle can carry them, largest first. */
+    var outlined = 0, labelled = 0;
+    ctx.font = FONT;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = 'rgba(255,255,255,0.75)';
+    for (k = 0; k < order.length && (outlined < OUTLINES || labelled < LABELS); k++) {
+      i = order[k];
+      var rc = rectOf(p, i, W, H);
+      if (rc.w < 6 || rc.h < 6 || rc.x > M.l + W || rc.x + rc.w < M.l || rc.y > M.t + H || rc.y + rc.h < M.t) continue;
+      if (outlined < OUTLINES) { ctx.strokeRect(rc.x + 0.5, rc.y + 0.5, rc.w - 1, rc.h - 1); outlined++; }
+      if (labelled < LABELS && rc.h >= 13 && rc.w >= 24) {
+        var name = nameOf(i), tw = ctx.measureText(name).width;
+        if (tw + 6 <= rc.w) {
+          ctx.fillStyle = match !== null && !match[i] ? '#777' : ink[cls[i]];
+          ctx.fillText(name, Math.max(rc.x, M.l) + 3, Math.max(rc.y, M.t) + Math.min(rc.h, 20) / 2);
+          labelled++;
+        }
+      }
+    }
+    /* The arena, the bound (least possible arena) and the step where the bound is reached. */
+    var yOf = function (bytes) { return M.t + (bytes - view.b0) / spanB * H; };
+    hline(ctx, yOf(p.run.arena), W, '#333', [], 1);
+    hline(ctx, yOf(D.bound), W, '#c00', [2, 3], 1);
+    if (D.capacity !== null) hline(ctx, yOf(D.capacity), W, '#e66100', [], 1.5);
+    vline(ctx, M.l + (D.boundStep + 0.5 - view.t0) / spanT * W, H, '#c00', [6, 4]);
+    /* Search matches: a red frame, at least 7 px, so a match shows however small it is. */
+    if (match !== null) {
+      ctx.strokeStyle = '#e4003a';
+      ctx.lineWidth = 2;
+      for (k = 0; k < matchList.length && k < MARKED; k++) {
+        i = matchList[k];
+        if (len[i] === 0 || size[i] === 0) continue;
+        rc = rectOf(p, i, W, H);
+        var gw = Math.max(0, 7 - rc.w) / 2, gh = Math.max(0, 7 - rc.h) / 2;
+        ctx.strokeRect(rc.x - gw - 1, rc.y - gh - 1, rc.w + 2 * gw + 2, rc.h + 2 * gh + 2);
+      }
+    }
+    ctx.restore();
+    p.drawnOutlines = outlined;
+    p.labels = labelled;
+  }
+
+  function drawOverlay(p) {
+    var ctx = p.over.getContext('2d'), s = plotSize(p);
+    ctx.setTransform(p.dpr, 0, 0, p.dpr, 0, 0);
+    ctx.clearRect(0, 0, p.w, p.h);
+    [[selected, '#0050ff'], [hover, '#000']].forEach(function (h) {
+      var i = h[0];
+      if (i < 0 || len[i] === 0 || size[i] === 0) return;
+      var rc = rectOf(p, i, s.w, s.h);
+      var gw = Math.max(0, 9 - rc.w) / 2, gh = Math.max(0, 9 - rc.h) / 2;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(M.l, M.t, s.w, s.h);
+      ctx.clip();
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = '#fff';
+      ctx.strokeRect(rc.x - gw - 1.5, rc.y - gh - 1.5, rc.w + 2 * gw + 3, rc.h + 2 * gh + 3);
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = h[1];
+      ctx.strokeRect(rc.x - gw - 1.5, rc.y - gh - 1.5, rc.w + 2 * gw + 3, rc.h + 2 * gh + 3);
+      ctx.restore();
+    });
+  }
+
+  /* ---- Live bytes per step: change points over the buffers in memory --------------------------------------- */
+  var live = {w: 0, h: LIVE_H, dpr: 1, times: [], values: [], peak: 0};
+  (function () {
+    var m = order.length;
+    var starts = Uint32Array.from(order).sort(function (a, b) { return lower[a] - lower[b]; });
+    var ends = Uint32Array.from(order).sort(function (a, b) { return upper[a] - upper[b]; });
+    var a = 0, b = 0, now = 0;
+    while (a < m || b < m) {
+      var t = Math.min(a < m ? lower[starts[a]] : Infinity, b < m ? upper[ends[b]] : Infinity);
+      while (b < m && upper[ends[b]] === t) now -= size[ends[b++]];
+      while (a < m && lower[starts[a]] === t) now += size[starts[a++]];
+      live.times.push(t);
+      live.values.push(now);
+      if (now > live.peak) live.peak = now;
+    }
+  })();
+  /* Index of the change point in force at step t (-1 before the first). */
+  function liveIndex(t) {
+    var lo = 0, hi = live.times.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (live.times[mid] <= t) lo = mid + 1; else hi = mid; }
+    return lo - 1;
+  }
+
+  function drawLive() {
+    var dpr = live.dpr, W = live.w - M.l - M.r, H = live.h - M.t - M.b;
+    var ctx = liveCanvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, live.w, live.h);
+    ctx.fillStyle = '#fafafa';
+    ctx.fillRect(M.l, M.t, W, H);
+    var top = Math.max(live.peak, yMax()), spanT = view.t1 - view.t0;
+    var yOf = function (v) { return M.t + H - v / top * H; };
+    /* Per pixel column, the most bytes live at any step it covers: the peak never falls between pixels. */
+    /* The bound's step first, under the curve, so the peak it marks stays visible. */
+    var bx = M.l + (D.boundStep + 0.5 - view.t0) / spanT * W;
+    if (bx >= M.l && bx <= M.l + W) vline(ctx, bx, H, '#c00', [6, 4]);
+    var cols = Math.max(1, Math.round(W)), k = liveIndex(view.t0), T = live.times, V = live.values;
+    ctx.beginPath();
+    ctx.moveTo(M.l, yOf(0));
+    for (var c = 0; c < cols; c++) {
+      var tb = view.t0 + (c + 1) / cols * spanT, most = k >= 0 ? V[k] : 0;
+      while (k + 1 < T.length && T[k + 1] < tb) { k++; if (V[k] > most) most = V[k]; }
+      ctx.lineTo(M.l + c, yOf(most));
+      ctx.lineTo(M.l + c + 1, yOf(most));
+    }
+    ctx.lineTo(M.l + cols, yOf(0));
+    ctx.closePath();
+    ctx.fillStyle = '#9ecae1';
+    ctx.fill();
+    ctx.strokeStyle = '#3182bd';
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(M.l, M.t - 1, W, H + 2);
+    ctx.clip();
+    /* One grey line per arena; equal arenas share a line and a label. */
+    var byArena = {};
+    shownRuns().forEach(function (r) { (byArena[r.arena] = byArena[r.arena] || []).push(r.name); });
+    ctx.font = FONT;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'bottom';
+    Object.keys(byArena).forEach(function (a) {
+      var y = yOf(Number(a));
+      hline(ctx, y, W, '#777', [], 1);
+      ctx.fillStyle = '#333';
+      ctx.fillText(byArena[a].join(', ') + ': ' + fmtBytes(Number(a)), M.l + W - 4, y - 1);
+    });
+    if (D.capacity !== null && D.capacity <= top) {
+      hline(ctx, yOf(D.capacity), W, '#e66100', [], 1.5);
+      ctx.fillStyle = '#e66100';
+      ctx.fillText('capacity ' + fmtBytes(D.capacity), M.l + W / 2, yOf(D.capacity) - 1);
+    }
+    var yb = yOf(D.bound);
+    hline(ctx, yb, W, '#c00', [6, 4], 1.2);
+    ctx.fillStyle = '#c00';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText('lower bound ' + fmtBytes(D.bound) + ' at step ' + D.boundStep, M.l + 4, yb + 2);
+    ctx.strokeStyle = '#c00';
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.arc(bx, yOf(D.bound), 4, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.restore();
+    axes(ctx, W, H);
+    byteAxis(ctx, W, H, 0, top, true, 3);
+  }
+
+  function drawAll() {
+    clampView();
+    panels.forEach(drawPanel);
+    panels.forEach(drawOverlay);
+    drawLive();
+    check.dataset.view = [view.t0, view.t1, view.b0, view.b1].map(function (v) { return Math.round(v); }).join(' ');
+  }
+  /* Redraw at the next frame, at most once per frame however many events come; a timer stands in when no frame
+   * comes (a hidden tab, a headless browser). */
+  var frame = 0, timer = 0, overlayOnly = true;
+  function redraw() {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    frame = timer = 0;
+    if (overlayOnly) panels.forEach(drawOverlay); else drawAll();
+    overlayOnly = true;
+  }
+  function schedule(full) {
+    if (full) overlayOnly = false;
+    if (frame || timer) return;
+    frame = requestAnimationFrame(redraw);
+    timer = setTimeout(redraw, 100);
+  }
+
+  /* ---- Pointer: hover, click, drag, wheel ------------------------------------------------------------------ */
+  /* The buffer under (x, y) in panel p: the smallest on top first, as painted; a thin one is easier to hit. */
+  function hit(p, x, y) {
+    var s = plotSize(p);
+    if (x < M.l || x > M.l + s.w || y < M.t || y > M.t + s.h) return -1;
+    for (var k = order.length - 1; k >= 0; k--) {
+      var i = order[k], rc = rectOf(p, i, s.w, s.h);
+      var gw = Math.max(0, 3 - rc.w) / 2, gh = Math.max(0, 3 - rc.h) / 2;
+      if (x >= rc.x - gw && x < rc.x + rc.w + gw && y >= rc.y - gh && y < rc.y + rc.h + gh) return i;
+    }
+    return -1;
+  }
+  function line(text) { return el('div', {}, text); }
+  function showTip(lines, e) {
+    tip.textContent = '';
+    lines.forEach(function (l, k) { tip.appendChild(k === 0 ? el('b', {}, l) : line(l)); });
+    tip.hidden = false;
+    var x = e.clientX + 14, y = e.clientY + 14;
+    if (x + tip.offsetWidth > window.innerWidth) x = e.clientX - tip.offsetWidth - 8;
+    if (y + tip.offsetHeight > window.innerHeight) y = e.clientY - tip.offsetHeight - 8;
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  }
+  function bufferLines(i, run) {
+    return [nameOf(i), 'size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' + run.name,
+      stepsOf(i) + ': live for ' + len[i] + (len[i] === 1 ? ' step' : ' steps')];
+  }
+  function zoomAt(f, fx, fy, what) {
+    if (what !== 'bytes') {
+      var t = view.t0 + fx * (view.t1 - view.t0), st = (view.t1 - view.t0) * f;
+      view.t0 = t - fx * st;
+      view.t1 = view.t0 + st;
+    }
+    if (what !== 'time') {
+      var b = view.b0 + fy * (view.b1 - view.b0), sb = (view.b1 - view.b0) * f;
+      view.b0 = b - fy * sb;
+      view.b1 = view.b0 + sb;
+    }
+    clampView();
+    schedule(true);
+  }
+  function attach(p, isLive) {
+    var stage = isLive ? liveStage : p.stage, drag = null;
+    var size2 = function () { return isLive ? {w: live.w - M.l - M.r, h: live.h - M.t - M.b} : plotSize(p); };
+    var where = function (e) { var r = stage.getBoundingClientRect(); return {x: e.clientX - r.left, y: e.clientY - r.top}; };
+    stage.addEventListener('wheel', function (e) {
+      e.preventDefault();
+      var at = where(e), s = size2();
+      zoomAt(Math.exp(Math.max(-300, Math.min(300, e.deltaY)) * 0.002), Math.max(0, Math.min(1, (at.x - M.l) / s.w)),
+        Math.max(0, Math.min(1, (at.y - M.t) / s.h)), isLive ? 'time' : axesSel.value);
+    }, {passive: false});
+    stage.addEventListener('pointerdown', function (e) {
+      drag = {x: e.clientX, y: e.clientY, view: {t0: view.t0, t1: view.t1, b0: view.b0, b1: view.b1}, moved: false};
+      stage.setPointerCapture(e.pointerId);
+    });
+    stage.addEventListener('pointermove', function (e) {
+      var s = size2(), at = where(e);
+      if (drag) {
+        var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+        if (Math.abs(dx) + Math.abs(dy) > 3) { drag.moved = true; stage.classList.add('dragging'); tip.hidden = true; }
+        if (!drag.moved) return;
+        var st = drag.view.t1 - drag.view.t0, sb = drag.view.b1 - drag.view.b0;
+        view.t0 = drag.view.t0 - dx / s.w * st;
+        view.t1 = view.t0 + st;
+        if (!isLive) { view.b0 = drag.view.b0 - dy / s.h * sb; view.b1 = view.b0 + sb; }
+        clampView();
+        schedule(true);
+        return;
+      }
+      if (isLive) {
+        var t = Math.floor(view.t0 + (at.x - M.l) / s.w * (view.t1 - view.t0)), k = liveIndex(t);
+        if (at.x < M.l || at.x > M.l + s.w) { tip.hidden = true; return; }
+        showTip(['step ' + t, fmtExact(k >= 0 ? live.values[k] : 0) + ' live'], e);
+        return;
+      }
+      var i = hit(p, at.x, at.y);
+      if (i !== hover) { hover = i; schedule(false); check.dataset.hover = i < 0 ? '' : nameOf(i); }
+      if (i < 0) tip.hidden = true; else showTip(bufferLines(i, p.run), e);
+    });
+    var end = function (e) {
+      if (drag && !drag.moved && !isLive) {
+        selected = hit(p, where(e).x, where(e).y);
+        schedule(false);
+      }
+      drag = null;
+      stage.classList.remove('dragging');
+    };
+    stage.addEventListener('pointerup', end);
+    stage.addEventListener('pointercancel', end);
+    stage.addEventListener('pointerleave', function () {
+      tip.hidden = true;
+      if (hover >= 0) { hover = -1; schedule(false); }
+    });
+  }
+
+  /* ---- Search and the list --------------------------------------------------------------------------------- */
+  var largest = inMemory.slice().sort(function (a, b) { return size[b] - size[a] || a - b; }).slice(0, LISTED);
+  function rank(i) { var s = lowerName(i); return s === query ? 0 : s.indexOf(query) === 0 ? 1 : 2; }
+  function focusOn(i) {
+    selected = i;
+    if (len[i] > 0) {
+      /* Time only: the panels share the byte scale, and the buffer's offset differs from plan to plan. */
+      var span = Math.max(len[i] * 5, Math.min(ext.t1 - ext.t0, 10)), mid = lower[i] + len[i] / 2;
+      view.t0 = mid - span / 2;
+      view.t1 = mid + span / 2;
+      clampView();
+    }
+    schedule(true);
+    panelsDiv.scrollIntoView({block: 'nearest'});
+  }
+  function renderList() {
+    var items = query ? matchList.slice(0, LISTED) : largest;
+    matchOl.textContent = '';
+    if (query) {
+      matchCount.textContent = matchList.length + (matchList.length === 1 ? ' buffer matches' : ' buffers match') +
+        ' \u201c' + queryText + '\u201d' + (matchList.length > LISTED ? '; the first ' + LISTED + ' are listed.' : '.');
+    } else {
+      matchCount.textContent = 'The ' + items.length + ' largest of ' + order.length +
+        ' buffers in memory (' + n + ' in all); the search box finds the others.';
+    }
+    if (bestRun) matchCount.textContent += ' Offsets are ' + bestRun.name + '\u2019s.';
+    var frag = document.createDocumentFragment();
+    items.forEach(function (i) {
+      var li = el('li', {'data-index': String(i)});
+      var b = el('button', {type: 'button', class: 'name'}, nameOf(i));
+      b.addEventListener('click', function () { focusOn(i); });
+      li.appendChild(b);
+      var where = len[i] === 0 || size[i] === 0 ? ': not in memory (never live or empty)' :
+        ': ' + fmtBytes(size[i]) + ', ' + stepsOf(i) + (bestRun ? ', offset ' + fmtBytes(bestRun.off[i]) : '');
+      li.appendChild(document.createTextNode(where));
+      frag.appendChild(li);
+    });
+    matchOl.appendChild(frag);
+  }
+  function runSearch(text) {
+    queryText = text.trim();
+    query = queryText.toLowerCase();
+    match = null;
+    matchList = [];
+    if (query) {
+      match = new Uint8Array(n);
+      for (var i = 0; i < n; i++) if (lowerName(i).indexOf(query) >= 0) { match[i] = 1; matchList.push(i); }
+      matchList.sort(function (a, b) { return rank(a) - rank(b) || size[b] - size[a] || a - b; });
+    }
+    renderList();
+    check.dataset.matches = String(matchList.length);
+    check.dataset.firstMatch = matchList.length ? nameOf(matchList[0]) : '';
+  }
+  function saveAddress() {
+    var parts = [];
+    if (queryText) parts.push('search=' + encodeURIComponent(queryText));
+    if (mode !== MODES[0]) parts.push('colour=' + mode.key);
+    try { history.replaceState(null, '', parts.length ? '#' + parts.join('&') : location.pathname + location.search); } catch (e) { /* some file: URLs refuse it; the page works regardless */ }
+  }
+
+  var typing = 0;
+  searchBox.addEventListener('input', function () {
+    clearTimeout(typing);
+    typing = setTimeout(function () { runSearch(searchBox.value); saveAddress(); schedule(true); }, 150);
+  });
+  colourSel.addEventListener('change', function () { setMode(colourSel.value); saveAddress(); schedule(true); });
+  zoomIn.addEventListener('click', function () { zoomAt(0.5, 0.5, 0.5, axesSel.value); });
+  zoomOut.addEventListener('click', function () { zoomAt(2, 0.5, 0.5, axesSel.value); });
+  zoomReset.addEventListener('click', function () {
+    view = {t0: ext.t0, t1: ext.t1, b0: 0, b1: yMax()};
+    schedule(true);
+  });
+  runs.forEach(function (r) {
+    if (!r.box) return;
+    r.box.addEventListener('change', function () {
+      layout();
+      view.b0 = 0;
+      view.b1 = yMax();
+      drawAll();
+    });
+  });
+  var resizing = 0;
+  window.addEventListener('resize', function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () { layout(); drawAll(); }, 100);
+  });
+
+  /* ---- Start ----------------------------------------------------------------------------------------------- */
+  /* Painted pixels of a canvas's plot area, read back from the canvas (every third pixel): the self-check. */
+  function painted(canvas, dpr) {
+    var w = canvas.width - Math.round((M.l + M.r) * dpr), h = canvas.height - Math.round((M.t + M.b) * dpr);
+    if (w <= 0 || h <= 0) return 0;
+    var d = new Uint32Array(canvas.getContext('2d').getImageData(Math.round(M.l * dpr), Math.round(M.t * dpr), w, h).data.buffer);
+    var count = 0;
+    for (var k = 0; k < d.length; k += 3) if (d[k] !== BG && d[k] !== BEYOND && d[k] !== 0) count++;
+    return count;
+  }
+  try {
+    var params = new URLSearchParams(location.hash.slice(1));
+    setMode(params.get('colour') || 'size');
+    attach(null, true);
+    layout();
+    view.b1 = yMax();
+    var wanted = params.get('search') || '';
+    searchBox.value = wanted;
+    runSearch(wanted);
+    drawAll();
+    var ms = Math.round(performance.now() - started);
+    check.dataset.panels = String(panels.length);
+    check.dataset.drawn = String(order.length);
+    check.dataset.painted = String(panels.length ? painted(panels[0].base, panels[0].dpr) : 0);
+    check.dataset.livePainted = String(painted(liveCanvas, live.dpr));
+    check.dataset.ms = String(ms);
+    if (!errors.length) {
+      check.dataset.state = 'ok';
+      check.dataset.errors = '0';
+      check.textContent = 'Drawn in ' + ms + ' ms: ' + panels.length + ' plans, ' + order.length + ' buffers in memory.';
+    }
+  } catch (e) {
+    noteError(e && e.stack ? e.stack : e);
+    throw e;
+  }
+})();
