@@ -115,6 +115,16 @@ def groups(strategies):
               "    if (aplan_tflite_query((const void *)model, model_size, &info, NULL) != APLAN_OK) return 1;\n"
               "    return (int)aplan_tflite_read((const void *)model, model_size, scratch, sizeof scratch, buffers, "
               "ids, 4, &count, NULL);", "tflite"))
+    g.append((".tflite lookups (tensor, operator, subgraph)",
+              "aplan_tflite_tensor_info t; aplan_tflite_operator_info o; aplan_tflite_subgraph_info g;\n"
+              "    if (aplan_tflite_tensor((const void *)model, model_size, (aplan_tflite_id){0, 0}, &t, NULL) != "
+              "APLAN_OK) return 1;\n"
+              "    if (aplan_tflite_operator((const void *)model, model_size, 0, 0, &o, NULL) != APLAN_OK) return 2;\n"
+              "    return (int)aplan_tflite_subgraph((const void *)model, model_size, 0, &g, NULL);", "tflite"))
+    g.append((".tflite steps (the operator at each step; includes the reader)",
+              "aplan_tflite_step steps[4]; size_t count;\n"
+              "    return (int)aplan_tflite_steps((const void *)model, model_size, scratch, sizeof scratch, steps, 4, "
+              "&count, NULL);", "tflite"))
     g.append((".tflite writer (embed; includes the reader)",
               "aplan_tflite_id ids[1] = {{0, 0}}; size_t size;\n"
               "    return (int)aplan_tflite_embed((const void *)model, model_size, ids, offsets, 1, scratch, "

@@ -5,6 +5,10 @@
  * and ids, the query and the read agree, and the buffers plan as TFLM would (alignment 16, sizes rounded) with only
  * documented failures. Such a plan is then embedded (aplan_tflite_embed): the size query equals the written size,
  * one byte less is refused, and the output reads back to the same buffers with the plan as their fixed offsets.
+ * The lookups run on every model that reads: aplan_tflite_steps numbers as many steps as the lifetimes use, each
+ * naming an operator that aplan_tflite_operator describes alike; every tensor, operator and subgraph lookup
+ * succeeds (or fails on a malformed name only), every text and index vector lies inside the input, every index is
+ * in range, and a planned tensor's size is its buffer's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +22,152 @@ static bool format_status(aplan_status s) {
 }
 
 static void check_error(aplan_status st, const aplan_format_error *e, size_t size);
+
+/* [p, p + n) lies inside the input (compared as integers: p may point elsewhere, e.g. at a static name). */
+static bool inside(const uint8_t *model, size_t size, const void *p, size_t n) {
+    const uintptr_t a = (uintptr_t)p;
+    const uintptr_t m = (uintptr_t)model;
+    return a >= m && n <= size && a - m <= size - n;
+}
+
+/* A text the lookups return: inside the input, or (names of builtins and types) a static NUL-terminated string. */
+static void check_text(const uint8_t *model, size_t size, aplan_tflite_text t, bool may_be_static, const char *what) {
+    FZ_CHECK(NULL, (t.data == NULL) <= (t.size == 0), "%s: NULL text of %zu bytes", what, t.size);
+    if (t.data == NULL || inside(model, size, t.data, t.size)) return;
+    FZ_CHECK(NULL, may_be_static && t.data[t.size] == '\0', "%s: text outside the input", what);
+}
+
+/* Every entry of an index vector inside the input and in [lowest, n). */
+static void check_indices(const uint8_t *model, size_t size, aplan_tflite_indices v, int32_t lowest, uint32_t n,
+                          const char *what) {
+    FZ_CHECK(NULL, v.count == 0 || inside(model, size, v.data, 4u * (size_t)v.count), "%s: vector outside", what);
+    for (uint32_t i = 0; i < v.count; i++) {
+        const int32_t x = aplan_tflite_index_at(v, i);
+        FZ_CHECK(NULL, x >= lowest && (x < 0 || (uint32_t)x < n), "%s[%u] is %d of %u", what, i, x, n);
+    }
+}
+
+/* A lookup that failed on a model the read accepted: only a name or custom code the query does not read. */
+static void check_name_error(aplan_status st, const aplan_format_error *e, size_t size, const char *what) {
+    check_error(st, e, size);
+    FZ_CHECK(NULL, st == APLAN_E_FORMAT_TRUNCATED || st == APLAN_E_FORMAT_BAD_OFFSET, "%s: %s", what, e->message);
+}
+
+/* The lookups on a model that read: buffers/ids as the read gave them, scratch of the query's size. */
+static void check_lookups(const uint8_t *model, size_t size, const aplan_tflite_info *info, void *scratch,
+                          const aplan_buffer *buffers, const aplan_tflite_id *ids, size_t count) {
+    aplan_format_error e;
+    size_t tensors = 0;
+    size_t operators = 0;
+    for (uint32_t s = 0; s < info->subgraph_count; s++) {
+        aplan_tflite_subgraph_info g;
+        aplan_status st = aplan_tflite_subgraph(model, size, s, &g, &e);
+        if (st != APLAN_OK) {
+            check_name_error(st, &e, size, "subgraph");
+            return; /* its counts are unknown: the totals below cannot be checked */
+        }
+        check_text(model, size, g.name, false, "subgraph name");
+        check_indices(model, size, g.inputs, 0, g.tensor_count, "subgraph inputs");
+        check_indices(model, size, g.outputs, 0, g.tensor_count, "subgraph outputs");
+        tensors += g.tensor_count;
+        operators += g.operator_count;
+        for (uint32_t t = 0; t < g.tensor_count; t++) {
+            aplan_tflite_tensor_info ti;
+            st = aplan_tflite_tensor(model, size, (aplan_tflite_id){s, t}, &ti, &e);
+            if (st != APLAN_OK) {
+                check_name_error(st, &e, size, "tensor");
+                continue;
+            }
+            check_text(model, size, ti.name, false, "tensor name");
+            FZ_CHECK(NULL, ti.shape_truncated == (ti.rank > APLAN_TFLITE_MAX_RANK), "s%ut%u: truncation flag", s, t);
+            for (uint32_t k = 0; k < APLAN_TFLITE_MAX_RANK; k++) {
+                FZ_CHECK(NULL, ti.shape[k] >= 0 && (k < ti.rank || ti.shape[k] == 0), "s%ut%u: shape[%u]", s, t, k);
+            }
+            FZ_CHECK(NULL, ti.has_size || ti.size == 0, "s%ut%u: a size without has_size", s, t);
+            FZ_CHECK(NULL, (ti.type_name != NULL) == (ti.type <= 22), "s%ut%u: type %u name", s, t, ti.type);
+        }
+        for (uint32_t i = 0; i < g.operator_count; i++) {
+            aplan_tflite_operator_info o;
+            st = aplan_tflite_operator(model, size, s, i, &o, &e);
+            if (st != APLAN_OK) {
+                check_name_error(st, &e, size, "operator");
+                continue;
+            }
+            check_text(model, size, o.name, true, "operator name");
+            const bool known = o.builtin_code >= 0 && o.builtin_code <= 209; /* the names table's codes */
+            FZ_CHECK(NULL, o.custom == (o.builtin_code == 32) && (o.name.data != NULL) == known,
+                     "s%u operator %u: code %d, custom %d, name %s", s, i, o.builtin_code, (int)o.custom,
+                     o.name.data != NULL ? "given" : "none");
+            check_indices(model, size, o.inputs, -1, g.tensor_count, "operator inputs");
+            check_indices(model, size, o.outputs, 0, g.tensor_count, "operator outputs");
+            for (unsigned k = 0; k < 2; k++) {
+                FZ_CHECK(NULL, o.calls[k] >= -1 && (o.calls[k] < 0 || (size_t)o.calls[k] < info->subgraph_count),
+                         "s%u operator %u calls %d", s, i, o.calls[k]);
+            }
+        }
+    }
+    FZ_CHECK(NULL, tensors == info->tensor_count && operators == info->operator_count,
+             "subgraphs hold %zu tensors and %zu operators, the query said %zu and %zu", tensors, operators,
+             info->tensor_count, info->operator_count);
+    for (size_t i = 0; i < count; i++) {
+        aplan_tflite_tensor_info ti;
+        aplan_status st = aplan_tflite_tensor(model, size, ids[i], &ti, &e);
+        if (st != APLAN_OK) continue; /* a malformed name, checked above */
+        FZ_CHECK(NULL, ti.has_size && ti.size == buffers[i].size && !ti.constant, "buffer %zu: tensor size %llu", i,
+                 (unsigned long long)ti.size);
+    }
+
+    size_t n = 0;
+    aplan_status st = aplan_tflite_steps(model, size, scratch, info->scratch_size, NULL, 0, &n, &e);
+    if (st != APLAN_OK) {
+        check_name_error(st, &e, size, "steps"); /* a custom code the walk visits */
+        return;
+    }
+    /* A walk near APLAN_TFLITE_MAX_VISITS has tens of millions of steps: past 2^16 only a prefix is filled, which
+     * the call must report as OUTPUT_TOO_SMALL with the full count. */
+    const size_t cap = n < ((size_t)1 << 16) ? n : (size_t)1 << 16;
+    aplan_tflite_step *steps = malloc(cap * sizeof *steps); /* n >= 2 */
+    if (steps == NULL) abort();
+    size_t n2 = 0;
+    st = aplan_tflite_steps(model, size, scratch, info->scratch_size, steps, cap, &n2, &e);
+    FZ_CHECK(NULL, st == (cap == n ? APLAN_OK : APLAN_E_OUTPUT_TOO_SMALL) && n2 == n,
+             "steps: the fill gave %d and %zu steps, the size query %zu", (int)st, n2, n);
+    FZ_CHECK(NULL, n >= 2 && steps[0].kind == APLAN_TFLITE_STEP_START && steps[1].kind == APLAN_TFLITE_STEP_ENTRY &&
+                       steps[1].entered == 0 && steps[1].op == APLAN_TFLITE_NONE,
+             "steps 0 and 1");
+    for (size_t i = 0; i < count; i++) {
+        FZ_CHECK(NULL, buffers[i].upper <= n, "buffer %zu lives to step %llu of %zu", i,
+                 (unsigned long long)buffers[i].upper, n);
+    }
+    uint32_t next_top = 0; /* subgraph 0's operators run once each, in order, at depth 0 */
+    for (size_t k = 2; k < cap; k++) {
+        const aplan_tflite_step *p = &steps[k];
+        FZ_CHECK(NULL, p->kind == APLAN_TFLITE_STEP_OPERATOR || p->kind == APLAN_TFLITE_STEP_ENTRY, "step %zu kind", k);
+        FZ_CHECK(NULL, p->depth <= APLAN_TFLITE_MAX_NESTING && (p->depth == 0) == (p->subgraph == 0 && p->kind ==
+                                                                   APLAN_TFLITE_STEP_OPERATOR),
+                 "step %zu: depth %u in subgraph %u", k, p->depth, p->subgraph);
+        if (p->kind == APLAN_TFLITE_STEP_ENTRY) {
+            FZ_CHECK(NULL, p->entered < info->subgraph_count, "step %zu enters %u", k, p->entered);
+        } else {
+            FZ_CHECK(NULL, p->entered == APLAN_TFLITE_NONE, "step %zu: an operator entering %u", k, p->entered);
+        }
+        if (p->depth == 0) FZ_CHECK(NULL, p->op == next_top++, "step %zu: operator %u of subgraph 0", k, p->op);
+        aplan_tflite_operator_info o;
+        st = aplan_tflite_operator(model, size, p->subgraph, p->op, &o, &e);
+        FZ_CHECK(NULL, st == APLAN_OK, "step %zu: operator %u of subgraph %u: %s", k, p->op, p->subgraph, e.message);
+        FZ_CHECK(NULL, o.builtin_code == p->builtin_code && o.name.data == p->name.data && o.name.size == p->name.size,
+                 "step %zu: the operator differs from its lookup", k);
+        FZ_CHECK(NULL, p->kind == APLAN_TFLITE_STEP_OPERATOR || o.calls[0] == (int32_t)p->entered ||
+                           o.calls[1] == (int32_t)p->entered,
+                 "step %zu enters %u, which its operator does not call", k, p->entered);
+    }
+    aplan_tflite_subgraph_info g0;
+    if (cap == n && aplan_tflite_subgraph(model, size, 0, &g0, NULL) == APLAN_OK) {
+        FZ_CHECK(NULL, next_top == g0.operator_count, "subgraph 0: %u of %u operators stepped", next_top,
+                 g0.operator_count);
+    }
+    free(steps);
+}
 
 /* Embed the plan off[] of the count buffers read from model, read the output back and compare. */
 static void check_embed(const uint8_t *model, size_t size, const aplan_buffer *buffers, const aplan_tflite_id *ids,
@@ -114,6 +264,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_error(st, &e, size); /* the walk can still find a call cycle or exhaust its budget */
     } else {
         FZ_CHECK(NULL, count == info.buffer_count, "query said %zu buffers, read gave %zu", info.buffer_count, count);
+        check_lookups(model, size, &info, scratch, buffers, ids, count);
         aplan_problem p;
         aplan_problem_init(&p, buffers, count);
         p.alignment = APLAN_TFLITE_ALIGNMENT;

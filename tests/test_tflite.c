@@ -1,6 +1,8 @@
 /* The .tflite reader: small models built by tests/tflite_writer.c (chains, unused, variable and constant tensors,
  * offline plans valid and malformed, IF / WHILE / CALL_ONCE, cycles and nesting), hostile inputs (every truncation,
- * every single-byte mutation), the two-call contract, and the 14 shared models against their lifetimes CSVs. */
+ * every single-byte mutation), the two-call contract, the lookups (tensor names, types and shapes, operators,
+ * subgraphs, the operator at every step) with every failure, and the 14 shared models against their lifetimes CSVs
+ * and, for names and operators, against the bytes they hold. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -833,6 +835,673 @@ static void test_tflite_id_format(void **state) {
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Names, types, shapes, operators and steps.                                                                   */
+
+/* Assert a text from the API is exactly the len bytes of want (want NULL: absent, {NULL, 0}). */
+static void expect_text(aplan_tflite_text t, const char *want, size_t len) {
+    if (want == NULL) {
+        assert_null(t.data);
+        assert_int_equal(t.size, 0);
+        return;
+    }
+    assert_non_null(t.data);
+    if (t.size != len || memcmp(t.data, want, len) != 0) {
+        print_error("text \"%.*s\" (%zu bytes), want \"%.*s\" (%zu)\n", (int)t.size, t.data, t.size, (int)len, want,
+                    len);
+    }
+    assert_int_equal(t.size, len);
+    assert_memory_equal(t.data, want, len);
+}
+
+/* Assert the text is the model's string marked under key (a pointer into the model, not a copy). */
+static void expect_model_text(aplan_tflite_text t, const tw_file *f, const char *key, const char *want, size_t len) {
+    expect_text(t, want, len);
+    assert_ptr_equal(t.data, (const char *)f->data + tw_pos(f, key));
+}
+
+static const int32_t shape_rank9[] = {1, 2, 1, 1, 1, 1, 1, 1, 3};
+static const int32_t shape_22[] = {2, 2};
+static const int32_t shape_huge[] = {65536, 65536, 65536, 32768};
+static const char bad_utf8[] = "caf\xc3\0\xff~"; /* a cut sequence, a NUL, a byte no UTF-8 has: 7 bytes */
+static const int32_t names_op0_in[] = {0, -1, 5};
+static const int32_t names_op1_in[] = {1, 2, 4};
+static const int32_t idx_9[] = {9};
+static const tw_tensor names_tensors[] = {
+    {shape_1x4, 2, T_INT8, 0, false},     /* t0 "input": 4 bytes */
+    {shape_rank9, 9, T_FLOAT32, 0, false}, /* t1 rank 9: 6 elements, 24 bytes */
+    {NULL, 0, T_INT16, 0, false},         /* t2 no name, a scalar: 2 bytes */
+    {shape_0, 1, T_FLOAT32, 0, false},    /* t3 empty name, no elements: untouched, not planned */
+    {shape_2, 1, T_STRING, 1, false},     /* t4 invalid UTF-8 name, constant STRING */
+    {shape_22, 2, T_INT32, 0, true},      /* t5 "state": a variable */
+    {shape_3, 1, 20, 1, false},           /* t6 constant UINT4: a name, no size this reader knows */
+    {shape_3, 1, 23, 1, false},           /* t7 constant of a type newer than every name */
+    {shape_huge, 4, 10, 1, false},        /* t8 constant FLOAT64 of 2^63 elements: the size overflows */
+    {shape_2, 1, T_INT8, 0, false},       /* t9 "out": 2 bytes */
+};
+static const tw_op names_ops[] = {
+    {0, names_op0_in, 3, idx_1, 1, 0, {0, 0}, 0},
+    {1, names_op1_in, 3, idx_9, 1, 0, {0, 0}, 0},
+};
+static const tw_opcode names_opcodes[] = {{0, 0}, {32, 32}}; /* ADD, CUSTOM */
+static const tw_buffer names_buffers[] = {{NULL, 0, 0, 0}, {sixteen, 16, 0, 0}};
+static const tw_subgraph names_sg[] = {{names_tensors, COUNT(names_tensors), idx_0, 1, idx_9, 1, names_ops, 2}};
+static const tw_string names_tensor_names[] = {
+    {0, 0, "input", 0},
+    {0, 1, "MobilenetV1/MobilenetV1/Conv2d_9_pointwise/Relu6", 0},
+    {0, 3, "", 0},
+    {0, 4, bad_utf8, sizeof bad_utf8 - 1},
+    {0, 5, "state", 0},
+    {0, 6, "uint4", 0},
+    {0, 9, "out", 0},
+};
+static const tw_string names_custom[] = {{0, 1, "MyCustomOp", 0}};
+static const tw_string names_subgraph[] = {{0, 0, "main", 0}};
+
+static tw_file names_model(void) {
+    tw_model m = {3, names_opcodes, 2, names_sg, 1, names_buffers, 2, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.tensor_names = names_tensor_names;
+    x.n_tensor_names = COUNT(names_tensor_names);
+    x.custom_codes = names_custom;
+    x.n_custom_codes = COUNT(names_custom);
+    x.subgraph_names = names_subgraph;
+    x.n_subgraph_names = 1;
+    return tw_build_ex(&m, &x);
+}
+
+/* aplan_tflite_tensor on a model that must describe tensor t of subgraph s. */
+static aplan_tflite_tensor_info tensor_ok(const uint8_t *data, size_t size, uint32_t s, uint32_t t) {
+    aplan_tflite_tensor_info info;
+    aplan_format_error e;
+    memset(&info, 0xAB, sizeof info);
+    aplan_status st = aplan_tflite_tensor(data, size, (aplan_tflite_id){s, t}, &info, &e);
+    if (st != APLAN_OK) print_error("s%ut%u: %s: %s\n", s, t, aplan_status_str(st), e.message);
+    assert_int_equal(st, APLAN_OK);
+    assert_int_equal(e.status, APLAN_OK);
+    for (size_t k = 0; k < sizeof info.reserved / sizeof info.reserved[0]; k++) assert_int_equal(info.reserved[k], 0);
+    return info;
+}
+
+static void expect_shape(const aplan_tflite_tensor_info *info, const int32_t *shape, uint32_t rank) {
+    assert_int_equal(info->rank, rank);
+    assert_int_equal(info->shape_truncated, rank > APLAN_TFLITE_MAX_RANK);
+    for (uint32_t i = 0; i < APLAN_TFLITE_MAX_RANK; i++) assert_int_equal(info->shape[i], i < rank ? shape[i] : 0);
+}
+
+static void test_tflite_tensor_names_types_shapes(void **state) {
+    (void)state;
+    tw_file f = names_model();
+    readout r = read_file(&f);
+    assert_int_equal(r.status, APLAN_OK); /* names, custom codes and sizeless constants do not disturb planning */
+    assert_int_equal(r.count, 4);
+    expect_buffer(&r, 0, 0, 0, 1, 3, 4, NONE);
+    expect_buffer(&r, 1, 0, 1, 2, 4, 24, NONE);
+    expect_buffer(&r, 2, 0, 2, 0, 4, 2, NONE);
+    expect_buffer(&r, 3, 0, 9, 3, 4, 2, NONE);
+
+    aplan_tflite_tensor_info t = tensor_ok(f.data, f.size, 0, 0);
+    expect_model_text(t.name, &f, "s0t0.name", "input", 5);
+    assert_int_equal(t.type, T_INT8);
+    assert_string_equal(t.type_name, "INT8");
+    expect_shape(&t, shape_1x4, 2);
+    assert_int_equal(t.elements, 4);
+    assert_true(t.has_size);
+    assert_int_equal(t.size, 4);
+    assert_int_equal(t.buffer, 0);
+    assert_false(t.constant);
+    assert_false(t.is_variable);
+
+    t = tensor_ok(f.data, f.size, 0, 1); /* the rank above APLAN_TFLITE_MAX_RANK: the first 8 entries, flagged */
+    expect_model_text(t.name, &f, "s0t1.name", "MobilenetV1/MobilenetV1/Conv2d_9_pointwise/Relu6", 48);
+    assert_string_equal(t.type_name, "FLOAT32");
+    expect_shape(&t, shape_rank9, 9);
+    assert_true(t.shape_truncated);
+    assert_int_equal(t.elements, 6);
+    assert_int_equal(t.size, 24);
+
+    t = tensor_ok(f.data, f.size, 0, 2); /* no name field, no shape field */
+    expect_text(t.name, NULL, 0);
+    assert_string_equal(t.type_name, "INT16");
+    expect_shape(&t, NULL, 0);
+    assert_int_equal(t.elements, 1);
+    assert_int_equal(t.size, 2);
+
+    t = tensor_ok(f.data, f.size, 0, 3); /* an empty name is present: a pointer, 0 bytes */
+    expect_model_text(t.name, &f, "s0t3.name", "", 0);
+    expect_shape(&t, shape_0, 1);
+    assert_int_equal(t.elements, 0);
+    assert_true(t.has_size);
+    assert_int_equal(t.size, 0);
+
+    t = tensor_ok(f.data, f.size, 0, 4); /* invalid UTF-8 and a NUL: the bytes as they are */
+    expect_model_text(t.name, &f, "s0t4.name", bad_utf8, 7);
+    assert_int_equal(t.type, T_STRING);
+    assert_string_equal(t.type_name, "STRING");
+    assert_false(t.has_size);
+    assert_int_equal(t.size, 0);
+    assert_int_equal(t.elements, 2);
+    assert_int_equal(t.buffer, 1);
+    assert_true(t.constant);
+
+    t = tensor_ok(f.data, f.size, 0, 5);
+    expect_model_text(t.name, &f, "s0t5.name", "state", 5);
+    assert_string_equal(t.type_name, "INT32");
+    expect_shape(&t, shape_22, 2);
+    assert_int_equal(t.size, 16);
+    assert_true(t.is_variable);
+    assert_false(t.constant);
+
+    t = tensor_ok(f.data, f.size, 0, 6);
+    assert_int_equal(t.type, 20);
+    assert_string_equal(t.type_name, "UINT4");
+    assert_false(t.has_size);
+    assert_int_equal(t.elements, 3);
+
+    t = tensor_ok(f.data, f.size, 0, 7);
+    expect_text(t.name, NULL, 0);
+    assert_int_equal(t.type, 23);
+    assert_null(t.type_name);
+    assert_false(t.has_size);
+
+    t = tensor_ok(f.data, f.size, 0, 8);
+    assert_string_equal(t.type_name, "FLOAT64");
+    assert_int_equal(t.elements, UINT64_C(1) << 63);
+    assert_false(t.has_size); /* x 8 bytes passes 2^64 */
+    assert_int_equal(t.size, 0);
+
+    t = tensor_ok(f.data, f.size, 0, 9);
+    expect_model_text(t.name, &f, "s0t9.name", "out", 3);
+
+    /* Every planned tensor's size is its buffer's. */
+    for (size_t i = 0; i < r.count; i++) {
+        t = tensor_ok(f.data, f.size, r.ids[i].subgraph, r.ids[i].tensor);
+        assert_true(t.has_size);
+        assert_int_equal(t.size, r.buffers[i].size);
+    }
+    free_readout(&r);
+    tw_free(&f);
+}
+
+static void test_tflite_subgraph_and_operator_facts(void **state) {
+    (void)state;
+    tw_file f = names_model();
+    aplan_tflite_subgraph_info g;
+    aplan_format_error e;
+    memset(&g, 0xAB, sizeof g);
+    assert_int_equal(aplan_tflite_subgraph(f.data, f.size, 0, &g, &e), APLAN_OK);
+    expect_model_text(g.name, &f, "s0.name", "main", 4);
+    assert_int_equal(g.tensor_count, COUNT(names_tensors));
+    assert_int_equal(g.operator_count, 2);
+    assert_ptr_equal(g.inputs.data, f.data + tw_pos(&f, "s0.inputs"));
+    assert_int_equal(g.inputs.count, 1);
+    assert_int_equal(aplan_tflite_index_at(g.inputs, 0), 0);
+    assert_ptr_equal(g.outputs.data, f.data + tw_pos(&f, "s0.outputs"));
+    assert_int_equal(g.outputs.count, 1);
+    assert_int_equal(aplan_tflite_index_at(g.outputs, 0), 9);
+    assert_int_equal(g.reserved[0] | g.reserved[1] | g.reserved[2] | g.reserved[3], 0);
+
+    aplan_tflite_operator_info o;
+    memset(&o, 0xAB, sizeof o);
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 0, &o, &e), APLAN_OK);
+    expect_text(o.name, "ADD", 3);
+    assert_int_equal(o.name.data[3], '\0'); /* static names are NUL-terminated too */
+    assert_int_equal(o.builtin_code, 0);
+    assert_int_equal(o.opcode_index, 0);
+    assert_false(o.custom);
+    assert_ptr_equal(o.inputs.data, f.data + tw_pos(&f, "s0o0.inputs"));
+    assert_int_equal(o.inputs.count, 3);
+    assert_int_equal(aplan_tflite_index_at(o.inputs, 0), 0);
+    assert_int_equal(aplan_tflite_index_at(o.inputs, 1), -1); /* an absent optional input */
+    assert_int_equal(aplan_tflite_index_at(o.inputs, 2), 5);
+    assert_int_equal(o.outputs.count, 1);
+    assert_int_equal(aplan_tflite_index_at(o.outputs, 0), 1);
+    assert_int_equal(o.calls[0], -1);
+    assert_int_equal(o.calls[1], -1);
+    assert_int_equal(o.reserved[0] | o.reserved[1] | o.reserved[2] | o.reserved[3], 0);
+
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 1, &o, &e), APLAN_OK);
+    expect_model_text(o.name, &f, "opcode1.custom_code", "MyCustomOp", 10);
+    assert_int_equal(o.builtin_code, 32);
+    assert_int_equal(o.opcode_index, 1);
+    assert_true(o.custom);
+    assert_int_equal(o.inputs.count, 3);
+    assert_int_equal(aplan_tflite_index_at(o.inputs, 2), 4);
+    assert_int_equal(aplan_tflite_index_at(o.outputs, 0), 9);
+    tw_free(&f);
+
+    /* Control flow: the subgraphs an operator walks, in walk order. */
+    f = control_flow_model((tw_opcode){119, 119}, OPT_WHILE, 2, 1, 2);
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 0, &o, &e), APLAN_OK);
+    expect_text(o.name, "WHILE", 5);
+    assert_int_equal(o.calls[0], 2);
+    assert_int_equal(o.calls[1], 1);
+    assert_int_equal(aplan_tflite_subgraph(f.data, f.size, 2, &g, &e), APLAN_OK);
+    expect_text(g.name, NULL, 0); /* no name field */
+    assert_int_equal(g.operator_count, 1);
+    tw_free(&f);
+
+    /* CUSTOM without a custom_code, and with an empty one: "CUSTOM". An unknown code has no name. A negative one
+     * (both fields below 0: the larger counts) neither. */
+    static const tw_opcode codes[] = {{32, 32}, {32, 32}, {127, 210}, {-3, -5}};
+    static const tw_op ops[] = {{0, NULL, 0, NULL, 0, 0, {0, 0}, 0}, {1, NULL, 0, NULL, 0, 0, {0, 0}, 0},
+                                {2, NULL, 0, NULL, 0, 0, {0, 0}, 0}, {3, NULL, 0, NULL, 0, 0, {0, 0}, 0}};
+    static const tw_tensor one[] = {{shape_4, 1, T_FLOAT32, 0, false}};
+    static const tw_subgraph sg[] = {{one, 1, NULL, 0, NULL, 0, ops, 4}};
+    static const tw_string empty_code[] = {{0, 1, "", 0}};
+    tw_model m = {3, codes, 4, sg, 1, buffers_empty, 1, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.custom_codes = empty_code;
+    x.n_custom_codes = 1;
+    f = tw_build_ex(&m, &x);
+    for (uint32_t i = 0; i < 2; i++) {
+        assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, i, &o, &e), APLAN_OK);
+        expect_text(o.name, "CUSTOM", 6);
+        assert_true(o.custom);
+    }
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 2, &o, &e), APLAN_OK);
+    expect_text(o.name, NULL, 0);
+    assert_int_equal(o.builtin_code, 210);
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 3, &o, &e), APLAN_OK);
+    expect_text(o.name, NULL, 0);
+    assert_int_equal(o.builtin_code, -3);
+    assert_false(o.custom);
+    tw_free(&f);
+}
+
+/* Steps with malloc'd scratch: the size query, then the fill; the result owns the array. */
+typedef struct step_list {
+    aplan_status status;
+    aplan_format_error error;
+    aplan_tflite_step *steps;
+    size_t count;
+} step_list;
+
+static step_list read_steps(const uint8_t *data, size_t size) {
+    step_list l;
+    memset(&l, 0, sizeof l);
+    aplan_tflite_info info;
+    l.status = aplan_tflite_query(data, size, &info, &l.error);
+    if (l.status != APLAN_OK) return l;
+    void *scratch = info.scratch_size ? aligned_alloc(APLAN_SCRATCH_ALIGN, (info.scratch_size + 7u) & ~(size_t)7u)
+                                      : NULL;
+    l.status = aplan_tflite_steps(data, size, scratch, info.scratch_size, NULL, 0, &l.count, &l.error);
+    if (l.status == APLAN_OK) {
+        size_t n = l.count;
+        l.steps = calloc(n, sizeof *l.steps);
+        assert_non_null(l.steps);
+        l.status = aplan_tflite_steps(data, size, scratch, info.scratch_size, l.steps, n, &l.count, &l.error);
+        assert_int_equal(l.count, n); /* the fill counts what the size query counted */
+    }
+    free(scratch);
+    if (l.status != APLAN_OK) {
+        free(l.steps);
+        l.steps = NULL;
+    }
+    return l;
+}
+
+#define NO APLAN_TFLITE_NONE
+
+/* Assert step k: kind, the operator (subgraph, op), the subgraph entered, depth, code and name (NULL: none). */
+static void expect_step(const step_list *l, size_t k, uint32_t kind, uint32_t sg, uint32_t op, uint32_t entered,
+                        uint32_t depth, int32_t code, const char *name) {
+    assert_true(k < l->count);
+    const aplan_tflite_step *s = &l->steps[k];
+    if (s->kind != kind || s->subgraph != sg || s->op != op || s->entered != entered || s->depth != depth ||
+        s->builtin_code != code) {
+        print_error("step %zu: kind %u s%u op %u entered %u depth %u code %d\n", k, s->kind, s->subgraph, s->op,
+                    s->entered, s->depth, s->builtin_code);
+    }
+    assert_int_equal(s->kind, kind);
+    assert_int_equal(s->subgraph, sg);
+    assert_int_equal(s->op, op);
+    assert_int_equal(s->entered, entered);
+    assert_int_equal(s->depth, depth);
+    assert_int_equal(s->builtin_code, code);
+    expect_text(s->name, name, name ? strlen(name) : 0);
+}
+
+/* Subgraph 0: op0 ADD t0 -> t1; op1 IF(then 1, else 2) t1 -> t2; op2 WHILE(cond 3, body 4) t2 -> t3; op3
+ * CALL_ONCE(init 5); op4 the custom "MyOp" t3 -> t4. Subgraphs 1-3: u0 -ADD-> u1. Subgraph 4 (the body): u0 -MUL->
+ * u1, then CALL_ONCE(5): two levels down. Subgraph 5: () -ADD-> w0. */
+static tw_file steps_model(void) {
+    static const tw_opcode codes[] = {{0, 0}, {118, 118}, {119, 119}, {127, 129}, {32, 32}, {18, 18}};
+    static const int32_t idx_3[] = {3};
+    static const int32_t idx_4[] = {4};
+    static const tw_tensor main_t[] = {{shape_4, 1, T_FLOAT32, 0, false}, {shape_4, 1, T_FLOAT32, 0, false},
+                                       {shape_4, 1, T_FLOAT32, 0, false}, {shape_4, 1, T_FLOAT32, 0, false},
+                                       {shape_4, 1, T_FLOAT32, 0, false}};
+    static const tw_op main_ops[] = {
+        {0, idx_0, 1, idx_1, 1, 0, {0, 0}, 0},           {1, idx_1, 1, idx_2, 1, OPT_IF, {1, 2}, 2},
+        {2, idx_2, 1, idx_3, 1, OPT_WHILE, {3, 4}, 2},   {3, NULL, 0, NULL, 0, OPT_CALL_ONCE, {5, 0}, 1},
+        {4, idx_3, 1, idx_4, 1, 0, {0, 0}, 0}};
+    static const tw_op body_ops[] = {{5, idx_0, 1, idx_1, 1, 0, {0, 0}, 0},
+                                     {3, NULL, 0, NULL, 0, OPT_CALL_ONCE, {5, 0}, 1}};
+    static const tw_tensor init_t[] = {{shape_2, 1, T_FLOAT32, 0, false}};
+    static const tw_op init_ops[] = {{0, NULL, 0, idx_0, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sgs[] = {
+        {main_t, 5, idx_0, 1, idx_4, 1, main_ops, 5},           {cf_sub_tensors, 2, idx_0, 1, idx_1, 1, cf_sub_ops, 1},
+        {cf_sub_tensors, 2, idx_0, 1, idx_1, 1, cf_sub_ops, 1}, {cf_sub_tensors, 2, idx_0, 1, idx_1, 1, cf_sub_ops, 1},
+        {cf_sub_tensors, 2, idx_0, 1, idx_1, 1, body_ops, 2},   {init_t, 1, NULL, 0, idx_0, 1, init_ops, 1}};
+    static const tw_string custom[] = {{0, 4, "MyOp", 0}};
+    tw_model m = {3, codes, COUNT(codes), sgs, COUNT(sgs), buffers_empty, 1, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.custom_codes = custom;
+    x.n_custom_codes = 1;
+    return tw_build_ex(&m, &x);
+}
+
+static void test_tflite_steps_name_the_operators(void **state) {
+    (void)state;
+    tw_file f = steps_model();
+    step_list l = read_steps(f.data, f.size);
+    assert_int_equal(l.status, APLAN_OK);
+    assert_int_equal(l.count, 20);
+    expect_step(&l, 0, APLAN_TFLITE_STEP_START, NO, NO, NO, 0, -1, NULL);
+    expect_step(&l, 1, APLAN_TFLITE_STEP_ENTRY, NO, NO, 0, 0, -1, NULL);
+    expect_step(&l, 2, APLAN_TFLITE_STEP_OPERATOR, 0, 0, NO, 0, 0, "ADD");
+    expect_step(&l, 3, APLAN_TFLITE_STEP_OPERATOR, 0, 1, NO, 0, 118, "IF");
+    expect_step(&l, 4, APLAN_TFLITE_STEP_ENTRY, 0, 1, 1, 1, 118, "IF");
+    expect_step(&l, 5, APLAN_TFLITE_STEP_OPERATOR, 1, 0, NO, 1, 0, "ADD");
+    expect_step(&l, 6, APLAN_TFLITE_STEP_ENTRY, 0, 1, 2, 1, 118, "IF");
+    expect_step(&l, 7, APLAN_TFLITE_STEP_OPERATOR, 2, 0, NO, 1, 0, "ADD");
+    expect_step(&l, 8, APLAN_TFLITE_STEP_OPERATOR, 0, 2, NO, 0, 119, "WHILE");
+    expect_step(&l, 9, APLAN_TFLITE_STEP_ENTRY, 0, 2, 3, 1, 119, "WHILE");
+    expect_step(&l, 10, APLAN_TFLITE_STEP_OPERATOR, 3, 0, NO, 1, 0, "ADD");
+    expect_step(&l, 11, APLAN_TFLITE_STEP_ENTRY, 0, 2, 4, 1, 119, "WHILE");
+    expect_step(&l, 12, APLAN_TFLITE_STEP_OPERATOR, 4, 0, NO, 1, 18, "MUL");
+    expect_step(&l, 13, APLAN_TFLITE_STEP_OPERATOR, 4, 1, NO, 1, 129, "CALL_ONCE");
+    expect_step(&l, 14, APLAN_TFLITE_STEP_ENTRY, 4, 1, 5, 2, 129, "CALL_ONCE");
+    expect_step(&l, 15, APLAN_TFLITE_STEP_OPERATOR, 5, 0, NO, 2, 0, "ADD");
+    expect_step(&l, 16, APLAN_TFLITE_STEP_OPERATOR, 0, 3, NO, 0, 129, "CALL_ONCE");
+    expect_step(&l, 17, APLAN_TFLITE_STEP_ENTRY, 0, 3, 5, 1, 129, "CALL_ONCE");
+    expect_step(&l, 18, APLAN_TFLITE_STEP_OPERATOR, 5, 0, NO, 1, 0, "ADD");
+    expect_step(&l, 19, APLAN_TFLITE_STEP_OPERATOR, 0, 4, NO, 0, 32, "MyOp");
+    assert_ptr_equal(l.steps[19].name.data, (const char *)f.data + tw_pos(&f, "opcode4.custom_code"));
+
+    /* The buffers' steps are these: every lifetime lies within the walk, subgraph 0's output lives to its end, and
+     * the tensors each step creates start there. */
+    readout r = read_file(&f);
+    assert_int_equal(r.status, APLAN_OK);
+    uint64_t highest = 0;
+    for (size_t i = 0; i < r.count; i++) highest = r.buffers[i].upper > highest ? r.buffers[i].upper : highest;
+    assert_int_equal(highest, l.count);
+    expect_buffer(&r, 4, 0, 4, 19, 20, 16, NONE); /* s0t4: written by the custom op at step 19 */
+    expect_buffer(&r, 5, 1, 0, 4, 6, 16, NONE);   /* s1t0: subgraph 1's input, created at its ENTRY, step 4 */
+    expect_buffer(&r, 13, 5, 0, 18, 19, 8, NONE); /* s5t0: written at step 18, the second CALL_ONCE's walk
+                                                      overwriting the first's (step 15), as TFLM does */
+    free_readout(&r);
+
+    /* A short array: the first entries, the count, and OUTPUT_TOO_SMALL. */
+    aplan_tflite_info info;
+    assert_int_equal(aplan_tflite_query(f.data, f.size, &info, NULL), APLAN_OK);
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, (info.scratch_size + 7u) & ~(size_t)7u);
+    aplan_tflite_step few[6];
+    memset(few, 0xAB, sizeof few);
+    size_t count = 0;
+    aplan_format_error e;
+    assert_int_equal(aplan_tflite_steps(f.data, f.size, scratch, info.scratch_size, few, 5, &count, &e),
+                     APLAN_E_OUTPUT_TOO_SMALL);
+    assert_int_equal(count, 20);
+    assert_int_equal(e.status, APLAN_E_OUTPUT_TOO_SMALL);
+    assert_int_equal(e.byte_offset, 0);
+    assert_string_equal(e.message, "the walk has 20 steps, the output holds 5");
+    assert_memory_equal(few, l.steps, 5 * sizeof few[0]);
+    assert_int_equal(few[5].kind, 0xABABABABu); /* nothing past the capacity */
+    free(scratch);
+    free(l.steps);
+    tw_free(&f);
+}
+
+/* Every builtin code 0..209 by name, one operator each: the table has no gap and each name is the schema's. */
+static void test_tflite_builtin_names_table(void **state) {
+    (void)state;
+    enum { N = 212 };
+    static tw_opcode codes[N];
+    static tw_op ops[N];
+    static const tw_tensor one[] = {{shape_4, 1, T_FLOAT32, 0, false}};
+    for (int32_t c = 0; c < N; c++) {
+        codes[c] = c < N - 1 ? (tw_opcode){(int8_t)(c < 127 ? c : 127), c} : (tw_opcode){-3, -5};
+        uint8_t opt = c == 118 ? OPT_IF : c == 119 ? OPT_WHILE : c == 129 ? OPT_CALL_ONCE : 0;
+        ops[c] = (tw_op){(uint32_t)c, NULL, 0, NULL, 0, opt, {-1, -1}, opt ? 2u : 0u};
+    }
+    static tw_subgraph sg[1];
+    sg[0] = (tw_subgraph){one, 1, NULL, 0, NULL, 0, ops, N};
+    tw_model m = {3, codes, N, sg, 1, buffers_empty, 1, NULL, 0};
+    tw_file f = tw_build(&m);
+    step_list l = read_steps(f.data, f.size);
+    assert_int_equal(l.status, APLAN_OK);
+    assert_int_equal(l.count, N + 2);
+    static const struct {
+        int32_t code;
+        const char *name;
+    } known[] = {{0, "ADD"},  {3, "CONV_2D"}, {4, "DEPTHWISE_CONV_2D"}, {20, "RELU_N1_TO_1"}, {32, "CUSTOM"},
+                 {51, "DELEGATE"}, {118, "IF"}, {119, "WHILE"}, {127, "PLACEHOLDER_FOR_GREATER_OP_CODES"},
+                 {129, "CALL_ONCE"}, {133, "IMAG"}, {161, "RIGHT_SHIFT"}, {162, "STABLEHLO_LOGISTIC"},
+                 {205, "REDUCE_WINDOW"}, {206, "STABLEHLO_COMPOSITE"}, {209, "STABLEHLO_CASE"}};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+        const aplan_tflite_step *s = &l.steps[(size_t)known[k].code + 2u];
+        assert_int_equal(s->builtin_code, known[k].code);
+        expect_text(s->name, known[k].name, strlen(known[k].name));
+    }
+    /* One block of NUL-terminated names in code order: each starts right after the one before, so no entry is
+     * missing, empty or misplaced between the pinned ones. */
+    for (int32_t c = 0; c < 210; c++) {
+        const aplan_tflite_text t = l.steps[c + 2].name;
+        assert_int_equal(l.steps[c + 2].builtin_code, c);
+        assert_non_null(t.data);
+        assert_true(t.size > 0);
+        assert_int_equal(t.data[t.size], '\0');
+        for (size_t i = 0; i < t.size; i++) {
+            const char ch = t.data[i];
+            assert_true((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_');
+        }
+        if (c > 0) {
+            const aplan_tflite_text p = l.steps[c + 1].name;
+            assert_ptr_equal(t.data, p.data + p.size + 1);
+        }
+    }
+    expect_step(&l, 212, APLAN_TFLITE_STEP_OPERATOR, 0, 210, NO, 0, 210, NULL); /* newer than the table */
+    expect_step(&l, 213, APLAN_TFLITE_STEP_OPERATOR, 0, 211, NO, 0, -3, NULL);  /* negative */
+    free(l.steps);
+    tw_free(&f);
+}
+
+/* The call on f fails with status at byte offset, saying message. */
+static void expect_call_error(aplan_status got, const aplan_format_error *e, aplan_status status, uint64_t offset,
+                              const char *message) {
+    if (got != status || e->byte_offset != offset || strcmp(e->message, message) != 0) {
+        print_error("got %s at %llu: \"%s\"\n", aplan_status_str(got), (unsigned long long)e->byte_offset,
+                    e->message);
+    }
+    assert_int_equal(got, status);
+    assert_int_equal(e->status, status);
+    assert_int_equal(e->byte_offset, offset);
+    assert_string_equal(e->message, message);
+}
+
+/* Set the length word of the string marked key (the 4 bytes before it). */
+static void set_string_length(tw_file *f, const char *key, uint32_t len) {
+    set_le32(f->data + tw_pos(f, key) - 4, len);
+}
+
+static void test_tflite_name_and_lookup_errors(void **state) {
+    (void)state;
+    tw_file f = names_model();
+    aplan_tflite_tensor_info t;
+    aplan_tflite_operator_info o;
+    aplan_tflite_subgraph_info g;
+    aplan_format_error e;
+    const aplan_tflite_id id = {0, 1};
+
+    /* Arguments. */
+    expect_call_error(aplan_tflite_tensor(NULL, f.size, id, &t, &e), &e, APLAN_E_INVALID_ARG, 0, "model is NULL");
+    expect_call_error(aplan_tflite_tensor(f.data, f.size, id, NULL, &e), &e, APLAN_E_INVALID_ARG, 0, "info is NULL");
+    expect_call_error(aplan_tflite_operator(NULL, f.size, 0, 0, &o, &e), &e, APLAN_E_INVALID_ARG, 0, "model is NULL");
+    expect_call_error(aplan_tflite_operator(f.data, f.size, 0, 0, NULL, &e), &e, APLAN_E_INVALID_ARG, 0,
+                      "info is NULL");
+    expect_call_error(aplan_tflite_subgraph(NULL, f.size, 0, &g, &e), &e, APLAN_E_INVALID_ARG, 0, "model is NULL");
+    expect_call_error(aplan_tflite_subgraph(f.data, f.size, 0, NULL, &e), &e, APLAN_E_INVALID_ARG, 0, "info is NULL");
+    memset(&t, 0xAB, sizeof t);
+    expect_call_error(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){1, 0}, &t, &e), &e, APLAN_E_INVALID_ARG,
+                      0, "id s1t0: the model has 1 subgraphs");
+    assert_null(t.name.data); /* zeroed on failure */
+    assert_int_equal(t.size, 0);
+    expect_call_error(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, 10}, &t, &e), &e,
+                      APLAN_E_INVALID_ARG, 0, "id s0t10: the subgraph has 10 tensors");
+    expect_call_error(aplan_tflite_operator(f.data, f.size, 1, 0, &o, &e), &e, APLAN_E_INVALID_ARG, 0,
+                      "subgraph 1: the model has 1 subgraphs");
+    expect_call_error(aplan_tflite_operator(f.data, f.size, 0, 2, &o, &e), &e, APLAN_E_INVALID_ARG, 0,
+                      "operator 2 of subgraph 0: the subgraph has 2 operators");
+    expect_call_error(aplan_tflite_subgraph(f.data, f.size, UINT32_MAX, &g, &e), &e, APLAN_E_INVALID_ARG, 0,
+                      "subgraph 4294967295: the model has 1 subgraphs");
+    /* The error argument is optional. */
+    assert_int_equal(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, 10}, &t, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflite_tensor(f.data, f.size, id, &t, NULL), APLAN_OK);
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 9, &o, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 1, &o, NULL), APLAN_OK);
+    assert_int_equal(aplan_tflite_subgraph(f.data, f.size, 9, &g, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflite_subgraph(f.data, f.size, 0, &g, NULL), APLAN_OK);
+
+    /* The header and the Model, as the query says them. */
+    expect_call_error(aplan_tflite_tensor(f.data, 7, id, &t, &e), &e, APLAN_E_FORMAT_TRUNCATED, 7,
+                      "header: the input has 7 bytes, a flatbuffer needs at least 8");
+    expect_call_error(aplan_tflite_operator(f.data, 7, 0, 0, &o, &e), &e, APLAN_E_FORMAT_TRUNCATED, 7,
+                      "header: the input has 7 bytes, a flatbuffer needs at least 8");
+    expect_call_error(aplan_tflite_subgraph(f.data, 7, 0, &g, &e), &e, APLAN_E_FORMAT_TRUNCATED, 7,
+                      "header: the input has 7 bytes, a flatbuffer needs at least 8");
+
+    /* Malformed strings: the query and the read never look at them; the lookups that do fail, naming the field. */
+    set_string_length(&f, "s0t1.name", 0x10000000u);
+    set_string_length(&f, "opcode1.custom_code", 0x10000001u);
+    set_string_length(&f, "s0.name", 0x10000002u);
+    readout r = read_file(&f);
+    assert_int_equal(r.status, APLAN_OK);
+    free_readout(&r);
+    expect_call_error(aplan_tflite_tensor(f.data, f.size, id, &t, &e), &e, APLAN_E_FORMAT_TRUNCATED,
+                      tw_pos(&f, "s0t1.name") - 4,
+                      "subgraph 0 tensor 1: name: vector of 268435456 elements runs past the end");
+    assert_int_equal(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, 0}, &t, &e), APLAN_OK); /* others fine */
+    expect_call_error(aplan_tflite_operator(f.data, f.size, 0, 1, &o, &e), &e, APLAN_E_FORMAT_TRUNCATED,
+                      tw_pos(&f, "opcode1.custom_code") - 4,
+                      "subgraph 0 operator 1: custom_code: vector of 268435457 elements runs past the end");
+    assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 0, &o, &e), APLAN_OK);
+    expect_call_error(aplan_tflite_subgraph(f.data, f.size, 0, &g, &e), &e, APLAN_E_FORMAT_TRUNCATED,
+                      tw_pos(&f, "s0.name") - 4, "subgraph 0: name: vector of 268435458 elements runs past the end");
+    step_list l = read_steps(f.data, f.size); /* the walk visits the custom operator: the size query fails too */
+    expect_call_error(l.status, &l.error, APLAN_E_FORMAT_TRUNCATED, tw_pos(&f, "opcode1.custom_code") - 4,
+                      "subgraph 0 operator 1: custom_code: vector of 268435457 elements runs past the end");
+    assert_int_equal(l.count, 0);
+    tw_free(&f);
+
+    /* A name's offset pointing past the end. */
+    f = names_model();
+    size_t t1 = tw_pos(&f, "s0t1");
+    uint32_t so = le32(f.data + t1);
+    size_t vt = (size_t)((int64_t)t1 - (int32_t)so);
+    size_t field = t1 + (size_t)(f.data[vt + 4 + 2 * 3] | f.data[vt + 5 + 2 * 3] << 8); /* the name uoffset */
+    set_le32(f.data + field, (uint32_t)(f.size - field));
+    expect_call_error(aplan_tflite_tensor(f.data, f.size, id, &t, &e), &e, APLAN_E_FORMAT_BAD_OFFSET, field,
+                      "subgraph 0 tensor 1: name: offset points past the end");
+    tw_free(&f);
+
+    /* On a model the query would reject, each lookup reports what the query reports for the part it reads. */
+    static const int32_t bad_shape[] = {2, 4, -3};
+    tw_tensor bad_t[3];
+    memcpy(bad_t, chain_tensors, sizeof bad_t);
+    bad_t[1] = (tw_tensor){bad_shape, 3, T_INT8, 0, false};
+    f = chain_with(bad_t, chain_ops);
+    expect_call_error(aplan_tflite_tensor(f.data, f.size, id, &t, &e), &e, APLAN_E_FORMAT_BAD_VALUE,
+                      tw_pos(&f, "s0t1.shape") + 8, "subgraph 0 tensor 1: shape[2] is -3");
+    assert_int_equal(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, 0}, &t, &e), APLAN_OK);
+    tw_free(&f);
+    static const int32_t bad_in[] = {1, 3};
+    tw_op bad_ops[2];
+    memcpy(bad_ops, chain_ops, sizeof bad_ops);
+    bad_ops[1].inputs = bad_in;
+    bad_ops[1].n_inputs = 2;
+    f = chain_with(chain_tensors, bad_ops);
+    expect_call_error(aplan_tflite_operator(f.data, f.size, 0, 1, &o, &e), &e, APLAN_E_FORMAT_BAD_VALUE,
+                      tw_pos(&f, "s0o1.inputs") + 4,
+                      "subgraph 0 operator 1: inputs[1] is 3, not a tensor index (or -1) below 3");
+    tw_free(&f);
+    static const int32_t out7[] = {7};
+    static tw_subgraph sg[1];
+    sg[0] = (tw_subgraph){chain_tensors, 3, idx_0, 1, out7, 1, chain_ops, 2};
+    tw_model m = chain_model;
+    m.subgraphs = sg;
+    f = tw_build(&m);
+    expect_call_error(aplan_tflite_subgraph(f.data, f.size, 0, &g, &e), &e, APLAN_E_FORMAT_BAD_VALUE,
+                      tw_pos(&f, "s0.outputs"), "subgraph 0: outputs[0] is 7, not a tensor index below 3");
+    tw_free(&f);
+}
+
+static void test_tflite_steps_errors(void **state) {
+    (void)state;
+    tw_file f = steps_model();
+    aplan_tflite_info info;
+    assert_int_equal(aplan_tflite_query(f.data, f.size, &info, NULL), APLAN_OK);
+    _Alignas(8) uint8_t scratch[256];
+    assert_true(info.scratch_size <= sizeof scratch);
+    aplan_tflite_step steps[24];
+    size_t count = 99;
+    aplan_format_error e;
+    expect_call_error(aplan_tflite_steps(NULL, f.size, scratch, sizeof scratch, steps, 20, &count, &e), &e,
+                      APLAN_E_INVALID_ARG, 0, "model is NULL");
+    expect_call_error(aplan_tflite_steps(f.data, f.size, scratch, sizeof scratch, steps, 20, NULL, &e), &e,
+                      APLAN_E_INVALID_ARG, 0, "count is NULL");
+    expect_call_error(aplan_tflite_steps(f.data, f.size, scratch, sizeof scratch, NULL, 20, &count, &e), &e,
+                      APLAN_E_INVALID_ARG, 0, "steps is NULL");
+    expect_call_error(aplan_tflite_steps(f.data, f.size, scratch + 4, info.scratch_size, steps, 20, &count, &e), &e,
+                      APLAN_E_SCRATCH_MISALIGNED, 0, "scratch is not APLAN_SCRATCH_ALIGN aligned");
+    assert_int_equal(count, 0);
+    expect_call_error(aplan_tflite_steps(f.data, f.size, scratch, info.scratch_size - 1, steps, 20, &count, &e), &e,
+                      APLAN_E_SCRATCH_TOO_SMALL, 0, "scratch is smaller than the query's scratch_size");
+    expect_call_error(aplan_tflite_steps(f.data, 7, scratch, sizeof scratch, steps, 20, &count, &e), &e,
+                      APLAN_E_FORMAT_TRUNCATED, 7, "header: the input has 7 bytes, a flatbuffer needs at least 8");
+    /* Exactly the scratch the query asks for, and no error argument. */
+    assert_int_equal(aplan_tflite_steps(f.data, f.size, scratch, info.scratch_size, steps, 20, &count, NULL),
+                     APLAN_OK);
+    assert_int_equal(count, 20);
+    /* Room to spare: the steps, and nothing written past them. */
+    memset(steps, 0xAB, sizeof steps);
+    assert_int_equal(aplan_tflite_steps(f.data, f.size, scratch, info.scratch_size, steps, 24, &count, &e), APLAN_OK);
+    assert_int_equal(count, 20);
+    assert_int_equal(e.status, APLAN_OK);
+    assert_int_equal(steps[19].kind, APLAN_TFLITE_STEP_OPERATOR);
+    assert_int_equal(steps[20].kind, 0xABABABABu);
+    tw_free(&f);
+
+    /* The walk's own failures, as aplan_tflite_read gives them. */
+    f = control_flow_model((tw_opcode){0, 118}, OPT_IF, 1, 0, 2);
+    step_list l = read_steps(f.data, f.size);
+    expect_call_error(l.status, &l.error, APLAN_E_FORMAT_BAD_VALUE, tw_pos(&f, "s0.operators"),
+                      "subgraph 0 operator 0: calls subgraph 0 while it runs (a call cycle)");
+    tw_free(&f);
+    f = nested_model(APLAN_TFLITE_MAX_NESTING + 2, 0);
+    l = read_steps(f.data, f.size);
+    char key[24];
+    snprintf(key, sizeof key, "s%u.operators", APLAN_TFLITE_MAX_NESTING);
+    expect_call_error(l.status, &l.error, APLAN_E_FORMAT_UNSUPPORTED, tw_pos(&f, key),
+                      "subgraph 32 operator 0: control flow nests deeper than 32 calls");
+    tw_free(&f);
+    /* The deepest nesting allowed: steps at depth 32. */
+    f = nested_model(APLAN_TFLITE_MAX_NESTING + 1, 0);
+    l = read_steps(f.data, f.size);
+    assert_int_equal(l.status, APLAN_OK);
+    assert_int_equal(l.count, 2 * (APLAN_TFLITE_MAX_NESTING + 1) + 1);
+    expect_step(&l, l.count - 1, APLAN_TFLITE_STEP_OPERATOR, APLAN_TFLITE_MAX_NESTING, 0, NO,
+                APLAN_TFLITE_MAX_NESTING, 129, "CALL_ONCE");
+    expect_step(&l, l.count - 2, APLAN_TFLITE_STEP_ENTRY, APLAN_TFLITE_MAX_NESTING - 1, 0, APLAN_TFLITE_MAX_NESTING,
+                APLAN_TFLITE_MAX_NESTING, 129, "CALL_ONCE");
+    free(l.steps);
+    tw_free(&f);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* Hostile inputs.                                                                                              */
 
 static bool is_format_status(aplan_status s) {
@@ -975,6 +1644,79 @@ static void check_seed(const tw_file *f, const char *name) {
     free(data);
 }
 
+/* The lookups on every single-byte change of the names and steps models, whether or not the query accepts the
+ * result: never a read outside the input (each copy is a block of exactly its size), only documented statuses with
+ * in-bounds offsets, and every text inside the input or static. */
+static void expect_lookup_status(aplan_status st, const aplan_format_error *e, size_t size) {
+    if (st == APLAN_OK || st == APLAN_E_INVALID_ARG) return; /* an id past a mutated count */
+    if (!is_format_status(st)) print_error("%s: %s\n", aplan_status_str(st), e->message);
+    assert_true(is_format_status(st));
+    assert_int_equal(e->status, st);
+    assert_true(e->byte_offset <= size);
+    assert_true(e->message[0] != '\0');
+}
+
+static void expect_text_inside(aplan_tflite_text t, const uint8_t *data, size_t size) {
+    if (t.data == NULL) return;
+    const uintptr_t a = (uintptr_t)t.data;
+    const uintptr_t m = (uintptr_t)data;
+    assert_true((a >= m && t.size <= size && a - m <= size - t.size) || t.data[t.size] == '\0');
+}
+
+static void lookups_on(const uint8_t *data, size_t size) {
+    aplan_format_error e;
+    for (uint32_t s = 0; s < 3; s++) {
+        aplan_tflite_subgraph_info g;
+        aplan_status st = aplan_tflite_subgraph(data, size, s, &g, &e);
+        expect_lookup_status(st, &e, size);
+        if (st == APLAN_OK) expect_text_inside(g.name, data, size);
+        for (uint32_t i = 0; i < 11; i++) {
+            aplan_tflite_tensor_info t;
+            st = aplan_tflite_tensor(data, size, (aplan_tflite_id){s, i}, &t, &e);
+            expect_lookup_status(st, &e, size);
+            if (st == APLAN_OK) expect_text_inside(t.name, data, size);
+            aplan_tflite_operator_info o;
+            st = aplan_tflite_operator(data, size, s, i, &o, &e);
+            expect_lookup_status(st, &e, size);
+            if (st == APLAN_OK) expect_text_inside(o.name, data, size);
+        }
+    }
+    step_list l = read_steps(data, size);
+    expect_lookup_status(l.status, &l.error, size);
+    for (size_t k = 0; l.status == APLAN_OK && k < l.count; k++) expect_text_inside(l.steps[k].name, data, size);
+    free(l.steps);
+}
+
+static void test_tflite_lookups_survive_mutations(void **state) {
+    (void)state;
+    for (int which = 0; which < 2; which++) {
+        tw_file f = which == 0 ? names_model() : steps_model();
+        size_t runs = 0;
+        for (size_t pos = 0; pos < f.size; pos++) {
+            const uint8_t was = f.data[pos];
+            const uint8_t values[] = {0, 1, 0x7F, 0x80, 0xFF, (uint8_t)(was ^ 1u), (uint8_t)(was + 4u),
+                                      (uint8_t)(was - 4u)};
+            for (size_t v = 0; v < sizeof values; v++) {
+                if (values[v] == was) continue;
+                uint8_t *copy = malloc(f.size);
+                memcpy(copy, f.data, f.size);
+                copy[pos] = values[v];
+                lookups_on(copy, f.size);
+                free(copy);
+                runs++;
+            }
+        }
+        for (size_t len = 0; len < f.size; len += 3) { /* and truncations */
+            uint8_t *copy = malloc(len ? len : 1);
+            memcpy(copy, f.data, len);
+            lookups_on(copy, len);
+            free(copy);
+        }
+        printf("%s model: %zu mutations looked up\n", which == 0 ? "names" : "steps", runs);
+        tw_free(&f);
+    }
+}
+
 static void test_tflite_fuzz_seeds_are_current(void **state) {
     (void)state;
     tw_file f = hostile_seed();
@@ -983,6 +1725,22 @@ static void test_tflite_fuzz_seeds_are_current(void **state) {
     f = control_flow_model((tw_opcode){119, 119}, OPT_WHILE, 1, 2, 2);
     check_seed(&f, "seed-while.tflite");
     tw_free(&f);
+    f = names_model(); /* names, a custom code, sizeless constants: the lookups' paths */
+    check_seed(&f, "seed-names.tflite");
+    tw_free(&f);
+    f = steps_model(); /* IF, WHILE, CALL_ONCE two deep, a custom operator: the steps' paths */
+    check_seed(&f, "seed-steps.tflite");
+    tw_free(&f);
+}
+
+/* Shared model k's bytes (malloc'd) and size; fails the test when it cannot be read. */
+static uint8_t *load_shared(size_t k, size_t *size) {
+    char rel[128];
+    snprintf(rel, sizeof rel, "models/%s.tflite", shared_models[k]);
+    uint8_t *data = slurp(shared_path(rel), size);
+    if (data == NULL) print_error("cannot read %s\n", shared_path(rel));
+    assert_non_null(data);
+    return data;
 }
 
 static void test_tflite_shared_models_match_lifetimes(void **state) {
@@ -990,11 +1748,8 @@ static void test_tflite_shared_models_match_lifetimes(void **state) {
     if (getenv("APLAN_SHARED_DIR") == NULL) skip();
     for (size_t k = 0; k < sizeof shared_models / sizeof shared_models[0]; k++) {
         char rel[128];
-        snprintf(rel, sizeof rel, "models/%s.tflite", shared_models[k]);
         size_t size = 0;
-        uint8_t *data = slurp(shared_path(rel), &size);
-        if (data == NULL) print_error("cannot read %s\n", shared_path(rel));
-        assert_non_null(data);
+        uint8_t *data = load_shared(k, &size);
         readout r = read_exact(data, size);
         if (r.status != APLAN_OK) print_error("%s: %s at %llu: %s\n", shared_models[k], aplan_status_str(r.status),
                                               (unsigned long long)r.error.byte_offset, r.error.message);
@@ -1026,6 +1781,121 @@ static void test_tflite_shared_models_match_lifetimes(void **state) {
     }
 }
 
+/* An independent look at a flatbuffer, for the shared models: the string field `id` of the table at pos, found by
+ * following the format by hand (no bounds checks: the models are known good). */
+static const uint8_t *raw_field(const uint8_t *table, unsigned id) {
+    const uint8_t *vt = table - (int32_t)le32(table);
+    unsigned vt_size = (unsigned)(vt[0] | vt[1] << 8);
+    if (4u + 2u * id + 2u > vt_size) return NULL;
+    unsigned off = (unsigned)(vt[4 + 2 * id] | vt[5 + 2 * id] << 8);
+    return off ? table + off : NULL;
+}
+static const uint8_t *raw_deref(const uint8_t *p) { return p + le32(p); }
+/* Element i of the vector of tables in field id of table. */
+static const uint8_t *raw_vec_table(const uint8_t *table, unsigned id, uint32_t i) {
+    const uint8_t *v = raw_deref(raw_field(table, id));
+    return raw_deref(v + 4 + 4 * i);
+}
+static bool raw_string(const uint8_t *table, unsigned id, const uint8_t **bytes, uint32_t *len) {
+    const uint8_t *f = raw_field(table, id);
+    if (f == NULL) return false;
+    const uint8_t *s = raw_deref(f);
+    *len = le32(s);
+    *bytes = s + 4;
+    return true;
+}
+
+/* Names, steps and operators on the shared models: every tensor's name is the bytes the model holds there (read
+ * independently above), every step past the first two is an operator with a name, in order, and the operators'
+ * names are their codes' (custom ones: their custom_code). */
+static void test_tflite_shared_models_names_and_steps(void **state) {
+    (void)state;
+    if (getenv("APLAN_SHARED_DIR") == NULL) skip();
+    for (size_t k = 0; k < sizeof shared_models / sizeof shared_models[0]; k++) {
+        size_t size = 0;
+        uint8_t *data = load_shared(k, &size);
+        readout r = read_exact(data, size);
+        assert_int_equal(r.status, APLAN_OK);
+        step_list l = read_steps(data, size);
+        assert_int_equal(l.status, APLAN_OK);
+        assert_int_equal(l.count, r.info.operator_count + 2); /* one subgraph each, no control flow */
+        for (size_t i = 0; i < r.count; i++) assert_true(r.buffers[i].upper <= l.count);
+        expect_step(&l, 0, APLAN_TFLITE_STEP_START, NO, NO, NO, 0, -1, NULL);
+        expect_step(&l, 1, APLAN_TFLITE_STEP_ENTRY, NO, NO, 0, 0, -1, NULL);
+
+        const uint8_t *root = data + le32(data);
+        const uint8_t *sg = raw_vec_table(root, 2, 0);
+        size_t customs = 0;
+        for (size_t s = 2; s < l.count; s++) {
+            const aplan_tflite_step *st = &l.steps[s];
+            assert_int_equal(st->kind, APLAN_TFLITE_STEP_OPERATOR);
+            assert_int_equal(st->subgraph, 0);
+            assert_int_equal(st->op, s - 2);
+            assert_int_equal(st->depth, 0);
+            assert_non_null(st->name.data);
+            assert_true(st->name.size > 0);
+            aplan_tflite_operator_info o;
+            assert_int_equal(aplan_tflite_operator(data, size, 0, st->op, &o, NULL), APLAN_OK);
+            assert_int_equal(o.builtin_code, st->builtin_code);
+            assert_ptr_equal(o.name.data, st->name.data);
+            /* the code and custom_code as the file holds them */
+            const uint8_t *op = raw_vec_table(sg, 3, st->op);
+            const uint8_t *f = raw_field(op, 0);
+            uint32_t opcode_index = f ? le32(f) : 0;
+            assert_int_equal(o.opcode_index, opcode_index);
+            const uint8_t *oc = raw_vec_table(root, 1, opcode_index);
+            f = raw_field(oc, 0);
+            int32_t code = f ? (int8_t)f[0] : 0;
+            f = raw_field(oc, 3);
+            if (f && (int32_t)le32(f) > code) code = (int32_t)le32(f);
+            assert_int_equal(st->builtin_code, code);
+            const uint8_t *custom;
+            uint32_t custom_len;
+            if (code == 32 && raw_string(oc, 1, &custom, &custom_len) && custom_len > 0) {
+                expect_text(st->name, (const char *)custom, custom_len);
+                assert_ptr_equal(st->name.data, (const char *)custom);
+                customs++;
+            }
+        }
+        uint32_t n_tensors = le32(raw_deref(raw_field(sg, 0)));
+        assert_int_equal(n_tensors, r.info.tensor_count);
+        for (uint32_t t = 0; t < n_tensors; t++) {
+            aplan_tflite_tensor_info info = tensor_ok(data, size, 0, t);
+            const uint8_t *bytes;
+            uint32_t len;
+            if (raw_string(raw_vec_table(sg, 0, t), 3, &bytes, &len)) {
+                assert_ptr_equal(info.name.data, (const char *)bytes);
+                assert_int_equal(info.name.size, len);
+            } else {
+                assert_null(info.name.data);
+            }
+        }
+        for (size_t i = 0; i < r.count; i++) {
+            aplan_tflite_tensor_info info = tensor_ok(data, size, 0, r.ids[i].tensor);
+            assert_int_equal(info.size, r.buffers[i].size);
+            assert_false(info.constant);
+        }
+        if (strcmp(shared_models[k], "person_detect") == 0) {
+            /* The tensor the issue names, and the first operators (schema codes 4 and 3 in the file). */
+            aplan_tflite_tensor_info info = tensor_ok(data, size, 0, 86);
+            expect_text(info.name, "MobilenetV1/MobilenetV1/Conv2d_9_pointwise/Relu6", 48);
+            assert_string_equal(info.type_name, "INT8");
+            expect_text(l.steps[2].name, "DEPTHWISE_CONV_2D", 17);
+            expect_text(l.steps[4].name, "CONV_2D", 7);
+        }
+        if (strcmp(shared_models[k], "audio_preprocessor_int8") == 0) {
+            expect_text(l.steps[2].name, "SignalWindow", 12);
+            expect_text(l.steps[3].name, "RESHAPE", 7);
+            assert_true(customs > 0);
+        }
+        printf("%-24s %3zu steps named, %zu custom, %3zu tensor names equal\n", shared_models[k], l.count - 2,
+               customs, (size_t)n_tensors);
+        free(l.steps);
+        free_readout(&r);
+        free(data);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tflite_chain_lifetimes),
@@ -1047,11 +1917,19 @@ int main(void) {
         cmocka_unit_test(test_tflite_message_extreme_numbers),
         cmocka_unit_test(test_tflite_scratch_and_output_checked),
         cmocka_unit_test(test_tflite_id_format),
+        cmocka_unit_test(test_tflite_tensor_names_types_shapes),
+        cmocka_unit_test(test_tflite_subgraph_and_operator_facts),
+        cmocka_unit_test(test_tflite_steps_name_the_operators),
+        cmocka_unit_test(test_tflite_builtin_names_table),
+        cmocka_unit_test(test_tflite_name_and_lookup_errors),
+        cmocka_unit_test(test_tflite_steps_errors),
         cmocka_unit_test(test_tflite_hostile_seed_reads),
         cmocka_unit_test(test_tflite_every_truncation_fails),
         cmocka_unit_test(test_tflite_every_byte_mutation_is_safe),
+        cmocka_unit_test(test_tflite_lookups_survive_mutations),
         cmocka_unit_test(test_tflite_fuzz_seeds_are_current),
         cmocka_unit_test(test_tflite_shared_models_match_lifetimes),
+        cmocka_unit_test(test_tflite_shared_models_names_and_steps),
     };
     return cmocka_run_group_tests_name("tflite", tests, NULL, NULL);
 }

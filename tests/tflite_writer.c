@@ -118,13 +118,35 @@ static size_t offsets_vec(writer *w, uint32_t n, size_t *len_pos) {
     return at + 4;
 }
 
+/* The string tw_extra gives for (subgraph, index) in list, or NULL. */
+static const tw_string *find_string(const tw_string *list, uint32_t n, uint32_t subgraph, uint32_t index) {
+    for (uint32_t k = 0; k < n; k++) {
+        if (list[k].subgraph == subgraph && list[k].index == index) return &list[k];
+    }
+    return NULL;
+}
+
+/* Write string s and point the uoffset at slot to it; mark its first byte under key. */
+static void string_field(writer *w, size_t slot, const tw_string *s, const char *key) {
+    uint32_t n = s->len ? s->len : (uint32_t)strlen(s->text);
+    size_t at = bytes_vec(w, (const uint8_t *)s->text, n, 1);
+    link(w, slot, at);
+    mark(w, at + 4, "%s", key);
+}
+
 static void tensor(writer *w, const tw_tensor *t, unsigned s, unsigned i, size_t slot_to_me) {
     /* Tensor fields: shape 0, type 1, buffer 2, name 3, quantization 4, is_variable 5 */
-    unsigned width[6] = {t->shape ? 4u : 0u, 4, 4, 0, 0, t->is_variable ? 4u : 0u};
+    const tw_string *name = find_string(w->x.tensor_names, w->x.n_tensor_names, s, i);
+    unsigned width[6] = {t->shape ? 4u : 0u, 4, 4, name ? 4u : 0u, 0, t->is_variable ? 4u : 0u};
     size_t slot[6];
     size_t at = table(w, 6, width, slot);
     link(w, slot_to_me, at);
     mark(w, at, "s%ut%u", s, i);
+    if (name) {
+        char key[40];
+        snprintf(key, sizeof key, "s%ut%u.name", s, i);
+        string_field(w, slot[3], name, key);
+    }
     w->f.data[slot[1]] = (uint8_t)t->type;
     mark(w, slot[1], "s%ut%u.type", s, i);
     put32(w, slot[2], t->buffer);
@@ -177,12 +199,18 @@ static void op(writer *w, const tw_op *o, unsigned s, unsigned i, size_t slot_to
 }
 
 static void subgraph(writer *w, const tw_subgraph *g, unsigned s, size_t slot_to_me) {
-    /* SubGraph fields: tensors 0, inputs 1, outputs 2, operators 3 */
-    unsigned width[4] = {4, 4, 4, 4};
-    size_t slot[4];
-    size_t at = table(w, 4, width, slot);
+    /* SubGraph fields: tensors 0, inputs 1, outputs 2, operators 3, name 4 */
+    const tw_string *name = find_string(w->x.subgraph_names, w->x.n_subgraph_names, s, 0);
+    unsigned width[5] = {4, 4, 4, 4, 4};
+    size_t slot[5];
+    size_t at = table(w, name ? 5u : 4u, width, slot);
     link(w, slot_to_me, at);
     mark(w, at, "s%u", s);
+    if (name) {
+        char key[40];
+        snprintf(key, sizeof key, "s%u.name", s);
+        string_field(w, slot[4], name, key);
+    }
     size_t first;
     link(w, slot[1], vec32(w, g->inputs, g->n_inputs, &first));
     mark(w, first, "s%u.inputs", s);
@@ -258,11 +286,20 @@ tw_file tw_build_ex(const tw_model *m, const tw_extra *x) {
     link(&w, slot[1], len_pos);
     for (uint32_t i = 0; i < m->n_opcodes; i++) {
         /* OperatorCode fields: deprecated_builtin_code 0, custom_code 1, version 2, builtin_code 3 */
-        unsigned ow[4] = {4, 0, 0, 4};
+        const tw_string *custom = NULL;
+        for (uint32_t k = 0; k < w.x.n_custom_codes && custom == NULL; k++) {
+            if (w.x.custom_codes[k].index == i) custom = &w.x.custom_codes[k];
+        }
+        unsigned ow[4] = {4, custom ? 4u : 0u, 0, 4};
         size_t os[4];
         size_t t = table(&w, 4, ow, os);
         link(&w, v + 4 * i, t);
         mark(&w, t, "opcode%u", i);
+        if (custom) {
+            char key[40];
+            snprintf(key, sizeof key, "opcode%u.custom_code", i);
+            string_field(&w, os[1], custom, key);
+        }
         w.f.data[os[0]] = (uint8_t)m->opcodes[i].deprecated_code;
         put32(&w, os[3], (uint32_t)m->opcodes[i].code);
     }

@@ -19,6 +19,9 @@
  *                               ".options" the options table, ".opt0" / ".opt1" its two subgraph index fields,
  *                               ".large_offset" its large_custom_options_offset field (tw_extra)
  *   "b<i>.offset"               Buffer.offset field, when written
+ *   "s<s>t<t>.name", "s<s>.name", "opcode<i>.custom_code"
+ *                               the first byte of a tensor's / subgraph's name or an operator code's custom_code
+ *                               (tw_extra); the string's length word is the 4 bytes before it
  *   "model.f<id>"               a Model field slot that tw_extra adds (description, metadata_buffer, ...)
  */
 #ifndef APLAN_TESTS_TFLITE_WRITER_H
@@ -98,8 +101,18 @@ typedef struct tw_file {
     size_t n_marks;
 } tw_file;
 
+/* A string field tw_extra adds: where, and its bytes (any bytes, NULs included; the NUL the format wants after
+ * them is added). */
+typedef struct tw_string {
+    uint32_t subgraph; /* tensor names: the subgraph; subgraph names: which one; custom codes: unused */
+    uint32_t index;    /* tensor names: the tensor; custom codes: the operator code; subgraph names: unused */
+    const char *text;
+    uint32_t len;      /* bytes of text; 0: strlen(text) (so "" is an empty string, present) */
+} tw_string;
+
 /* Model and operator fields beyond tw_model, for the embed tests (tw_build_ex). All-zero adds nothing, and then
- * the file is byte for byte what tw_build writes. Children are written after the metadata, before the subgraphs. */
+ * the file is byte for byte what tw_build writes. Children are written after the metadata, before the subgraphs;
+ * the strings right after the table that holds them. */
 typedef struct tw_extra {
     const char *description;         /* Model.description (field 3); NULL: absent */
     const int32_t *metadata_buffer;  /* Model.metadata_buffer (5), n_metadata_buffer entries; NULL: absent */
@@ -110,6 +123,12 @@ typedef struct tw_extra {
     bool no_buffers;                 /* leave Model.buffers (4) out */
     uint32_t unknown_field;          /* >= 10: a Model field of this id holding the scalar 0x5a5a5a5a; 0: none */
     uint64_t large_custom_options_offset; /* Operator fields 9 and 10 (offset, size 16) on every operator; 0: none */
+    const tw_string *tensor_names;   /* Tensor.name (field 3) of the tensors listed; the others have none */
+    uint32_t n_tensor_names;
+    const tw_string *custom_codes;   /* OperatorCode.custom_code (field 1) of the operator codes listed */
+    uint32_t n_custom_codes;
+    const tw_string *subgraph_names; /* SubGraph.name (field 4) of the subgraphs listed */
+    uint32_t n_subgraph_names;
 } tw_extra;
 
 /* Build; aborts on allocation failure. Free with tw_free. */

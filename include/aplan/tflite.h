@@ -11,6 +11,9 @@
  *   1. aplan_tflite_query: checks the model's structure and returns how many buffers it holds and how many scratch
  *      bytes the read needs;
  *   2. aplan_tflite_read: fills caller arrays of buffers (aplan_buffer) and ids (aplan_tflite_id).
+ * Then, for tools that show the plan: aplan_tflite_tensor (a tensor's name, type and shape), aplan_tflite_operator
+ * and aplan_tflite_subgraph (what runs, on which tensors) and aplan_tflite_steps (which operator runs at each step
+ * of the lifetimes); see "What the model calls things" below.
  *
  * What the buffers are (TFLM's rules):
  *   - one per tensor that has no constant data (buffer index 0, or a buffer with an empty data vector and no
@@ -134,6 +137,218 @@ APLAN_API aplan_status aplan_tflite_query(const void *model, size_t model_size, 
 APLAN_API aplan_status aplan_tflite_read(const void *model, size_t model_size, void *scratch,
                                          size_t scratch_size, aplan_buffer *buffers, aplan_tflite_id *ids,
                                          size_t capacity, size_t *count, aplan_format_error *error);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* What the model calls things: tensors, operators, subgraphs and the steps of the walk                          */
+/*
+ * For tools that show a plan (tables, CSV/JSON, pictures, the operator graph): names, types and shapes of tensors,
+ * which operator runs at each step, and the operators' input and output tensors. Same rules as the reader: no
+ * allocation, every access bounds-checked, failures as APLAN_E_FORMAT_* with the byte offset and a message naming
+ * the field.
+ *
+ * Text the model holds (tensor and subgraph names, custom operator codes) is returned as aplan_tflite_text: a
+ * pointer into the model and a length, not copied and not NUL-terminated, valid as long as the model's bytes are.
+ * The bytes are exactly the model's: FlatBuffers strings ought to be UTF-8, but the reader neither checks nor
+ * changes them, so a name may hold invalid UTF-8, control bytes or NULs. A caller that prints a name escapes it
+ * for its output (JSON, CSV, SVG/HTML, a terminal) and decides how to show invalid sequences (e.g. as \xNN).
+ *
+ * aplan_tflite_tensor, aplan_tflite_operator and aplan_tflite_subgraph read only the part of the model they are
+ * asked about (O(1) beyond that part's own vectors), so looking up every tensor costs O(model_size) in all. They
+ * assume a model aplan_tflite_query accepted and do not re-check the rest of it; what they read they check as the
+ * query does, so on any input they stay inside it and fail with the status the query gives for that part. Text
+ * they return is checked to lie inside the model (the query does not look at names: a model whose names are
+ * malformed plans, and fails here, for that name only).
+ */
+
+/** Index not applicable: a step that runs no operator, or no subgraph entered (aplan_tflite_step). */
+#define APLAN_TFLITE_NONE UINT32_MAX
+
+/** Shape entries aplan_tflite_tensor_info holds. TFLite Micro's RuntimeShape holds at most 6 dimensions
+ *  (kMaxSmallSize); a higher rank is still reported, with its first entries and shape_truncated. */
+#define APLAN_TFLITE_MAX_RANK 8u
+
+/** Bytes in the model: data points into it (NULL iff the field is absent), size bytes, no terminating NUL. */
+typedef struct aplan_tflite_text {
+    const char *data; /**< First byte, inside the model; NULL when the model has no such field (size then 0). */
+    size_t size;      /**< Length in bytes; 0 for an absent or empty string. */
+} aplan_tflite_text;
+
+/** A vector of tensor indices in the model: count little-endian int32 words at data (any alignment in memory);
+ *  read entry i with aplan_tflite_index_at. Checked when returned: every entry is a tensor index of the
+ *  subgraph, or -1 (an absent optional input) where the schema allows it. */
+typedef struct aplan_tflite_indices {
+    const void *data; /**< Inside the model; NULL when count is 0 and the vector is absent. */
+    uint32_t count;   /**< Entries. */
+} aplan_tflite_indices;
+
+/** Entry i (< v.count) of an index vector. O(1). */
+static inline int32_t aplan_tflite_index_at(aplan_tflite_indices v, uint32_t i) {
+    const unsigned char *p = (const unsigned char *)v.data + 4u * (size_t)i;
+    const uint32_t u = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    return u > (uint32_t)INT32_MAX ? -(int32_t)(~u) - 1 : (int32_t)u; /* two's complement without UB */
+}
+
+/** What aplan_tflite_tensor found about one tensor. */
+typedef struct aplan_tflite_tensor_info {
+    aplan_tflite_text name;  /**< Tensor.name, as the model holds it (see "Text the model holds" above). */
+    const char *type_name;   /**< The TensorType's name in schema.fbs ("FLOAT32", "INT8", ...), static and
+                                  NUL-terminated; NULL for a code this reader does not know (above 22). */
+    uint64_t elements;       /**< Product of the shape; 1 for a scalar (no shape, or rank 0). */
+    uint64_t size;           /**< Bytes, elements x element size, as aplan_tflite_read sizes buffers: a planned
+                                  tensor's buffer has exactly this size. 0 when has_size is false. */
+    uint32_t rank;           /**< Entries in Tensor.shape. */
+    int32_t shape[APLAN_TFLITE_MAX_RANK]; /**< The first min(rank, APLAN_TFLITE_MAX_RANK) entries (each >= 0); the
+                                               rest 0. */
+    uint32_t buffer;         /**< Tensor.buffer: index into Model.buffers (0: the empty buffer). */
+    uint8_t type;            /**< Tensor.type, the TensorType code (0 FLOAT32 ... 9 INT8 ... 18 BFLOAT16). */
+    bool shape_truncated;    /**< rank > APLAN_TFLITE_MAX_RANK: shape holds only the first entries. */
+    bool has_size;           /**< The type has an element size this reader knows (not STRING, VARIANT or a code
+                                  above 18) and the size fits 64 bits (always true for a tensor the read plans). */
+    bool constant;           /**< It holds constant data (in Buffer.data, or beside the flatbuffer): never planned. */
+    bool is_variable;        /**< Tensor.is_variable. */
+    uint32_t reserved[4];    /**< Zero. Room for later fields without an ABI break. */
+} aplan_tflite_tensor_info;
+
+/**
+ * Facts about one tensor: name, type, shape and size.
+ * @param[in]  model      a model aplan_tflite_query accepted (see the section's opening comment); any alignment.
+ * @param[in]  model_size its length in bytes.
+ * @param[in]  id         which tensor: as aplan_tflite_read's ids give them, or any subgraph / tensor index.
+ * @param[out] info       required; zeroed on failure. Its text points into model.
+ * @param[out] error      optional, as for aplan_tflite_query; an argument error has byte_offset 0.
+ * @return APLAN_OK, or:
+ *   - APLAN_E_INVALID_ARG iff model or info is NULL, or id names no tensor (message e.g. "id s0t9: the subgraph has
+ *     3 tensors", "id s4t0: the model has 3 subgraphs");
+ *   - the status aplan_tflite_query gives for the header, Model.subgraphs, Model.buffers, the subgraph table, its
+ *     tensors vector, the tensor or its buffer (so never one for a model the query accepted);
+ *   - APLAN_E_FORMAT_TRUNCATED / _BAD_OFFSET iff the name string is malformed (runs past the end, offset outside).
+ * Complexity O(rank) time (O(1) beyond the shape), O(1) stack; no allocation.
+ */
+APLAN_API aplan_status aplan_tflite_tensor(const void *model, size_t model_size, aplan_tflite_id id,
+                                           aplan_tflite_tensor_info *info, aplan_format_error *error);
+
+/** What aplan_tflite_operator found about one operator. */
+typedef struct aplan_tflite_operator_info {
+    aplan_tflite_text name;        /**< What runs: the builtin's name from schema.fbs's BuiltinOperator ("CONV_2D";
+                                        static, and NUL-terminated after size bytes), or for CUSTOM (32) the
+                                        OperatorCode.custom_code (in the model; "CUSTOM" when absent or empty).
+                                        data NULL, size 0 for a code this reader does not know (below 0 or above
+                                        209: print builtin_code). */
+    int32_t builtin_code;          /**< The larger of OperatorCode.deprecated_builtin_code and builtin_code, the
+                                        code the reader walks by (118 IF, 119 WHILE, 129 CALL_ONCE). */
+    uint32_t opcode_index;         /**< Operator.opcode_index: index into Model.operator_codes. */
+    aplan_tflite_indices inputs;   /**< Operator.inputs: tensor indices in its subgraph, -1 for an absent input. */
+    aplan_tflite_indices outputs;  /**< Operator.outputs: tensor indices in its subgraph (never -1). */
+    int32_t calls[2];              /**< Subgraphs it walks, in walk order (IF: then, else; WHILE: cond, body;
+                                        CALL_ONCE: init, -1), -1 for none; {-1, -1} for other operators. */
+    bool custom;                   /**< builtin_code is CUSTOM: name is the custom code. */
+    uint32_t reserved[4];          /**< Zero. Room for later fields without an ABI break. */
+} aplan_tflite_operator_info;
+
+/**
+ * Facts about one operator: what it is, its input and output tensors, the subgraphs it calls.
+ * @param[in]  model      a model aplan_tflite_query accepted; any alignment.
+ * @param[in]  model_size its length in bytes.
+ * @param[in]  subgraph   index into Model.subgraphs.
+ * @param[in]  op         index into that subgraph's operators.
+ * @param[out] info       required; zeroed on failure. Its text and vectors point into model.
+ * @param[out] error      optional, as for aplan_tflite_query; an argument error has byte_offset 0.
+ * @return APLAN_OK, or:
+ *   - APLAN_E_INVALID_ARG iff model or info is NULL, or subgraph / op is out of range (message e.g. "operator 7 of
+ *     subgraph 0: the subgraph has 3 operators");
+ *   - the status aplan_tflite_query gives for the header, the Model vectors, the subgraph table, the operator, its
+ *     index vectors, its operator code and control-flow options;
+ *   - APLAN_E_FORMAT_TRUNCATED / _BAD_OFFSET iff a custom operator's custom_code string is malformed.
+ * Complexity O(inputs + outputs) time, O(1) stack; no allocation.
+ */
+APLAN_API aplan_status aplan_tflite_operator(const void *model, size_t model_size, uint32_t subgraph, uint32_t op,
+                                             aplan_tflite_operator_info *info, aplan_format_error *error);
+
+/** What aplan_tflite_subgraph found about one subgraph. */
+typedef struct aplan_tflite_subgraph_info {
+    aplan_tflite_text name;       /**< SubGraph.name, as the model holds it. */
+    uint32_t tensor_count;        /**< Entries in SubGraph.tensors. */
+    uint32_t operator_count;      /**< Entries in SubGraph.operators (operator indices run below it). */
+    aplan_tflite_indices inputs;  /**< SubGraph.inputs: tensor indices in the subgraph. */
+    aplan_tflite_indices outputs; /**< SubGraph.outputs: tensor indices in the subgraph. */
+    uint32_t reserved[4];         /**< Zero. Room for later fields without an ABI break. */
+} aplan_tflite_subgraph_info;
+
+/**
+ * Facts about one subgraph: its name, sizes, inputs and outputs.
+ * @param[in]  model      a model aplan_tflite_query accepted; any alignment.
+ * @param[in]  model_size its length in bytes.
+ * @param[in]  subgraph   index into Model.subgraphs (below aplan_tflite_info.subgraph_count).
+ * @param[out] info       required; zeroed on failure.
+ * @param[out] error      optional, as for aplan_tflite_query; an argument error has byte_offset 0.
+ * @return APLAN_OK, or:
+ *   - APLAN_E_INVALID_ARG iff model or info is NULL, or subgraph is out of range ("subgraph 3: the model has 3
+ *     subgraphs");
+ *   - the status aplan_tflite_query gives for the header, the Model vectors, the subgraph table and its inputs and
+ *     outputs;
+ *   - APLAN_E_FORMAT_TRUNCATED / _BAD_OFFSET iff the name string is malformed.
+ * Complexity O(inputs + outputs) time, O(1) stack; no allocation.
+ */
+APLAN_API aplan_status aplan_tflite_subgraph(const void *model, size_t model_size, uint32_t subgraph,
+                                             aplan_tflite_subgraph_info *info, aplan_format_error *error);
+
+/** What happens at a step (aplan_tflite_step.kind). */
+enum {
+    APLAN_TFLITE_STEP_START = 0,    /**< Step 0: before anything runs; tensors read but never written (Vela's
+                                         scratch, say) start here. No operator, no subgraph entered. */
+    APLAN_TFLITE_STEP_ENTRY = 1,    /**< A subgraph is entered: its inputs and outputs are created here. Step 1
+                                         enters subgraph 0 (no operator); IF / WHILE / CALL_ONCE give one such step
+                                         before each subgraph they walk (the operator is the caller). */
+    APLAN_TFLITE_STEP_OPERATOR = 2  /**< An operator runs: its outputs are created here, and every input and output
+                                         of it is live through it. */
+};
+
+/** One step of the walk aplan_tflite_read numbers lifetimes by (aplan_buffer lower/upper are these steps). An array
+ *  element like aplan_buffer, so without reserved room: more facts about a step would come with a new call. */
+typedef struct aplan_tflite_step {
+    uint32_t kind;          /**< APLAN_TFLITE_STEP_START, _ENTRY or _OPERATOR. */
+    uint32_t subgraph;      /**< The operator's subgraph (the running one, or for ENTRY the caller);
+                                 APLAN_TFLITE_NONE for steps 0 and 1. */
+    uint32_t op;            /**< The operator's index in that subgraph; APLAN_TFLITE_NONE for steps 0 and 1. */
+    uint32_t entered;       /**< ENTRY: the subgraph entered (0 at step 1); else APLAN_TFLITE_NONE. */
+    uint32_t depth;         /**< Calls deep: 0 in subgraph 0; an ENTRY step and the operators of the subgraph it
+                                 enters are one deeper than the calling operator (at most
+                                 APLAN_TFLITE_MAX_NESTING). */
+    int32_t builtin_code;   /**< The operator's code as in aplan_tflite_operator_info; -1 for steps 0 and 1. */
+    aplan_tflite_text name; /**< The operator's name as in aplan_tflite_operator_info; {NULL, 0} for steps 0 and 1. */
+} aplan_tflite_step;
+
+/**
+ * Which operator runs at each step: the walk of aplan_tflite_read (TFLM's allocation scopes, control flow
+ * included), one entry per step, so steps[s] explains step s of every buffer's lifetime [lower, upper).
+ * steps[0] is START, steps[1] the ENTRY of subgraph 0; then each operator of subgraph 0 in order (step k + 2 for
+ * operator k when no control flow intervenes), each IF / WHILE / CALL_ONCE followed by, for each subgraph it walks,
+ * an ENTRY step and that subgraph's steps (recursively). Every buffer aplan_tflite_read gives has upper <= *count.
+ * @param[in]  model        the flatbuffer (as for aplan_tflite_query).
+ * @param[in]  model_size   its length in bytes.
+ * @param[in]  scratch      as for aplan_tflite_read: at least aplan_tflite_info.scratch_size bytes,
+ *                          APLAN_SCRATCH_ALIGN aligned, free again on return.
+ * @param[in]  scratch_size its length in bytes.
+ * @param[out] steps        capacity entries; steps[0 .. min(capacity, *count)) are written. NULL with capacity 0
+ *                          is the size query.
+ * @param[in]  capacity     entries in steps.
+ * @param[out] count        required: the number of steps, set on APLAN_OK and APLAN_E_OUTPUT_TOO_SMALL (0
+ *                          otherwise).
+ * @param[out] error        optional, as for aplan_tflite_query.
+ * @return APLAN_OK (also for the size query), or:
+ *   - APLAN_E_INVALID_ARG iff model or count is NULL, or steps is NULL while capacity > 0;
+ *   - every status aplan_tflite_read returns but its APLAN_E_OUTPUT_TOO_SMALL, under the same conditions (the same
+ *     checks, scratch rules and walk: a call cycle, nesting or the visit budget);
+ *   - APLAN_E_FORMAT_TRUNCATED / _BAD_OFFSET iff the custom_code string of a custom operator the walk visits is
+ *     malformed;
+ *   - APLAN_E_OUTPUT_TOO_SMALL iff steps is not NULL and capacity is below the step count: the first capacity
+ *     steps are written.
+ * Complexity as aplan_tflite_read: O(model_size + visits * operator degree) time; the count is at most
+ * 3 * APLAN_TFLITE_MAX_VISITS + 2.
+ */
+APLAN_API aplan_status aplan_tflite_steps(const void *model, size_t model_size, void *scratch, size_t scratch_size,
+                                          aplan_tflite_step *steps, size_t capacity, size_t *count,
+                                          aplan_format_error *error);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Writing a plan into a model                                                                                   */

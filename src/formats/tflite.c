@@ -2,9 +2,10 @@
  * .tflite reader: the buffer list TensorFlow Lite Micro's allocator hands its planner, read from memory.
  *
  * Schema facts (tensorflow/lite/schema/schema.fbs) used here: field ids of Model, SubGraph, Tensor, Operator,
- * OperatorCode, Buffer and Metadata; TensorType values; the BuiltinOperator codes of IF (118), WHILE (119) and
- * CALL_ONCE (129), an OperatorCode's code being the larger of deprecated_builtin_code (a byte, kept for old files)
- * and builtin_code; the BuiltinOptions union type ids of IfOptions (92), WhileOptions (93), CallOnceOptions (103).
+ * OperatorCode, Buffer and Metadata; TensorType values and names; the BuiltinOperator names and the codes of CUSTOM
+ * (32, named by OperatorCode.custom_code), IF (118), WHILE (119) and CALL_ONCE (129), an OperatorCode's code being
+ * the larger of deprecated_builtin_code (a byte, kept for old files) and builtin_code; the BuiltinOptions union
+ * type ids of IfOptions (92), WhileOptions (93), CallOnceOptions (103).
  *
  * TFLM rules (tensorflow/lite/micro/micro_allocation_info.cc): every tensor of every subgraph gets an allocation
  * record; it is planned iff it has no constant data, is not a variable and has a non-zero size (plus: a variable the
@@ -17,6 +18,11 @@
  * "Created" sets both first and last use to the scope (TFLM overwrites, it does not keep the first). The CSV step
  * is scope + 1, half-open: [first + 1, last + 2); a tensor never created but used starts at step 0, a tensor never
  * touched gets [0, 0).
+ *
+ * The lookups (aplan_tflite_tensor, _operator, _subgraph) open only the root and walk to the part asked for; the
+ * steps are the walk's scopes, recorded by mark() when aplan_tflite_steps asks (the same walk as the read's, so the
+ * numbering cannot drift from the lifetimes). Strings (names, custom codes) are never read by the query or the
+ * read: a malformed one fails only the calls that return it.
  *
  * Two deliberate differences from TFLM, both where TFLM has no well-defined behaviour:
  *   - the opcode is max(deprecated_builtin_code, builtin_code) (TFLM reads builtin_code only, so an old file that
@@ -39,9 +45,11 @@ enum {
     SUBGRAPH_INPUTS = 1,
     SUBGRAPH_OUTPUTS = 2,
     SUBGRAPH_OPERATORS = 3,
+    SUBGRAPH_NAME = 4,
     TENSOR_SHAPE = 0,
     TENSOR_TYPE = 1,
     TENSOR_BUFFER = 2,
+    TENSOR_NAME = 3,
     TENSOR_IS_VARIABLE = 5,
     OPERATOR_OPCODE_INDEX = 0,
     OPERATOR_INPUTS = 1,
@@ -49,6 +57,7 @@ enum {
     OPERATOR_BUILTIN_OPTIONS_TYPE = 3,
     OPERATOR_BUILTIN_OPTIONS = 4,
     OPCODE_DEPRECATED_BUILTIN_CODE = 0,
+    OPCODE_CUSTOM_CODE = 1,
     OPCODE_BUILTIN_CODE = 3,
     BUFFER_DATA = 0,
     BUFFER_OFFSET = 1,
@@ -60,16 +69,88 @@ enum {
     OPTIONS_SECOND_SUBGRAPH = 1 /* IfOptions.else_subgraph_index, WhileOptions.body_subgraph_index */
 };
 
-enum { OP_IF = 118, OP_WHILE = 119, OP_CALL_ONCE = 129 };
+enum { OP_CUSTOM = 32, OP_IF = 118, OP_WHILE = 119, OP_CALL_ONCE = 129 };
 enum { OPTIONS_IF = 92, OPTIONS_WHILE = 93, OPTIONS_CALL_ONCE = 103 };
 
 /* TensorType values 0..18 (FLOAT32 .. BFLOAT16) and their element sizes in bytes, as TFLM's TfLiteTypeSizeOf
  * gives them; 0 marks STRING (5) and VARIANT (14), whose size TFLM cannot compute. UINT16 (16) and BFLOAT16 (18)
- * are 2 bytes; INT4 (17) takes one byte per element as in TFLM. */
+ * are 2 bytes; INT4 (17) takes one byte per element as in TFLM. Codes 19..22 (INT2 .. FLOAT8_E5M2, newer schemas)
+ * have names only: a tensor of such a type is planned by no reader of this version. */
 static const uint8_t type_size[] = {4, 2, 4, 1, 8, 0, 1, 2, 8, 1, 8, 16, 8, 4, 0, 4, 2, 1, 2};
 static const char *const type_name[] = {"FLOAT32", "FLOAT16", "INT32",   "UINT8",  "INT64",   "STRING", "BOOL",
                                         "INT16",   "COMPLEX64", "INT8", "FLOAT64", "COMPLEX128", "UINT64",
-                                        "RESOURCE", "VARIANT", "UINT32", "UINT16", "INT4",  "BFLOAT16"};
+                                        "RESOURCE", "VARIANT", "UINT32", "UINT16", "INT4",  "BFLOAT16",
+                                        "INT2", "UINT4", "FLOAT8_E4M3FN", "FLOAT8_E5M2"};
+#define TYPE_NAMES (sizeof type_name / sizeof type_name[0])
+
+/* BuiltinOperator names, codes 0..209 in order (tensorflow/compiler/mlir/lite/schema/schema.fbs as tflite-micro
+ * synced it from TensorFlow in 2026: STABLEHLO_CASE = 209 is the last, and the enum has no gaps up to there).
+ * Stored as one block of NUL-terminated strings with 16-bit offsets rather than a table of pointers: half the
+ * table on 32-bit targets and no relocations. The struct of exactly sized char arrays lets the compiler compute
+ * every offset (offsetof), so no offset is written by hand; char members need no padding, which the static
+ * assertion below confirms. */
+#define BUILTIN_OPERATORS(X) \
+    X(ADD) X(AVERAGE_POOL_2D) X(CONCATENATION) X(CONV_2D) X(DEPTHWISE_CONV_2D) X(DEPTH_TO_SPACE) X(DEQUANTIZE) \
+    X(EMBEDDING_LOOKUP) X(FLOOR) X(FULLY_CONNECTED) X(HASHTABLE_LOOKUP) X(L2_NORMALIZATION) X(L2_POOL_2D) \
+    X(LOCAL_RESPONSE_NORMALIZATION) X(LOGISTIC) X(LSH_PROJECTION) X(LSTM) X(MAX_POOL_2D) X(MUL) X(RELU) \
+    X(RELU_N1_TO_1) X(RELU6) X(RESHAPE) X(RESIZE_BILINEAR) X(RNN) X(SOFTMAX) X(SPACE_TO_DEPTH) X(SVDF) X(TANH) \
+    X(CONCAT_EMBEDDINGS) X(SKIP_GRAM) X(CALL) X(CUSTOM) X(EMBEDDING_LOOKUP_SPARSE) X(PAD) \
+    X(UNIDIRECTIONAL_SEQUENCE_RNN) X(GATHER) X(BATCH_TO_SPACE_ND) X(SPACE_TO_BATCH_ND) X(TRANSPOSE) X(MEAN) X(SUB) \
+    X(DIV) X(SQUEEZE) X(UNIDIRECTIONAL_SEQUENCE_LSTM) X(STRIDED_SLICE) X(BIDIRECTIONAL_SEQUENCE_RNN) X(EXP) \
+    X(TOPK_V2) X(SPLIT) X(LOG_SOFTMAX) X(DELEGATE) X(BIDIRECTIONAL_SEQUENCE_LSTM) X(CAST) X(PRELU) X(MAXIMUM) \
+    X(ARG_MAX) X(MINIMUM) X(LESS) X(NEG) X(PADV2) X(GREATER) X(GREATER_EQUAL) X(LESS_EQUAL) X(SELECT) X(SLICE) \
+    X(SIN) X(TRANSPOSE_CONV) X(SPARSE_TO_DENSE) X(TILE) X(EXPAND_DIMS) X(EQUAL) X(NOT_EQUAL) X(LOG) X(SUM) X(SQRT) \
+    X(RSQRT) X(SHAPE) X(POW) X(ARG_MIN) X(FAKE_QUANT) X(REDUCE_PROD) X(REDUCE_MAX) X(PACK) X(LOGICAL_OR) X(ONE_HOT) \
+    X(LOGICAL_AND) X(LOGICAL_NOT) X(UNPACK) X(REDUCE_MIN) X(FLOOR_DIV) X(REDUCE_ANY) X(SQUARE) X(ZEROS_LIKE) \
+    X(FILL) X(FLOOR_MOD) X(RANGE) X(RESIZE_NEAREST_NEIGHBOR) X(LEAKY_RELU) X(SQUARED_DIFFERENCE) X(MIRROR_PAD) \
+    X(ABS) X(SPLIT_V) X(UNIQUE) X(CEIL) X(REVERSE_V2) X(ADD_N) X(GATHER_ND) X(COS) X(WHERE) X(RANK) X(ELU) \
+    X(REVERSE_SEQUENCE) X(MATRIX_DIAG) X(QUANTIZE) X(MATRIX_SET_DIAG) X(ROUND) X(HARD_SWISH) X(IF) X(WHILE) \
+    X(NON_MAX_SUPPRESSION_V4) X(NON_MAX_SUPPRESSION_V5) X(SCATTER_ND) X(SELECT_V2) X(DENSIFY) X(SEGMENT_SUM) \
+    X(BATCH_MATMUL) X(PLACEHOLDER_FOR_GREATER_OP_CODES) X(CUMSUM) X(CALL_ONCE) X(BROADCAST_TO) X(RFFT2D) X(CONV_3D) \
+    X(IMAG) X(REAL) X(COMPLEX_ABS) X(HASHTABLE) X(HASHTABLE_FIND) X(HASHTABLE_IMPORT) X(HASHTABLE_SIZE) \
+    X(REDUCE_ALL) X(CONV_3D_TRANSPOSE) X(VAR_HANDLE) X(READ_VARIABLE) X(ASSIGN_VARIABLE) X(BROADCAST_ARGS) \
+    X(RANDOM_STANDARD_NORMAL) X(BUCKETIZE) X(RANDOM_UNIFORM) X(MULTINOMIAL) X(GELU) X(DYNAMIC_UPDATE_SLICE) \
+    X(RELU_0_TO_1) X(UNSORTED_SEGMENT_PROD) X(UNSORTED_SEGMENT_MAX) X(UNSORTED_SEGMENT_SUM) X(ATAN2) \
+    X(UNSORTED_SEGMENT_MIN) X(SIGN) X(BITCAST) X(BITWISE_XOR) X(RIGHT_SHIFT) X(STABLEHLO_LOGISTIC) X(STABLEHLO_ADD) \
+    X(STABLEHLO_DIVIDE) X(STABLEHLO_MULTIPLY) X(STABLEHLO_MAXIMUM) X(STABLEHLO_RESHAPE) X(STABLEHLO_CLAMP) \
+    X(STABLEHLO_CONCATENATE) X(STABLEHLO_BROADCAST_IN_DIM) X(STABLEHLO_CONVOLUTION) X(STABLEHLO_SLICE) \
+    X(STABLEHLO_CUSTOM_CALL) X(STABLEHLO_REDUCE) X(STABLEHLO_ABS) X(STABLEHLO_AND) X(STABLEHLO_COSINE) \
+    X(STABLEHLO_EXPONENTIAL) X(STABLEHLO_FLOOR) X(STABLEHLO_LOG) X(STABLEHLO_MINIMUM) X(STABLEHLO_NEGATE) \
+    X(STABLEHLO_OR) X(STABLEHLO_POWER) X(STABLEHLO_REMAINDER) X(STABLEHLO_RSQRT) X(STABLEHLO_SELECT) \
+    X(STABLEHLO_SUBTRACT) X(STABLEHLO_TANH) X(STABLEHLO_SCATTER) X(STABLEHLO_COMPARE) X(STABLEHLO_CONVERT) \
+    X(STABLEHLO_DYNAMIC_SLICE) X(STABLEHLO_DYNAMIC_UPDATE_SLICE) X(STABLEHLO_PAD) X(STABLEHLO_IOTA) \
+    X(STABLEHLO_DOT_GENERAL) X(STABLEHLO_REDUCE_WINDOW) X(STABLEHLO_SORT) X(STABLEHLO_WHILE) X(STABLEHLO_GATHER) \
+    X(STABLEHLO_TRANSPOSE) X(DILATE) X(STABLEHLO_RNG_BIT_GENERATOR) X(REDUCE_WINDOW) X(STABLEHLO_COMPOSITE) \
+    X(STABLEHLO_SHIFT_LEFT) X(STABLEHLO_CBRT) X(STABLEHLO_CASE)
+
+typedef struct builtin_text {
+#define X(name) char name[sizeof #name];
+    BUILTIN_OPERATORS(X)
+#undef X
+} builtin_text;
+
+static const builtin_text builtin_names = {
+#define X(name) #name,
+    BUILTIN_OPERATORS(X)
+#undef X
+};
+
+static const uint16_t builtin_at[] = {
+#define X(name) (uint16_t)offsetof(builtin_text, name),
+    BUILTIN_OPERATORS(X)
+#undef X
+};
+#define BUILTIN_COUNT (sizeof builtin_at / sizeof builtin_at[0])
+
+enum {
+    BUILTIN_TEXT_BYTES = 0
+#define X(name) + sizeof #name
+    BUILTIN_OPERATORS(X)
+#undef X
+};
+_Static_assert(sizeof(builtin_text) == BUILTIN_TEXT_BYTES, "builtin names are packed without padding");
+_Static_assert(BUILTIN_TEXT_BYTES <= UINT16_MAX, "builtin name offsets fit 16 bits");
+_Static_assert(sizeof builtin_at / sizeof builtin_at[0] == 210, "BuiltinOperator codes 0..209");
 
 static const char offline_name[] = "OfflineMemoryAllocation";
 #define OFFLINE_NAME_LEN (sizeof offline_name - 1u)
@@ -94,14 +175,18 @@ typedef struct subgraph {
 } subgraph;
 
 typedef struct tensor_fact {
-    uint64_t size;   /* bytes */
-    uint64_t offset; /* offline offset or APLAN_NO_OFFSET */
+    uint64_t size;     /* bytes; 0 when not planned */
+    uint64_t offset;   /* offline offset or APLAN_NO_OFFSET */
+    uint64_t elements; /* product of the shape */
     bool planned;
+    bool constant;     /* holds data */
 } tensor_fact;
 
 typedef struct op_fact {
     aplan__fb_vec inputs, outputs;
-    int32_t callee[2]; /* subgraphs it walks, -1 for none */
+    int32_t callee[2];     /* subgraphs it walks, -1 for none */
+    int32_t code;          /* max(deprecated_builtin_code, builtin_code) */
+    uint32_t opcode_index; /* checked: below m->opcodes.len */
 } op_fact;
 
 /* Working memory of the walk, carved from the caller's scratch. */
@@ -113,6 +198,9 @@ typedef struct walk {
     uint8_t *active;   /* per subgraph: being walked (cycle check) */
     uint32_t scope;
     uint64_t visits;
+    bool naming;              /* aplan_tflite_steps: say what runs at every step */
+    aplan_tflite_step *steps; /* its output (NULL for the size query) */
+    size_t capacity;          /* entries in steps */
 } walk;
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -148,8 +236,18 @@ static int32_t plan_offset(const model *m, uint64_t global) {
     return aplan__fb_i32(&m->fb, m->plan_pos + 4u * (size_t)global);
 }
 
-/* Read tensor t of subgraph sg, `global` over all subgraphs: size, offline offset, whether TFLM plans it.
- * Context level 0 must be set. */
+/* The string field `id` of table t as text: {NULL, 0} when absent. */
+static aplan_status get_text(aplan__fb *fb, const aplan__fb_table *t, unsigned id, const char *name,
+                             aplan_tflite_text *out) {
+    aplan__fb_vec v;
+    aplan_status st = aplan__fb_get_string(fb, t, id, name, &v);
+    out->data = v.present ? (const char *)fb->data + v.pos : NULL;
+    out->size = v.len;
+    return st;
+}
+
+/* Read tensor t of subgraph sg, `global` over all subgraphs: size, offline offset, whether TFLM plans it. Context
+ * level 0 must be set. */
 static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_t global, tensor_fact *out) {
     aplan__fb *fb = &m->fb;
     aplan__fb_table tt;
@@ -206,7 +304,9 @@ static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_
     }
     out->size = 0;
     out->offset = APLAN_NO_OFFSET;
+    out->elements = elements;
     out->planned = false;
+    out->constant = constant;
     if (constant) return APLAN_OK; /* never planned; its type does not matter */
 
     size_t tpos;
@@ -259,6 +359,8 @@ static aplan_status get_operator(model *m, const subgraph *sg, uint32_t i, op_fa
     if (st == APLAN_OK) st = aplan__fb_get_i32(fb, &ct, OPCODE_BUILTIN_CODE, "builtin_code", 0, &code);
     if (st != APLAN_OK) return st;
     if ((int8_t)deprecated > code) code = (int8_t)deprecated;
+    out->code = code;
+    out->opcode_index = opcode_index;
 
     uint8_t want;
     unsigned callees;
@@ -344,8 +446,9 @@ static aplan_status read_plan(model *m, uint32_t index, size_t entry_pos) {
     return APLAN_OK;
 }
 
-/* Header, Model fields, subgraph tables and tensor counts, the offline plan. */
-static aplan_status open_model(model *m, const void *data, size_t size, aplan_format_error *error) {
+/* Header and Model fields: O(1). Enough for the lookups (aplan_tflite_tensor and its kin), which find one part
+ * of the model from here; the tensor counts and the offline plan are left unread (has_plan false). */
+static aplan_status open_root(model *m, const void *data, size_t size, aplan_format_error *error) {
     aplan__fb *fb = &m->fb;
     aplan__fb_init(fb, data, size, error);
     m->has_plan = false;
@@ -363,6 +466,14 @@ static aplan_status open_model(model *m, const void *data, size_t size, aplan_fo
     if (m->subgraphs.len == 0) {
         return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, m->root.pos, "Model.subgraphs: the model has none");
     }
+    return APLAN_OK;
+}
+
+/* Header, Model fields, subgraph tables and tensor counts, the offline plan. */
+static aplan_status open_model(model *m, const void *data, size_t size, aplan_format_error *error) {
+    aplan__fb *fb = &m->fb;
+    aplan_status st = open_root(m, data, size, error);
+    if (st != APLAN_OK) return st;
     for (uint32_t s = 0; s < m->subgraphs.len; s++) {
         subgraph sg;
         st = get_subgraph(m, s, &sg);
@@ -455,6 +566,62 @@ static aplan_status check_call(walk *w, uint32_t callee, unsigned depth, size_t 
     return APLAN_OK;
 }
 
+/* The name of a builtin code: static text, {NULL, 0} for a code outside the table. */
+static aplan_tflite_text builtin_name(int32_t code) {
+    aplan_tflite_text t = {NULL, 0};
+    if (code >= 0 && (uint32_t)code < BUILTIN_COUNT) {
+        const char *at = (const char *)&builtin_names + builtin_at[code];
+        t.data = at;
+        while (at[t.size] != '\0') t.size++;
+    }
+    return t;
+}
+
+/* A CUSTOM operator's custom_code (read and checked here: the query does not look at it), {NULL, 0} when absent,
+ * empty or not CUSTOM. Context must name the operator. */
+static aplan_status custom_name(model *m, const op_fact *op, aplan_tflite_text *out) {
+    aplan_tflite_text t = {NULL, 0};
+    if (op->code == OP_CUSTOM) {
+        aplan__fb_table ct;
+        aplan_status st = aplan__fb_vec_table(&m->fb, &m->opcodes, op->opcode_index, "operator code table", &ct);
+        if (st == APLAN_OK) st = get_text(&m->fb, &ct, OPCODE_CUSTOM_CODE, "custom_code", &t);
+        if (st != APLAN_OK) return st;
+        if (t.size == 0) t.data = NULL; /* empty: the builtin name, "CUSTOM" */
+    }
+    *out = t;
+    return APLAN_OK;
+}
+
+/* Store step `at` when the output holds it (steps past the capacity are only counted). */
+static void put_step(walk *w, size_t at, uint32_t kind, uint32_t s, uint32_t i, uint32_t entered, unsigned depth,
+                     int32_t code, aplan_tflite_text name) {
+    if (at >= w->capacity) return;
+    aplan_tflite_step *p = &w->steps[at];
+    p->kind = kind;
+    p->subgraph = s;
+    p->op = i;
+    p->entered = entered;
+    p->depth = depth;
+    p->builtin_code = code;
+    p->name = name;
+}
+
+/* Step scope + 1, where operator i of subgraph s runs (entered APLAN_TFLITE_NONE) or enters subgraph `entered`.
+ * A custom code is read whether or not the step is stored, so the size query fails where the fill would; builtin
+ * names are filled in after the walk (by aplan_tflite_steps), so that aplan_tflite_read, which walks with the same
+ * mark(), links no names table. Kept out of mark(), whose frame the recursion multiplies. Context must name the
+ * operator. */
+static __attribute__((noinline)) aplan_status record(walk *w, uint32_t s, uint32_t i, uint32_t entered,
+                                                     unsigned depth, const op_fact *op) {
+    aplan_tflite_text name;
+    aplan_status st = custom_name(w->m, op, &name);
+    if (st != APLAN_OK) return st;
+    put_step(w, (size_t)w->scope + 1u, entered == APLAN_TFLITE_NONE ? APLAN_TFLITE_STEP_OPERATOR
+                                                                    : APLAN_TFLITE_STEP_ENTRY,
+             s, i, entered, depth, op->code, name);
+    return APLAN_OK;
+}
+
 /* TFLM's MarkAllocationLifetimes for subgraph s, nested `depth` calls deep (subgraph 0 is depth 0). The
  * recursion is at most APLAN_TFLITE_MAX_NESTING deep: check_call refuses deeper calls first. */
 static aplan_status mark(walk *w, uint32_t s, unsigned depth) {
@@ -478,6 +645,10 @@ static aplan_status mark(walk *w, uint32_t s, unsigned depth) {
                                   (uint64_t)APLAN_TFLITE_MAX_VISITS);
         }
         w->scope++;
+        if (w->naming) {
+            st = record(w, s, i, APLAN_TFLITE_NONE, depth, &op);
+            if (st != APLAN_OK) return st;
+        }
         for (uint32_t k = 0; k < op.outputs.len; k++) created(w, base + aplan__fb_vec_u32(fb, &op.outputs, k));
         for (unsigned k = 0; k < 2u; k++) {
             if (op.callee[k] < 0) continue;
@@ -486,7 +657,8 @@ static aplan_status mark(walk *w, uint32_t s, unsigned depth) {
             st = check_call(w, (uint32_t)op.callee[k], depth + 1u, sg.operators.pos + 4u * (size_t)i);
             if (st != APLAN_OK) return st;
             w->scope++;
-            st = mark(w, (uint32_t)op.callee[k], depth + 1u);
+            if (w->naming) st = record(w, s, i, (uint32_t)op.callee[k], depth + 1u, &op);
+            if (st == APLAN_OK) st = mark(w, (uint32_t)op.callee[k], depth + 1u);
             if (st != APLAN_OK) return st;
         }
         for (uint32_t k = 0; k < op.inputs.len; k++) {
@@ -547,57 +719,78 @@ aplan_status aplan_tflite_query(const void *model_data, size_t model_size, aplan
     return st;
 }
 
+/* What aplan_tflite_read and aplan_tflite_steps do before walking: the argument check (error redirected to local
+ * when NULL; `out` is the output array, named out_name in the message), *count = 0, the query, the scratch check. */
+static aplan_status open_walk(model *m, const void *data, size_t size, void *scratch, size_t scratch_size,
+                              const void *out, size_t capacity, const char *out_name, size_t *count,
+                              aplan_tflite_info *info, aplan_format_error **error, aplan_format_error *local) {
+    if (*error == NULL) *error = local;
+    if (data == NULL || count == NULL || (out == NULL && capacity > 0)) {
+        set_status(*error, APLAN_E_INVALID_ARG,
+                   data == NULL ? "model is NULL" : count == NULL ? "count is NULL" : out_name);
+        return APLAN_E_INVALID_ARG;
+    }
+    *count = 0;
+    aplan_status st = query(m, data, size, info, *error);
+    if (st != APLAN_OK) return st;
+    st = aplan__scratch_check(scratch, scratch_size, info->scratch_size);
+    if (st != APLAN_OK) {
+        set_status(*error, st, st == APLAN_E_SCRATCH_MISALIGNED ? "scratch is not APLAN_SCRATCH_ALIGN aligned"
+                                                                : "scratch is smaller than the query's scratch_size");
+    }
+    return st;
+}
+
+/* The walk over a model query accepted, in scratch that passed the check: lifetimes in w->first / w->last, and with
+ * w->naming the steps (naming, steps and capacity set by the caller). Inlined: a frame of its own would sit below
+ * the recursion on every device stack. */
+static inline __attribute__((always_inline)) aplan_status walk_model(model *m, walk *w, void *scratch,
+                                                                     size_t scratch_size) {
+    aplan__scratch s;
+    aplan__scratch_init(&s, scratch, scratch_size);
+    carve(&s, w, m);
+    APLAN_ASSERT(!s.failed);
+    w->m = m;
+    w->scope = 0;
+    w->visits = 0;
+    uint32_t next = 0;
+    for (uint32_t sg = 0; sg < m->subgraphs.len; sg++) {
+        subgraph g;
+        aplan_status st = get_subgraph(m, sg, &g);
+        if (st != APLAN_OK) return st;
+        w->base[sg] = next;
+        w->active[sg] = 0;
+        next += g.tensors.len;
+    }
+    for (uint32_t t = 0; t < next; t++) {
+        w->first[t] = NO_STEP;
+        w->last[t] = NO_STEP;
+    }
+    aplan_status st = mark(w, 0, 0);
+    aplan__fb_context_pop(&m->fb, 0);
+    return st;
+}
+
 aplan_status aplan_tflite_read(const void *model_data, size_t model_size, void *scratch, size_t scratch_size,
                                aplan_buffer *buffers, aplan_tflite_id *ids, size_t capacity, size_t *count,
                                aplan_format_error *error) {
     aplan_format_error local;
-    if (error == NULL) error = &local;
-    if (model_data == NULL || count == NULL || (buffers == NULL && capacity > 0)) {
-        set_status(error, APLAN_E_INVALID_ARG,
-                   model_data == NULL ? "model is NULL" : count == NULL ? "count is NULL" : "buffers is NULL");
-        return APLAN_E_INVALID_ARG;
-    }
-    *count = 0;
     model m;
     aplan_tflite_info info;
-    aplan_status st = query(&m, model_data, model_size, &info, error);
+    aplan_status st = open_walk(&m, model_data, model_size, scratch, scratch_size, buffers, capacity,
+                                "buffers is NULL", count, &info, &error, &local);
     if (st != APLAN_OK) return st;
     *count = info.buffer_count;
-    st = aplan__scratch_check(scratch, scratch_size, info.scratch_size);
-    if (st != APLAN_OK) {
-        set_status(error, st, st == APLAN_E_SCRATCH_MISALIGNED ? "scratch is not APLAN_SCRATCH_ALIGN aligned"
-                                                               : "scratch is smaller than the query's scratch_size");
-        return st;
-    }
     if (capacity < info.buffer_count) {
         return aplan__fb_fail(&m.fb, APLAN_E_OUTPUT_TOO_SMALL, 0, "the model has %u buffers, the output holds %u",
                               (uint64_t)info.buffer_count, (uint64_t)capacity);
     }
-
-    aplan__scratch s;
     walk w;
-    aplan__scratch_init(&s, scratch, scratch_size);
-    carve(&s, &w, &m);
-    APLAN_ASSERT(!s.failed);
-    w.m = &m;
-    w.scope = 0;
-    w.visits = 0;
-    uint32_t next = 0;
-    for (uint32_t sg = 0; sg < m.subgraphs.len; sg++) {
-        subgraph g;
-        st = get_subgraph(&m, sg, &g);
-        if (st != APLAN_OK) return st;
-        w.base[sg] = next;
-        w.active[sg] = 0;
-        next += g.tensors.len;
-    }
-    for (uint32_t t = 0; t < next; t++) {
-        w.first[t] = NO_STEP;
-        w.last[t] = NO_STEP;
-    }
-    st = mark(&w, 0, 0);
+    w.naming = false;
+    w.steps = NULL;
+    w.capacity = 0;
+    st = walk_model(&m, &w, scratch, scratch_size);
     if (st != APLAN_OK) return st;
-    aplan__fb_context_pop(&m.fb, 0);
 
     size_t out = 0;
     for (uint32_t sg = 0; sg < m.subgraphs.len; sg++) {
@@ -632,4 +825,186 @@ size_t aplan_tflite_id_format(aplan_tflite_id id, char *out, size_t out_size) {
     aplan__text w = {out, out_size, 0};
     aplan__putf(&w, "s%ut%u", (uint64_t)id.subgraph, (uint64_t)id.tensor);
     return w.len;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Names, operators, steps                                                                                      */
+
+/* A caller's argument out of range, said in words after the model's root was read: byte_offset 0, no context.
+ * format takes up to three numbers (%u); unused ones are ignored. */
+static aplan_status range_error(model *m, const char *format, uint64_t a, uint64_t b, uint64_t c) {
+    aplan__fb_context_pop(&m->fb, 0);
+    return aplan__fb_fail(&m->fb, APLAN_E_INVALID_ARG, 0, format, a, b, c);
+}
+
+/* A checked vector of tensor indices as the API gives it. */
+static aplan_tflite_indices indices(const model *m, const aplan__fb_vec *v) {
+    aplan_tflite_indices x = {v->present ? m->fb.data + v->pos : NULL, v->len};
+    return x;
+}
+
+/* open_root, then subgraph s (range-checked; the message names id, when given, else s) and its vectors. */
+static aplan_status open_subgraph(model *m, const void *data, size_t size, aplan_format_error *error, uint32_t s,
+                                  const aplan_tflite_id *id, subgraph *sg) {
+    aplan_status st = open_root(m, data, size, error);
+    if (st != APLAN_OK) return st;
+    if (s >= m->subgraphs.len) {
+        if (id != NULL) {
+            return range_error(m, "id s%ut%u: the model has %u subgraphs", (uint64_t)id->subgraph,
+                               (uint64_t)id->tensor, (uint64_t)m->subgraphs.len);
+        }
+        return range_error(m, "subgraph %u: the model has %u subgraphs", (uint64_t)s, (uint64_t)m->subgraphs.len, 0);
+    }
+    return get_subgraph(m, s, sg);
+}
+
+/* What aplan_tflite_tensor reports about tensor t of sg, which get_tensor checked and described as f (so only the
+ * name, which the query never reads, can fail). Kept apart from get_tensor, so that the query and the read do not
+ * carry it. */
+static aplan_status describe_tensor(model *m, const subgraph *sg, uint32_t t, const tensor_fact *f,
+                                    aplan_tflite_tensor_info *info) {
+    aplan__fb *fb = &m->fb;
+    aplan__fb_table tt;
+    aplan__fb_vec shape;
+    uint8_t type = 0;
+    uint8_t is_variable = 0;
+    aplan_status st = aplan__fb_vec_table(fb, &sg->tensors, t, "tensor table", &tt);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &tt, TENSOR_SHAPE, 4u, "shape", &shape);
+    if (st == APLAN_OK) st = aplan__fb_get_u8(fb, &tt, TENSOR_TYPE, "type", 0, &type);
+    if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &tt, TENSOR_BUFFER, "buffer", 0, &info->buffer);
+    if (st == APLAN_OK) st = aplan__fb_get_u8(fb, &tt, TENSOR_IS_VARIABLE, "is_variable", 0, &is_variable);
+    if (st == APLAN_OK) st = get_text(fb, &tt, TENSOR_NAME, "name", &info->name);
+    if (st != APLAN_OK) return st;
+    info->type_name = type < TYPE_NAMES ? type_name[type] : NULL;
+    info->elements = f->elements;
+    info->has_size = type < sizeof type_size && type_size[type] != 0 &&
+                     !__builtin_mul_overflow(f->elements, (uint64_t)type_size[type], &info->size);
+    if (!info->has_size) info->size = 0;
+    info->rank = shape.len;
+    for (uint32_t i = 0; i < shape.len && i < APLAN_TFLITE_MAX_RANK; i++) {
+        info->shape[i] = aplan__fb_vec_i32(fb, &shape, i);
+    }
+    info->type = type;
+    info->shape_truncated = shape.len > APLAN_TFLITE_MAX_RANK;
+    info->constant = f->constant;
+    info->is_variable = is_variable != 0;
+    return APLAN_OK;
+}
+
+/* What the three lookups share first: the argument check (error redirected to local when NULL), info zeroed, the
+ * root and subgraph s opened (range-checked; id, when given, names it in the message). End with lookup_done. */
+static aplan_status lookup_open(const void *data, size_t size, void *info, size_t info_size, aplan_format_error **error,
+                                aplan_format_error *local, model *m, uint32_t s, const aplan_tflite_id *id,
+                                subgraph *sg) {
+    if (*error == NULL) *error = local;
+    if (data == NULL || info == NULL) {
+        set_status(*error, APLAN_E_INVALID_ARG, data == NULL ? "model is NULL" : "info is NULL");
+        return APLAN_E_INVALID_ARG;
+    }
+    APLAN_MEMSET(info, 0, info_size);
+    return open_subgraph(m, data, size, *error, s, id, sg);
+}
+
+/* The lookups' end: info zeroed again on failure (it may be half filled), the error cleared on success. */
+static aplan_status lookup_done(aplan_status st, void *info, size_t info_size, aplan_format_error *error) {
+    if (st == APLAN_OK) {
+        APLAN_MEMSET(error, 0, sizeof *error);
+    } else if (info != NULL) {
+        APLAN_MEMSET(info, 0, info_size);
+    }
+    return st;
+}
+
+aplan_status aplan_tflite_tensor(const void *model_data, size_t model_size, aplan_tflite_id id,
+                                 aplan_tflite_tensor_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    model m;
+    subgraph sg;
+    tensor_fact f;
+    aplan_status st = lookup_open(model_data, model_size, info, sizeof *info, &error, &local, &m, id.subgraph, &id,
+                                  &sg);
+    if (st == APLAN_OK && id.tensor >= sg.tensors.len) {
+        st = range_error(&m, "id s%ut%u: the subgraph has %u tensors", (uint64_t)id.subgraph, (uint64_t)id.tensor,
+                         (uint64_t)sg.tensors.len);
+    }
+    if (st == APLAN_OK) st = get_tensor(&m, &sg, id.tensor, 0, &f);
+    if (st == APLAN_OK) st = describe_tensor(&m, &sg, id.tensor, &f, info);
+    return lookup_done(st, info, sizeof *info, error);
+}
+
+aplan_status aplan_tflite_operator(const void *model_data, size_t model_size, uint32_t subgraph_index, uint32_t op,
+                                   aplan_tflite_operator_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    model m;
+    subgraph sg;
+    op_fact f;
+    aplan_status st = lookup_open(model_data, model_size, info, sizeof *info, &error, &local, &m, subgraph_index,
+                                  NULL, &sg);
+    if (st == APLAN_OK && op >= sg.operators.len) {
+        st = range_error(&m, "operator %u of subgraph %u: the subgraph has %u operators", (uint64_t)op,
+                         (uint64_t)subgraph_index, (uint64_t)sg.operators.len);
+    }
+    if (st == APLAN_OK) st = get_operator(&m, &sg, op, &f);
+    if (st == APLAN_OK) st = custom_name(&m, &f, &info->name);
+    if (st == APLAN_OK) {
+        if (info->name.data == NULL) info->name = builtin_name(f.code);
+        info->builtin_code = f.code;
+        info->opcode_index = f.opcode_index;
+        info->inputs = indices(&m, &f.inputs);
+        info->outputs = indices(&m, &f.outputs);
+        info->calls[0] = f.callee[0];
+        info->calls[1] = f.callee[1];
+        info->custom = f.code == OP_CUSTOM;
+    }
+    return lookup_done(st, info, sizeof *info, error);
+}
+
+aplan_status aplan_tflite_subgraph(const void *model_data, size_t model_size, uint32_t subgraph_index,
+                                   aplan_tflite_subgraph_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    model m;
+    subgraph sg;
+    aplan__fb_table t;
+    aplan_status st = lookup_open(model_data, model_size, info, sizeof *info, &error, &local, &m, subgraph_index,
+                                  NULL, &sg);
+    if (st == APLAN_OK) st = check_tensor_indices(&m.fb, &sg.inputs, "inputs", sg.tensors.len, false);
+    if (st == APLAN_OK) st = check_tensor_indices(&m.fb, &sg.outputs, "outputs", sg.tensors.len, false);
+    if (st == APLAN_OK) st = aplan__fb_vec_table(&m.fb, &m.subgraphs, subgraph_index, "subgraph table", &t);
+    if (st == APLAN_OK) st = get_text(&m.fb, &t, SUBGRAPH_NAME, "name", &info->name);
+    if (st == APLAN_OK) {
+        info->tensor_count = sg.tensors.len;
+        info->operator_count = sg.operators.len;
+        info->inputs = indices(&m, &sg.inputs);
+        info->outputs = indices(&m, &sg.outputs);
+    }
+    return lookup_done(st, info, sizeof *info, error);
+}
+
+aplan_status aplan_tflite_steps(const void *model_data, size_t model_size, void *scratch, size_t scratch_size,
+                                aplan_tflite_step *steps, size_t capacity, size_t *count, aplan_format_error *error) {
+    aplan_format_error local;
+    model m;
+    aplan_tflite_info info;
+    aplan_status st = open_walk(&m, model_data, model_size, scratch, scratch_size, steps, capacity, "steps is NULL",
+                                count, &info, &error, &local);
+    if (st != APLAN_OK) return st;
+    walk w;
+    w.naming = true;
+    w.steps = steps;
+    w.capacity = steps != NULL ? capacity : 0;
+    const aplan_tflite_text none = {NULL, 0};
+    put_step(&w, 0, APLAN_TFLITE_STEP_START, APLAN_TFLITE_NONE, APLAN_TFLITE_NONE, APLAN_TFLITE_NONE, 0, -1, none);
+    put_step(&w, 1, APLAN_TFLITE_STEP_ENTRY, APLAN_TFLITE_NONE, APLAN_TFLITE_NONE, 0, 0, -1, none);
+    st = walk_model(&m, &w, scratch, scratch_size);
+    if (st != APLAN_OK) return st;
+    *count = (size_t)w.scope + 2u; /* steps 0 .. scope + 1: the last scope's step is scope + 1 */
+    for (size_t k = 2; k < w.capacity && k < *count; k++) { /* the builtin names record() left out */
+        if (steps[k].name.data == NULL) steps[k].name = builtin_name(steps[k].builtin_code);
+    }
+    if (steps != NULL && capacity < *count) {
+        return aplan__fb_fail(&m.fb, APLAN_E_OUTPUT_TOO_SMALL, 0, "the walk has %u steps, the output holds %u",
+                              (uint64_t)*count, (uint64_t)capacity);
+    }
+    APLAN_MEMSET(error, 0, sizeof *error);
+    return APLAN_OK;
 }
