@@ -28,12 +28,40 @@ enum {
 
 typedef enum cli_kind { CLI_INPUT_CSV, CLI_INPUT_TFLITE, CLI_INPUT_EXAMPLE } cli_kind;
 
+/* What a model says about one buffer's tensor besides its size and lifetime. Text here is display text (see
+ * cli_display_text): safe to print, escaped further only for the output's own syntax. */
+typedef struct cli_tensor {
+    char *name;           /* the tensor's name (owned); NULL when it has none other than its id (the example, whose
+                             ids are its names) or the model's name string is malformed */
+    const char *type;     /* the TensorType's name ("INT8"), static; NULL when not known */
+    uint32_t rank;        /* entries of shape, when has_shape */
+    int32_t shape[APLAN_TFLITE_MAX_RANK];
+    bool has_shape;       /* false when not known, or the rank is above APLAN_TFLITE_MAX_RANK (only its first
+                             entries are known) */
+} cli_tensor;
+
+/* What happens at one step of the lifetimes (aplan_tflite_step, with its operator's name as display text). */
+typedef struct cli_step {
+    uint32_t kind;        /* APLAN_TFLITE_STEP_START, _ENTRY or _OPERATOR */
+    uint32_t subgraph;    /* the running (ENTRY: the calling) operator's subgraph; APLAN_TFLITE_NONE at steps 0, 1 */
+    uint32_t op;          /* that operator's index in it; APLAN_TFLITE_NONE at steps 0 and 1 */
+    uint32_t entered;     /* ENTRY: the subgraph entered; else APLAN_TFLITE_NONE */
+    uint32_t depth;       /* calls deep: 0 in subgraph 0 */
+    int32_t builtin_code; /* the operator's code; -1 at steps 0 and 1 */
+    char *op_name;        /* the operator's name ("CONV_2D", a custom code, "operator code 210" for a code the reader
+                             does not know), owned; NULL at steps 0 and 1 */
+} cli_step;
+
 /* A problem loaded from a file or the built-in example. */
 typedef struct cli_input {
     cli_kind kind;
     const char *name;      /* path as given, or "built-in example" */
     aplan_buffer *buffers; /* count buffers */
-    char **ids;            /* count ids (owned) */
+    char **ids;            /* count ids (owned): the stable key of a buffer (CSV id column, plan matching) */
+    cli_tensor *tensors;   /* count entries (owned) for a .tflite model or the example; NULL for CSV */
+    cli_step *steps;       /* step_count entries (owned): steps[s] explains step s of every lifetime; NULL for CSV,
+                              and for a model whose operators cannot be named (a malformed custom code) */
+    size_t step_count;
     uint32_t *lines;       /* CSV: the line of each row; NULL otherwise */
     size_t count;
     uint32_t csv_columns;  /* APLAN_CSV_* flags for writing the plan back in the input's shape */
@@ -151,6 +179,7 @@ extern const char cli_help_plan[];
 extern const char cli_help_example[];
 extern const char cli_help_verify[];
 extern const char cli_help_bound[];
+extern const char cli_help_graph[];
 extern const char cli_help_list[];
 extern const char cli_help_targets[];
 extern const char cli_help_embed[];
@@ -217,6 +246,7 @@ int cli_cmd_plan(const cli_options *o);
 int cli_cmd_example(const cli_options *o);
 int cli_cmd_verify(const cli_options *o);
 int cli_cmd_bound(const cli_options *o);
+int cli_cmd_graph(const cli_options *o);
 int cli_cmd_list(const cli_options *o);
 int cli_cmd_targets(const cli_options *o);
 int cli_cmd_embed(const cli_options *o);
@@ -236,11 +266,33 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
 void cli_input_free(cli_input *in);
 /* Describe buffer i for messages: "buffer 3 'id' (line N)", "buffer 3 's0t7'", or "buffer 3" when out of range. */
 void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_size);
+/* Buffer i's name as display text: the tensor's name when the input gives one, else its id (a CSV id, the example's
+ * name). Valid while in is. */
+const char *cli_buffer_name(const cli_input *in, size_t i);
 
 /* example.c: the built-in network, lifetimes by TFLM's rules. */
 int cli_example(cli_input *in);
-/* A description of the example graph for `aplan example --graph` and the docs. */
-void cli_example_describe(FILE *out);
+/* The operators of in (the example, as cli_example loaded it), one line per step, for `aplan example --graph`: the
+ * listing cli_write_graph writes for a model. */
+void cli_example_describe(FILE *out, const cli_input *in);
+
+/* graph.c: the operators of a model step by step (`aplan graph`, `aplan example --graph`). */
+/* A tensor an operator reads or writes, as a line of the listing shows it. */
+typedef struct cli_graph_tensor {
+    const char *name;     /* display text */
+    const char *id;       /* the buffer's id when the tensor is planned and its id differs from name; else NULL */
+    uint64_t bytes;
+    bool constant;        /* constant data (weights): counted, not named */
+} cli_graph_tensor;
+/* The listing's opening lines: what it lists and how to read it. */
+void cli_graph_heading(FILE *out, const char *name, size_t operators, size_t subgraphs, size_t steps);
+/* One line: the step, what runs at it (indented by depth), its inputs and its outputs. */
+void cli_graph_line(FILE *out, size_t step, uint32_t depth, const char *what, const cli_graph_tensor *inputs,
+                    size_t input_count, const cli_graph_tensor *outputs, size_t output_count);
+/* The listing of a loaded .tflite input whose bytes are model (size bytes): one line per step of in->steps, with
+ * each operator's input and output tensors (aplan_tflite_operator, aplan_tflite_tensor). CLI_EXIT_OK, or an exit
+ * code with the error printed. */
+int cli_write_graph(FILE *out, const cli_input *in, const char *model, size_t size);
 
 /* targets.c */
 typedef struct cli_target {
@@ -286,6 +338,34 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run);
 void cli_json_string(FILE *out, const char *s);
 void cli_xml_text(FILE *out, const char *s);
 double cli_overhead_percent(uint64_t arena, uint64_t bound);
+
+/* Text from files (tensor names, custom operator codes: any bytes, NULs included) is shown the same way in every
+ * output: a valid UTF-8 sequence (RFC 3629) of a character XML allows stands for itself; every other byte (invalid
+ * UTF-8, a control character, DEL, U+FFFE/U+FFFF) becomes the four characters \xHH. */
+/* The bytes at s (avail > 0 of them) that stand for themselves: 1 to 4, or 0 when s[0] is shown as \xHH. */
+size_t cli_shown_length(const unsigned char *s, size_t avail);
+/* The display text of size bytes at data, NUL-terminated, owned by the caller (free); NULL when out of memory. */
+char *cli_display_text(const char *data, size_t size);
+/* Characters (code points) in display text: its width on a terminal, wide characters aside. */
+size_t cli_text_width(const char *s);
+/* Names longer than this many characters are shortened in the table, `bound` and the graph listing (never in CSV,
+ * JSON or the pictures): "..." then their end, from a '/' when one is near, since a TensorFlow scope path's end
+ * tells tensors apart. */
+#define CLI_NAME_SHOWN 48u
+/* Write display text s, shortened to at most max characters; returns the characters written (out NULL: would
+ * write, writing nothing). */
+size_t cli_write_short(FILE *out, const char *s, size_t max);
+/* Buffer i as the table shows it: "name (id)", with the name shortened, or the id alone when the input has no other
+ * name for it; padded with spaces to width characters. Returns the characters before padding (out NULL: measures). */
+size_t cli_write_buffer_label(FILE *out, const cli_input *in, size_t i, size_t width);
+/* One line per buffer of which[0..count): label, planned size, steps, and type and shape when known, in columns
+ * (`bound`'s listing and the verdict's largest buffers at the peak). */
+void cli_write_buffer_rows(FILE *out, const cli_session *s, const size_t *which, size_t count);
+/* "INT8 [1x48x48x16]" ("[]": a scalar), the type or the shape alone when only one is known, "" when neither. */
+void cli_tensor_text(const cli_input *in, size_t i, char *out, size_t out_size);
+/* What runs at step: "CONV_2D (op 28 of subgraph 0)", "the inputs of subgraph 0", "start, before any operator",
+ * "entering subgraph 2 from WHILE (op 3 of subgraph 0)". false (out "") when the input has no such step (CSV). */
+bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size);
 
 /* report_page.c: the HTML report's style sheet and script (report_page.css and report_page.js), one string per
  * line, NULL-terminated; svg.c writes them into the page. */

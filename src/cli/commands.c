@@ -1,6 +1,6 @@
 /*
- * The commands: plan, example, verify, bound, list, targets and embed, and emit, which writes a session in the chosen
- * format. Each handler loads its input, runs a session and maps every outcome to an exit code (cli.h) with the
+ * The commands: plan, example, verify, bound, graph, list, targets and embed, and emit, which writes a session in the
+ * chosen format. Each handler loads its input, runs a session and maps every outcome to an exit code (cli.h) with the
  * error printed; results go to stdout or -o FILE, errors to stderr.
  */
 #include <errno.h>
@@ -129,16 +129,18 @@ int cli_cmd_plan(const cli_options *o) {
 }
 
 int cli_cmd_example(const cli_options *o) {
-    if (o->graph) {
-        cli_example_describe(stdout);
-        return CLI_EXIT_OK;
-    }
     cli_input in;
     if (cli_example(&in) != CLI_EXIT_OK) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
-    int rc = plan_input(o, &in);
+    int rc;
+    if (o->graph) {
+        cli_example_describe(stdout, &in);
+        rc = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+    } else {
+        rc = plan_input(o, &in);
+    }
     cli_input_free(&in);
     return rc;
 }
@@ -161,12 +163,7 @@ int cli_cmd_bound(const cli_options *o) {
                (unsigned long long)live_sum, live > 1 ? ", largest first" : "");
         if (live_sum < s.bound)
             printf("(the bound comes from a single buffer or a fixed offset, above the live sum)\n");
-        for (size_t k = 0; k < live && k < SHOWN; k++) {
-            const aplan_buffer *b = &in.buffers[largest[k]];
-            printf("  %-24s %12llu bytes  steps [%llu, %llu)\n", in.ids[largest[k]],
-                   (unsigned long long)aplan_buffer_size(&s.problem, largest[k]), (unsigned long long)b->lower,
-                   (unsigned long long)b->upper);
-        }
+        cli_write_buffer_rows(stdout, &s, largest, live < SHOWN ? live : SHOWN);
         if (live > SHOWN) printf("  ... and %zu more\n", live - SHOWN);
         if (fflush(stdout) != 0) rc = CLI_EXIT_IO;
     }
@@ -349,6 +346,40 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
     return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
 }
 
+/* Read the model at path whole and load it into in, keeping its bytes (*data, the caller frees) for the commands
+ * that go back to the model: embed and graph. Anything but a .tflite model is bad input, with `why` saying what the
+ * command needs one for. Returns CLI_EXIT_OK, or the exit code with the error printed (nothing to free then). */
+static int load_model(const char *path, const char *why, char **data, size_t *size, cli_input *in) {
+    char message[512];
+    int rc = cli_read_file(path, data, size, message, sizeof message);
+    if (rc != CLI_EXIT_OK) {
+        cli_error("%s", message);
+        return rc;
+    }
+    if (!cli_is_tflite(*data, *size)) {
+        cli_error("%s: not a .tflite model (no \"TFL3\" at bytes 4..7): %s", path, why);
+        rc = CLI_EXIT_BAD_INPUT;
+    } else if ((rc = cli_load_bytes(path, *data, *size, in, message, sizeof message)) != CLI_EXIT_OK) {
+        cli_error("%s", message);
+    }
+    if (rc != CLI_EXIT_OK) free(*data);
+    return rc;
+}
+
+int cli_cmd_graph(const cli_options *o) {
+    char *data;
+    size_t size;
+    cli_input in;
+    int rc = load_model(o->args[0], "a CSV problem has no operators, only buffers and their lifetimes", &data, &size,
+                        &in);
+    if (rc != CLI_EXIT_OK) return rc;
+    rc = cli_write_graph(stdout, &in, data, size);
+    if (rc == CLI_EXIT_OK && fflush(stdout) != 0) rc = CLI_EXIT_IO;
+    cli_input_free(&in);
+    free(data);
+    return rc;
+}
+
 int cli_cmd_embed(const cli_options *o) {
     const char *model = o->args[0];
     if (o->output == NULL || strcmp(o->output, "-") == 0) {
@@ -362,25 +393,9 @@ int cli_cmd_embed(const cli_options *o) {
     }
     char *data;
     size_t size;
-    char message[512];
-    int rc = cli_read_file(model, &data, &size, message, sizeof message);
-    if (rc != CLI_EXIT_OK) {
-        cli_error("%s", message);
-        return rc;
-    }
-    if (!cli_is_tflite(data, size)) {
-        cli_error("%s: not a .tflite model (no \"TFL3\" at bytes 4..7): embed writes a TFLM offline plan into one",
-                  model);
-        free(data);
-        return CLI_EXIT_BAD_INPUT;
-    }
     cli_input in;
-    rc = cli_load_bytes(model, data, size, &in, message, sizeof message);
-    if (rc != CLI_EXIT_OK) {
-        cli_error("%s", message);
-        free(data);
-        return rc;
-    }
+    int rc = load_model(model, "embed writes a TFLM offline plan into one", &data, &size, &in);
+    if (rc != CLI_EXIT_OK) return rc;
     cli_session s;
     cli_session_init(&s, o, &in);
     cli_compute_tflm_arena(&s);

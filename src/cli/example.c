@@ -109,12 +109,35 @@ int cli_example(cli_input *in) {
     in->name = "built-in example";
     in->buffers = calloc(TENSOR_COUNT, sizeof *in->buffers);
     in->ids = calloc(TENSOR_COUNT, sizeof *in->ids);
-    if (in->buffers == NULL || in->ids == NULL) {
+    in->tensors = calloc(TENSOR_COUNT, sizeof *in->tensors);
+    in->steps = calloc(OP_COUNT + 2, sizeof *in->steps);
+    if (in->buffers == NULL || in->ids == NULL || in->tensors == NULL || in->steps == NULL) {
         cli_input_free(in);
         return CLI_EXIT_INTERNAL;
     }
+    /* The steps as a model's: 0 before anything, 1 the inputs of the one subgraph, then op k at step k + 2. */
+    in->step_count = OP_COUNT + 2;
+    for (size_t k = 0; k < in->step_count; k++) {
+        bool op = k >= 2u;
+        in->steps[k] = (cli_step){k == 0 ? APLAN_TFLITE_STEP_START : op ? APLAN_TFLITE_STEP_OPERATOR
+                                                                      : APLAN_TFLITE_STEP_ENTRY,
+                                  op ? 0u : APLAN_TFLITE_NONE, op ? (uint32_t)(k - 2u) : APLAN_TFLITE_NONE,
+                                  k == 1 ? 0u : APLAN_TFLITE_NONE, 0u, -1, NULL};
+        if (op) {
+            /* a builtin's name, like a model's: static text copied so that cli_input_free frees every name */
+            in->steps[k].op_name = cli_display_text(ops[k - 2u].kind, strlen(ops[k - 2u].kind));
+            if (in->steps[k].op_name == NULL) {
+                cli_input_free(in);
+                return CLI_EXIT_INTERNAL;
+            }
+        }
+    }
     for (int t = 0; t < TENSOR_COUNT; t++) {
         if (tensors[t].constant) continue;
+        cli_tensor *facts = &in->tensors[in->count]; /* no name: the id is the example's name for it */
+        facts->type = "INT8";
+        facts->has_shape = true;
+        for (int d = 0; d < MAX_DIMS && tensors[t].dims[d] != 0; d++) facts->shape[facts->rank++] = tensors[t].dims[d];
         aplan_buffer *b = &in->buffers[in->count];
         b->size = bytes_of(&tensors[t]);
         if (first[t] < 0) {
@@ -137,23 +160,31 @@ int cli_example(cli_input *in) {
     return CLI_EXIT_OK;
 }
 
-void cli_example_describe(FILE *out) {
-    fprintf(out, "Built-in example: an int8 MobileNetV2-like network, %d ops; weights are constant (not planned).\n",
-            OP_COUNT);
-    fprintf(out, "step  op                  inputs -> outputs\n");
-    for (int k = 0; k < OP_COUNT; k++) {
-        fprintf(out, "%4d  %-18s  ", k + 2, ops[k].kind);
-        for (int j = 0; j < MAX_OP_TENSORS && ops[k].inputs[j] >= 0; j++) {
-            const ex_tensor *t = &tensors[ops[k].inputs[j]];
-            fprintf(out, "%s%s", j > 0 ? ", " : "", t->name);
+/* The tensors of list (at most max, -1 ended when fewer) as the graph listing shows them; returns how many. */
+static size_t graph_tensors(const int *list, size_t max, cli_graph_tensor *out) {
+    size_t n = 0;
+    for (; n < max && list[n] >= 0; n++) {
+        const ex_tensor *t = &tensors[list[n]];
+        out[n] = (cli_graph_tensor){t->name, NULL, bytes_of(t), t->constant};
+    }
+    return n;
+}
+
+void cli_example_describe(FILE *out, const cli_input *in) {
+    enum { MOST = MAX_OP_TENSORS > (int)(sizeof graph_inputs / sizeof graph_inputs[0])
+                      ? MAX_OP_TENSORS : (int)(sizeof graph_inputs / sizeof graph_inputs[0]) };
+    cli_graph_tensor inputs[MOST], outputs[MOST];
+    char what[96];
+    cli_graph_heading(out, "built-in example (an int8 MobileNetV2-like network)", OP_COUNT, 1, in->step_count);
+    for (size_t step = 0; step < in->step_count; step++) {
+        size_t ni = 0, no = 0;
+        if (step == 1) {
+            no = graph_tensors(graph_inputs, sizeof graph_inputs / sizeof graph_inputs[0], outputs);
+        } else if (step >= 2) {
+            ni = graph_tensors(ops[step - 2u].inputs, MAX_OP_TENSORS, inputs);
+            no = graph_tensors(ops[step - 2u].outputs, MAX_OP_TENSORS, outputs);
         }
-        fprintf(out, " -> ");
-        for (int j = 0; j < MAX_OP_TENSORS && ops[k].outputs[j] >= 0; j++) {
-            const ex_tensor *t = &tensors[ops[k].outputs[j]];
-            fprintf(out, "%s%s [", j > 0 ? ", " : "", t->name);
-            for (int d = 0; d < MAX_DIMS && t->dims[d] != 0; d++) fprintf(out, "%s%d", d > 0 ? "x" : "", t->dims[d]);
-            fprintf(out, "] %llu bytes", (unsigned long long)bytes_of(t));
-        }
-        fprintf(out, "\n");
+        (void)cli_describe_step(in, step, what, sizeof what);
+        cli_graph_line(out, step, 0, what, inputs, ni, outputs, no);
     }
 }

@@ -1,5 +1,7 @@
 /* Loading a problem: read the whole file, recognise it by content (a .tflite model, a CSV table, or neither),
- * convert it to buffers with ids. Every failure names the file and says why (the OS's reason for I/O errors). */
+ * convert it to buffers with ids and, for a model, the facts the outputs show beside them: each tensor's name, type
+ * and shape, and the operator at each step (names copied as display text, so nothing points into the file's bytes).
+ * Every failure names the file and says why (the OS's reason for I/O errors). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +63,22 @@ void cli_input_free(cli_input *in) {
         for (size_t i = 0; i < in->count; i++) free(in->ids[i]);
     }
     free(in->ids);
+    if (in->tensors != NULL) {
+        for (size_t i = 0; i < in->count; i++) free(in->tensors[i].name);
+    }
+    free(in->tensors);
+    if (in->steps != NULL) {
+        for (size_t i = 0; i < in->step_count; i++) free(in->steps[i].op_name);
+    }
+    free(in->steps);
     free(in->buffers);
     free(in->lines);
     free(in->tflite_ids);
     memset(in, 0, sizeof *in);
+}
+
+const char *cli_buffer_name(const cli_input *in, size_t i) {
+    return in->tensors != NULL && in->tensors[i].name != NULL ? in->tensors[i].name : in->ids[i];
 }
 
 void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_size) {
@@ -146,6 +160,67 @@ const char *cli_not_csv(const char *data, size_t size) {
     return comma ? NULL : "its first line has no comma";
 }
 
+/* The tensor of each buffer: name, type and shape (aplan_tflite_tensor). A tensor whose facts cannot be read (a
+ * malformed name string, which the reader never looks at) keeps its id as its only name: the model still plans.
+ * false only when out of memory. */
+static bool load_tensors(const char *data, size_t size, cli_input *in) {
+    in->tensors = calloc(in->count + 1u, sizeof *in->tensors);
+    if (in->tensors == NULL) return false;
+    for (size_t i = 0; i < in->count; i++) {
+        aplan_tflite_tensor_info t;
+        if (aplan_tflite_tensor(data, size, in->tflite_ids[i], &t, NULL) != APLAN_OK) continue;
+        cli_tensor *c = &in->tensors[i];
+        c->type = t.type_name;
+        c->has_shape = !t.shape_truncated;
+        c->rank = t.shape_truncated ? 0u : t.rank;
+        memcpy(c->shape, t.shape, sizeof c->shape);
+        if (t.name.size == 0) continue; /* no name: the id says it */
+        c->name = cli_display_text(t.name.data, t.name.size);
+        if (c->name == NULL) return false;
+    }
+    return true;
+}
+
+/* What runs at each step (aplan_tflite_steps), with each operator's name as display text. A model whose steps cannot
+ * be listed (a malformed custom code) gets none: it still plans, without operators. false only when out of memory. */
+static bool load_steps(const char *data, size_t size, void *scratch, size_t scratch_size, cli_input *in) {
+    size_t count = 0;
+    if (aplan_tflite_steps(data, size, scratch, scratch_size, NULL, 0, &count, NULL) != APLAN_OK) return true;
+    aplan_tflite_step *steps = malloc((count + 1u) * sizeof *steps);
+    in->steps = calloc(count + 1u, sizeof *in->steps);
+    if (steps == NULL || in->steps == NULL) {
+        free(steps);
+        return false;
+    }
+    if (aplan_tflite_steps(data, size, scratch, scratch_size, steps, count, &count, NULL) != APLAN_OK) {
+        free(steps);
+        free(in->steps);
+        in->steps = NULL;
+        return true;
+    }
+    bool ok = true;
+    for (size_t k = 0; k < count; k++) {
+        const aplan_tflite_step *t = &steps[k];
+        cli_step *c = &in->steps[k];
+        in->step_count = k + 1u; /* what cli_input_free frees */
+        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL};
+        if (t->op == APLAN_TFLITE_NONE) continue;
+        if (t->name.data != NULL) {
+            c->op_name = cli_display_text(t->name.data, t->name.size);
+        } else { /* a code newer than the reader */
+            char text[32];
+            snprintf(text, sizeof text, "operator code %ld", (long)t->builtin_code);
+            c->op_name = cli_display_text(text, strlen(text));
+        }
+        if (c->op_name == NULL) {
+            ok = false;
+            break;
+        }
+    }
+    free(steps);
+    return ok;
+}
+
 static int load_tflite(const char *path, const char *data, size_t size, cli_input *in, char *message,
                        size_t message_size) {
     aplan_tflite_info info;
@@ -168,9 +243,9 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
         }
         s = aplan_tflite_read(data, size, scratch, info.scratch_size, in->buffers, ids, info.buffer_count, &count,
                               &e);
-        free(scratch);
     }
     if (s != APLAN_OK) {
+        free(scratch);
         free(ids);
         cli_input_free(in);
         snprintf(message, message_size, "%s: byte %llu: %s", path, (unsigned long long)e.byte_offset,
@@ -190,6 +265,8 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
         if (in->buffers[i].offset != APLAN_NO_OFFSET) in->has_fixed = true;
     }
     in->tflite_ids = ids; /* embed writes the plan back through them */
+    ok = ok && load_tensors(data, size, in) && load_steps(data, size, scratch, info.scratch_size, in);
+    free(scratch);
     if (!ok) {
         cli_input_free(in);
         snprintf(message, message_size, "out of memory");

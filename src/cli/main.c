@@ -19,6 +19,7 @@ static const cli_command commands[] = {
      "aplan verify [options] PROBLEM PLAN", cli_help_verify, cli_cmd_verify},
     {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS, 1, 1, "aplan bound [options] INPUT",
      cli_help_bound, cli_cmd_bound},
+    {"graph", 0, 1, 1, "aplan graph MODEL", cli_help_graph, cli_cmd_graph},
     {"list", 0, 0, 0, "aplan list", cli_help_list, cli_cmd_list},
     {"targets", 0, 0, 0, "aplan targets", cli_help_targets, cli_cmd_targets},
     {"embed", CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_OUTPUT | CLI_OPT_FORCE |

@@ -43,7 +43,8 @@ const char cli_help_plan[] =
 
 const char cli_help_example[] =
     "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan`.\n\n"
-    "      --graph           print the example's ops and tensors instead of planning\n" PLAN_OPTIONS;
+    "      --graph           list the example's operators and tensors step by step (as `aplan graph` lists a\n"
+    "                        model's) instead of planning\n" PLAN_OPTIONS;
 
 const char cli_help_verify[] =
     "Check PLAN against PROBLEM and print the first violation in words. PLAN is a CSV with an `offset` column\n"
@@ -58,6 +59,13 @@ const char cli_help_bound[] =
     "single buffer or fixed end) and the step where it is reached, with the buffers live there.\n\n"
     "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias\n"
     "                        as for `aplan plan`\n"
+    "  -h, --help            this help\n";
+
+const char cli_help_graph[] =
+    "List MODEL's operators (a .tflite file) step by step, in the steps of the lifetimes that `plan` and `bound`\n"
+    "print: one line per step with what runs (the operator, its index and subgraph), the tensors it reads and\n"
+    "the tensors it writes, each as its name, its id when it is planned (s<subgraph>t<tensor>) and its bytes.\n"
+    "Constant tensors (weights) are counted, not named. A CSV problem has no operators: exit 3.\n\n"
     "  -h, --help            this help\n";
 
 const char cli_help_embed[] =
@@ -93,6 +101,7 @@ void cli_print_help(FILE *out) {
             "  plan INPUT            plan a .tflite model or CSV problem with one, several or all strategies\n"
             "  verify PROBLEM PLAN   check a plan (CSV with offsets, or a .tflite offline plan)\n"
             "  bound INPUT           the lower bound and the step where it is reached\n"
+            "  graph MODEL           a model's operators and their tensors, step by step\n"
             "  list                  the strategies\n"
             "  targets               the --target presets\n"
             "  example               plan the built-in example (options as for plan)\n"

@@ -1,7 +1,9 @@
-/* Text outputs: the comparison table, JSON, the plan as CSV and as a C header; and writing a file atomically. */
+/* Text outputs: the comparison table, JSON, the plan as CSV and as a C header; text from files as every output shows
+ * it (display text, shortened names, steps in words); and writing a file atomically. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fsync, fchmod, fileno, umask: the atomic file write */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,12 +16,18 @@ double cli_overhead_percent(uint64_t arena, uint64_t bound) {
     return ((double)arena - (double)bound) * 100.0 / (double)bound;
 }
 
+/* Every byte not shown as itself (cli_shown_length: invalid UTF-8, control characters) is written as the text \xHH,
+ * as everywhere else: the JSON stays valid UTF-8 whatever bytes a file's ids or paths hold. */
 void cli_json_string(FILE *out, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p < 0x20u) fprintf(out, "\\u%04x", (unsigned)*p);
-        else fputc(*p, out);
+    while (left > 0) {
+        size_t n = cli_shown_length(p, left);
+        if (n == 0) fprintf(out, "\\\\x%02X", (unsigned)*p), n = 1;
+        else if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else fwrite(p, 1, n, out);
+        p += n, left -= n;
     }
     fputc('"', out);
 }
@@ -35,6 +43,153 @@ void cli_xml_text(FILE *out, const char *s) {
         default: fputc(*s, out); break;
         }
     }
+}
+
+size_t cli_shown_length(const unsigned char *s, size_t avail) {
+    unsigned c = s[0];
+    if (c < 0x20u || c == 0x7Fu) return 0; /* XML allows no control character but tab and newlines: none shown */
+    if (c < 0x80u) return 1;
+    size_t n;
+    uint32_t cp, min;
+    if (c >= 0xC2u && c <= 0xDFu) n = 2, cp = c & 0x1Fu, min = 0x80u;
+    else if ((c & 0xF0u) == 0xE0u) n = 3, cp = c & 0x0Fu, min = 0x800u;
+    else if (c >= 0xF0u && c <= 0xF4u) n = 4, cp = c & 0x07u, min = 0x10000u;
+    else return 0; /* a stray continuation byte, or a lead byte RFC 3629 forbids */
+    if (n > avail) return 0;
+    for (size_t k = 1; k < n; k++) {
+        if ((s[k] & 0xC0u) != 0x80u) return 0;
+        cp = cp << 6 | (s[k] & 0x3Fu);
+    }
+    /* overlong forms, code points above U+10FFFF, surrogates, and the noncharacters U+FFFE and U+FFFF (not XML) */
+    if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu) || cp == 0xFFFEu || cp == 0xFFFFu) return 0;
+    return n;
+}
+
+char *cli_display_text(const char *data, size_t size) {
+    if (size > (SIZE_MAX - 1u) / 4u) return NULL;
+    char *text = malloc(4u * size + 1u); /* every byte at most \xHH */
+    if (text == NULL) return NULL;
+    const unsigned char *p = (const unsigned char *)data;
+    size_t at = 0;
+    for (size_t i = 0; i < size;) {
+        size_t n = cli_shown_length(p + i, size - i);
+        if (n == 0) {
+            snprintf(text + at, 5, "\\x%02X", (unsigned)p[i]);
+            at += 4u;
+            i++;
+        } else {
+            memcpy(text + at, p + i, n);
+            at += n;
+            i += n;
+        }
+    }
+    text[at] = '\0';
+    return text;
+}
+
+size_t cli_text_width(const char *s) {
+    size_t n = 0;
+    for (; *s != '\0'; s++) n += ((unsigned char)*s & 0xC0u) != 0x80u;
+    return n;
+}
+
+size_t cli_write_short(FILE *out, const char *s, size_t max) {
+    size_t width = cli_text_width(s);
+    if (width <= max) {
+        if (out != NULL) fputs(s, out);
+        return width;
+    }
+    /* Keep the last max - 3 characters, from the first '/' among their first half when there is one. */
+    size_t keep = max > 3u ? max - 3u : 0u;
+    const char *tail = s + strlen(s);
+    for (size_t k = 0; k < keep && tail > s;) {
+        tail--;
+        k += ((unsigned char)*tail & 0xC0u) != 0x80u;
+    }
+    const char *slash = strchr(tail, '/');
+    if (slash != NULL && slash != tail && cli_text_width(slash) >= keep / 2u) tail = slash;
+    if (out != NULL) fprintf(out, "...%s", tail);
+    return 3u + cli_text_width(tail);
+}
+
+size_t cli_write_buffer_label(FILE *out, const cli_input *in, size_t i, size_t width) {
+    const char *name = in->tensors != NULL ? in->tensors[i].name : NULL;
+    size_t written;
+    if (name == NULL) {
+        written = cli_write_short(out, in->ids[i], SIZE_MAX);
+    } else {
+        written = cli_write_short(out, name, CLI_NAME_SHOWN) + 3u + cli_text_width(in->ids[i]);
+        if (out != NULL) fprintf(out, " (%s)", in->ids[i]);
+    }
+    for (size_t k = written; out != NULL && k < width; k++) fputc(' ', out);
+    return written;
+}
+
+void cli_write_buffer_rows(FILE *out, const cli_session *s, const size_t *which, size_t count) {
+    const cli_input *in = s->input;
+    size_t width = 24; /* the ids of CSV inputs line up as they always have */
+    for (size_t k = 0; k < count; k++) {
+        size_t w = cli_write_buffer_label(NULL, in, which[k], 0);
+        if (w > width) width = w;
+    }
+    for (size_t k = 0; k < count; k++) {
+        size_t i = which[k];
+        const aplan_buffer *b = &in->buffers[i];
+        char tensor[160];
+        cli_tensor_text(in, i, tensor, sizeof tensor);
+        fputs("  ", out);
+        (void)cli_write_buffer_label(out, in, i, width);
+        fprintf(out, " %12llu bytes  steps [%llu, %llu)%s%s\n", (unsigned long long)aplan_buffer_size(&s->problem, i),
+                (unsigned long long)b->lower, (unsigned long long)b->upper, tensor[0] != '\0' ? "  " : "", tensor);
+    }
+}
+
+void cli_tensor_text(const cli_input *in, size_t i, char *out, size_t out_size) {
+    out[0] = '\0';
+    if (in->tensors == NULL) return;
+    const cli_tensor *t = &in->tensors[i];
+    size_t at = 0;
+    if (t->type != NULL) at = (size_t)snprintf(out, out_size, "%s", t->type);
+    if (!t->has_shape || at >= out_size) return;
+    at += (size_t)snprintf(out + at, out_size - at, "%s[", at > 0 ? " " : "");
+    for (uint32_t d = 0; d < t->rank && at < out_size; d++)
+        at += (size_t)snprintf(out + at, out_size - at, "%s%ld", d > 0 ? "x" : "", (long)t->shape[d]);
+    if (at < out_size) snprintf(out + at, out_size - at, "]");
+}
+
+/* snprintf, then, when out_size cut the text, drop a UTF-8 sequence cut in two: display text stays valid UTF-8. */
+static void format_text(char *out, size_t out_size, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static void format_text(char *out, size_t out_size, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(out, out_size, format, args);
+    va_end(args);
+    if (n < 0 || (size_t)n < out_size || out_size == 0) return;
+    size_t end = out_size - 1u, lead = end;
+    while (lead > 0 && ((unsigned char)out[lead - 1u] & 0xC0u) == 0x80u) lead--;
+    if (lead > 0 && (unsigned char)out[lead - 1u] >= 0xC0u) {
+        unsigned c = (unsigned char)out[lead - 1u];
+        size_t need = c >= 0xF0u ? 4u : c >= 0xE0u ? 3u : 2u;
+        if (end - (lead - 1u) < need) out[lead - 1u] = '\0';
+    }
+}
+
+bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size) {
+    out[0] = '\0';
+    if (in->steps == NULL || step >= in->step_count) return false;
+    const cli_step *s = &in->steps[step];
+    if (s->kind == APLAN_TFLITE_STEP_START) {
+        format_text(out, out_size, "start, before any operator");
+    } else if (s->kind == APLAN_TFLITE_STEP_ENTRY && s->op == APLAN_TFLITE_NONE) {
+        format_text(out, out_size, "the inputs of subgraph %lu", (unsigned long)s->entered);
+    } else if (s->kind == APLAN_TFLITE_STEP_ENTRY) {
+        format_text(out, out_size, "entering subgraph %lu from %s (op %lu of subgraph %lu)", (unsigned long)s->entered,
+                    s->op_name, (unsigned long)s->op, (unsigned long)s->subgraph);
+    } else {
+        format_text(out, out_size, "%s (op %lu of subgraph %lu)", s->op_name, (unsigned long)s->op,
+                    (unsigned long)s->subgraph);
+    }
+    return true;
 }
 
 static const char *kind_name(cli_kind k) {
@@ -143,8 +298,14 @@ void cli_write_heading(FILE *out, const cli_session *s) {
                      "(other runtimes)\n",
                 (unsigned long long)st->alignment, st->target, (unsigned long long)st->target_alignment);
     }
-    fprintf(out, "lower bound: %llu bytes, reached at step %llu\n", (unsigned long long)s->bound,
+    char what[160];
+    fprintf(out, "lower bound: %llu bytes, reached at step %llu", (unsigned long long)s->bound,
             (unsigned long long)s->bound_step);
+    if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
+        fputs(": ", out);
+        (void)cli_write_short(out, what, 2u * CLI_NAME_SHOWN); /* a custom code can be any length */
+    }
+    fputc('\n', out);
     coverage c;
     get_coverage(s, &c);
     char text[600];
@@ -205,15 +366,9 @@ static void write_verdict(FILE *out, const cli_session *s) {
     size_t largest[PEAK_SHOWN];
     uint64_t live_bytes;
     size_t live = cli_live_at(s, s->bound_step, largest, PEAK_SHOWN, &live_bytes);
-    fprintf(out, "peak: step %llu holds %llu bytes in %zu buffer%s", (unsigned long long)s->bound_step,
-            (unsigned long long)live_bytes, live, live == 1 ? "" : "s");
-    for (size_t k = 0; k < live && k < PEAK_SHOWN; k++) {
-        const aplan_buffer *b = &s->input->buffers[largest[k]];
-        fprintf(out, "%s %s %llu bytes [%llu, %llu)", k == 0 ? "; the largest:" : ",", s->input->ids[largest[k]],
-                (unsigned long long)aplan_buffer_size(&s->problem, largest[k]), (unsigned long long)b->lower,
-                (unsigned long long)b->upper);
-    }
-    fputc('\n', out);
+    fprintf(out, "peak: step %llu holds %llu bytes in %zu buffer%s%s\n", (unsigned long long)s->bound_step,
+            (unsigned long long)live_bytes, live, live == 1 ? "" : "s", live > 0 ? "; the largest:" : "");
+    cli_write_buffer_rows(out, s, largest, live < PEAK_SHOWN ? live : PEAK_SHOWN);
 }
 
 /* A word for a shell command line: as it is when it needs no quoting, else in single quotes. */
@@ -381,6 +536,59 @@ static void json_tflm(FILE *out, const cli_session *s) {
             s->best != SIZE_MAX && strcmp(s->runs[s->best].strategy->name, "offline") == 0 ? "true" : "false");
 }
 
+/* The operator of step as a JSON object {"subgraph", "index", "name", "builtin_code"} (an ENTRY step's is the calling
+ * operator), or null: steps 0 and 1, and inputs without operators. */
+static void json_operator(FILE *out, const cli_input *in, uint64_t step) {
+    const cli_step *st = in->steps != NULL && step < in->step_count ? &in->steps[step] : NULL;
+    if (st == NULL || st->op == APLAN_TFLITE_NONE) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)st->subgraph,
+            (unsigned long)st->op);
+    cli_json_string(out, st->op_name);
+    fprintf(out, ", \"builtin_code\": %ld}", (long)st->builtin_code);
+}
+
+/* "steps": what runs at each step, or null for an input without operators (CSV). */
+static void json_steps(FILE *out, const cli_input *in) {
+    static const char *const kinds[] = {"start", "entry", "operator"};
+    fputs("  \"steps\": ", out);
+    if (in->steps == NULL) {
+        fputs("null,\n", out);
+        return;
+    }
+    fputc('[', out);
+    for (size_t k = 0; k < in->step_count; k++) {
+        const cli_step *st = &in->steps[k];
+        fprintf(out, "%s\n    {\"step\": %zu, \"kind\": \"%s\", \"operator\": ", k > 0 ? "," : "", k,
+                kinds[st->kind <= APLAN_TFLITE_STEP_OPERATOR ? st->kind : APLAN_TFLITE_STEP_OPERATOR]);
+        json_operator(out, in, k);
+        fputs(", \"entered\": ", out);
+        json_u64_or_null(out, st->entered != APLAN_TFLITE_NONE, st->entered);
+        fprintf(out, ", \"depth\": %lu}", (unsigned long)st->depth);
+    }
+    fputs("\n  ],\n", out);
+}
+
+/* A buffer's "name", "type" and "shape" (null when not known). */
+static void json_tensor(FILE *out, const cli_input *in, size_t i) {
+    const cli_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
+    fputs(", \"name\": ", out);
+    cli_json_string(out, cli_buffer_name(in, i));
+    fputs(", \"type\": ", out);
+    if (t != NULL && t->type != NULL) cli_json_string(out, t->type);
+    else fputs("null", out);
+    fputs(", \"shape\": ", out);
+    if (t == NULL || !t->has_shape) {
+        fputs("null", out);
+        return;
+    }
+    fputc('[', out);
+    for (uint32_t d = 0; d < t->rank; d++) fprintf(out, "%s%ld", d > 0 ? ", " : "", (long)t->shape[d]);
+    fputc(']', out);
+}
+
 int cli_write_json(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
     const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
@@ -398,8 +606,10 @@ int cli_write_json(FILE *out, const cli_session *s) {
     fprintf(out, ", \"alignment_from\": \"%s\", \"target_alignment\": ", alignment_from_name(s->settings.alignment_from));
     json_u64_or_null(out, s->settings.target_alignment != 0, s->settings.target_alignment);
     fputs("},\n", out);
-    fprintf(out, "  \"lower_bound\": {\"bytes\": %llu, \"step\": %llu},\n", (unsigned long long)s->bound,
+    fprintf(out, "  \"lower_bound\": {\"bytes\": %llu, \"step\": %llu, \"operator\": ", (unsigned long long)s->bound,
             (unsigned long long)s->bound_step);
+    json_operator(out, in, s->bound_step);
+    fputs("},\n", out);
     coverage c;
     get_coverage(s, &c);
     fprintf(out, "  \"covers\": {\"section\": \"%s\", \"text\": ", c.section);
@@ -443,7 +653,9 @@ int cli_write_json(FILE *out, const cli_session *s) {
         }
         fputc('}', out);
     }
-    fputs("\n  ],\n  \"buffers\": [", out);
+    fputs("\n  ],\n", out);
+    json_steps(out, in);
+    fputs("  \"buffers\": [", out);
     for (size_t i = 0; i < in->count; i++) {
         const aplan_buffer *b = &in->buffers[i];
         fprintf(out, "%s\n    {\"index\": %zu, \"id\": ", i > 0 ? "," : "", i);
@@ -458,6 +670,7 @@ int cli_write_json(FILE *out, const cli_session *s) {
         json_u64_or_null(out, b->offset != APLAN_NO_OFFSET, b->offset);
         fputs(", \"offset\": ", out);
         json_u64_or_null(out, best != NULL, best != NULL ? best->offsets[i] : 0);
+        json_tensor(out, in, i);
         fputc('}', out);
     }
     fputs("\n  ]\n}\n", out);

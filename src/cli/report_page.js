@@ -1,14 +1,18 @@
 /*
  * aplan's HTML report: draws the plans embedded by src/cli/svg.c as JSON in #aplan-data:
  *   {name, bound, boundStep, alignment, capacity (bytes or null), runs: [{name, planned, arena, best, shown}],
- *    id: [...], lower: [...], len: [...], size: [...], offsets: [[...] or null, one per run]}
- * (one entry per input buffer in every column; len is upper - lower, 0 for a buffer never live). The table #runs
- * holds a checkbox input.show[data-run=k] per run. Every shown plan gets a panel with the same scales (steps across,
- * bytes down) and the same view: wheel or buttons zoom, dragging pans. Buffers are painted into a pixel raster, largest
- * first, none thinner than MIN_H, so drawing costs the pixels covered plus one pass over the buffers, at 10 buffers or
- * 100,000; outlines and labels are added only where a rectangle is big enough to carry them.
+ *    id: [...], lower: [...], len: [...], size: [...], offsets: [[...] or null, one per run],
+ *    names: [...] (optional: the tensors' names, when the input names them beyond their ids),
+ *    tensors: [...] (optional: "INT8 [1x48x48x8]", type and shape, "" when not known),
+ *    steps: [...] (optional: what runs at each step, "CONV_2D (op 28 of subgraph 0)")}
+ * (one entry per input buffer in every column but steps; len is upper - lower, 0 for a buffer never live). The table
+ * #runs holds a checkbox input.show[data-run=k] per run. Every shown plan gets a panel with the same scales (steps
+ * across, bytes down) and the same view: wheel or buttons zoom, dragging pans. Buffers are painted into a pixel raster,
+ * largest first, none thinner than MIN_H, so drawing costs the pixels covered plus one pass over the buffers, at 10
+ * buffers or 100,000; outlines and labels are added only where a rectangle is big enough to carry them.
  *
- * Names come from nameOf() alone. They reach the page only through textContent, never as markup.
+ * Names come from nameOf() (the tensor's name, else the id) and idOf() alone; the search matches either. They reach
+ * the page only through textContent, never as markup.
  * The address may say #search=TEXT&colour=MODE; the page keeps it in step with the search box. What was drawn is
  * written into #selfcheck (data-state ok|error, data-errors, data-panels, data-drawn, data-painted, data-matches,
  * data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing, data-hover the name under the pointer),
@@ -48,12 +52,24 @@
   inMemory.sort(function (a, b) { return size[b] * len[b] - size[a] * len[a] || a - b; });
   var order = Uint32Array.from(inMemory);
 
-  /* The one place the page takes a buffer's name from (svg.c's buffer_name() on the C side). */
-  function nameOf(i) { return D.id[i]; }
-  var lowered = null;
+  /* The one place the page takes a buffer's name from (svg.c's buffer_name() on the C side), and its id. */
+  function nameOf(i) { return D.names ? D.names[i] : D.id[i]; }
+  function idOf(i) { return D.id[i]; }
+  /* "name (id)" when the input names the buffer beyond its id, else the id. */
+  function titleOf(i) { return D.names && D.names[i] !== D.id[i] ? D.names[i] + ' (' + D.id[i] + ')' : D.id[i]; }
+  /* What runs at a step ("" when the input does not say). */
+  function stepText(t) { return D.steps && t >= 0 && t < D.steps.length ? D.steps[t] : ''; }
+  /* Lower-cased names and ids for the search, made at its first use. */
+  function lowered(list) { return list.map(function (s) { return s.toLowerCase(); }); }
+  var lowNames = null, lowIds = null;
+  function lowerId(i) {
+    if (lowIds === null) lowIds = lowered(D.id);
+    return lowIds[i];
+  }
   function lowerName(i) {
-    if (lowered === null) lowered = D.id.map(function (s) { return s.toLowerCase(); });
-    return lowered[i];
+    if (!D.names) return lowerId(i);
+    if (lowNames === null) lowNames = lowered(D.names);
+    return lowNames[i];
   }
 
   var runs = D.runs.map(function (r, k) {
@@ -183,7 +199,7 @@
   }
   var app = document.getElementById('app');
   var controls = el('div', {id: 'controls'});
-  var searchBox = el('input', {type: 'search', id: 'search', placeholder: 'search an id', 'aria-label': 'search buffers'});
+  var searchBox = el('input', {type: 'search', id: 'search', placeholder: 'search a name or id', 'aria-label': 'search buffers'});
   var colourSel = el('select', {id: 'colour', 'aria-label': 'colour by'});
   MODES.forEach(function (m) { colourSel.appendChild(el('option', {value: m.key}, m.label)); });
   var axesSel = el('select', {id: 'zoom-axes', 'aria-label': 'zoom what'});
@@ -402,6 +418,7 @@
       if (outlined < OUTLINES) { ctx.strokeRect(rc.x + 0.5, rc.y + 0.5, rc.w - 1, rc.h - 1); outlined++; }
       if (labelled < LABELS && rc.h >= 13 && rc.w >= 24) {
         var name = nameOf(i), tw = ctx.measureText(name).width;
+        if (tw + 6 > rc.w) { name = idOf(i); tw = ctx.measureText(name).width; }  /* too long: the id, if it fits */
         if (tw + 6 <= rc.w) {
           ctx.fillStyle = match !== null && !match[i] ? '#777' : ink[cls[i]];
           ctx.fillText(name, Math.max(rc.x, M.l) + 3, Math.max(rc.y, M.t) + Math.min(rc.h, 20) / 2);
@@ -592,8 +609,14 @@
     tip.style.top = y + 'px';
   }
   function bufferLines(i, run) {
-    return [nameOf(i), 'size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' + run.name,
-      stepsOf(i) + ': live for ' + len[i] + (len[i] === 1 ? ' step' : ' steps')];
+    var lines = [titleOf(i)];
+    if (D.tensors && D.tensors[i]) lines.push(D.tensors[i]);
+    lines.push('size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' + run.name,
+      stepsOf(i) + ': live for ' + len[i] + (len[i] === 1 ? ' step' : ' steps'));
+    var first = stepText(lower[i]), last = stepText(upper[i] - 1);
+    if (first && len[i] === 1) lines.push('at ' + first);
+    else if (first && last) lines.push('from ' + first, 'to ' + last);
+    return lines;
   }
   function zoomAt(f, fx, fy, what) {
     if (what !== 'bytes') {
@@ -640,7 +663,8 @@
       if (isLive) {
         var t = Math.floor(view.t0 + (at.x - M.l) / s.w * (view.t1 - view.t0)), k = liveIndex(t);
         if (at.x < M.l || at.x > M.l + s.w) { tip.hidden = true; return; }
-        showTip(['step ' + t, fmtExact(k >= 0 ? live.values[k] : 0) + ' live'], e);
+        var what = stepText(t);
+        showTip(['step ' + t + (what ? ': ' + what : ''), fmtExact(k >= 0 ? live.values[k] : 0) + ' live'], e);
         return;
       }
       var i = hit(p, at.x, at.y);
@@ -665,7 +689,9 @@
 
   /* ---- Search and the list --------------------------------------------------------------------------------- */
   var largest = inMemory.slice().sort(function (a, b) { return size[b] - size[a] || a - b; }).slice(0, LISTED);
-  function rank(i) { var s = lowerName(i); return s === query ? 0 : s.indexOf(query) === 0 ? 1 : 2; }
+  /* An exact name or id first, then one that starts with the query, then the rest. */
+  function rankOf(s) { return s === query ? 0 : s.indexOf(query) === 0 ? 1 : 2; }
+  function rank(i) { return Math.min(rankOf(lowerName(i)), rankOf(lowerId(i))); }
   function focusOn(i) {
     selected = i;
     if (len[i] > 0) {
@@ -695,6 +721,7 @@
       var b = el('button', {type: 'button', class: 'name'}, nameOf(i));
       b.addEventListener('click', function () { focusOn(i); });
       li.appendChild(b);
+      if (nameOf(i) !== idOf(i)) li.appendChild(document.createTextNode(' (' + idOf(i) + ')'));
       var where = len[i] === 0 || size[i] === 0 ? ': not in memory (never live or empty)' :
         ': ' + fmtBytes(size[i]) + ', ' + stepsOf(i) + (bestRun ? ', offset ' + fmtBytes(bestRun.off[i]) : '');
       li.appendChild(document.createTextNode(where));
@@ -709,7 +736,9 @@
     matchList = [];
     if (query) {
       match = new Uint8Array(n);
-      for (var i = 0; i < n; i++) if (lowerName(i).indexOf(query) >= 0) { match[i] = 1; matchList.push(i); }
+      for (var i = 0; i < n; i++) {
+        if (lowerName(i).indexOf(query) >= 0 || lowerId(i).indexOf(query) >= 0) { match[i] = 1; matchList.push(i); }
+      }
       matchList.sort(function (a, b) { return rank(a) - rank(b) || size[b] - size[a] || a - b; });
     }
     renderList();

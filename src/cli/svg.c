@@ -2,27 +2,30 @@
  * The memory picture of a plan, as a static SVG (-f svg) and as a self-contained interactive HTML report (-f html).
  *
  * SVG: time (steps) across, offset down, one rectangle per buffer that occupies memory (live at some step, non-zero
- * size), coloured by size class with a legend, each with a <title> tooltip (name, size, offset, steps [lower,
- * upper)); a rectangle is never drawn thinner than MIN_H / MIN_W pixels, smaller buffers are painted over larger
- * ones, and labels appear only where they fit. Under the layout, the bytes live at each step (what any plan must hold
- * then) with the lower bound and the arena as lines. Sizes are written in B / KiB / MiB. Up to DETAIL_LIMIT buffers
- * are drawn one by one; past that, the ones whose rectangle would be under a pixel are drawn at pixel resolution (one
- * path per colour: one rectangle per run of pixels in a column, merged across columns), so the size follows the
- * plot's pixels, not the count: at most DETAIL_LIMIT tooltips of about 0.25 KB, plus the pixel paths (0.9 MB in all
- * for the 100,000 buffers of tests/cli/browser_test.sh, which holds it under 2 MB).
+ * size), coloured by size class with a legend, each with a <title> tooltip (name, id, type and shape, size, offset,
+ * steps [lower, upper) and the operators of the first and last step, as far as the input gives them); a rectangle is
+ * never drawn thinner than MIN_H / MIN_W pixels, smaller buffers are painted over larger ones, and labels appear only
+ * where they fit. Under the layout, the bytes live at each step (what any plan must hold then) with the lower bound
+ * and the arena as lines. Sizes are written in B / KiB / MiB. Up to DETAIL_LIMIT buffers are drawn one by one; past
+ * that, the ones whose rectangle would be under a pixel are drawn at pixel resolution (one path per colour: one
+ * rectangle per run of pixels in a column, merged across columns), so the size follows the plot's pixels, not the
+ * count: at most DETAIL_LIMIT tooltips of about 0.25 KB (0.4 KB with a model's names and operators), plus the pixel
+ * paths (0.9 MB in all for the 100,000 buffers of tests/cli/browser_test.sh, which holds it under 2 MB).
  *
  * HTML: one file, no network: the comparison table, then the plans drawn by the script of report_page.c from the
  * plan data embedded once as JSON (every strategy that planned, with the same scales; zoom, pan, search, colour
  * modes, legend, the live-bytes curve). The data is columnar: about 25 bytes per buffer plus 8-10 per buffer and
- * strategy, 5.6 MB for the test's 100,000 buffers and four strategies (ids of a few characters; long names add their
- * length). The script paints at pixel resolution: drawing costs the pixels covered plus a pass over the buffers.
- * Strategies whose arena is over HIDE_ABOVE times the best start hidden (ticked in the table to show them).
+ * strategy, 5.6 MB for the test's 100,000 buffers and four strategies (ids of a few characters; a model adds its
+ * tensors' names, types and shapes and one text per step). The script paints at pixel resolution: drawing costs the
+ * pixels covered plus a pass over the buffers. Strategies whose arena is over HIDE_ABOVE times the best start hidden
+ * (ticked in the table to show them).
  *
- * Names: ids are arbitrary bytes from files. They are shown as they are when they are valid UTF-8 that XML allows;
- * every other byte (invalid UTF-8, control characters, U+FFFE/U+FFFF) is shown as the four characters \xHH, the same
- * in the SVG, the table and the script's data, so the page never breaks and two ids never look alike unless equal
- * (an id that holds a literal "\xHH" aside). In the JSON every '<', '>' and '&' is written as \u003c etc., so no
- * string can close the <script> element it sits in.
+ * Names: ids and tensor names are arbitrary bytes from files. They are shown as they are when they are valid UTF-8
+ * that XML allows; every other byte (invalid UTF-8, control characters, U+FFFE/U+FFFF) is shown as the four
+ * characters \xHH (cli_shown_length), the same in the SVG, the table, JSON and the script's data, so the page never
+ * breaks and two names never look alike unless equal (a name that holds a literal "\xHH" aside). Tensor names arrive
+ * as display text already (cli_display_text: a NUL byte is the text \x00), ids as the file holds them. In the JSON
+ * every '<', '>' and '&' is written as \u003c etc., so no string can close the <script> element it sits in.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,30 +53,11 @@ static const char *const palette[8] = {"#440154", "#46327e", "#365c8d", "#277f8e
 
 /* ---- Text ------------------------------------------------------------------------------------------------------ */
 
-/* The one place the picture takes a buffer's name from: the input's id (the CSV id column, "s0t51" for a .tflite
- * tensor). Tensor names, when the input gives them, go here. */
+/* The one place the picture takes a buffer's name from: the tensor's name when the input gives one, else its id (the
+ * CSV id column, the example's name); display text (cli_display_text) for a model's names, so a name's NUL bytes
+ * arrive as the text \x00 and every string here is NUL-terminated. */
 static const char *buffer_name(const cli_input *in, size_t i) {
-    return in->ids[i];
-}
-
-/* Length of the valid UTF-8 sequence that starts at s (1 to 4), or 0 when the byte at s starts none: a stray
- * continuation byte, an overlong form, a surrogate, a code point above U+10FFFF or a sequence cut short (RFC 3629).
- * s is NUL-terminated; NUL is no continuation byte, so nothing past it is read. */
-static size_t utf8_length(const unsigned char *s) {
-    unsigned c = s[0];
-    if (c < 0x80u) return 1;
-    size_t n;
-    uint32_t cp, min;
-    if (c >= 0xC2u && c <= 0xDFu) n = 2, cp = c & 0x1Fu, min = 0x80u;
-    else if ((c & 0xF0u) == 0xE0u) n = 3, cp = c & 0x0Fu, min = 0x800u;
-    else if (c >= 0xF0u && c <= 0xF4u) n = 4, cp = c & 0x07u, min = 0x10000u;
-    else return 0;
-    for (size_t k = 1; k < n; k++) {
-        if ((s[k] & 0xC0u) != 0x80u) return 0;
-        cp = cp << 6 | (s[k] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu)) return 0;
-    return n;
+    return cli_buffer_name(in, i);
 }
 
 typedef enum text_context { IN_XML, IN_JSON } text_context;
@@ -82,19 +66,20 @@ typedef enum text_context { IN_XML, IN_JSON } text_context;
  * \u003c...). Bytes that are not shown as themselves (see the opening comment) become the text \xHH. */
 static void put_text(FILE *out, const char *s, text_context where) {
     const unsigned char *p = (const unsigned char *)s;
-    while (*p != '\0') {
-        size_t n = utf8_length(p);
-        bool noncharacter = n == 3 && p[0] == 0xEFu && p[1] == 0xBFu && p[2] >= 0xBEu; /* U+FFFE, U+FFFF */
-        if (n == 0 || *p < 0x20u || *p == 0x7Fu || noncharacter) {
+    size_t left = strlen(s);
+    while (left > 0) {
+        size_t n = cli_shown_length(p, left);
+        if (n == 0) {
             fprintf(out, where == IN_JSON ? "\\\\x%02X" : "\\x%02X", (unsigned)*p);
-            p++;
+            p++, left--;
             continue;
         }
         if (n > 1) {
             fwrite(p, 1, n, out);
-            p += n;
+            p += n, left -= n;
             continue;
         }
+        left--;
         char c = (char)*p++;
         const char *escaped = NULL;
         if (where == IN_XML) {
@@ -366,6 +351,35 @@ static void write_byte_ticks(FILE *out, const picture *g, int top, int height, b
 
 /* ---- The layout ------------------------------------------------------------------------------------------------ */
 
+/* A buffer's tooltip opens with its name, then its id when that differs, then its type and shape when known:
+ * "MobilenetV1/.../Relu6 (s0t51), INT8 [1x48x48x8]". */
+static void write_buffer_title(FILE *out, const cli_input *in, size_t i) {
+    put_text(out, buffer_name(in, i), IN_XML);
+    if (strcmp(buffer_name(in, i), in->ids[i]) != 0) {
+        fputs(" (", out);
+        put_text(out, in->ids[i], IN_XML);
+        fputc(')', out);
+    }
+    char tensor[160];
+    cli_tensor_text(in, i, tensor, sizeof tensor);
+    if (tensor[0] != '\0') fprintf(out, ", %s", tensor);
+}
+
+/* ": from <what runs at its first step> to <what runs at its last>" (": at ..." for one step), when the input
+ * names its steps. */
+static void write_lifetime_ops(FILE *out, const cli_input *in, const aplan_buffer *b) {
+    char first[160], last[160];
+    if (b->lower >= b->upper || !cli_describe_step(in, b->lower, first, sizeof first) ||
+        !cli_describe_step(in, b->upper - 1u, last, sizeof last))
+        return;
+    fputs(b->upper - b->lower == 1u ? ": at " : ": from ", out);
+    put_text(out, first, IN_XML);
+    if (b->upper - b->lower > 1u) {
+        fputs(" to ", out);
+        put_text(out, last, IN_XML);
+    }
+}
+
 static void write_buffer(FILE *out, const picture *g, size_t i) {
     const cli_session *s = g->s;
     const aplan_buffer *b = &s->input->buffers[i];
@@ -381,13 +395,16 @@ static void write_buffer(FILE *out, const picture *g, size_t i) {
     fmt_bytes_exact(sz, sizeof sz, size);
     if (off < 1024u) snprintf(of, sizeof of, "%llu", (unsigned long long)off);
     else fmt_bytes(of, sizeof of, off), snprintf(of + strlen(of), sizeof of - strlen(of), " (%llu)", (unsigned long long)off);
-    put_text(out, buffer_name(s->input, i), IN_XML);
+    write_buffer_title(out, s->input, i);
     /* "at offset 4" below 1 KiB, "at offset 896 KiB (917504)" above */
-    fprintf(out, ": %s at offset %s, steps [%llu, %llu)</title></rect>\n", sz, of, (unsigned long long)b->lower,
+    fprintf(out, ": %s at offset %s, steps [%llu, %llu)", sz, of, (unsigned long long)b->lower,
             (unsigned long long)b->upper);
-    /* A label only where it fits (about 6.5 px per character at 11 px). */
+    write_lifetime_ops(out, s->input, b);
+    fputs("</title></rect>\n", out);
+    /* A label only where it fits (about 6.5 px per character at 11 px): the name, else the id when it is shorter. */
     const char *name = buffer_name(s->input, i);
-    if (w >= 6.5 * (double)strlen(name) + 4.0 && h >= 13.0) {
+    if (w < 6.5 * (double)cli_text_width(name) + 4.0) name = s->input->ids[i];
+    if (w >= 6.5 * (double)cli_text_width(name) + 4.0 && h >= 13.0) {
         fprintf(out, "<text class=\"label\" x=\"%.2f\" y=\"%.2f\" fill=\"%s\" pointer-events=\"none\">", x + 2.0,
                 y + (h < 24.0 ? h / 2.0 + 4.0 : 13.0), class_ink(&g->classes, k));
         put_text(out, name, IN_XML);
@@ -651,9 +668,15 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     }
     fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">step</text>\n", LEFT + plot_w / 2,
             live_top + LIVE_H + 32);
-    fprintf(out, "<text x=\"%.2f\" y=\"%d\" fill=\"#c00\" text-anchor=\"%s\">lower bound %s at step %llu</text></g>\n",
+    char what[160];
+    fprintf(out, "<text x=\"%.2f\" y=\"%d\" fill=\"#c00\" text-anchor=\"%s\">lower bound %s at step %llu",
             bx + (bx > LEFT + plot_w / 2 ? -4.0 : 4.0), live_top + LIVE_H + 50, bx > LEFT + plot_w / 2 ? "end" : "start",
             b, (unsigned long long)s->bound_step);
+    if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
+        fputs(": ", out);
+        put_text(out, what, IN_XML);
+    }
+    fputs("</text></g>\n", out);
     fputs("</svg>\n", out);
     free(g.order);
     return ok;
@@ -720,9 +743,39 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
     fputs("],\n\"id\":[", out);
     for (size_t i = 0; i < n; i++) {
         if (i > 0) fputc(',', out);
-        json_text(out, buffer_name(in, i));
+        json_text(out, in->ids[i]);
     }
     fputc(']', out);
+    bool named = false;
+    for (size_t i = 0; i < n && !named; i++) named = strcmp(buffer_name(in, i), in->ids[i]) != 0;
+    if (named) {
+        fputs(",\n\"names\":[", out);
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0) fputc(',', out);
+            json_text(out, buffer_name(in, i));
+        }
+        fputc(']', out);
+    }
+    if (in->tensors != NULL) {
+        fputs(",\n\"tensors\":[", out);
+        for (size_t i = 0; i < n; i++) {
+            char tensor[160];
+            cli_tensor_text(in, i, tensor, sizeof tensor);
+            if (i > 0) fputc(',', out);
+            json_text(out, tensor);
+        }
+        fputc(']', out);
+    }
+    if (in->steps != NULL) {
+        fputs(",\n\"steps\":[", out);
+        for (size_t k = 0; k < in->step_count; k++) {
+            char what[160];
+            (void)cli_describe_step(in, k, what, sizeof what);
+            if (k > 0) fputc(',', out);
+            json_text(out, what);
+        }
+        fputc(']', out);
+    }
     for (size_t i = 0; i < n; i++) col[i] = in->buffers[i].lower;
     json_u64_array(out, "lower", col, n);
     for (size_t i = 0; i < n; i++) {
@@ -793,10 +846,16 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run) {
     put_text(out, in->name, IN_XML);
     char bound[64];
     fmt_bytes_exact(bound, sizeof bound, s->bound);
-    fprintf(out, "</h1>\n<p>%zu buffers, alignment %llu, sizes %s. Lower bound %s, reached at step %llu: no plan can "
-                 "be smaller.</p>\n",
+    fprintf(out, "</h1>\n<p>%zu buffers, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached at "
+                 "step %llu",
             in->count, (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "rounded up" : "as given",
             bound, (unsigned long long)s->bound_step);
+    char what[160];
+    if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
+        fputs(": ", out);
+        put_text(out, what, IN_XML);
+    }
+    fputs(".</p>\n", out);
     write_table(out, s, run);
     fputs("<div id=\"app\"></div>\n<noscript><p>The plans are drawn by the page's script; without it, "
           "<code>aplan plan -f svg</code> draws the best plan as a static picture.</p></noscript>\n"

@@ -48,6 +48,11 @@ line() {
     checks=$((checks + 1))
     grep -qxF -- "$2" "$T/$1" || fail "'$last': $1 lacks the line: $2"
 }
+# lines STREAM N: the last command's stdout/stderr has exactly N lines.
+lines() {
+    checks=$((checks + 1))
+    [ "$(wc -l <"$T/$1")" = "$2" ] || fail "'$last': $1 has $(wc -l <"$T/$1") lines, want $2"
+}
 # lacks STREAM TEXT: the last command's stdout/stderr does not hold TEXT.
 lacks() {
     checks=$((checks + 1))
@@ -66,12 +71,18 @@ line out "  the kernels' scratch buffers and TFLM's persistent data, as for a mo
 lacks out "fits:" # no capacity, no verdict
 lacks out "in TFLM:" # not a model file
 empty err
+# The heading names what runs at the bound's step; --graph lists every step as `aplan graph` lists a model's.
+line out "lower bound: 32256 bytes, reached at step 8: DEPTHWISE_CONV_2D (op 6 of subgraph 0)"
 run 0 "$A" example --graph
-has out "ADD"
-has out "pw2, project -> add [1x12x12x32] 4608 bytes"
+line out "built-in example (an int8 MobileNetV2-like network): 12 operators in 1 subgraph, 14 steps (the steps of the lifetimes)"
+line out "   1  the inputs of subgraph 0 -> input 6912 B"
+line out "   2  CONV_2D (op 0 of subgraph 0): input 6912 B + 1 constant -> conv1 9216 B"
+line out "  10  ADD (op 8 of subgraph 0): pw2 4608 B, project 4608 B -> add 4608 B"
+lines out 16 # two heading lines, one line per step
+empty err
 
 # --- help on every command ------------------------------------------------------------------------------------------
-for c in "" plan verify bound list targets example embed; do
+for c in "" plan verify bound graph list targets example embed; do
     run 0 "$A" $c --help
     has out "usage: aplan"
     empty err
@@ -79,6 +90,7 @@ done
 run 0 "$A" --help
 has out "5 verification failed, 6 I/O error"
 has out "embed MODEL -o OUT"
+has out "graph MODEL"
 
 # --- usage errors: exit 2, message on stderr, nothing on stdout --------------------------------------------------
 run 2 "$A" frob
@@ -235,20 +247,24 @@ run 4 "$A" plan --capacity 10 "$I12"
 line err "aplan: $I12: no plan can fit: the lower bound is 12 bytes, 2 more than the capacity 10"
 hasre out '^  greedy_by_size +12 +12 .*\(needs 12 bytes, 2 more than the capacity 10\)$'
 line out "does not fit: the lower bound, 12 bytes, is 2 more than the capacity (10): no plan can fit"
-line out "peak: step 0 holds 12 bytes in 3 buffers; the largest: b1 4 bytes [0, 3), b3 4 bytes [0, 9), b5 4 bytes [0, 21)"
+line out "peak: step 0 holds 12 bytes in 3 buffers; the largest:"
+line out "  b1                                  4 bytes  steps [0, 3)"
+line out "  b3                                  4 bytes  steps [0, 9)"
+line out "  b5                                  4 bytes  steps [0, 21)"
 lacks out "best:"
 run 4 "$A" plan --capacity 15 -s linear "$I12"
 line err "aplan: $I12: nothing fits the capacity of 15 bytes: the smallest plan (linear) needs 20 bytes, 5 more"
 hasre out '^  linear +20 .*\(needs 20 bytes, 5 more than the capacity 15\)$'
 line out "does not fit: the smallest plan (linear) needs 20 bytes, 5 more than the capacity (15); the lower bound, 12, would fit"
-line out "peak: step 0 holds 12 bytes in 3 buffers; the largest: b1 4 bytes [0, 3), b3 4 bytes [0, 9), b5 4 bytes [0, 21)"
+line out "peak: step 0 holds 12 bytes in 3 buffers; the largest:"
+line out "  b5                                  4 bytes  steps [0, 21)"
 run 0 "$A" plan --capacity 15 -s linear,greedy_by_size "$I12"
 hasre out '^\* greedy_by_size +12 '
 line out "fits: 12 of 15 bytes (80.0% of the capacity); 3 bytes free"
 run 4 "$A" plan --target cortex-m4 "$S/benchmarks/minimalloc/A.1048576.csv"
 has err "the lower bound is 1048576 bytes, 786432 more than the capacity 262144"
 line out "does not fit: the lower bound, 1048576 bytes, is 786432 more than cortex-m4's RAM (262144): no plan can fit"
-hasre out '^peak: step [0-9]+ holds 1048576 bytes in [0-9]+ buffers; the largest: '
+hasre out '^peak: step [0-9]+ holds 1048576 bytes in [0-9]+ buffers; the largest:$'
 # Byte counts: K, KB and KiB are 1024 and M, MB and MiB 1048576, in any case.
 for c in 1K 1k 1KB 1kb 1KiB; do
     run 0 "$A" plan --capacity "$c" "$I12"
@@ -300,7 +316,8 @@ if [ -n "${PYTHON:-}" ]; then
     run 0 "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["lower_bound"] == {"bytes": 12, "step": 0}, d["lower_bound"]
+assert d["lower_bound"] == {"bytes": 12, "step": 0, "operator": None}, d["lower_bound"]
+assert d["steps"] is None # a CSV has no operators
 assert d["best"] == "greedy_by_size" and d["optimal"] is True
 names = [s["name"] for s in d["strategies"]]
 assert names == ["linear", "greedy_by_size", "greedy_by_size_tflm", "first_fit"], names
@@ -313,10 +330,23 @@ assert d["peak"] == {"step": 0, "live_bytes": 12, "live_buffers": 3, "largest": 
 assert d["input"]["alignment_from"] == "default" and d["input"]["target_alignment"] is None
 b = d["buffers"][2]
 assert b == {"index": 2, "id": "b3", "line": 4, "size": 4, "planned_size": 4, "lower": 0, "upper": 9,
-             "alignment": 1, "fixed_offset": None, "offset": 4}, b
+             "alignment": 1, "fixed_offset": None, "offset": 4, "name": "b3", "type": None, "shape": None}, b
 assert d["strategies"][1]["offsets"] == [0, 0, 4, 0, 8]
 assert d["input"]["kind"] == "csv" and d["input"]["capacity"] is None
 ' "$T/plan.json"
+fi
+
+# An id that is not UTF-8 (the CSV reader takes any byte but controls, commas and quotes) keeps the JSON valid: the
+# byte is the text \xHH, as in the picture.
+printf 'id,lower,upper,size\nbad\377x,0,1,4\n' >"$T/latin.csv"
+run 0 "$A" plan -f json "$T/latin.csv"
+if [ -n "${PYTHON:-}" ]; then
+    cp "$T/out" "$T/latin.json"
+    run 0 "$PYTHON" -c '
+import json, sys
+b = json.load(open(sys.argv[1], encoding="utf-8"))["buffers"][0]
+assert (b["id"], b["name"]) == ("bad\\xFFx", "bad\\xFFx"), b
+' "$T/latin.json"
 fi
 
 # --- C header: compiles as C11 with warnings as errors and matches the plan -------------------------------------------
@@ -387,7 +417,7 @@ PD=$S/models/person_detect.tflite
 AP=$S/models/audio_preprocessor_int8.tflite
 run 0 "$A" plan "$PD"
 line out "$PD: 32 buffers, alignment 16, sizes rounded up"
-line out "lower bound: 55296 bytes, reached at step 4"
+line out "lower bound: 55296 bytes, reached at step 4: CONV_2D (op 2 of subgraph 0)"
 hasre out '^  linear +241072 +55296 '
 hasre out '^\* greedy_by_size +55296 +55296 +\+0\.0% '
 hasre out '^  greedy_by_size_tflm +55296 '
@@ -429,7 +459,11 @@ run 4 "$A" plan "$AP" --capacity 2K
 line err "aplan: $AP: no plan can fit: the lower bound is 2096 bytes, 48 more than the capacity 2048"
 hasre out '^  greedy_by_size +2096 +2096 .*\(needs 2096 bytes, 48 more than the capacity 2048\)$'
 line out "does not fit: the lower bound, 2096 bytes, is 48 more than the capacity (2048): no plan can fit"
-line out "peak: step 6 holds 2096 bytes in 3 buffers; the largest: s0t23 1040 bytes [5, 7), s0t24 1040 bytes [6, 8), s0t22 16 bytes [4, 13)"
+line out "lower bound: 2096 bytes, reached at step 6: SignalEnergy (op 4 of subgraph 0)" # a custom operator
+line out "peak: step 6 holds 2096 bytes in 3 buffers; the largest:"
+line out "  signal_rfft (s0t23)                    1040 bytes  steps [5, 7)  INT16 [514]"
+line out "  signal_energy (s0t24)                  1040 bytes  steps [6, 8)  UINT32 [257]"
+line out "  signal_fft_auto_scale1 (s0t22)           16 bytes  steps [4, 13)  INT32 []"
 lacks out "in TFLM:" # no plan to use
 run 4 "$A" plan "$AP" --capacity 2900 -s greedy_by_size_tflm,first_fit
 line out "does not fit: the smallest plan (first_fit) needs 2976 bytes, 76 more than the capacity (2900); the lower bound, 2096, would fit"
@@ -520,6 +554,177 @@ line out "$PD: 32 buffers, alignment 16, sizes rounded up, capacity 262144 (targ
 head -c 200 "$S/models/person_detect.tflite" >"$T/cut.tflite"
 run 3 "$A" plan "$T/cut.tflite"
 has err "cut.tflite: byte "
+
+# --- names, types, shapes and operators -------------------------------------------------------------------------------
+# A model's buffers keep their ids (s<subgraph>t<tensor>: the CSV key, what verify matches) and gain the tensors'
+# names, types and shapes; each step is tied to the operator that runs at it.
+run 0 "$A" bound "$PD"
+line out "lower bound: 55296 bytes, reached at step 4: CONV_2D (op 2 of subgraph 0)"
+line out "at step 4: 2 buffers live, 55296 bytes, largest first"
+line out "  MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6 (s0t54)        36864 bytes  steps [4, 6)  INT8 [1x48x48x16]"
+line out "  MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6 (s0t51)        18432 bytes  steps [3, 5)  INT8 [1x48x48x8]"
+run 0 "$A" bound "$AP"
+line out "  signal_fft_auto_scale1 (s0t22)           16 bytes  steps [4, 13)  INT32 []" # a scalar
+# graph: one line per step, each operator with its tensors (name, id, bytes); constants counted.
+run 0 "$A" graph "$PD"
+line out "$PD: 31 operators in 1 subgraph, 33 steps (the steps of the lifetimes)"
+line out "step  what runs: inputs -> outputs, each tensor as name (id when planned) and bytes; constants counted"
+line out "   0  start, before any operator"
+line out "   1  the inputs of subgraph 0 -> input (s0t88) 9216 B"
+line out "   4  CONV_2D (op 2 of subgraph 0): MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6 (s0t51) 18432 B + 2 constants -> MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6 (s0t54) 36864 B"
+line out "  20  CONV_2D (op 18 of subgraph 0): MobilenetV1/MobilenetV1/Conv2d_9_depthwise/Relu6 (s0t83) 4608 B + 2 constants -> MobilenetV1/MobilenetV1/Conv2d_9_pointwise/Relu6 (s0t86) 4608 B"
+lines out 35
+empty err
+MP=$S/models/mp_face_landmark_with_attention.tflite
+run 0 "$A" graph "$MP"
+line out "$MP: 712 operators in 1 subgraph, 714 steps (the steps of the lifetimes)"
+line out "   2  DEQUANTIZE (op 0 of subgraph 0): 1 constant -> conv2d/Bias_dequantize (s0t750) 64 B"
+line out " 184  CONV_2D (op 182 of subgraph 0): p_re_lu_19 (s0t183) 1152 B, output_mesh/Kernel_dequantize (s0t1008) 1617408 B, output_mesh/Bias_dequantize (s0t837) 5616 B -> output_mesh (s0t186) 5616 B"
+lines out 716
+run 0 "$A" bound "$MP"
+line out "lower bound: 1924704 bytes, reached at step 184: CONV_2D (op 182 of subgraph 0)"
+line out "  output_mesh/Kernel_dequantize (s0t1008)      1617408 bytes  steps [183, 185)  FLOAT32 [1404x3x3x32]"
+# A CSV has no operators; graph takes no option and one model.
+run 3 "$A" graph "$I12"
+line err "aplan: $I12: not a .tflite model (no \"TFL3\" at bytes 4..7): a CSV problem has no operators, only buffers and their lifetimes"
+empty out
+run 3 "$A" graph "$T/cut.tflite"
+has err "cut.tflite: byte "
+run 6 "$A" graph "$T/missing.tflite"
+line err "aplan: cannot open $T/missing.tflite: No such file or directory"
+run 2 "$A" graph
+has err "graph: expected 1 argument, got 0"
+run 2 "$A" graph -f json "$PD"
+has err "graph: option '-f' does not apply to this command"
+# The picture's tooltips: name (id), type and shape, then the operators of the first and last step.
+run 0 "$A" plan -f svg "$PD"
+has out "<title>MobilenetV1/MobilenetV1/Conv2d_9_pointwise/Relu6 (s0t86), INT8 [1x6x6x128]: 4.5 KiB (4608 bytes) at offset 9 KiB (9216), steps [20, 22): from CONV_2D (op 18 of subgraph 0) to DEPTHWISE_CONV_2D (op 19 of subgraph 0)</title>"
+has out "lower bound 54 KiB (55296 bytes) at step 4: CONV_2D (op 2 of subgraph 0)</text>"
+# JSON: names, types and shapes per buffer (keys only added), every step's operator and the bound's.
+if [ -n "${PYTHON:-}" ]; then
+    "$A" plan -f json "$PD" >"$T/pd.json"
+    "$A" plan -f json "$AP" >"$T/ap_names.json"
+    "$A" plan -f json "$MP" >"$T/mp.json"
+    run 0 "$PYTHON" -c '
+import json, sys
+pd, ap, mp = (json.load(open(f)) for f in sys.argv[1:4])
+b = {x["id"]: x for x in pd["buffers"]}
+assert b["s0t86"]["name"] == "MobilenetV1/MobilenetV1/Conv2d_9_pointwise/Relu6", b["s0t86"]
+assert (b["s0t86"]["type"], b["s0t86"]["shape"], b["s0t86"]["size"]) == ("INT8", [1, 6, 6, 128], 4608), b["s0t86"]
+assert b["s0t88"]["name"] == "input" and b["s0t88"]["shape"] == [1, 96, 96, 1]
+assert pd["lower_bound"] == {"bytes": 55296, "step": 4,
+                             "operator": {"subgraph": 0, "index": 2, "name": "CONV_2D", "builtin_code": 3}}
+assert len(pd["steps"]) == 33, len(pd["steps"])
+assert pd["steps"][0] == {"step": 0, "kind": "start", "operator": None, "entered": None, "depth": 0}
+assert pd["steps"][1] == {"step": 1, "kind": "entry", "operator": None, "entered": 0, "depth": 0}
+assert pd["steps"][4] == {"step": 4, "kind": "operator", "entered": None, "depth": 0,
+                          "operator": {"subgraph": 0, "index": 2, "name": "CONV_2D", "builtin_code": 3}}
+assert [pd["buffers"][i]["name"] for i in pd["peak"]["largest"]] == [
+    "MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6", "MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6"]
+assert ap["lower_bound"]["operator"] == {"subgraph": 0, "index": 4, "name": "SignalEnergy", "builtin_code": 32}
+a = {x["id"]: x for x in ap["buffers"]}
+assert (a["s0t23"]["name"], a["s0t23"]["type"], a["s0t23"]["shape"]) == ("signal_rfft", "INT16", [514]), a["s0t23"]
+assert (a["s0t22"]["type"], a["s0t22"]["shape"]) == ("INT32", []), a["s0t22"]
+assert a["s0t0"]["name"] == "serving_default_audio_frame:0"
+assert len(mp["buffers"]) == 713 and len(mp["steps"]) == 714
+assert all(x["name"] and x["name"] != x["id"] and x["type"] == "FLOAT32" and x["shape"] for x in mp["buffers"])
+m = {x["id"]: x for x in mp["buffers"]}
+assert (m["s0t0"]["name"], m["s0t0"]["shape"]) == ("input_1", [1, 192, 192, 3]), m["s0t0"]
+assert m["s0t1008"]["name"] == "output_mesh/Kernel_dequantize" and m["s0t1008"]["shape"] == [1404, 3, 3, 32]
+assert mp["lower_bound"]["operator"] == {"subgraph": 0, "index": 182, "name": "CONV_2D", "builtin_code": 3}
+assert sum(s["kind"] == "operator" for s in mp["steps"]) == 712
+' "$T/pd.json" "$T/ap_names.json" "$T/mp.json"
+fi
+# Names are bytes from the file: a model written here (with the tests' .tflite writer) names tensors with a comma,
+# quotes, a newline, a NUL, a byte that is not UTF-8, markup, a long scope path and UTF-8, and has a WHILE and a
+# custom operator. Every output stays well-formed; the table shortens the long name; CSV keeps its columns.
+TESTS=$(cd "$(dirname "$0")/.." && pwd)
+cat >"$T/names_model.c" <<'EOF'
+/* Writes names.tflite: subgraph 0 runs ADD (t0 -> t1), WHILE (cond 1, body 2; t1 -> t2) and the custom operator
+ * "Scale,\"x\"" (t2 -> t3); subgraphs 1 and 2 run ADD and MUL on u0 -> u1. Tensor names: s0t0 a comma,
+ * quotes, a newline, a NUL, a byte that is not UTF-8 and markup; s0t1 a long scope path; s0t2 UTF-8 (a snowman); s0t3
+ * none. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tflite_writer.h"
+
+int main(int argc, char **argv) {
+    static const int32_t shape[] = {1, 4}, idx_0[] = {0}, idx_1[] = {1}, idx_2[] = {2}, idx_3[] = {3};
+    static const tw_opcode codes[] = {{0, 0}, {119, 119}, {32, 32}, {18, 18}};
+    static const tw_tensor t4[] = {{shape, 2, 9, 0, false}, {shape, 2, 9, 0, false}, {shape, 2, 9, 0, false},
+                                   {shape, 2, 9, 0, false}};
+    static const tw_op main_ops[] = {{0, idx_0, 1, idx_1, 1, 0, {0, 0}, 0}, {1, idx_1, 1, idx_2, 1, 93, {1, 2}, 2},
+                                     {2, idx_2, 1, idx_3, 1, 0, {0, 0}, 0}};
+    static const tw_op cond_ops[] = {{0, idx_0, 1, idx_1, 1, 0, {0, 0}, 0}};
+    static const tw_op body_ops[] = {{3, idx_0, 1, idx_1, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sgs[] = {{t4, 4, idx_0, 1, idx_3, 1, main_ops, 3},
+                                      {t4, 2, idx_0, 1, idx_1, 1, cond_ops, 1},
+                                      {t4, 2, idx_0, 1, idx_1, 1, body_ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    static const char odd[] = "a,b \"q\"\n\0\xff</x>";
+    static const tw_string names[] = {
+        {0, 1, "encoder/layer_11/attention/self/query_projection/MatMul;bias_add", 0},
+        {0, 0, odd, sizeof odd - 1u},
+        {0, 2, "snow\xe2\x98\x83man", 0}};
+    static const tw_string custom[] = {{0, 2, "Scale,\"x\"", 0}};
+    tw_model m = {3, codes, 4, sgs, 3, buffers, 1, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.tensor_names = names;
+    x.n_tensor_names = 3;
+    x.custom_codes = custom;
+    x.n_custom_codes = 1;
+    tw_file f = tw_build_ex(&m, &x);
+    FILE *out = argc > 1 ? fopen(argv[1], "wb") : NULL;
+    int ok = out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
+    if (out != NULL) ok = fclose(out) == 0 && ok;
+    tw_free(&f);
+    return ok ? 0 : 1;
+}
+EOF
+run 0 "$CC" -std=c11 -Wall -Wextra -Werror -I"$TESTS" -o "$T/names_model" "$T/names_model.c" "$TESTS/tflite_writer.c"
+run 0 "$T/names_model" "$T/names.tflite"
+NM=$T/names.tflite
+SNOW=$(printf 'snow\342\230\203man') # UTF-8, shown as it is
+run 0 "$A" graph "$NM"
+line out "$NM: 5 operators in 3 subgraphs, 9 steps (the steps of the lifetimes)"
+line out "   1  the inputs of subgraph 0 -> a,b \"q\"\\x0A\\x00\\xFF</x> (s0t0) 4 B"
+line out "   3  WHILE (op 1 of subgraph 0): encoder/layer_11/attention/self/query_projection/MatMul;bias_add (s0t1) 4 B -> $SNOW (s0t2) 4 B"
+line out "   4    entering subgraph 1 from WHILE (op 1 of subgraph 0) -> s1t0 4 B"
+line out "   5    ADD (op 0 of subgraph 1): s1t0 4 B -> s1t1 4 B"
+line out "   8  Scale,\"x\" (op 2 of subgraph 0): $SNOW (s0t2) 4 B -> s0t3 4 B"
+run 0 "$A" bound "$NM"
+line out "lower bound: 64 bytes, reached at step 5: ADD (op 0 of subgraph 1)"
+line out "  .../self/query_projection/MatMul;bias_add (s0t1)           16 bytes  steps [2, 8)  INT8 [1x4]"
+line out "  s1t0                                                       16 bytes  steps [4, 6)  INT8 [1x4]"
+run 0 "$A" plan -s greedy_by_size -f csv -o "$T/names.csv" "$NM"
+run 0 head -1 "$T/names.csv"
+line out "id,lower,upper,size,alignment,offset"
+run 0 "$A" verify "$NM" "$T/names.csv"
+has out "valid: 8 buffers, arena 64 bytes"
+"$A" plan -f svg -o "$T/names.svg" "$NM"
+"$A" plan -f html -o "$T/names.html" "$NM"
+run 0 grep -c '<title>a,b &quot;q&quot;\\x0A\\x00\\xFF&lt;/x&gt; (s0t0), INT8 \[1x4\]: 16 bytes at offset' "$T/names.svg"
+if [ -n "${PYTHON:-}" ]; then
+    "$A" plan -f json "$NM" >"$T/names.json"
+    run 0 "$PYTHON" -c '
+import json, sys, xml.dom.minidom
+d = json.load(open(sys.argv[1]))
+names = [b["name"] for b in d["buffers"]]
+assert names == ["a,b \"q\"\\x0A\\x00\\xFF</x>", "encoder/layer_11/attention/self/query_projection/MatMul;bias_add",
+                 "snow\u2603man", "s0t3", "s1t0", "s1t1", "s2t0", "s2t1"], names
+assert [b["id"] for b in d["buffers"]][:4] == ["s0t0", "s0t1", "s0t2", "s0t3"]
+assert d["steps"][8]["operator"] == {"subgraph": 0, "index": 2, "name": "Scale,\"x\"", "builtin_code": 32}
+assert d["steps"][4] == {"step": 4, "kind": "entry", "entered": 1, "depth": 1,
+                         "operator": {"subgraph": 0, "index": 1, "name": "WHILE", "builtin_code": 119}}
+xml.dom.minidom.parse(sys.argv[2])
+page = open(sys.argv[3], encoding="utf-8").read()
+data = json.loads(page.split("<script type=\"application/json\" id=\"aplan-data\">", 1)[1].split("</script>", 1)[0])
+assert data["names"][:3] == names[:3] and data["id"][0] == "s0t0", data["names"]
+assert data["tensors"][0] == "INT8 [1x4]" and data["steps"][5] == "ADD (op 0 of subgraph 1)", data["steps"]
+' "$T/names.json" "$T/names.svg" "$T/names.html"
+fi
 
 # --- embed: the plan as the model's offline plan ----------------------------------------------------------------------
 run 0 "$A" embed "$S/models/audio_preprocessor_int8.tflite" -o "$T/ap.tflite"

@@ -1,0 +1,155 @@
+/*
+ * The graph listing (`aplan graph MODEL`, `aplan example --graph`): one line per step of the lifetimes, saying what
+ * runs at it and which tensors it reads and writes, so that "reached at step 30" can be traced to an operator and
+ * its tensors. The steps are the reader's (aplan_tflite_steps): control flow included, each IF / WHILE / CALL_ONCE
+ * followed by an entry step and the steps of each subgraph it walks, indented by call depth.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* One line per step is long anyway and the names are what the listing is for: only a name longer than twice the
+ * table's limit (a pathological one) is shortened here. */
+#define GRAPH_NAME_SHOWN (2u * CLI_NAME_SHOWN)
+
+void cli_graph_heading(FILE *out, const char *name, size_t operators, size_t subgraphs, size_t steps) {
+    fprintf(out, "%s: %zu operator%s in %zu subgraph%s, %zu steps (the steps of the lifetimes)\n", name, operators,
+            operators == 1 ? "" : "s", subgraphs, subgraphs == 1 ? "" : "s", steps);
+    fputs("step  what runs: inputs -> outputs, each tensor as name (id when planned) and bytes; constants counted\n",
+          out);
+}
+
+/* The named tensors of list, ", "-separated; returns how many constants it left out. */
+static size_t write_tensors(FILE *out, const cli_graph_tensor *list, size_t count) {
+    size_t constants = 0, shown = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (list[k].constant) {
+            constants++;
+            continue;
+        }
+        if (shown++ > 0) fputs(", ", out);
+        (void)cli_write_short(out, list[k].name, GRAPH_NAME_SHOWN);
+        if (list[k].id != NULL) fprintf(out, " (%s)", list[k].id);
+        fprintf(out, " %llu B", (unsigned long long)list[k].bytes);
+    }
+    return constants;
+}
+
+void cli_graph_line(FILE *out, size_t step, uint32_t depth, const char *what, const cli_graph_tensor *inputs,
+                    size_t input_count, const cli_graph_tensor *outputs, size_t output_count) {
+    fprintf(out, "%4zu  %*s%s", step, (int)(2u * (depth < 16u ? depth : 16u)), "", what);
+    if (input_count > 0) {
+        fputs(": ", out);
+        size_t constants = write_tensors(out, inputs, input_count);
+        if (constants > 0) {
+            fprintf(out, "%s%zu constant%s", constants < input_count ? " + " : "", constants,
+                    constants == 1 ? "" : "s");
+        }
+    }
+    if (output_count > 0) {
+        fputs(" -> ", out);
+        (void)write_tensors(out, outputs, output_count);
+    }
+    fputc('\n', out);
+}
+
+/* The buffer index of tensor (subgraph, tensor), or SIZE_MAX when it is not planned: in->tflite_ids are in the
+ * reader's order (subgraph, then tensor, ascending), so a binary search. */
+static size_t planned_index(const cli_input *in, uint32_t subgraph, uint32_t tensor) {
+    size_t lo = 0, hi = in->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        const aplan_tflite_id *id = &in->tflite_ids[mid];
+        if (id->subgraph < subgraph || (id->subgraph == subgraph && id->tensor < tensor)) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo < in->count && in->tflite_ids[lo].subgraph == subgraph && in->tflite_ids[lo].tensor == tensor
+               ? lo
+               : SIZE_MAX;
+}
+
+/* A model's tensors for one line: each entry of v (absent inputs, -1, skipped) with its name as display text (owned:
+ * freed by free_tensors). */
+typedef struct tensor_list {
+    cli_graph_tensor *items;
+    size_t count;
+} tensor_list;
+
+static void free_tensors(tensor_list *l) {
+    for (size_t k = 0; k < l->count; k++) free((char *)l->items[k].name);
+    free(l->items);
+    l->items = NULL;
+    l->count = 0;
+}
+
+/* CLI_EXIT_OK, CLI_EXIT_INTERNAL (out of memory) or CLI_EXIT_BAD_INPUT with *e filled (a malformed name string). */
+static int load_tensor_list(const cli_input *in, const char *model, size_t size, uint32_t subgraph,
+                            aplan_tflite_indices v, tensor_list *l, aplan_format_error *e) {
+    l->count = 0;
+    l->items = malloc(((size_t)v.count + 1u) * sizeof *l->items);
+    if (l->items == NULL) return CLI_EXIT_INTERNAL;
+    for (uint32_t k = 0; k < v.count; k++) {
+        int32_t index = aplan_tflite_index_at(v, k);
+        if (index < 0) continue;
+        aplan_tflite_tensor_info t;
+        aplan_tflite_id id = {subgraph, (uint32_t)index};
+        if (aplan_tflite_tensor(model, size, id, &t, e) != APLAN_OK) return CLI_EXIT_BAD_INPUT;
+        size_t planned = planned_index(in, subgraph, (uint32_t)index);
+        char *name;
+        if (t.name.size > 0) {
+            name = cli_display_text(t.name.data, t.name.size);
+        } else { /* no name: its id, as everywhere */
+            char text[24];
+            (void)aplan_tflite_id_format(id, text, sizeof text);
+            name = cli_display_text(text, strlen(text));
+        }
+        if (name == NULL) return CLI_EXIT_INTERNAL;
+        const char *planned_id = planned != SIZE_MAX && t.name.size > 0 ? in->ids[planned] : NULL;
+        l->items[l->count++] = (cli_graph_tensor){name, planned_id, t.size, t.constant};
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_write_graph(FILE *out, const cli_input *in, const char *model, size_t size) {
+    aplan_tflite_info info;
+    aplan_format_error e;
+    memset(&e, 0, sizeof e);
+    if (aplan_tflite_query(model, size, &info, &e) != APLAN_OK || in->steps == NULL) {
+        /* The input loaded, so the query passes; without steps, a custom code could not be read (load_steps). */
+        cli_error("%s: the operators cannot be listed: %s", in->name,
+                  e.message[0] != '\0' ? e.message : "an operator's custom code is malformed");
+        return CLI_EXIT_BAD_INPUT;
+    }
+    cli_graph_heading(out, in->name, info.operator_count, info.subgraph_count, in->step_count);
+    int rc = CLI_EXIT_OK;
+    for (size_t k = 0; k < in->step_count && rc == CLI_EXIT_OK; k++) {
+        const cli_step *s = &in->steps[k];
+        tensor_list inputs = {NULL, 0}, outputs = {NULL, 0};
+        if (s->kind == APLAN_TFLITE_STEP_ENTRY) {
+            /* a subgraph's inputs are created as it is entered */
+            aplan_tflite_subgraph_info g;
+            rc = aplan_tflite_subgraph(model, size, s->entered, &g, &e) == APLAN_OK
+                     ? load_tensor_list(in, model, size, s->entered, g.inputs, &outputs, &e)
+                     : CLI_EXIT_BAD_INPUT;
+        } else if (s->kind == APLAN_TFLITE_STEP_OPERATOR) {
+            aplan_tflite_operator_info op;
+            rc = aplan_tflite_operator(model, size, s->subgraph, s->op, &op, &e) == APLAN_OK
+                     ? load_tensor_list(in, model, size, s->subgraph, op.inputs, &inputs, &e)
+                     : CLI_EXIT_BAD_INPUT;
+            if (rc == CLI_EXIT_OK) rc = load_tensor_list(in, model, size, s->subgraph, op.outputs, &outputs, &e);
+        }
+        if (rc == CLI_EXIT_OK) {
+            char what[160];
+            (void)cli_describe_step(in, k, what, sizeof what);
+            cli_graph_line(out, k, s->depth, what, inputs.items, inputs.count, outputs.items, outputs.count);
+        }
+        free_tensors(&inputs);
+        free_tensors(&outputs);
+    }
+    if (rc == CLI_EXIT_INTERNAL) cli_error("out of memory");
+    else if (rc != CLI_EXIT_OK)
+        cli_error("%s: byte %llu: %s", in->name, (unsigned long long)e.byte_offset,
+                  e.message[0] != '\0' ? e.message : aplan_status_str(e.status));
+    return rc;
+}
