@@ -81,7 +81,8 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
         (st = aplan__scratch_check(scratch, scratch_size, need)) != APLAN_OK) {
         return fail(result, st);
     }
-    if (need == 0) scratch = NULL; /* nothing to lend: the bound takes its O(n^2) path only when n is 0 */
+    /* Nothing to lend: n is 0, or a compact build whose bound and verifier need none (their O(n^2) paths). */
+    if (need == 0) scratch = NULL;
 
     /* The problem is valid and the scratch checked: the phases below trust both (one validation per plan). */
     size_t bound_need;
