@@ -38,10 +38,14 @@
 #  endif
 #endif
 
-/* memset goes through this so a freestanding port can supply its own (lz4's LZ4_FREESTANDING idea); it is the
- * only libc function the core calls by name (compilers may still emit memcpy/memset/memmove for struct copies). */
+/* memset and memcpy go through these so a freestanding port can supply its own (lz4's LZ4_FREESTANDING idea); they
+ * are the only libc functions the device side calls by name (memcpy: the .tflite writer's copy of the model), though
+ * compilers may still emit memcpy/memset/memmove for struct copies. */
 #ifndef APLAN_MEMSET
 #  define APLAN_MEMSET(d, c, n) __builtin_memset((d), (c), (n))
+#endif
+#ifndef APLAN_MEMCPY
+#  define APLAN_MEMCPY(d, s, n) __builtin_memcpy((d), (s), (n))
 #endif
 
 /* Scratch: a bump allocator over caller memory. With base NULL it only measures, so one layout function serves

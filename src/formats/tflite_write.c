@@ -27,11 +27,6 @@
 
 #include "formats/flatbuf.h"
 
-/* The one bulk copy (the whole input); overridable like APLAN_MEMSET for a freestanding port. */
-#ifndef APLAN_MEMCPY
-#  define APLAN_MEMCPY(d, s, n) __builtin_memcpy((d), (s), (n))
-#endif
-
 enum {
     MODEL_VERSION = 0,
     MODEL_SUBGRAPHS = 2,
