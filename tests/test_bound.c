@@ -117,8 +117,8 @@ static void test_bound_rejects_bad_arguments(void **state) {
         assert_int_equal(bytes, 0);
         return;
     }
-    assert_int_equal(aplan_lower_bound(&p, scratch, 7, &bound, NULL), APLAN_E_SCRATCH_TOO_SMALL);
-    assert_int_equal(aplan_lower_bound(&p, (char *)scratch + 1, 8, &bound, NULL), APLAN_E_SCRATCH_MISALIGNED);
+    assert_int_equal(aplan_lower_bound(&p, scratch, 11, &bound, NULL), APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(aplan_lower_bound(&p, (char *)scratch + 1, 12, &bound, NULL), APLAN_E_SCRATCH_MISALIGNED);
     p.count = SIZE_MAX / 2u;
     assert_int_equal(aplan_lower_bound_scratch_size(&p, &bytes), APLAN_E_SIZE_OVERFLOW);
 }

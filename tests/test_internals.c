@@ -1,4 +1,4 @@
-/* Internals the strategies stand on: the scratch carver's overflow checks, the deterministic sort, the interval tree
+/* Internals the strategies stand on: the scratch carver's overflow checks, the stable sort, the interval tree
  * against a brute-force scan and the gap search. Linked against aplan_internal. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,53 +45,88 @@ static void test_scratch_rejects_overflowing_sizes(void **state) {
     assert_true(m.failed);
 }
 
-static bool less_u32(const void *ctx, uint32_t a, uint32_t b) {
-    const uint32_t *key = ctx;
-    return key[a] != key[b] ? key[a] < key[b] : a < b;
-}
-
-static void test_sort_is_total_and_deterministic(void **state) {
+/* Every key, on both paths (insertion below 49 items, radix above), against the definition: ordered by the key and,
+ * among equal keys, in input order (stable). Keys spread over one byte, several, and all eight. */
+static void test_sort_by_is_ordered_and_stable(void **state) {
     (void)state;
     test_rng rng = {42};
-    uint32_t key[500], items[500];
-    for (uint32_t i = 0; i < 500; i++) {
-        key[i] = (uint32_t)rng_below(&rng, 20);
-        items[499 - i] = i;
+    enum { N = 700 };
+    static aplan_buffer b[N];
+    static uint64_t off[N];
+    static uint32_t items[N], tmp[N], pos[N];
+    const uint64_t spreads[] = {1, 3, 200, 70000, (uint64_t)1 << 40, UINT64_MAX};
+    const size_t lengths[] = {0, 1, 2, 20, 48, 49, 300, N};
+    for (size_t s = 0; s < sizeof spreads / sizeof spreads[0]; s++) {
+        for (size_t i = 0; i < N; i++) {
+            uint64_t r = spreads[s] == UINT64_MAX ? rng_next(&rng) : rng_below(&rng, spreads[s]);
+            b[i] = buf(r == 0 ? 1 : r, r / 2, r / 2 + 1 + rng_below(&rng, 5));
+            off[i] = rng_below(&rng, 2) ? r : rng_next(&rng);
+        }
+        aplan_problem p;
+        aplan_problem_init(&p, b, N);
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+            const size_t n = lengths[l];
+            for (aplan__key key = APLAN__BY_LOWER; key <= APLAN__BY_SIZE_DESC; key++) {
+                for (size_t i = 0; i < n; i++) items[i] = (uint32_t)((i * 7919u) % N); /* a scrambled input */
+                for (size_t i = 0; i < n; i++) pos[items[i]] = (uint32_t)i;
+                aplan__sort_by(items, tmp, n, key, &p, off);
+                for (size_t i = 1; i < n; i++) {
+                    const uint32_t x = items[i - 1], y = items[i];
+                    uint64_t kx, ky;
+                    switch (key) {
+                    case APLAN__BY_LOWER: kx = b[x].lower, ky = b[y].lower; break;
+                    case APLAN__BY_UPPER: kx = b[x].upper, ky = b[y].upper; break;
+                    case APLAN__BY_OFFSET: kx = off[x], ky = off[y]; break;
+                    default: kx = ~b[x].size, ky = ~b[y].size; break;
+                    }
+                    assert_true(kx < ky || (kx == ky && pos[x] < pos[y]));
+                }
+            }
+        }
     }
-    aplan__sort(items, 500, less_u32, key);
-    for (size_t i = 1; i < 500; i++) assert_true(less_u32(key, items[i - 1], items[i]));
-    aplan__sort(items, 0, less_u32, key);
-    aplan__sort(items, 1, less_u32, key);
 }
 
+/* The tree against a brute-force scan: only placed members count, from the moment they are placed. */
 static void test_itree_finds_exactly_the_intersecting_members(void **state) {
     (void)state;
     test_rng rng = {7};
     aplan_buffer b[300];
+    uint64_t off[300];
     for (int round = 0; round < 50; round++) {
         const size_t n = 1 + (size_t)rng_below(&rng, 300);
         random_problem(&rng, b, n, 60, 100, 1, 0);
         aplan_problem p;
         aplan_problem_init(&p, b, n);
-        uint32_t order[300], maxup[300], out[300];
+        uint32_t order[300], maxup[300], tmp[300], out[300];
         size_t m = 0;
         for (size_t i = 0; i < n; i++) {
+            off[i] = rng_below(&rng, 3) == 0 ? i : APLAN_NO_OFFSET; /* a third placed before the build */
             if (b[i].lower < b[i].upper) order[m++] = (uint32_t)i;
         }
         aplan__itree t;
-        aplan__itree_build(&t, &p, order, maxup, m);
-        for (uint64_t lo = 0; lo < 60; lo += 3) {
-            const uint64_t hi = lo + 1 + rng_below(&rng, 10);
-            const size_t k = aplan__itree_query(&t, lo, hi, NULL, NULL, out);
-            size_t want = 0;
-            for (size_t i = 0; i < n; i++) want += b[i].lower < b[i].upper && b[i].lower < hi && lo < b[i].upper;
-            assert_int_equal(k, want);
-            for (size_t j = 0; j < k; j++) {
-                const aplan_buffer *x = &b[out[j]];
-                assert_true(x->lower < hi && lo < x->upper);
+        aplan__itree_build(&t, &p, off, order, maxup, tmp, m);
+        for (int phase = 0; phase < 2; phase++) {
+            for (uint64_t lo = 0; lo < 60; lo += 3) {
+                const uint64_t hi = lo + 1 + rng_below(&rng, 10);
+                const size_t k = aplan__itree_query(&t, lo, hi, out);
+                size_t want = 0;
+                for (size_t i = 0; i < n; i++) {
+                    want += b[i].lower < b[i].upper && b[i].lower < hi && lo < b[i].upper && off[i] != APLAN_NO_OFFSET;
+                }
+                assert_int_equal(k, want);
+                for (size_t j = 0; j < k; j++) {
+                    const aplan_buffer *x = &b[out[j]];
+                    assert_true(x->lower < hi && lo < x->upper && off[out[j]] != APLAN_NO_OFFSET);
+                }
+            }
+            assert_int_equal(aplan__itree_query(&t, 5, 5, out), 0); /* empty query */
+            for (size_t k = 0; k < m; k++) { /* place the rest, then query again */
+                if (off[order[k]] == APLAN_NO_OFFSET) {
+                    off[order[k]] = 1;
+                    aplan__itree_place(&t, order[k]);
+                }
             }
         }
-        assert_int_equal(aplan__itree_query(&t, 5, 5, NULL, NULL, out), 0); /* empty query */
     }
 }
 
@@ -156,7 +191,7 @@ int main(void) {
         cmocka_unit_test(test_putf_conversions_and_truncation),
         cmocka_unit_test(test_scratch_measures_and_carves_identically),
         cmocka_unit_test(test_scratch_rejects_overflowing_sizes),
-        cmocka_unit_test(test_sort_is_total_and_deterministic),
+        cmocka_unit_test(test_sort_by_is_ordered_and_stable),
         cmocka_unit_test(test_itree_finds_exactly_the_intersecting_members),
         cmocka_unit_test(test_first_gap_walks_sorted_neighbours),
     };

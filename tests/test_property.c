@@ -176,6 +176,177 @@ static void test_property_offsets_are_pinned(void **state) {
     assert_true(all_equal);
 }
 
+/*
+ * The reference implementations: greedy_by_size, greedy_by_size_tflm and first_fit as first written (gather every
+ * conflicting placed buffer, sort by offset, walk to the first aligned gap), in plain O(n^2) code with none of the
+ * library's structures. The library's versions must give exactly these offsets on every shape: few buffers, many,
+ * thousands live at once, all live at once, alignments, rounding, fixed buffers.
+ */
+typedef struct {
+    const aplan_problem *p;
+    const uint64_t *off;
+    int mode; /* 0: size desc, index asc; 1: size desc, index desc; 2: lower asc, size desc, index asc; 3: offset */
+} ref_ctx;
+static ref_ctx ref; /* qsort has no context argument */
+
+static int ref_cmp(const void *va, const void *vb) {
+    const uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
+    const uint64_t sa = aplan_buffer_size(ref.p, a), sb = aplan_buffer_size(ref.p, b);
+    const uint64_t la = ref.p->buffers[a].lower, lb = ref.p->buffers[b].lower;
+    if (ref.mode == 2 && la != lb) return la < lb ? -1 : 1;
+    if (ref.mode == 3) {
+        if (ref.off[a] != ref.off[b]) return ref.off[a] < ref.off[b] ? -1 : 1;
+    } else if (sa != sb) {
+        return sa > sb ? -1 : 1;
+    }
+    return ref.mode == 1 ? (a > b ? -1 : 1) : (a < b ? -1 : 1);
+}
+
+static bool ref_occupies(const aplan_problem *p, size_t i) {
+    return p->buffers[i].lower < p->buffers[i].upper && aplan_buffer_size(p, i) != 0;
+}
+
+/* Lowest aligned offset at which x misses every buffer in nb (sorted here); false on 64-bit overflow. */
+static bool ref_gap(const aplan_problem *p, const uint64_t *off, uint32_t *nb, size_t k, uint32_t x, uint64_t *out) {
+    ref.p = p;
+    ref.off = off;
+    ref.mode = 3;
+    qsort(nb, k, sizeof *nb, ref_cmp);
+    const uint64_t size = aplan_buffer_size(p, x), align = aplan_buffer_alignment(p, x);
+    uint64_t c = 0;
+    for (size_t j = 0; j < k; j++) {
+        const uint64_t end = off[nb[j]] + aplan_buffer_size(p, nb[j]);
+        if (size > UINT64_MAX - c) return false;
+        if (off[nb[j]] >= c + size) break;
+        if (end > c) {
+            if (end > UINT64_MAX - (align - 1u)) return false;
+            c = (end + align - 1u) & ~(align - 1u);
+        }
+    }
+    if (size > UINT64_MAX - c) return false;
+    *out = c;
+    return true;
+}
+
+/* mode 0/1: greedy_by_size / _tflm; 2: first_fit. Returns APLAN_OK or APLAN_E_SIZE_OVERFLOW. */
+static aplan_status ref_plan(const aplan_problem *p, int mode, uint64_t *off) {
+    const size_t n = p->count;
+    uint32_t *order = malloc((n + 1) * sizeof *order), *nb = malloc((n + 1) * sizeof *nb);
+    size_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        off[i] = APLAN_NO_OFFSET;
+        if (p->buffers[i].offset != APLAN_NO_OFFSET) off[i] = p->buffers[i].offset;
+        else if (!ref_occupies(p, i)) off[i] = 0;
+        else order[m++] = i;
+    }
+    ref.p = p;
+    ref.mode = mode;
+    qsort(order, m, sizeof *order, ref_cmp);
+    aplan_status st = APLAN_OK;
+    for (size_t k = 0; k < m && st == APLAN_OK; k++) {
+        const uint32_t x = order[k];
+        const aplan_buffer *bx = &p->buffers[x];
+        size_t c = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            if (j == x || off[j] == APLAN_NO_OFFSET || !ref_occupies(p, j)) continue;
+            const aplan_buffer *bj = &p->buffers[j];
+            const bool fixed = bj->offset != APLAN_NO_OFFSET;
+            /* first_fit: placed buffers that are still live at x's start, and fixed ones whose lifetime meets x's */
+            const bool conflict = mode == 2 && !fixed ? bj->upper > bx->lower
+                                                      : bj->lower < bx->upper && bx->lower < bj->upper;
+            if (conflict) nb[c++] = j;
+        }
+        if (!ref_gap(p, off, nb, c, x, &off[x])) st = APLAN_E_SIZE_OVERFLOW;
+    }
+    free(order);
+    free(nb);
+    return st;
+}
+
+static void compare_with_reference(const aplan_problem *p, const char *shape) {
+    static const char *const names[] = {"greedy_by_size", "greedy_by_size_tflm", "first_fit"};
+    uint64_t *want = malloc((p->count + 1) * sizeof *want), *got = malloc((p->count + 1) * sizeof *got);
+    for (int mode = 0; mode < 3; mode++) {
+        const aplan_strategy *s = NULL;
+        if (aplan_strategy_find(names[mode], &s) != APLAN_OK) continue; /* left out of this build */
+        const aplan_status want_st = ref_plan(p, mode, want);
+        size_t need;
+        assert_int_equal(s->scratch_size(s, p, &need), APLAN_OK);
+        void *scratch = need ? aligned_alloc(APLAN_SCRATCH_ALIGN, (need + APLAN_SCRATCH_ALIGN - 1) &
+                                                                       ~(size_t)(APLAN_SCRATCH_ALIGN - 1))
+                             : NULL;
+        for (size_t i = 0; i < p->count; i++) got[i] = APLAN_NO_OFFSET;
+        aplan_report report;
+        aplan_report_clear(&report);
+        const aplan_status got_st = s->plan(s, p, scratch, need, got, &report);
+        free(scratch);
+        if (got_st != want_st) print_message("%s on %s: status %d, reference %d\n", names[mode], shape, got_st, want_st);
+        assert_int_equal(got_st, want_st);
+        if (want_st != APLAN_OK) continue;
+        for (size_t i = 0; i < p->count; i++) {
+            if (got[i] != want[i]) {
+                print_message("%s on %s (n %zu): buffer %zu at %llu, reference %llu\n", names[mode], shape, p->count,
+                              i, (unsigned long long)got[i], (unsigned long long)want[i]);
+            }
+            assert_int_equal(got[i], want[i]);
+        }
+    }
+    free(want);
+    free(got);
+}
+
+static void test_property_strategies_match_reference(void **state) {
+    (void)state;
+    test_rng rng = {seed};
+    enum { MAX = 3000 };
+    aplan_buffer *b = malloc(MAX * sizeof *b);
+    for (int round = 0; round < 12; round++) {
+        const int shape = round % 6;
+        size_t n;
+        aplan_problem p;
+        if (shape == 0) { /* small and mixed, with fixed buffers */
+            n = 1 + (size_t)rng_below(&rng, 300);
+            random_problem(&rng, b, n, 1 + rng_below(&rng, 80), 1 + rng_below(&rng, 4000), 64, 8);
+        } else if (shape == 1) { /* inference-like: short lifetimes, some long skips */
+            n = 800 + (size_t)rng_below(&rng, 800);
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t lower = i / 2 + rng_below(&rng, 3);
+                const uint64_t life = rng_below(&rng, 8) == 0 ? 20 + rng_below(&rng, 200) : 1 + rng_below(&rng, 4);
+                b[i] = buf(16 + rng_below(&rng, 65536), lower, lower + life);
+            }
+        } else if (shape == 2 || shape == 3) { /* thousands live at once, long overlapping lifetimes */
+            n = 1000 + (size_t)rng_below(&rng, 600);
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t lower = rng_below(&rng, 400);
+                b[i] = buf(1 + rng_below(&rng, shape == 2 ? 1000000 : 64), lower, lower + 1 + rng_below(&rng, 2000));
+                b[i].alignment = rng_below(&rng, 4) == 0 ? 1u << rng_below(&rng, 7) : 0;
+            }
+        } else if (shape == 4) { /* all live at once */
+            n = 1000 + (size_t)rng_below(&rng, 500);
+            for (size_t i = 0; i < n; i++) b[i] = buf(1 + rng_below(&rng, rng_below(&rng, 2) ? 100 : 100000), 0, 1);
+        } else { /* many fixed buffers among dense ones, low in the arena where the others go too */
+            n = 500 + (size_t)rng_below(&rng, 1000);
+            random_problem(&rng, b, n, 200, 100000, 256, 3);
+            uint64_t at = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (b[i].offset == APLAN_NO_OFFSET) continue;
+                at += rng_below(&rng, 50000);
+                at = (at + 255u) & ~(uint64_t)255u; /* meets any alignment up to 256 */
+                b[i].offset = at;
+                at += b[i].size + 256u;
+            }
+        }
+        aplan_problem_init(&p, b, n);
+        p.alignment = 1u << rng_below(&rng, 5);
+        p.flags = rng_below(&rng, 2) ? APLAN_ROUND_SIZES : 0u;
+        if (shape == 5) p.flags |= APLAN_ALLOW_FIXED_ALIAS;
+        char name[32];
+        snprintf(name, sizeof name, "shape %d round %d", shape, round);
+        compare_with_reference(&p, name);
+    }
+    free(b);
+}
+
 int main(int argc, char **argv) {
     seed = test_seed(argc, argv);
     const struct CMUnitTest tests[] = {
@@ -184,6 +355,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_property_with_fixed_buffers),
         cmocka_unit_test(test_property_with_aliasing_allowed),
         cmocka_unit_test(test_property_offsets_are_pinned),
+        cmocka_unit_test(test_property_strategies_match_reference),
     };
     return cmocka_run_group_tests_name("property", tests, NULL, NULL);
 }

@@ -226,8 +226,8 @@ APLAN_API bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, si
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Lower bound                                                                                                   */
 
-/** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 8 per buffer (0 in a compact build, which has only
- *  the O(n^2) path). Returns APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW (the need
+/** Scratch bytes aplan_lower_bound needs for its O(n log n) path: 12 per buffer (0 in a compact build, which has
+ *  only the O(n^2) path). Returns APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW (the need
  *  passes SIZE_MAX; *bytes untouched). O(1). */
 APLAN_API aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes);
 

@@ -14,11 +14,12 @@ extern "C" {
 #endif
 
 /** "linear": no reuse. Buffers back to back in input order, each aligned, skipping fixed buffers' bytes.
- *  O(n + f log f) for f fixed buffers; scratch 4 bytes per fixed buffer. */
+ *  O(n + f log f) for f fixed buffers; scratch 8 bytes per fixed buffer. */
 APLAN_API const aplan_strategy *aplan_strategy_linear(void);
 
 /** "greedy_by_size": largest first, each at the lowest aligned offset clear of every placed buffer it conflicts
- *  with; equal sizes in input order. O(n log n + sum of k log k) for k conflicting buffers; 16 bytes per buffer. */
+ *  with; equal sizes in input order. O(n log n + P) for P conflicting pairs (O(n log n) when every buffer is live
+ *  at one step); 24 bytes per buffer. */
 APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size(void);
 
 /** "greedy_by_size_tflm": greedy_by_size with TFLite Micro's GreedyMemoryPlanner tie order (equal sizes: the
@@ -26,8 +27,8 @@ APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size(void);
 APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void);
 
 /** "first_fit": simulates a runtime arena in step order (release, coalesce, allocate largest first at the lowest
- *  free block that fits, grow at the top). O(n log n) plus O(L) per buffer for L live buffers (O(L log L) when fixed
- *  buffers conflict with it); 20 bytes per buffer. */
+ *  free block that fits, grow at the top). O(n log n) expected (live buffers in a search tree by offset), plus
+ *  O(f log f) per buffer for its f conflicting fixed buffers; 32 bytes per buffer, 16 more per fixed buffer. */
 APLAN_API const aplan_strategy *aplan_strategy_first_fit(void);
 
 /** "offline": pass-through of fixed offsets; every buffer must carry one (APLAN_E_OFFSET_MISSING names the first

@@ -1,6 +1,6 @@
 /*
- * The lower bound. The sweep path sorts start and end steps (8 bytes of scratch per buffer) and walks them once,
- * O(n log n); the path without scratch sums the live sizes at every start step, O(n^2), and is the only one in
+ * The lower bound. The sweep path sorts start and end steps (12 bytes of scratch per buffer: the two orders and the
+ * radix sort's second array) and walks them once, O(n) for steps that fit a few bytes and O(n log n) at worst; the path without scratch sums the live sizes at every start step, O(n^2), and is the only one in
  * compact builds (APLAN_COMPACT). Both report the earliest step with the largest live sum, so they agree exactly.
  */
 #include "internal.h"
@@ -13,7 +13,7 @@ static bool counts(const aplan_problem *p, size_t i) {
     return (p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0 || p->buffers[i].offset == APLAN_NO_OFFSET;
 }
 
-enum { BY_LOWER, BY_UPPER, ARRAYS }; /* scratch: two index arrays */
+enum { BY_LOWER, BY_UPPER, TMP, ARRAYS }; /* scratch: three index arrays */
 
 aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t *bytes) {
     if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
@@ -29,7 +29,7 @@ aplan_status aplan_lower_bound_scratch_size(const aplan_problem *problem, size_t
 static uint64_t static_part(const aplan_problem *p) {
     uint64_t best = 0;
     for (size_t i = 0; i < p->count; i++) {
-        uint64_t end = aplan_buffer_size(p, i);
+        uint64_t end = aplan__size(p, i);
         if (p->buffers[i].offset != APLAN_NO_OFFSET) end += p->buffers[i].offset; /* validated: no overflow */
         if (end > best) best = end;
     }
@@ -54,15 +54,15 @@ static aplan_status sweep(const aplan_problem *p, void *scratch, size_t scratch_
             m++;
         }
     }
-    aplan__sort(by_lower, m, aplan__less_by_lower, p);
-    aplan__sort(by_upper, m, aplan__less_by_upper, p);
+    aplan__sort_by(by_lower, w[TMP], m, APLAN__BY_LOWER, p, NULL);
+    aplan__sort_by(by_upper, w[TMP], m, APLAN__BY_UPPER, p, NULL);
     uint64_t live = 0;
     size_t j = 0;
     for (size_t i = 0; i < m;) {
         const uint64_t t = p->buffers[by_lower[i]].lower;
-        for (; j < m && p->buffers[by_upper[j]].upper <= t; j++) live -= aplan_buffer_size(p, by_upper[j]);
+        for (; j < m && p->buffers[by_upper[j]].upper <= t; j++) live -= aplan__size(p, by_upper[j]);
         for (; i < m && p->buffers[by_lower[i]].lower == t; i++) {
-            if (!aplan__add(live, aplan_buffer_size(p, by_lower[i]), &live)) return APLAN_E_SIZE_OVERFLOW;
+            if (!aplan__add(live, aplan__size(p, by_lower[i]), &live)) return APLAN_E_SIZE_OVERFLOW;
         }
         if (live > *peak) {
             *peak = live;
@@ -80,7 +80,7 @@ static aplan_status pairwise(const aplan_problem *p, uint64_t *peak, uint64_t *p
         uint64_t live = 0;
         for (size_t j = 0; j < p->count; j++) {
             if (counts(p, j) && p->buffers[j].lower <= t && t < p->buffers[j].upper &&
-                !aplan__add(live, aplan_buffer_size(p, j), &live)) {
+                !aplan__add(live, aplan__size(p, j), &live)) {
                 return APLAN_E_SIZE_OVERFLOW;
             }
         }

@@ -68,14 +68,27 @@ aplan_status aplan__u32_arrays_size(size_t n, size_t k, size_t *bytes);
 /* Checks a caller's scratch pointer and size against a need: APLAN_E_SCRATCH_MISALIGNED / _TOO_SMALL / OK. */
 aplan_status aplan__scratch_check(const void *scratch, size_t scratch_size, size_t need);
 
-/* Heapsort of uint32 indices by a strict weak order `less` that must be total (tie-break on the index) so results
- * are deterministic. O(n log n) time, O(1) extra memory. */
+/* A strict weak order over buffer indices, total (ties broken by index) so that results are deterministic. Only
+ * compact builds' aplan__split uses one; everything else sorts with aplan__sort_by. */
 typedef bool (*aplan__less_fn)(const void *ctx, uint32_t a, uint32_t b);
-void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx);
 
-/* Common orders over a problem's buffers (ctx = const aplan_problem *), ties broken by index ascending. */
-bool aplan__less_by_lower(const void *ctx, uint32_t a, uint32_t b);
-bool aplan__less_by_upper(const void *ctx, uint32_t a, uint32_t b);
+/* The keys aplan__sort_by orders buffers by. */
+typedef enum aplan__key {
+    APLAN__BY_LOWER,     /* buffers[i].lower, ascending */
+    APLAN__BY_UPPER,     /* buffers[i].upper, ascending */
+    APLAN__BY_OFFSET,    /* offsets[i], ascending */
+    APLAN__BY_SIZE_DESC, /* effective size, largest first */
+} aplan__key;
+
+/*
+ * Stable sort of n buffer indices by key: equal keys keep their order in items (list them by rising index to get
+ * ties by index). tmp needs room for n entries, is overwritten, and must not overlap items; offsets is read only for
+ * APLAN__BY_OFFSET. O(n * b) for the b bytes in which the keys differ (at most 8): a radix sort, so at most 8 passes
+ * over the items whatever their order. Short arrays, and every array in compact builds (tmp unused there, may be
+ * NULL), use insertion sort: O(n^2), which is faster below a few dozen items.
+ */
+void aplan__sort_by(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,
+                    const uint64_t *offsets);
 
 /* Checked 64-bit arithmetic: false on overflow (then *out holds the wrapped sum). */
 static inline bool aplan__add(uint64_t a, uint64_t b, uint64_t *out) { return !__builtin_add_overflow(a, b, out); }
@@ -87,30 +100,52 @@ static inline bool aplan__align_up(uint64_t v, uint64_t align, uint64_t *out) {
     return true;
 }
 
+/* aplan_buffer_alignment and aplan_buffer_size, inline for the hot loops (the public functions call these): a call
+ * through the shared library's symbol table costs more than the work. Problem valid, i < count. */
+static inline uint64_t aplan__alignment(const aplan_problem *p, size_t i) {
+    const uint64_t a = p->buffers[i].alignment;
+    return a != 0 ? a : p->alignment;
+}
+static inline uint64_t aplan__size(const aplan_problem *p, size_t i) {
+    const uint64_t size = p->buffers[i].size;
+    if ((p->flags & APLAN_ROUND_SIZES) == 0) return size;
+    const uint64_t a = aplan__alignment(p, i);
+    /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it, and with NDEBUG
+     * the size saturates rather than wrapping to a small number. */
+    APLAN_ASSERT(size <= UINT64_MAX - (a - 1u));
+    return size <= UINT64_MAX - (a - 1u) ? (size + (a - 1u)) & ~(a - 1u) : UINT64_MAX;
+}
+
 /* True iff the buffer is live at some step and occupies memory: only such buffers can conflict. */
 static inline bool aplan__occupies(const aplan_problem *p, size_t i) {
-    return p->buffers[i].lower < p->buffers[i].upper && aplan_buffer_size(p, i) != 0;
+    return p->buffers[i].lower < p->buffers[i].upper && aplan__size(p, i) != 0;
 }
 
 /*
- * Static interval tree over buffer lifetimes. Built once over a subset of buffers (those that occupy memory),
- * queried for the ones whose lifetime intersects [lower, upper). Implicit balanced tree over the subset sorted by
- * lower; each node keeps the buffer with the largest upper in its subtree.
- * Memory: 8 bytes per member (order + max), carved by the caller. Build O(m log m); query O(log m + hits).
+ * Interval tree over buffer lifetimes whose members switch on as they are placed. Built once over a set of buffers
+ * (those that occupy memory): they are sorted by (lower, index) and read as an implicit balanced tree (the middle of
+ * a range is its root), each node keeping the placed member with the largest upper step in its subtree. A member
+ * counts, in queries, from the moment it is placed (offsets[member] != APLAN_NO_OFFSET) and aplan__itree_place has
+ * been called for it. Memory: 8 bytes per member (order + max), carved by the caller. No recursion: the walks use a
+ * fixed stack of 64 ranges, enough for any tree of up to 2^32 members (depth <= 33).
  */
 typedef struct aplan__itree {
     const aplan_problem *problem;
+    const uint64_t *offsets;
     uint32_t *order; /* members sorted by (lower, index) */
-    uint32_t *maxup; /* per implicit node: member with the largest upper in its subtree */
+    uint32_t *maxup; /* per implicit node: placed member with the largest upper in its subtree, or UINT32_MAX */
     size_t count;
 } aplan__itree;
 
-/* order must already hold the members (any order); it is sorted in place. */
-void aplan__itree_build(aplan__itree *t, const aplan_problem *p, uint32_t *order, uint32_t *maxup, size_t count);
-/* Appends to out[] every member whose lifetime intersects [lower, upper) and for which keep(ctx, member) holds
- * (keep may be NULL). out must have room for count entries. Returns the number appended. */
-size_t aplan__itree_query(const aplan__itree *t, uint64_t lower, uint64_t upper,
-                          bool (*keep)(const void *ctx, uint32_t member), const void *ctx, uint32_t *out);
+/* order must hold the members (any order; sorted here, with tmp: count entries, see aplan__sort_by); those already
+ * placed count at once. O(m log m). */
+void aplan__itree_build(aplan__itree *t, const aplan_problem *p, const uint64_t *offsets, uint32_t *order,
+                        uint32_t *maxup, uint32_t *tmp, size_t count);
+/* Makes member (a buffer index in the tree, offsets[member] set) count in queries. O(log m). */
+void aplan__itree_place(aplan__itree *t, uint32_t member);
+/* Writes to out[] every placed member whose lifetime intersects [lower, upper), in no particular order, and returns
+ * how many. out must have room for count entries. O(log m + hits * log m) at worst, O(log m + hits) typically. */
+size_t aplan__itree_query(const aplan__itree *t, uint64_t lower, uint64_t upper, uint32_t *out);
 
 /*
  * Lowest offset >= floor, aligned to align, at which size bytes miss every neighbour. nb[] lists buffers already
@@ -133,7 +168,7 @@ static inline void aplan__split(const aplan_problem *p, bool by_lifetime, uint64
                                 size_t *n_place, uint32_t *fixed, size_t *n_fixed, aplan__less_fn less) {
     size_t np = 0, nf = 0;
     for (uint32_t i = 0; i < p->count; i++) {
-        const bool takes_space = by_lifetime ? aplan__occupies(p, i) : aplan_buffer_size(p, i) != 0;
+        const bool takes_space = by_lifetime ? aplan__occupies(p, i) : aplan__size(p, i) != 0;
         if (p->buffers[i].offset != APLAN_NO_OFFSET) {
             offsets[i] = p->buffers[i].offset;
             if (takes_space && fixed != NULL) fixed[nf] = i;
@@ -151,12 +186,6 @@ static inline void aplan__split(const aplan_problem *p, bool by_lifetime, uint64
     *n_place = np;
     if (n_fixed != NULL) *n_fixed = nf;
 }
-
-/* ctx is a struct aplan__by_offset: order by (offsets[i], i). */
-struct aplan__by_offset {
-    const uint64_t *offsets;
-};
-bool aplan__less_by_offset(const void *ctx, uint32_t a, uint32_t b);
 
 #include <stdarg.h> /* va_list for aplan__vputf: a freestanding header, no libc behind it */
 

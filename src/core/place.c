@@ -10,7 +10,7 @@ aplan_status aplan__first_gap(const aplan_problem *p, const uint64_t *offsets, c
     for (; k < count; k++) {
         const uint32_t j = nb[k];
         const uint64_t j_off = offsets[j];
-        const uint64_t j_size = aplan_buffer_size(p, j);
+        const uint64_t j_size = aplan__size(p, j);
         if (j_size == 0) continue;
         if (j_off >= c_end) break; /* [c, c_end) fits below j, and every later neighbour starts at or above j */
         /* j was placed by a verified rule or is a validated fixed buffer: its end fits 64 bits. */

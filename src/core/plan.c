@@ -55,7 +55,7 @@ static uint64_t highest_end(const aplan_problem *p, const uint64_t *offsets) {
     for (size_t i = 0; i < p->count; i++) {
         uint64_t end;
         if (offsets[i] == APLAN_NO_OFFSET) continue;
-        if (!aplan__add(offsets[i], aplan_buffer_size(p, i), &end)) return UINT64_MAX;
+        if (!aplan__add(offsets[i], aplan__size(p, i), &end)) return UINT64_MAX;
         if (end > highest) highest = end;
     }
     return highest;

@@ -11,22 +11,9 @@ void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, siz
 
 static bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1u)) == 0; }
 
-uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) {
-    uint64_t a = problem->buffers[i].alignment;
-    return a != 0 ? a : problem->alignment;
-}
+uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) { return aplan__alignment(problem, i); }
 
-uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) {
-    uint64_t size = problem->buffers[i].size;
-    if ((problem->flags & APLAN_ROUND_SIZES) == 0) return size;
-    /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it, and with NDEBUG
-     * the size saturates (align_up leaves it untouched on overflow) rather than wrapping to a small number. */
-    uint64_t rounded = UINT64_MAX;
-    bool ok = aplan__align_up(size, aplan_buffer_alignment(problem, i), &rounded);
-    APLAN_ASSERT(ok);
-    (void)ok;
-    return rounded;
-}
+uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) { return aplan__size(problem, i); }
 
 bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j) {
     const aplan_buffer *a = &problem->buffers[i];
@@ -69,7 +56,7 @@ aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *
             report->step_hi = b->upper;
             return APLAN_E_BAD_LIFETIME;
         }
-        const uint64_t align = aplan_buffer_alignment(problem, i);
+        const uint64_t align = aplan__alignment(problem, i);
         uint64_t size = b->size;
         if ((problem->flags & APLAN_ROUND_SIZES) != 0 && !aplan__align_up(b->size, align, &size)) {
             aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, i, b->size, align);

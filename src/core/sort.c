@@ -1,62 +1,97 @@
 /*
- * Heapsort: O(n log n) worst case and no memory beyond the array, which suits caller-provided scratch. It is not
- * stable, so every order used with it is total (ties fall back to the buffer index) and results stay deterministic.
- * Short arrays (the conflict lists greedy_by_size sorts for every buffer are mostly short) use insertion sort, which
- * is several times faster there; with a total order both give the same result.
+ * Sorting buffer indices by one key of the buffer (its lower or upper step, its offset, its size).
+ *
+ * Long arrays: a least-significant-digit radix sort on the key's bytes, 8 bits per pass. It is stable (equal keys
+ * keep their order in the input, so an input listed by rising index comes out tied by index, the total order every
+ * strategy needs for deterministic results), it moves each item once per pass, and it skips every byte in which all
+ * keys agree, so a key that spans 20 bits (steps of a million-buffer model) costs 3 passes, not 8. O(n * passes)
+ * time, which is O(n) for a fixed key width; no comparator calls through a pointer. Needs a second array of n
+ * entries and 1 KiB of stack for the counts.
+ *
+ * Short arrays (and every array in compact builds, where code matters more than time): insertion sort, which is
+ * stable too and faster below a few dozen items.
  */
 #include "internal.h"
 
-#if !APLAN_COMPACT
-static void sift_down(uint32_t *a, size_t root, size_t n, aplan__less_fn less, const void *ctx) {
-    for (;;) {
-        size_t child = 2u * root + 1u;
-        if (child >= n) return;
-        if (child + 1u < n && less(ctx, a[child], a[child + 1u])) child++;
-        if (!less(ctx, a[root], a[child])) return;
-        uint32_t t = a[root];
-        a[root] = a[child];
-        a[child] = t;
-        root = child;
+static inline uint64_t key_of(aplan__key key, const aplan_problem *p, const uint64_t *offsets, uint32_t i) {
+    switch (key) {
+    case APLAN__BY_LOWER:
+        return p->buffers[i].lower;
+    case APLAN__BY_UPPER:
+        return p->buffers[i].upper;
+    case APLAN__BY_OFFSET:
+        return offsets[i];
+    case APLAN__BY_SIZE_DESC:
+        return ~aplan__size(p, i);
+    }
+    return 0;
+}
+
+static void insertion(uint32_t *items, size_t n, aplan__key key, const aplan_problem *p, const uint64_t *offsets) {
+    for (size_t i = 1; i < n; i++) {
+        const uint32_t x = items[i];
+        const uint64_t kx = key_of(key, p, offsets, x);
+        size_t j = i;
+        for (; j > 0 && kx < key_of(key, p, offsets, items[j - 1u]); j--) items[j] = items[j - 1u];
+        items[j] = x;
     }
 }
 
-#endif
-
-void aplan__sort(uint32_t *items, size_t n, aplan__less_fn less, const void *ctx) {
-    if (APLAN_COMPACT || n <= 16u) { /* compact builds trade the heapsort's O(n log n) for its code */
-        for (size_t i = 1; i < n; i++) {
-            const uint32_t x = items[i];
-            size_t j = i;
-            for (; j > 0 && less(ctx, x, items[j - 1u]); j--) items[j] = items[j - 1u];
-            items[j] = x;
+#if !APLAN_COMPACT
+/* One function per key, so that key_of's switch is resolved at compile time inside the passes. */
+static inline void radix(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,
+                         const uint64_t *offsets) {
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t k = key_of(key, p, offsets, items[i]);
+        any |= k;
+        all &= k;
+    }
+    const uint64_t varying = any ^ all; /* bits that differ between some two keys */
+    uint32_t *from = items, *to = tmp;
+    for (unsigned shift = 0; shift < 64u; shift += 8u) {
+        if (((varying >> shift) & 0xFFu) == 0) continue;
+        uint32_t count[256] = {0}; /* n < 2^32: items are uint32 indices into one problem */
+        for (size_t i = 0; i < n; i++) count[(key_of(key, p, offsets, from[i]) >> shift) & 0xFFu]++;
+        uint32_t at = 0;
+        for (unsigned d = 0; d < 256u; d++) {
+            const uint32_t c = count[d];
+            count[d] = at;
+            at += c;
         }
-        return;
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t x = from[i];
+            to[count[(key_of(key, p, offsets, x) >> shift) & 0xFFu]++] = x;
+        }
+        uint32_t *t = from;
+        from = to;
+        to = t;
     }
-#if !APLAN_COMPACT
-    for (size_t i = n / 2u; i-- > 0;) sift_down(items, i, n, less, ctx);
-    for (size_t end = n - 1u; end > 0; end--) {
-        uint32_t t = items[0];
-        items[0] = items[end];
-        items[end] = t;
-        sift_down(items, 0, end, less, ctx);
-    }
+    if (from != items) APLAN_MEMCPY(items, from, n * sizeof *items);
+}
 #endif
-}
 
-bool aplan__less_by_lower(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_buffer *bu = ((const aplan_problem *)ctx)->buffers;
-    if (bu[a].lower != bu[b].lower) return bu[a].lower < bu[b].lower;
-    return a < b;
-}
-
-bool aplan__less_by_upper(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_buffer *bu = ((const aplan_problem *)ctx)->buffers;
-    if (bu[a].upper != bu[b].upper) return bu[a].upper < bu[b].upper;
-    return a < b;
-}
-
-bool aplan__less_by_offset(const void *ctx, uint32_t a, uint32_t b) {
-    const uint64_t *off = ((const struct aplan__by_offset *)ctx)->offsets;
-    if (off[a] != off[b]) return off[a] < off[b];
-    return a < b;
+void aplan__sort_by(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,
+                    const uint64_t *offsets) {
+#if !APLAN_COMPACT
+    if (n > 48u && tmp != NULL) {
+        switch (key) {
+        case APLAN__BY_LOWER:
+            radix(items, tmp, n, APLAN__BY_LOWER, p, offsets);
+            return;
+        case APLAN__BY_UPPER:
+            radix(items, tmp, n, APLAN__BY_UPPER, p, offsets);
+            return;
+        case APLAN__BY_OFFSET:
+            radix(items, tmp, n, APLAN__BY_OFFSET, p, offsets);
+            return;
+        case APLAN__BY_SIZE_DESC:
+            radix(items, tmp, n, APLAN__BY_SIZE_DESC, p, offsets);
+            return;
+        }
+    }
+#else
+    (void)tmp;
+#endif
+    insertion(items, n, key, p, offsets);
 }

@@ -76,7 +76,7 @@ aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *byt
 }
 
 static uint64_t end_of(const aplan_problem *p, const uint64_t *off, size_t i) {
-    return off[i] + aplan_buffer_size(p, i); /* checked by rule 4 before any overlap test */
+    return off[i] + aplan__size(p, i); /* checked by rule 4 before any overlap test */
 }
 
 /* Reports an overlap between i and j, or counts it as an allowed alias. Returns true when it is a failure. */
@@ -194,12 +194,12 @@ static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scr
     }
     s.m = m;
     if (m == 0) return APLAN_OK;
-    struct aplan__by_offset ctx = {off};
-    aplan__sort(s.by_off, m, aplan__less_by_offset, &ctx);
+    /* pos is free until the orders are known: it is the sorts' second array. */
+    aplan__sort_by(s.by_off, s.pos, m, APLAN__BY_OFFSET, p, off);
+    aplan__sort_by(by_lower, s.pos, m, APLAN__BY_LOWER, p, NULL);
+    aplan__sort_by(by_upper, s.pos, m, APLAN__BY_UPPER, p, NULL);
     for (size_t k = 0; k < m; k++) s.pos[s.by_off[k]] = (uint32_t)k;
     for (size_t k = 0; k < 2u * s.leaves; k++) s.seg[k] = NONE;
-    aplan__sort(by_lower, m, aplan__less_by_lower, p);
-    aplan__sort(by_upper, m, aplan__less_by_upper, p);
     size_t j = 0;
     for (size_t i = 0; i < m;) {
         const uint64_t t = p->buffers[by_lower[i]].lower;
@@ -240,8 +240,8 @@ aplan_status aplan__verify(const aplan_problem *p, const uint64_t *offsets, uint
     uint64_t highest = 0;
     for (size_t i = 0; i < p->count; i++) {
         const uint64_t o = offsets[i];
-        const uint64_t align = aplan_buffer_alignment(p, i);
-        const uint64_t size = aplan_buffer_size(p, i);
+        const uint64_t align = aplan__alignment(p, i);
+        const uint64_t size = aplan__size(p, i);
         const uint64_t fixed = p->buffers[i].offset;
         uint64_t end;
         if (o == APLAN_NO_OFFSET) {

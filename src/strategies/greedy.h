@@ -4,10 +4,10 @@
 
 #include "core/internal.h"
 
-/* Scratch need of aplan__greedy_plan: 16 bytes per buffer. */
+/* Scratch need of aplan__greedy_plan: 24 bytes per buffer (8 in compact builds). */
 aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes);
-/* Places the online buffers in the order `less` gives (a total order over buffer indices, ctx = the problem). */
-aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, void *scratch, size_t scratch_size,
+/* Places the online buffers largest first; equal sizes by rising index, or with last_added_first by falling index. */
+aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, void *scratch, size_t scratch_size,
                                 uint64_t *offsets, aplan_report *report);
 
 #endif

@@ -7,13 +7,27 @@
  *      go to offset 0.
  *   2. Sort the other buffers by size, largest first; among equal sizes by the tie order (input order here;
  *      greedy_by_size_tflm uses TFLM's).
- *   3. For each in that order: ask a static interval tree over all lifetimes for the placed buffers whose lifetime
- *      intersects its own, sort them by offset, and take the lowest offset that is a multiple of the buffer's
- *      alignment and lies in a gap between them (or above the last).
+ *   3. For each in that order, take the lowest offset that is a multiple of its alignment and misses every placed
+ *      buffer whose lifetime intersects its own (a gap between them, or above the highest).
+ * The result is defined by that rule alone (the lowest such offset is unique), so any way of finding it gives the
+ * same offsets; tests/test_property.c keeps the first, plain implementation as the reference.
  *
- * Complexity: O(n log n) for the sorts and the tree, plus O(k log k) per buffer for its k conflicting buffers:
- * only buffers whose lifetimes intersect are ever scanned (TFLM scans every placed buffer and bubble-sorts).
- * Scratch: 16 bytes per buffer (size order 4, tree order 4, tree maxima 4, conflict list 4).
+ * How it is found: an interval tree over all lifetimes reports the k placed buffers that conflict (see `conflicts`
+ * below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix, or insertion sort
+ * for a few dozen) and walked from the lowest until a gap fits, so the buckets above the answer are never sorted.
+ * Two shapes need no walk: when the k buffers are all live at one step (their latest start is before their earliest
+ * end) no two share bytes, so the free bytes below their highest end are that end minus their sizes, and when those
+ * are fewer than the buffer's size it goes on top. When every buffer of the problem is live at one step and none is
+ * fixed, that test runs on running totals, without asking the tree at all.
+ *
+ * Complexity: O(n) for the size order (radix), O(n log n) for the tree, plus per buffer O(log n + k) to find its k
+ * conflicting placed buffers and O(k) to bucket them, plus the sorts of the buckets walked. So O(n log n + P) for P
+ * conflicting pairs (O(n log n) when all buffers are live at once), where TFLM's planner takes O(n^2) whatever the
+ * lifetimes (it walks every placed buffer for each new one). Worst shape: many buffers live together but not all at
+ * one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer
+ * gathers and buckets its k conflicting ones: O(P).
+ * Scratch: 24 bytes per buffer (size order 4, tree order 4, ranks 4, tree maxima 4, conflict list 4, sort space 4)
+ * and 2 KiB of stack for the bucket counts.
  * Guarantee: a valid plan; deterministic. No approximation ratio: it can miss the bound by a third on hard packings.
  */
 #include "aplan/strategies.h"
@@ -45,9 +59,22 @@ aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_
     return APLAN_OK;
 }
 
-aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, void *scratch, size_t scratch_size,
+/* Largest first; equal sizes in input order, or the one added last first (TFLM's order). */
+static bool less_size_then_index(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_problem *p = ctx;
+    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
+    return sa != sb ? sa > sb : a < b;
+}
+static bool less_size_then_last_added(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_problem *p = ctx;
+    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
+    return sa != sb ? sa > sb : a > b;
+}
+
+aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, void *scratch, size_t scratch_size,
                                 uint64_t *offsets, aplan_report *report) {
     if (p->count == 0) return APLAN_OK;
+    const aplan__less_fn less = last_added_first ? less_size_then_last_added : less_size_then_index;
     if (scratch_size / 8u < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
     uint32_t *order = scratch;
     uint32_t *next = order + p->count;
@@ -60,14 +87,14 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, voi
     for (size_t k = 0; k < online; k++) {
         const uint32_t x = order[k];
         const aplan_buffer *b = &p->buffers[x];
-        const uint64_t size = aplan_buffer_size(p, x);
-        const uint64_t align = aplan_buffer_alignment(p, x);
+        const uint64_t size = aplan__size(p, x);
+        const uint64_t align = aplan__alignment(p, x);
         uint64_t at = 0, at_end = size;
         for (uint32_t j = head; j != END; j = next[j]) {
             const aplan_buffer *o = &p->buffers[j];
             if (o->upper <= b->lower || b->upper <= o->lower) continue; /* never live together */
             if (offsets[j] >= at_end) break;                              /* [at, at_end) fits below j */
-            const uint64_t j_end = offsets[j] + aplan_buffer_size(p, j);  /* placed or fixed: fits 64 bits */
+            const uint64_t j_end = offsets[j] + aplan__size(p, j);  /* placed or fixed: fits 64 bits */
             if (j_end > at && (!aplan__align_up(j_end, align, &at) || !aplan__add(at, size, &at_end))) {
                 aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, x, 0, size);
                 return APLAN_E_SIZE_OVERFLOW;
@@ -79,59 +106,273 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, voi
     return APLAN_OK;
 }
 #else
-enum { ORDER, TREE_ORDER, TREE_MAX, HITS, ARRAYS }; /* scratch: four index arrays */
+enum { ORDER, TREE_ORDER, RANK, MAXRANK, HITS, TMP, ARRAYS }; /* scratch: six index arrays */
 
 aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self;
     return aplan__u32_arrays_size(p->count, ARRAYS, bytes);
 }
 
-static bool placed(const void *ctx, uint32_t member) { return ((const uint64_t *)ctx)[member] != APLAN_NO_OFFSET; }
+/*
+ * The conflict finder: an interval tree over every buffer that occupies memory, sorted by (lower, index) and read as
+ * an implicit balanced tree (the middle of a range is its root). A placed buffer's lifetime end is kept as a rank,
+ * the number of members that start before it ends, so that "j is live at x's start" is rank(j) > the number of
+ * members that start before x does (x is a member, so some member starts at x's start). Each node keeps the largest
+ * rank placed in its subtree. The walk then reads three arrays of 4-byte entries indexed by tree position, not the
+ * buffers, which is what keeps it in cache on large problems. Unplaced members have rank 0 and are never reported.
+ * 12 bytes per member; a walk keeps at most one pending range per level (depth <= 33 for 2^32 members).
+ */
+typedef struct {
+    const aplan_problem *p;
+    const uint32_t *order; /* members by (lower, index) */
+    uint32_t *rank;        /* per position: its member's end rank once placed, else 0 */
+    uint32_t *maxrank;     /* per implicit node: the largest rank in its subtree */
+    size_t m;
+} conflicts;
 
-aplan_status aplan__greedy_plan(const aplan_problem *p, aplan__less_fn less, void *scratch, size_t scratch_size,
+#define STACK 64
+
+/* Positions whose member starts before step v. O(log m). */
+static size_t starts_before(const conflicts *t, uint64_t v) {
+    size_t lo = 0, hi = t->m;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2u;
+        if (t->p->buffers[t->order[mid]].lower < v) lo = mid + 1u; else hi = mid;
+    }
+    return lo;
+}
+
+/* Marks member x placed: its rank r (starts_before its upper step, >= 1 as x starts before it ends) at its
+ * position, and raised maxima on the way down to it. O(log m). */
+static void place(conflicts *t, uint32_t x, uint32_t r) {
+    const aplan_buffer *bx = &t->p->buffers[x];
+    size_t lo = 0, hi = t->m;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2u;
+        if (t->maxrank[mid] < r) t->maxrank[mid] = r;
+        const uint32_t here = t->order[mid];
+        const uint64_t lh = t->p->buffers[here].lower;
+        if (here == x) {
+            t->rank[mid] = r;
+            return;
+        }
+        if (bx->lower < lh || (bx->lower == lh && x < here)) hi = mid; else lo = mid + 1u;
+    }
+    APLAN_ASSERT(false); /* not a member */
+}
+
+/* What a walk gathers for one buffer: its conflicting placed buffers, the last tree position among them (the latest
+ * start) and their smallest rank (the earliest end), which the on-top test reads. */
+typedef struct {
+    uint32_t *hits;
+    size_t n;
+    size_t last_position;
+    uint32_t least_rank;
+    uint32_t rank; /* x's own rank, for place() */
+} gather;
+
+/* Every placed member whose lifetime intersects buffer x's, into g. O(log m + hits) for the usual shapes. */
+static void find_conflicts(const conflicts *t, uint32_t x, gather *g) {
+    const aplan_buffer *bx = &t->p->buffers[x];
+    const uint32_t live_at_start = (uint32_t)starts_before(t, bx->lower); /* rank > this: live at x's start */
+    const size_t starts_in_time = starts_before(t, bx->upper);           /* positions below: start before x ends */
+    g->rank = (uint32_t)starts_in_time;
+    size_t stack_lo[STACK], stack_hi[STACK], top = 1;
+    stack_lo[0] = 0;
+    stack_hi[0] = t->m; /* the whole tree: node maxima are laid out over [0, m) */
+    g->n = 0;
+    g->last_position = 0;
+    g->least_rank = UINT32_MAX;
+    while (top > 0) {
+        top--;
+        size_t lo = stack_lo[top], hi = stack_hi[top];
+        while (lo < hi) { /* the left part waits on the stack, the right part continues here */
+            const size_t mid = lo + (hi - lo) / 2u;
+            if (t->maxrank[mid] <= live_at_start) break; /* nothing placed in this subtree lives that long */
+            if (mid >= starts_in_time) { /* mid and everything right of it start too late */
+                hi = mid;
+                continue;
+            }
+            if (lo < mid) {
+                APLAN_ASSERT(top < STACK);
+                stack_lo[top] = lo;
+                stack_hi[top] = mid;
+                top++;
+            }
+            const uint32_t r = t->rank[mid];
+            if (r > live_at_start) {
+                g->hits[g->n++] = t->order[mid];
+                if (mid > g->last_position) g->last_position = mid;
+                if (r < g->least_rank) g->least_rank = r;
+            }
+            lo = mid + 1u;
+        }
+    }
+}
+
+/*
+ * The on-top test: true when the hits are all live at one step (the latest start comes before the earliest end, so
+ * no two share bytes), were all placed by this strategy (fixed buffers may alias one another, so their sizes need
+ * not add up), and leave fewer than size free bytes below the highest end among them: then no gap below that end
+ * holds size bytes, and *high is that end. False says nothing. O(k).
+ */
+static bool on_top(const aplan_problem *p, const uint64_t *offsets, const gather *g, uint64_t size, uint64_t *high) {
+    if (g->last_position >= g->least_rank) return false; /* the latest start is not before the earliest end */
+    uint64_t sum = 0, top = 0;
+    for (size_t j = 0; j < g->n; j++) {
+        const uint32_t m = g->hits[j];
+        const uint64_t s = aplan__size(p, m);
+        if (p->buffers[m].offset != APLAN_NO_OFFSET) return false;
+        sum += s; /* disjoint buffers below 2^64: no overflow */
+        if (offsets[m] + s > top) top = offsets[m] + s;
+    }
+    if (sum > top || top - sum >= size) return false;
+    *high = top;
+    return true;
+}
+
+/*
+ * Buckets for the gap search: a counting pass spreads the n items of from[] into to[] by one byte of their offsets
+ * (offset >> shift, less base, must be below 256); first[d] .. first[d + 1] is then bucket d in to[].
+ */
+static void spread(const uint64_t *offsets, const uint32_t *from, uint32_t *to, size_t n, uint64_t base,
+                   unsigned shift, uint32_t *first) {
+    uint32_t next[256];
+    APLAN_MEMSET(first, 0, 257u * sizeof first[0]);
+    for (size_t j = 0; j < n; j++) first[((offsets[from[j]] - base) >> shift) + 1u]++;
+    for (unsigned d = 0; d < 256u; d++) first[d + 1u] += first[d];
+    for (unsigned d = 0; d < 256u; d++) next[d] = first[d];
+    for (size_t j = 0; j < n; j++) to[next[(offsets[from[j]] - base) >> shift]++] = from[j];
+}
+
+typedef struct {
+    const aplan_problem *p;
+    const uint64_t *offsets;
+    uint64_t size, align;
+    uint64_t c, c_end; /* the lowest candidate so far, and its end */
+    bool done;         /* a neighbour starts at or above c_end: c is the answer */
+} walk;
+
+/* Walks the n neighbours in nb[] (sorted by offset, all at or above the earlier ones) from the candidate on. */
+static aplan_status walk_sorted(walk *w, const uint32_t *nb, size_t n) {
+    size_t pos = 0;
+    aplan_status st = aplan__first_gap(w->p, w->offsets, nb, n, &pos, w->c, w->size, w->align, &w->c);
+    if (st != APLAN_OK) return st;
+    w->c_end = w->c + w->size; /* first_gap checked it */
+    w->done = pos < n;
+    return APLAN_OK;
+}
+
+/*
+ * The lowest gap among many hits, without sorting them all: the hits are bucketed by the top byte of their offsets
+ * (below top, the highest end of a placed buffer) and the buckets are sorted and walked from the lowest; the walk
+ * stops at the first bucket that starts at or above the end of the candidate gap, so the buckets above the answer
+ * are never sorted. hits and tmp (k entries each) are overwritten; 2 KiB of stack. O(k) plus the sorts of the
+ * buckets walked.
+ */
+static aplan_status lowest_gap_among_many(const aplan_problem *p, const uint64_t *offsets, uint32_t *hits,
+                                          uint32_t *tmp, size_t k, uint64_t top, uint64_t size, uint64_t align,
+                                          uint64_t *out) {
+    walk w = {p, offsets, size, align, 0, size, false};
+    unsigned shift = 0;
+    while (shift < 56u && (top - 1u) >> shift > 0xFFu) shift++; /* every offset is below top */
+    uint32_t first[257];
+    spread(offsets, hits, tmp, k, 0, shift, first);
+    aplan_status st = APLAN_OK;
+    for (unsigned d = 0; d < 256u && st == APLAN_OK && !w.done; d++) {
+        const size_t from = first[d], n = first[d + 1u] - from;
+        if (n == 0) continue;
+        if (((uint64_t)d << shift) >= w.c_end) break; /* this bucket and all above start at or above c_end */
+        aplan__sort_by(tmp + from, hits + from, n, APLAN__BY_OFFSET, p, offsets);
+        st = walk_sorted(&w, tmp + from, n);
+    }
+    *out = w.c;
+    return st;
+}
+
+aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, void *scratch, size_t scratch_size,
                                 uint64_t *offsets, aplan_report *report) {
     aplan__scratch s;
     uint32_t *w[ARRAYS];
     aplan__scratch_init(&s, scratch, scratch_size);
     if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
-    size_t online, m;
-    aplan__split(p, true, offsets, w[ORDER], &online, w[TREE_ORDER], &m, NULL);
-    /* The tree holds every buffer that occupies memory: the fixed ones, then those to place (it sorts them). */
-    for (size_t k = 0; k < online; k++) w[TREE_ORDER][m++] = w[ORDER][k];
-    aplan__itree tree;
-    aplan__itree_build(&tree, p, w[TREE_ORDER], w[TREE_MAX], m);
-    aplan__sort(w[ORDER], online, less, p);
-    struct aplan__by_offset by_offset = {offsets};
+    size_t online, m = 0;
+    aplan__split(p, true, offsets, w[ORDER], &online, NULL, NULL, NULL);
+    /* The tree holds every buffer that occupies memory, listed by rising index so that the sort ties by index. */
+    for (uint32_t i = 0; i < p->count; i++) {
+        if (aplan__occupies(p, i)) w[TREE_ORDER][m++] = i;
+    }
+    aplan__sort_by(w[TREE_ORDER], w[TMP], m, APLAN__BY_LOWER, p, NULL);
+    conflicts tree = {p, w[TREE_ORDER], w[RANK], w[MAXRANK], m};
+    for (size_t k = 0; k < m; k++) w[RANK][k] = w[MAXRANK][k] = 0;
+    for (size_t k = 0; k < m; k++) {
+        const uint32_t i = w[TREE_ORDER][k];
+        if (offsets[i] != APLAN_NO_OFFSET) place(&tree, i, (uint32_t)starts_before(&tree, p->buffers[i].upper));
+    }
+    if (last_added_first) { /* ties of the stable sort keep the listed order: list by falling index */
+        for (size_t i = 0, j = online; i + 1u < j; i++, j--) {
+            const uint32_t t = w[ORDER][i];
+            w[ORDER][i] = w[ORDER][j - 1u];
+            w[ORDER][j - 1u] = t;
+        }
+    }
+    aplan__sort_by(w[ORDER], w[TMP], online, APLAN__BY_SIZE_DESC, p, NULL);
+    uint64_t top = 0; /* the highest end of a placed buffer: every offset among the hits is below it */
+    uint64_t latest_start = 0, earliest_end = UINT64_MAX;
+    bool fixed = false;
+    for (size_t k = 0; k < m; k++) {
+        const uint32_t i = w[TREE_ORDER][k];
+        if (offsets[i] != APLAN_NO_OFFSET && offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
+        if (p->buffers[i].lower > latest_start) latest_start = p->buffers[i].lower;
+        if (p->buffers[i].upper < earliest_end) earliest_end = p->buffers[i].upper;
+        fixed |= offsets[i] != APLAN_NO_OFFSET;
+    }
+    /* Every buffer live at one step and none fixed: each conflicts with every placed one, and those never share bytes,
+     * so the on-top test needs only the running sum of their sizes, not the hits. */
+    const bool all_live = !fixed && latest_start < earliest_end;
+    uint64_t placed_sum = 0;
     for (size_t k = 0; k < online; k++) {
         const uint32_t x = w[ORDER][k];
-        const aplan_buffer *b = &p->buffers[x];
-        const size_t hits = aplan__itree_query(&tree, b->lower, b->upper, placed, offsets, w[HITS]);
-        aplan__sort(w[HITS], hits, aplan__less_by_offset, &by_offset);
-        size_t pos = 0;
-        const uint64_t size = aplan_buffer_size(p, x);
-        aplan_status st = aplan__first_gap(p, offsets, w[HITS], hits, &pos, 0, size, aplan_buffer_alignment(p, x),
-                                           &offsets[x]);
+        const uint64_t size = aplan__size(p, x);
+        const uint64_t align = aplan__alignment(p, x);
+        gather g = {.hits = w[HITS]};
+        aplan_status st = APLAN_OK;
+        uint64_t high, end;
+        if (all_live && top - placed_sum < size) { /* on top, as below, known without looking at the hits */
+            g.rank = (uint32_t)starts_before(&tree, p->buffers[x].upper);
+            if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
+                st = APLAN_E_SIZE_OVERFLOW;
+            }
+        } else if (find_conflicts(&tree, x, &g), g.n == 0) {
+            offsets[x] = 0;
+        } else if (on_top(p, offsets, &g, size, &high)) {
+            if (!aplan__align_up(high, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
+                st = APLAN_E_SIZE_OVERFLOW;
+            }
+        } else if (g.n > 48u) {
+            st = lowest_gap_among_many(p, offsets, w[HITS], w[TMP], g.n, top, size, align, &offsets[x]);
+        } else {
+            size_t pos = 0;
+            aplan__sort_by(w[HITS], w[TMP], g.n, APLAN__BY_OFFSET, p, offsets);
+            st = aplan__first_gap(p, offsets, w[HITS], g.n, &pos, 0, size, align, &offsets[x]);
+        }
         if (st != APLAN_OK) {
+            offsets[x] = APLAN_NO_OFFSET;
             aplan__report_value(report, st, x, 0, size);
             return st;
         }
+        place(&tree, x, g.rank);
+        if (offsets[x] + size > top) top = offsets[x] + size;
+        placed_sum += size; /* all_live: disjoint, so at most top */
     }
     return APLAN_OK;
 }
 #endif
 
-/* Largest first; equal sizes in input order. */
-static bool less_size_then_index(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_problem *p = ctx;
-    const uint64_t sa = aplan_buffer_size(p, a), sb = aplan_buffer_size(p, b);
-    if (sa != sb) return sa > sb;
-    return a < b;
-}
-
 static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
-    return aplan__greedy_plan(p, less_size_then_index, scratch, scratch_size, offsets, report);
+    return aplan__greedy_plan(p, false, scratch, scratch_size, offsets, report);
 }
 
 static const aplan_strategy greedy_by_size = {

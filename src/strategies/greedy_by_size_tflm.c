@@ -1,5 +1,5 @@
 /*
- * greedy_by_size_tflm: greedy_by_size (see greedy_by_size.c for the algorithm, complexity and scratch: 16 bytes per
+ * greedy_by_size_tflm: greedy_by_size (see greedy_by_size.c for the algorithm, complexity and scratch: 24 bytes per
  * buffer) with the tie order of TFLite Micro's GreedyMemoryPlanner, so that its offsets equal TFLM's:
  *   1. fixed (offline) buffers are placed first, as they are;
  *   2. TFLM loads the online buffers in reverse input order and then stable-sorts them by size, largest first, so
@@ -11,17 +11,10 @@
 #include "aplan/strategies.h"
 #include "strategies/greedy.h"
 
-static bool less_size_then_last_added(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_problem *p = ctx;
-    const uint64_t sa = aplan_buffer_size(p, a), sb = aplan_buffer_size(p, b);
-    if (sa != sb) return sa > sb;
-    return a > b;
-}
-
 static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
-    return aplan__greedy_plan(p, less_size_then_last_added, scratch, scratch_size, offsets, report);
+    return aplan__greedy_plan(p, true, scratch, scratch_size, offsets, report);
 }
 
 static const aplan_strategy greedy_by_size_tflm = {

@@ -11,7 +11,8 @@
  * alignment and rounded sizes, the sum of the sizes.
  *
  * Complexity: O(n + f log f) time for f fixed buffers (the cursor only rises, so the fixed buffers sorted by offset
- * are walked once). Scratch: 4 bytes per fixed buffer that occupies memory; none without fixed buffers.
+ * are walked once). Scratch: 8 bytes per fixed buffer that occupies memory (the list and the sort's second array);
+ * none without fixed buffers.
  * Guarantee: a valid plan whenever the problem's fixed buffers are consistent; never reuses memory.
  */
 #include "aplan/strategies.h"
@@ -19,7 +20,7 @@
 
 static size_t fixed_count(const aplan_problem *p) {
     size_t f = 0;
-    for (size_t i = 0; i < p->count; i++) f += p->buffers[i].offset != APLAN_NO_OFFSET && aplan_buffer_size(p, i) != 0;
+    for (size_t i = 0; i < p->count; i++) f += p->buffers[i].offset != APLAN_NO_OFFSET && aplan__size(p, i) != 0;
     return f;
 }
 
@@ -27,7 +28,7 @@ static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem
     (void)self;
     aplan__scratch s;
     aplan__scratch_init(&s, NULL, SIZE_MAX);
-    (void)aplan__scratch_take(&s, fixed_count(p), sizeof(uint32_t), sizeof(uint32_t));
+    (void)aplan__scratch_take(&s, fixed_count(p), 2u * sizeof(uint32_t), sizeof(uint32_t));
     if (s.failed) return APLAN_E_SIZE_OVERFLOW;
     *bytes = s.used;
     return APLAN_OK;
@@ -39,20 +40,19 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     aplan__scratch s;
     aplan__scratch_init(&s, scratch, scratch_size);
     const size_t f = fixed_count(p);
-    uint32_t *fixed = aplan__scratch_take(&s, f, sizeof(uint32_t), sizeof(uint32_t));
+    uint32_t *fixed = aplan__scratch_take(&s, f, 2u * sizeof(uint32_t), sizeof(uint32_t));
     if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t to_place, listed;
     /* No place list: the rest is placed in index order below, so linear needs scratch only for the fixed ones. */
     aplan__split(p, false, offsets, NULL, &to_place, fixed, &listed, NULL);
     APLAN_ASSERT(listed == f);
-    struct aplan__by_offset ctx = {offsets};
-    aplan__sort(fixed, f, aplan__less_by_offset, &ctx);
+    aplan__sort_by(fixed, fixed + f, f, APLAN__BY_OFFSET, p, offsets);
     uint64_t cursor = 0;
     size_t pos = 0;
     for (size_t i = 0; i < p->count; i++) {
         if (offsets[i] != APLAN_NO_OFFSET) continue;
-        const uint64_t size = aplan_buffer_size(p, i);
-        aplan_status st = aplan__first_gap(p, offsets, fixed, f, &pos, cursor, size, aplan_buffer_alignment(p, i),
+        const uint64_t size = aplan__size(p, i);
+        aplan_status st = aplan__first_gap(p, offsets, fixed, f, &pos, cursor, size, aplan__alignment(p, i),
                                            &offsets[i]);
         if (st != APLAN_OK) {
             aplan__report_value(report, st, i, cursor, size);
