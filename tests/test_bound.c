@@ -13,7 +13,8 @@
 static uint64_t bound_both(const aplan_problem *p, uint64_t *step) {
     size_t need;
     assert_int_equal(aplan_lower_bound_scratch_size(p, &need), APLAN_OK);
-    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
+    /* aligned_alloc wants a multiple of the alignment */
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, (need + 8u + APLAN_SCRATCH_ALIGN - 1u) & ~(size_t)(APLAN_SCRATCH_ALIGN - 1u));
     uint64_t fast, slow, fast_step, slow_step;
     assert_int_equal(aplan_lower_bound(p, scratch, need, &fast, &fast_step), APLAN_OK);
     assert_int_equal(aplan_lower_bound(p, NULL, 0, &slow, &slow_step), APLAN_OK);

@@ -8,6 +8,13 @@
  * ends above o: one descent of the tree restricted to that prefix finds it, or, when fixed buffers may alias, lists
  * every such member in O((hits + 1) log n).
  *
+ * Without aliasing the live buffers never share bytes until the first failure, so a new buffer overlaps a live one
+ * iff it overlaps its nearest live neighbour below or above in that offset order (one below it that overlapped would
+ * be the nearest, as any nearer one would overlap that one). The sweep then keeps only a bit per position, in a
+ * 64-ary bit tree whose next/previous set bit takes one word per level: O(n) words touched, a few levels deep, where
+ * the segment tree takes a cache miss per level on large problems. It reports the same pair the descent would (the
+ * overlapping live buffer with the lowest offset).
+ *
  * Pairwise, O(n^2) without memory, for devices that cannot spare scratch; compact builds (APLAN_COMPACT) keep only
  * this path and leave the sweep out.
  *
@@ -53,7 +60,7 @@ static void layout(aplan__scratch *s, size_t n, uint32_t **by_lower, uint32_t **
         s->failed = true;
         return;
     }
-    *seg = aplan__scratch_take(s, *leaves, 2u * sizeof(uint32_t), sizeof(uint32_t));
+    *seg = aplan__scratch_take(s, *leaves, 2u * sizeof(uint32_t), sizeof(uint64_t)); /* also the bit tree's words */
 }
 
 #endif
@@ -177,6 +184,124 @@ static bool admit(sweep_state *s, uint32_t x) {
     return failed;
 }
 
+/* The set of live positions: bit p of level 0 is position p; bit q of level l + 1 says whether word q of level l is
+ * non-zero. The top level is one word. */
+typedef struct {
+    uint64_t *w;
+    size_t base[7]; /* first word of each level: 64^6 > 2^32 positions */
+    unsigned levels;
+} bit_tree;
+
+static size_t bit_tree_words(size_t m, size_t *base, unsigned *levels) {
+    size_t words = 0, count = m;
+    unsigned l = 0;
+    do {
+        count = (count + 63u) / 64u;
+        if (base != NULL) base[l] = words;
+        words += count;
+        l++;
+    } while (count > 1u);
+    if (levels != NULL) *levels = l;
+    return words;
+}
+
+/* Lowest set bit of a non-zero word, and highest; without the builtins on 32-bit targets, where they may call
+ * libgcc (the device side links no runtime library). */
+static unsigned low_bit(uint64_t x) {
+#if UINTPTR_MAX > 0xFFFFFFFFu
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned n = 0;
+    for (unsigned half = 32; half > 0; half /= 2u) {
+        if ((x & ((((uint64_t)1) << half) - 1u)) == 0) {
+            n += half;
+            x >>= half;
+        }
+    }
+    return n;
+#endif
+}
+
+static unsigned high_bit(uint64_t x) {
+#if UINTPTR_MAX > 0xFFFFFFFFu
+    return 63u - (unsigned)__builtin_clzll(x);
+#else
+    unsigned n = 0;
+    for (unsigned half = 32; half > 0; half /= 2u) {
+        if ((x >> half) != 0) {
+            n += half;
+            x >>= half;
+        }
+    }
+    return n;
+#endif
+}
+
+static void bit_set(bit_tree *t, size_t p, bool on) {
+    for (unsigned l = 0; l < t->levels; l++, p /= 64u) {
+        uint64_t *word = &t->w[t->base[l] + p / 64u];
+        const uint64_t bit = (uint64_t)1 << (p % 64u);
+        if (on) {
+            if (*word & bit) return; /* the levels above already say so */
+            *word |= bit;
+        } else {
+            *word &= ~bit;
+            if (*word != 0) return;
+        }
+    }
+}
+
+/* Nearest set position above p (up) or below p (!up), or SIZE_MAX. O(levels). */
+static size_t bit_near(const bit_tree *t, size_t p, bool up) {
+    unsigned l = 0;
+    size_t q = p;
+    for (;; l++, q /= 64u) {
+        if (l == t->levels) return SIZE_MAX;
+        const unsigned b = (unsigned)(q % 64u);
+        uint64_t word = t->w[t->base[l] + q / 64u];
+        word &= up ? (b == 63u ? 0 : ~(uint64_t)0 << (b + 1u)) : ((uint64_t)1 << b) - 1u;
+        if (word != 0) {
+            q = (q / 64u) * 64u + (up ? low_bit(word) : high_bit(word));
+            break;
+        }
+    }
+    while (l-- > 0) { /* down the levels, to the lowest (up) or highest (!up) set bit below */
+        const uint64_t word = t->w[t->base[l] + q];
+        q = q * 64u + (up ? low_bit(word) : high_bit(word));
+    }
+    return q;
+}
+
+/* The sweep without aliasing: admits x after checking its nearest live neighbours in offset order. */
+static aplan_status sweep_disjoint(sweep_state *s, const uint32_t *by_lower, const uint32_t *by_upper) {
+    bit_tree t;
+    t.w = (uint64_t *)(void *)s->seg; /* the segment tree's room: 8 bytes per leaf, far more than the bits need */
+    const size_t words = bit_tree_words(s->m, t.base, &t.levels);
+    APLAN_ASSERT(words <= s->leaves);
+    APLAN_MEMSET(t.w, 0, words * sizeof *t.w);
+    const aplan_problem *p = s->p;
+    size_t j = 0;
+    for (size_t i = 0; i < s->m;) {
+        const uint64_t step = p->buffers[by_lower[i]].lower;
+        for (; j < s->m && p->buffers[by_upper[j]].upper <= step; j++) bit_set(&t, s->pos[by_upper[j]], false);
+        for (; i < s->m && p->buffers[by_lower[i]].lower == step; i++) {
+            const uint32_t x = by_lower[i];
+            const size_t at = s->pos[x];
+            const size_t below = bit_near(&t, at, false), above = bit_near(&t, at, true);
+            if (below != SIZE_MAX && memory_intersects(p, s->off, s->by_off[below], x) &&
+                conflict(p, s->off, s->by_off[below], x, s->report)) {
+                return s->report->rule;
+            }
+            if (above != SIZE_MAX && memory_intersects(p, s->off, s->by_off[above], x) &&
+                conflict(p, s->off, s->by_off[above], x, s->report)) {
+                return s->report->rule;
+            }
+            bit_set(&t, at, true);
+        }
+    }
+    return APLAN_OK;
+}
+
 static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scratch, size_t scratch_size,
                           aplan_report *r) {
     aplan__scratch sc;
@@ -199,6 +324,7 @@ static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scr
     aplan__sort_by(by_lower, s.pos, m, APLAN__BY_LOWER, p, NULL);
     aplan__sort_by(by_upper, s.pos, m, APLAN__BY_UPPER, p, NULL);
     for (size_t k = 0; k < m; k++) s.pos[s.by_off[k]] = (uint32_t)k;
+    if ((p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0) return sweep_disjoint(&s, by_lower, by_upper);
     for (size_t k = 0; k < 2u * s.leaves; k++) s.seg[k] = NONE;
     size_t j = 0;
     for (size_t i = 0; i < m;) {

@@ -13,12 +13,11 @@
  * same offsets; tests/test_property.c keeps the first, plain implementation as the reference.
  *
  * How it is found: an interval tree over all lifetimes reports the k placed buffers that conflict (see `conflicts`
- * below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix, or insertion sort
- * for a few dozen) and walked from the lowest until a gap fits, so the buckets above the answer are never sorted.
- * Two shapes need no walk: when the k buffers are all live at one step (their latest start is before their earliest
- * end) no two share bytes, so the free bytes below their highest end are that end minus their sizes, and when those
- * are fewer than the buffer's size it goes on top. When every buffer of the problem is live at one step and none is
- * fixed, that test runs on running totals, without asking the tree at all.
+ * below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix sort, or for up to
+ * 64 an insertion sort of their offsets and ends copied to the stack) and walked from the lowest until a gap fits, so
+ * the buckets above the answer are never sorted. When every buffer of the problem is live at one step and none is
+ * fixed, the placed buffers never share bytes, so their total size says whether any gap below the top can hold the
+ * next one: when none can, it goes on top without asking the tree.
  *
  * Complexity: O(n) for the size order (radix), O(n log n) for the tree, plus per buffer O(log n + k) to find its k
  * conflicting placed buffers and O(k) to bucket them, plus the sorts of the buckets walked. So O(n log n + P) for P
@@ -27,7 +26,7 @@
  * one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer
  * gathers and buckets its k conflicting ones: O(P).
  * Scratch: 24 bytes per buffer (size order 4, tree order 4, ranks 4, tree maxima 4, conflict list 4, sort space 4)
- * and 2 KiB of stack for the bucket counts.
+ * and about 3 KiB of stack (bucket counts; the offsets and ends of up to 64 neighbours).
  * Guarantee: a valid plan; deterministic. No approximation ratio: it can miss the bound by a third on hard packings.
  */
 #include "aplan/strategies.h"
@@ -161,13 +160,10 @@ static void place(conflicts *t, uint32_t x, uint32_t r) {
     APLAN_ASSERT(false); /* not a member */
 }
 
-/* What a walk gathers for one buffer: its conflicting placed buffers, the last tree position among them (the latest
- * start) and their smallest rank (the earliest end), which the on-top test reads. */
+/* What a walk gathers for one buffer: its conflicting placed buffers. */
 typedef struct {
     uint32_t *hits;
     size_t n;
-    size_t last_position;
-    uint32_t least_rank;
     uint32_t rank; /* x's own rank, for place() */
 } gather;
 
@@ -181,8 +177,6 @@ static void find_conflicts(const conflicts *t, uint32_t x, gather *g) {
     stack_lo[0] = 0;
     stack_hi[0] = t->m; /* the whole tree: node maxima are laid out over [0, m) */
     g->n = 0;
-    g->last_position = 0;
-    g->least_rank = UINT32_MAX;
     while (top > 0) {
         top--;
         size_t lo = stack_lo[top], hi = stack_hi[top];
@@ -199,36 +193,10 @@ static void find_conflicts(const conflicts *t, uint32_t x, gather *g) {
                 stack_hi[top] = mid;
                 top++;
             }
-            const uint32_t r = t->rank[mid];
-            if (r > live_at_start) {
-                g->hits[g->n++] = t->order[mid];
-                if (mid > g->last_position) g->last_position = mid;
-                if (r < g->least_rank) g->least_rank = r;
-            }
+            if (t->rank[mid] > live_at_start) g->hits[g->n++] = t->order[mid];
             lo = mid + 1u;
         }
     }
-}
-
-/*
- * The on-top test: true when the hits are all live at one step (the latest start comes before the earliest end, so
- * no two share bytes), were all placed by this strategy (fixed buffers may alias one another, so their sizes need
- * not add up), and leave fewer than size free bytes below the highest end among them: then no gap below that end
- * holds size bytes, and *high is that end. False says nothing. O(k).
- */
-static bool on_top(const aplan_problem *p, const uint64_t *offsets, const gather *g, uint64_t size, uint64_t *high) {
-    if (g->last_position >= g->least_rank) return false; /* the latest start is not before the earliest end */
-    uint64_t sum = 0, top = 0;
-    for (size_t j = 0; j < g->n; j++) {
-        const uint32_t m = g->hits[j];
-        const uint64_t s = aplan__size(p, m);
-        if (p->buffers[m].offset != APLAN_NO_OFFSET) return false;
-        sum += s; /* disjoint buffers below 2^64: no overflow */
-        if (offsets[m] + s > top) top = offsets[m] + s;
-    }
-    if (sum > top || top - sum >= size) return false;
-    *high = top;
-    return true;
 }
 
 /*
@@ -264,6 +232,37 @@ static aplan_status walk_sorted(walk *w, const uint32_t *nb, size_t n) {
 }
 
 /*
+ * walk_sorted for a few neighbours in any order (n <= FEW): their offsets and ends are read once into the stack and
+ * sorted there, so the sort and the walk touch no other memory. Same result as sorting by offset and walking.
+ */
+#define FEW 64
+static aplan_status walk_few(walk *w, const uint32_t *nb, size_t n) {
+    uint64_t lo[FEW], hi[FEW];
+    APLAN_ASSERT(n <= FEW);
+    for (size_t j = 0; j < n; j++) {
+        const uint64_t o = w->offsets[nb[j]], e = o + aplan__size(w->p, nb[j]); /* placed: fits 64 bits */
+        size_t at = j;
+        for (; at > 0 && lo[at - 1u] > o; at--) {
+            lo[at] = lo[at - 1u];
+            hi[at] = hi[at - 1u];
+        }
+        lo[at] = o;
+        hi[at] = e;
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (lo[j] >= w->c_end) { /* [c, c_end) fits below this neighbour and all later ones */
+            w->done = true;
+            return APLAN_OK;
+        }
+        if (hi[j] > w->c &&
+            (!aplan__align_up(hi[j], w->align, &w->c) || !aplan__add(w->c, w->size, &w->c_end))) {
+            return APLAN_E_SIZE_OVERFLOW;
+        }
+    }
+    return APLAN_OK;
+}
+
+/*
  * The lowest gap among many hits, without sorting them all: the hits are bucketed by the top byte of their offsets
  * (below top, the highest end of a placed buffer) and the buckets are sorted and walked from the lowest; the walk
  * stops at the first bucket that starts at or above the end of the candidate gap, so the buckets above the answer
@@ -283,6 +282,10 @@ static aplan_status lowest_gap_among_many(const aplan_problem *p, const uint64_t
         const size_t from = first[d], n = first[d + 1u] - from;
         if (n == 0) continue;
         if (((uint64_t)d << shift) >= w.c_end) break; /* this bucket and all above start at or above c_end */
+        if (n <= FEW) {
+            st = walk_few(&w, tmp + from, n);
+            continue;
+        }
         aplan__sort_by(tmp + from, hits + from, n, APLAN__BY_OFFSET, p, offsets);
         st = walk_sorted(&w, tmp + from, n);
     }
@@ -328,7 +331,8 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, v
         fixed |= offsets[i] != APLAN_NO_OFFSET;
     }
     /* Every buffer live at one step and none fixed: each conflicts with every placed one, and those never share bytes,
-     * so the on-top test needs only the running sum of their sizes, not the hits. */
+     * so the free bytes below the highest end are that end less the placed sizes. When those are fewer than a buffer's
+     * size no gap can hold it and it goes on top, found without asking the tree. */
     const bool all_live = !fixed && latest_start < earliest_end;
     uint64_t placed_sum = 0;
     for (size_t k = 0; k < online; k++) {
@@ -337,24 +341,20 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, v
         const uint64_t align = aplan__alignment(p, x);
         gather g = {.hits = w[HITS]};
         aplan_status st = APLAN_OK;
-        uint64_t high, end;
-        if (all_live && top - placed_sum < size) { /* on top, as below, known without looking at the hits */
+        uint64_t end;
+        if (all_live && top - placed_sum < size) { /* no gap below the top can hold it: see above */
             g.rank = (uint32_t)starts_before(&tree, p->buffers[x].upper);
             if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
                 st = APLAN_E_SIZE_OVERFLOW;
             }
         } else if (find_conflicts(&tree, x, &g), g.n == 0) {
             offsets[x] = 0;
-        } else if (on_top(p, offsets, &g, size, &high)) {
-            if (!aplan__align_up(high, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
-                st = APLAN_E_SIZE_OVERFLOW;
-            }
-        } else if (g.n > 48u) {
+        } else if (g.n > FEW) {
             st = lowest_gap_among_many(p, offsets, w[HITS], w[TMP], g.n, top, size, align, &offsets[x]);
         } else {
-            size_t pos = 0;
-            aplan__sort_by(w[HITS], w[TMP], g.n, APLAN__BY_OFFSET, p, offsets);
-            st = aplan__first_gap(p, offsets, w[HITS], g.n, &pos, 0, size, align, &offsets[x]);
+            walk few = {p, offsets, size, align, 0, size, false};
+            st = walk_few(&few, w[HITS], g.n);
+            offsets[x] = few.c;
         }
         if (st != APLAN_OK) {
             offsets[x] = APLAN_NO_OFFSET;

@@ -46,7 +46,7 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     /* No place list: the rest is placed in index order below, so linear needs scratch only for the fixed ones. */
     aplan__split(p, false, offsets, NULL, &to_place, fixed, &listed, NULL);
     APLAN_ASSERT(listed == f);
-    aplan__sort_by(fixed, fixed + f, f, APLAN__BY_OFFSET, p, offsets);
+    if (f != 0) aplan__sort_by(fixed, fixed + f, f, APLAN__BY_OFFSET, p, offsets); /* second half: sort space */
     uint64_t cursor = 0;
     size_t pos = 0;
     for (size_t i = 0; i < p->count; i++) {
