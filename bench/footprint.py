@@ -8,10 +8,9 @@ the group's figure. memcpy/memset/memmove are supplied by the program (as by any
 
 Worst-case stack comes from GCC's -fcallgraph-info=su: the deepest chain of static frames below the group's entry
 point (the measuring program's own frame left out).
-Calls through a function pointer (a strategy's plan, a sort's comparator) are charged the largest frame among the
-functions that can be called that way; the .tflite reader's one recursion (mark(), at most APLAN_TFLITE_MAX_NESTING
-deep) and the interval tree's (build() and query(), log2 of the members + 1 <= 33 deep) are charged that many
-frames. Any other cycle makes the stack "unbounded", which --check refuses.
+Calls through a function pointer (a strategy's plan) are charged the largest frame among the functions that can be
+called that way; the .tflite reader's one recursion (mark(), at most APLAN_TFLITE_MAX_NESTING deep) is charged that
+many frames. Any other cycle makes the stack "unbounded", which --check refuses.
 
 Usage:
   bench/footprint.py                 the table for every target, default and compact configurations (markdown)
@@ -32,8 +31,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALL_STRATEGIES = ["linear", "greedy_by_size", "first_fit", "offline"]
 # The recursions the device side has, and their documented depth bounds (frames): tflite.c's mark() is at most
-# APLAN_TFLITE_MAX_NESTING (32) calls deep below subgraph 0; itree.c's build()/query() at most log2(m) + 1 <= 33.
-BOUNDED_RECURSION = {"tflite.c:mark": 33, "itree.c:build": 33, "itree.c:query": 33}
+# APLAN_TFLITE_MAX_NESTING (32) calls deep below subgraph 0.
+BOUNDED_RECURSION = {"tflite.c:mark": 33}
 
 TARGETS = {
     "m0plus": ("arm-none-eabi-", ["-mcpu=cortex-m0plus", "-mthumb"]),

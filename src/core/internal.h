@@ -102,19 +102,27 @@ static inline bool aplan__align_up(uint64_t v, uint64_t align, uint64_t *out) {
 
 /* aplan_buffer_alignment and aplan_buffer_size, inline for the hot loops (the public functions call these): a call
  * through the shared library's symbol table costs more than the work. Problem valid, i < count. */
-static inline uint64_t aplan__alignment(const aplan_problem *p, size_t i) {
+static inline uint64_t aplan__alignment_inline(const aplan_problem *p, size_t i) {
     const uint64_t a = p->buffers[i].alignment;
     return a != 0 ? a : p->alignment;
 }
-static inline uint64_t aplan__size(const aplan_problem *p, size_t i) {
+static inline uint64_t aplan__size_inline(const aplan_problem *p, size_t i) {
     const uint64_t size = p->buffers[i].size;
     if ((p->flags & APLAN_ROUND_SIZES) == 0) return size;
-    const uint64_t a = aplan__alignment(p, i);
+    const uint64_t a = aplan__alignment_inline(p, i);
     /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it, and with NDEBUG
      * the size saturates rather than wrapping to a small number. */
     APLAN_ASSERT(size <= UINT64_MAX - (a - 1u));
     return size <= UINT64_MAX - (a - 1u) ? (size + (a - 1u)) & ~(a - 1u) : UINT64_MAX;
 }
+/* Compact builds call the one out-of-line copy instead: code matters more than time there. */
+#if APLAN_COMPACT
+#  define aplan__alignment aplan_buffer_alignment
+#  define aplan__size aplan_buffer_size
+#else
+#  define aplan__alignment aplan__alignment_inline
+#  define aplan__size aplan__size_inline
+#endif
 
 /* True iff the buffer is live at some step and occupies memory: only such buffers can conflict. */
 static inline bool aplan__occupies(const aplan_problem *p, size_t i) {

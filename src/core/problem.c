@@ -11,9 +11,9 @@ void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, siz
 
 static bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1u)) == 0; }
 
-uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) { return aplan__alignment(problem, i); }
+uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) { return aplan__alignment_inline(problem, i); }
 
-uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) { return aplan__size(problem, i); }
+uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) { return aplan__size_inline(problem, i); }
 
 bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j) {
     const aplan_buffer *a = &problem->buffers[i];

@@ -14,7 +14,7 @@
  *
  * How it is found: an interval tree over all lifetimes reports the k placed buffers that conflict (see `conflicts`
  * below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix sort, or for up to
- * 64 an insertion sort of their offsets and ends copied to the stack) and walked from the lowest until a gap fits, so
+ * 32 an insertion sort of their offsets and ends copied to the stack) and walked from the lowest until a gap fits, so
  * the buckets above the answer are never sorted. When every buffer of the problem is live at one step and none is
  * fixed, the placed buffers never share bytes, so their total size says whether any gap below the top can hold the
  * next one: when none can, it goes on top without asking the tree.
@@ -26,7 +26,8 @@
  * one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer
  * gathers and buckets its k conflicting ones: O(P).
  * Scratch: 24 bytes per buffer (size order 4, tree order 4, ranks 4, tree maxima 4, conflict list 4, sort space 4)
- * and about 3 KiB of stack (bucket counts; the offsets and ends of up to 64 neighbours).
+ * and about 2.5 KiB of stack (bucket counts, 1 KiB each for this file's and the radix sort's; the offsets and ends
+ * of up to 32 neighbours).
  * Guarantee: a valid plan; deterministic. No approximation ratio: it can miss the bound by a third on hard packings.
  */
 #include "aplan/strategies.h"
@@ -58,22 +59,10 @@ aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_
     return APLAN_OK;
 }
 
-/* Largest first; equal sizes in input order, or the one added last first (TFLM's order). */
-static bool less_size_then_index(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_problem *p = ctx;
-    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
-    return sa != sb ? sa > sb : a < b;
-}
-static bool less_size_then_last_added(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_problem *p = ctx;
-    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
-    return sa != sb ? sa > sb : a > b;
-}
-
-aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, void *scratch, size_t scratch_size,
-                                uint64_t *offsets, aplan_report *report) {
+aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, aplan__less_fn less, void *scratch,
+                                size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    (void)last_added_first; /* it is in less */
     if (p->count == 0) return APLAN_OK;
-    const aplan__less_fn less = last_added_first ? less_size_then_last_added : less_size_then_index;
     if (scratch_size / 8u < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
     uint32_t *order = scratch;
     uint32_t *next = order + p->count;
@@ -201,16 +190,17 @@ static void find_conflicts(const conflicts *t, uint32_t x, gather *g) {
 
 /*
  * Buckets for the gap search: a counting pass spreads the n items of from[] into to[] by one byte of their offsets
- * (offset >> shift, less base, must be below 256); first[d] .. first[d + 1] is then bucket d in to[].
+ * (offset >> shift, less base, must be below 256), keeping their order within a bucket; first[d] .. first[d + 1] is
+ * then bucket d in to[]. first has 257 entries.
  */
 static void spread(const uint64_t *offsets, const uint32_t *from, uint32_t *to, size_t n, uint64_t base,
                    unsigned shift, uint32_t *first) {
-    uint32_t next[256];
     APLAN_MEMSET(first, 0, 257u * sizeof first[0]);
-    for (size_t j = 0; j < n; j++) first[((offsets[from[j]] - base) >> shift) + 1u]++;
-    for (unsigned d = 0; d < 256u; d++) first[d + 1u] += first[d];
-    for (unsigned d = 0; d < 256u; d++) next[d] = first[d];
-    for (size_t j = 0; j < n; j++) to[next[(offsets[from[j]] - base) >> shift]++] = from[j];
+    for (size_t j = 0; j < n; j++) first[(offsets[from[j]] - base) >> shift]++;
+    uint32_t end = 0;
+    for (unsigned d = 0; d < 256u; d++) first[d] = end += first[d]; /* the end of each bucket */
+    first[256] = end;
+    for (size_t j = n; j-- > 0;) to[--first[(offsets[from[j]] - base) >> shift]] = from[j]; /* ends become starts */
 }
 
 typedef struct {
@@ -235,7 +225,7 @@ static aplan_status walk_sorted(walk *w, const uint32_t *nb, size_t n) {
  * walk_sorted for a few neighbours in any order (n <= FEW): their offsets and ends are read once into the stack and
  * sorted there, so the sort and the walk touch no other memory. Same result as sorting by offset and walking.
  */
-#define FEW 64
+#define FEW 32
 static aplan_status walk_few(walk *w, const uint32_t *nb, size_t n) {
     uint64_t lo[FEW], hi[FEW];
     APLAN_ASSERT(n <= FEW);
@@ -293,8 +283,9 @@ static aplan_status lowest_gap_among_many(const aplan_problem *p, const uint64_t
     return st;
 }
 
-aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, void *scratch, size_t scratch_size,
-                                uint64_t *offsets, aplan_report *report) {
+aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, aplan__less_fn less, void *scratch,
+                                size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    (void)less; /* the compact engine's */
     aplan__scratch s;
     uint32_t *w[ARRAYS];
     aplan__scratch_init(&s, scratch, scratch_size);
@@ -369,10 +360,21 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, v
 }
 #endif
 
+#if APLAN_COMPACT
+/* Largest first; equal sizes in input order. */
+static bool less_size_then_index(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_problem *p = ctx;
+    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
+    return sa != sb ? sa > sb : a < b;
+}
+#else
+#  define less_size_then_index NULL
+#endif
+
 static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
-    return aplan__greedy_plan(p, false, scratch, scratch_size, offsets, report);
+    return aplan__greedy_plan(p, false, less_size_then_index, scratch, scratch_size, offsets, report);
 }
 
 static const aplan_strategy greedy_by_size = {

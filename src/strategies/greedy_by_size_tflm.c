@@ -11,10 +11,21 @@
 #include "aplan/strategies.h"
 #include "strategies/greedy.h"
 
+#if APLAN_COMPACT
+/* Largest first; equal sizes: the one added last first. */
+static bool less_size_then_last_added(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_problem *p = ctx;
+    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
+    return sa != sb ? sa > sb : a > b;
+}
+#else
+#  define less_size_then_last_added NULL
+#endif
+
 static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
-    return aplan__greedy_plan(p, true, scratch, scratch_size, offsets, report);
+    return aplan__greedy_plan(p, true, less_size_then_last_added, scratch, scratch_size, offsets, report);
 }
 
 static const aplan_strategy greedy_by_size_tflm = {
