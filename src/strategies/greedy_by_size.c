@@ -98,74 +98,75 @@ enum { ORDER, TREE_ORDER, RANK, MAXRANK, HITS, TMP, ARRAYS }; /* scratch: six in
 
 aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self;
+    if (p->count > 0x7FFFFFFFu) return APLAN_E_SIZE_OVERFLOW; /* ranks keep their top bit for "unplaced" */
     return aplan__u32_arrays_size(p->count, ARRAYS, bytes);
 }
 
 /*
  * The conflict finder: an interval tree over every buffer that occupies memory, sorted by (lower, index) and read as
- * an implicit balanced tree (the middle of a range is its root). A placed buffer's lifetime end is kept as a rank,
- * the number of members that start before it ends, so that "j is live at x's start" is rank(j) > the number of
- * members that start before x does (x is a member, so some member starts at x's start). Each node keeps the largest
- * rank placed in its subtree. The walk then reads three arrays of 4-byte entries indexed by tree position, not the
- * buffers, which is what keeps it in cache on large problems. Unplaced members have rank 0 and are never reported.
- * 12 bytes per member; a walk keeps at most one pending range per level (depth <= 33 for 2^32 members).
+ * an implicit balanced tree (the middle of a range is its root). Buffers are named by their position in that order
+ * while planning. A member's lifetime end is kept as a rank, the number of members that start before it ends, so
+ * that "j is live at x's start" is rank(j) > the number of members that start before x does (x is a member, so some
+ * member starts at x's start). rank[] holds every member's rank from the start, with the top bit set until it is
+ * placed (so an unplaced member never passes the test), and each node keeps the largest rank placed in its subtree.
+ * Queries and placements then read only 4-byte arrays indexed by position, never the buffers: on large problems
+ * that is the difference between a few cache misses per buffer and a few dozen. 12 bytes per member; a walk keeps at
+ * most one pending range per level (depth <= 32 for the 2^31 members it allows).
  */
 typedef struct {
     const aplan_problem *p;
     const uint32_t *order; /* members by (lower, index) */
-    uint32_t *rank;        /* per position: its member's end rank once placed, else 0 */
-    uint32_t *maxrank;     /* per implicit node: the largest rank in its subtree */
+    uint32_t *rank;        /* per position: its member's end rank, UNPLACED set until it is placed */
+    uint32_t *maxrank;     /* per implicit node: the largest rank placed in its subtree, or 0 */
     size_t m;
 } conflicts;
 
 #define STACK 64
+#define UNPLACED 0x80000000u
 
-/* Positions whose member starts before step v. O(log m). */
-static size_t starts_before(const conflicts *t, uint64_t v) {
-    size_t lo = 0, hi = t->m;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2u;
-        if (t->p->buffers[t->order[mid]].lower < v) lo = mid + 1u; else hi = mid;
+/* The first position whose member starts when the member at position at does: a gallop back from at, so
+ * O(log of the members starting with it), near at in memory. */
+static size_t first_of_start(const conflicts *t, size_t at) {
+    const aplan_buffer *bu = t->p->buffers;
+    const uint64_t lower = bu[t->order[at]].lower;
+    size_t lo = at, step = 1; /* invariant: lo starts with it */
+    while (lo > 0) {
+        const size_t probe = lo > step ? lo - step : 0;
+        if (bu[t->order[probe]].lower != lower) { /* the first is in (probe, lo]: bisect */
+            size_t hi = lo;
+            lo = probe + 1u;
+            while (lo < hi) {
+                const size_t mid = lo + (hi - lo) / 2u;
+                if (bu[t->order[mid]].lower != lower) lo = mid + 1u; else hi = mid;
+            }
+            return lo;
+        }
+        lo = probe;
+        step *= 2u;
     }
-    return lo;
+    return 0;
 }
 
-/* Marks member x placed: its rank r (starts_before its upper step, >= 1 as x starts before it ends) at its
- * position, and raised maxima on the way down to it. O(log m). */
-static void place(conflicts *t, uint32_t x, uint32_t r) {
-    const aplan_buffer *bx = &t->p->buffers[x];
+/* Marks the member at position at placed, and raises the maxima on the way down to it. O(log m). */
+static void place(conflicts *t, size_t at) {
+    const uint32_t r = t->rank[at] &= ~UNPLACED;
     size_t lo = 0, hi = t->m;
-    while (lo < hi) {
+    for (;;) {
         const size_t mid = lo + (hi - lo) / 2u;
         if (t->maxrank[mid] < r) t->maxrank[mid] = r;
-        const uint32_t here = t->order[mid];
-        const uint64_t lh = t->p->buffers[here].lower;
-        if (here == x) {
-            t->rank[mid] = r;
-            return;
-        }
-        if (bx->lower < lh || (bx->lower == lh && x < here)) hi = mid; else lo = mid + 1u;
+        if (mid == at) return;
+        if (at < mid) hi = mid; else lo = mid + 1u;
     }
-    APLAN_ASSERT(false); /* not a member */
 }
 
-/* What a walk gathers for one buffer: its conflicting placed buffers. */
-typedef struct {
-    uint32_t *hits;
-    size_t n;
-    uint32_t rank; /* x's own rank, for place() */
-} gather;
-
-/* Every placed member whose lifetime intersects buffer x's, into g. O(log m + hits) for the usual shapes. */
-static void find_conflicts(const conflicts *t, uint32_t x, gather *g) {
-    const aplan_buffer *bx = &t->p->buffers[x];
-    const uint32_t live_at_start = (uint32_t)starts_before(t, bx->lower); /* rank > this: live at x's start */
-    const size_t starts_in_time = starts_before(t, bx->upper);           /* positions below: start before x ends */
-    g->rank = (uint32_t)starts_in_time;
-    size_t stack_lo[STACK], stack_hi[STACK], top = 1;
+/* Every placed member whose lifetime intersects that of the member at position at, into hits (buffer indices);
+ * returns how many. O(log m + hits) for the usual shapes. */
+static size_t find_conflicts(const conflicts *t, size_t at, uint32_t *hits) {
+    const uint32_t live_at_start = (uint32_t)first_of_start(t, at); /* rank > this: live at x's start */
+    const size_t starts_in_time = t->rank[at] & ~UNPLACED;           /* positions below: start before x ends */
+    size_t stack_lo[STACK], stack_hi[STACK], top = 1, n = 0;
     stack_lo[0] = 0;
     stack_hi[0] = t->m; /* the whole tree: node maxima are laid out over [0, m) */
-    g->n = 0;
     while (top > 0) {
         top--;
         size_t lo = stack_lo[top], hi = stack_hi[top];
@@ -182,10 +183,11 @@ static void find_conflicts(const conflicts *t, uint32_t x, gather *g) {
                 stack_hi[top] = mid;
                 top++;
             }
-            if (t->rank[mid] > live_at_start) g->hits[g->n++] = t->order[mid];
+            if ((int32_t)t->rank[mid] > (int32_t)live_at_start) hits[n++] = t->order[mid]; /* placed, live */
             lo = mid + 1u;
         }
     }
+    return n;
 }
 
 /*
@@ -298,10 +300,20 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
     }
     aplan__sort_by(w[TREE_ORDER], w[TMP], m, APLAN__BY_LOWER, p, NULL);
     conflicts tree = {p, w[TREE_ORDER], w[RANK], w[MAXRANK], m};
-    for (size_t k = 0; k < m; k++) w[RANK][k] = w[MAXRANK][k] = 0;
+    /* Ranks by a merge: the members by end step against the starts, with HITS as the map from buffer to position
+     * (until the main loop needs it) and MAXRANK as the sort's second array (until the maxima start). */
+    uint32_t *position = w[HITS];
+    for (size_t k = 0; k < m; k++) position[w[TREE_ORDER][k]] = (uint32_t)k;
+    for (size_t k = 0; k < m; k++) w[TMP][k] = w[TREE_ORDER][k];
+    aplan__sort_by(w[TMP], w[MAXRANK], m, APLAN__BY_UPPER, p, NULL);
+    for (size_t k = 0, starts = 0; k < m; k++) {
+        const uint64_t upper = p->buffers[w[TMP][k]].upper;
+        while (starts < m && p->buffers[w[TREE_ORDER][starts]].lower < upper) starts++;
+        w[RANK][position[w[TMP][k]]] = (uint32_t)starts | UNPLACED;
+    }
+    for (size_t k = 0; k < m; k++) w[MAXRANK][k] = 0;
     for (size_t k = 0; k < m; k++) {
-        const uint32_t i = w[TREE_ORDER][k];
-        if (offsets[i] != APLAN_NO_OFFSET) place(&tree, i, (uint32_t)starts_before(&tree, p->buffers[i].upper));
+        if (offsets[w[TREE_ORDER][k]] != APLAN_NO_OFFSET) place(&tree, k);
     }
     if (last_added_first) { /* ties of the stable sort keep the listed order: list by falling index */
         for (size_t i = 0, j = online; i + 1u < j; i++, j--) {
@@ -311,6 +323,7 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
         }
     }
     aplan__sort_by(w[ORDER], w[TMP], online, APLAN__BY_SIZE_DESC, p, NULL);
+    for (size_t k = 0; k < online; k++) w[ORDER][k] = position[w[ORDER][k]]; /* placing order, as positions */
     uint64_t top = 0; /* the highest end of a placed buffer: every offset among the hits is below it */
     uint64_t latest_start = 0, earliest_end = UINT64_MAX;
     bool fixed = false;
@@ -327,24 +340,24 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
     const bool all_live = !fixed && latest_start < earliest_end;
     uint64_t placed_sum = 0;
     for (size_t k = 0; k < online; k++) {
-        const uint32_t x = w[ORDER][k];
+        const size_t at = w[ORDER][k];
+        const uint32_t x = w[TREE_ORDER][at];
         const uint64_t size = aplan__size(p, x);
         const uint64_t align = aplan__alignment(p, x);
-        gather g = {.hits = w[HITS]};
         aplan_status st = APLAN_OK;
+        size_t hits;
         uint64_t end;
         if (all_live && top - placed_sum < size) { /* no gap below the top can hold it: see above */
-            g.rank = (uint32_t)starts_before(&tree, p->buffers[x].upper);
             if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
                 st = APLAN_E_SIZE_OVERFLOW;
             }
-        } else if (find_conflicts(&tree, x, &g), g.n == 0) {
+        } else if ((hits = find_conflicts(&tree, at, w[HITS])) == 0) {
             offsets[x] = 0;
-        } else if (g.n > FEW) {
-            st = lowest_gap_among_many(p, offsets, w[HITS], w[TMP], g.n, top, size, align, &offsets[x]);
+        } else if (hits > FEW) {
+            st = lowest_gap_among_many(p, offsets, w[HITS], w[TMP], hits, top, size, align, &offsets[x]);
         } else {
             walk few = {p, offsets, size, align, 0, size, false};
-            st = walk_few(&few, w[HITS], g.n);
+            st = walk_few(&few, w[HITS], hits);
             offsets[x] = few.c;
         }
         if (st != APLAN_OK) {
@@ -352,7 +365,7 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
             aplan__report_value(report, st, x, 0, size);
             return st;
         }
-        place(&tree, x, g.rank);
+        place(&tree, at);
         if (offsets[x] + size > top) top = offsets[x] + size;
         placed_sum += size; /* all_live: disjoint, so at most top */
     }
