@@ -18,8 +18,8 @@ extern "C" {
 APLAN_API const aplan_strategy *aplan_strategy_linear(void);
 
 /** "greedy_by_size": largest first, each at the lowest aligned offset clear of every placed buffer it conflicts
- *  with; equal sizes in input order. O(n log n + P) for P conflicting pairs (O(n log n) when every buffer is live
- *  at one step); 24 bytes per buffer. */
+ *  with; equal sizes in input order. O(n + P log n) for P conflicting pairs (O(n) when every buffer is live
+ *  at one step); about 20 bytes per buffer. */
 APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size(void);
 
 /** "greedy_by_size_tflm": greedy_by_size with TFLite Micro's GreedyMemoryPlanner tie order (equal sizes: the

@@ -4,7 +4,7 @@
 
 #include "core/internal.h"
 
-/* Scratch need of aplan__greedy_plan: 24 bytes per buffer (8 in compact builds). */
+/* Scratch need of aplan__greedy_plan: 20.3 bytes per buffer (8 in compact builds). */
 aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes);
 /* Places the online buffers largest first; equal sizes by rising index, or with last_added_first by falling index.
  * Compact builds order them with less instead (that same order as a total order over indices, ctx = the problem),

@@ -12,22 +12,22 @@
  * The result is defined by that rule alone (the lowest such offset is unique), so any way of finding it gives the
  * same offsets; tests/test_property.c keeps the first, plain implementation as the reference.
  *
- * How it is found: an interval tree over all lifetimes reports the k placed buffers that conflict (see `conflicts`
- * below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix sort, or for up to
+ * How it is found: a tree over all lifetimes reports the k placed buffers that conflict (see `conflicts` below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix sort, or for up to
  * 32 an insertion sort of their offsets and ends copied to the stack) and walked from the lowest until a gap fits, so
  * the buckets above the answer are never sorted. When every buffer of the problem is live at one step and none is
  * fixed, the placed buffers never share bytes, so their total size says whether any gap below the top can hold the
  * next one: when none can, it goes on top without asking the tree.
  *
- * Complexity: O(n) for the size order (radix), O(n log n) for the tree, plus per buffer O(log n + k) to find its k
- * conflicting placed buffers and O(k) to bucket them, plus the sorts of the buckets walked. So O(n log n + P) for P
- * conflicting pairs (O(n log n) when all buffers are live at once), where TFLM's planner takes O(n^2) whatever the
- * lifetimes (it walks every placed buffer for each new one). Worst shape: many buffers live together but not all at
- * one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer
- * gathers and buckets its k conflicting ones: O(P).
- * Scratch: 24 bytes per buffer (size order 4, tree order 4, ranks 4, tree maxima 4, conflict list 4, sort space 4)
- * and about 2.5 KiB of stack (bucket counts, 1 KiB each for this file's and the radix sort's; the offsets and ends
- * of up to 32 neighbours).
+ * Complexity: O(n) for the orders (radix sorts and a merge), plus per buffer O(16 log16(n) (k + 1)) entries read to
+ * find its k conflicting placed buffers (in runs of 16, one cache line each) and O(k) to bucket them, plus the sorts
+ * of the buckets walked. So O(n + P log n) for P conflicting pairs, O(n) when all buffers are live at once, where
+ * TFLM's planner takes O(n^2) whatever the lifetimes (it walks every placed buffer for each new one). Worst shape:
+ * many buffers live together but not all at one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting
+ * pairs for 28,526 buffers), where every buffer gathers and buckets its k conflicting ones.
+ * Scratch: 20 bytes per buffer (size order 4, tree order 4, ranks 4, conflict list 4, sort space 4) plus the maxima,
+ * a fifteenth of 4; problems of 2^31 buffers or more are refused (APLAN_E_SIZE_OVERFLOW from scratch_size). About
+ * 2.5 KiB of stack (bucket counts, 1 KiB each for this file's and the radix sort's; the offsets and ends of up to 32
+ * neighbours).
  * Guarantee: a valid plan; deterministic. No approximation ratio: it can miss the bound by a third on hard packings.
  */
 #include "aplan/strategies.h"
@@ -94,34 +94,67 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
     return APLAN_OK;
 }
 #else
-enum { ORDER, TREE_ORDER, RANK, MAXRANK, HITS, TMP, ARRAYS }; /* scratch: six index arrays */
+enum { ORDER, TREE_ORDER, RANK, HITS, TMP, ARRAYS }; /* scratch: five index arrays, then the maxima */
+
+#define FAN 16u /* children per node of the maxima tree: 16 ranks fill a 64-byte cache line */
+#define LEVELS 9 /* levels above the ranks: 16^8 >= 2^31 members */
+
+/* Entries of the maxima levels above m ranks, each level a 16th of the one below (rounded up) until one has at most
+ * FAN entries; level_start[l] is where level l + 1 starts, *levels how many there are. About m / 15 in all. */
+static size_t maxima_entries(size_t m, size_t *level_start, unsigned *levels) {
+    size_t total = 0, count = m;
+    unsigned l = 0;
+    while (count > FAN) {
+        count = (count + FAN - 1u) / FAN;
+        level_start[l++] = total;
+        total += count;
+    }
+    *levels = l;
+    return total;
+}
+
+static void layout(aplan__scratch *s, size_t n, uint32_t **w, uint32_t **maxima, size_t *level_start,
+                   unsigned *levels) {
+    (void)aplan__take_u32_arrays(s, n, w, ARRAYS);
+    *maxima = aplan__scratch_take(s, maxima_entries(n, level_start, levels), sizeof(uint32_t), sizeof(uint32_t));
+}
 
 aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self;
     if (p->count > 0x7FFFFFFFu) return APLAN_E_SIZE_OVERFLOW; /* ranks keep their top bit for "unplaced" */
-    return aplan__u32_arrays_size(p->count, ARRAYS, bytes);
+    aplan__scratch s;
+    uint32_t *w[ARRAYS], *maxima;
+    size_t level_start[LEVELS];
+    unsigned levels;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    layout(&s, p->count, w, &maxima, level_start, &levels);
+    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used;
+    return APLAN_OK;
 }
 
 /*
- * The conflict finder: an interval tree over every buffer that occupies memory, sorted by (lower, index) and read as
- * an implicit balanced tree (the middle of a range is its root). Buffers are named by their position in that order
- * while planning. A member's lifetime end is kept as a rank, the number of members that start before it ends, so
- * that "j is live at x's start" is rank(j) > the number of members that start before x does (x is a member, so some
- * member starts at x's start). rank[] holds every member's rank from the start, with the top bit set until it is
- * placed (so an unplaced member never passes the test), and each node keeps the largest rank placed in its subtree.
- * Queries and placements then read only 4-byte arrays indexed by position, never the buffers: on large problems
- * that is the difference between a few cache misses per buffer and a few dozen. 12 bytes per member; a walk keeps at
- * most one pending range per level (depth <= 32 for the 2^31 members it allows).
+ * The conflict finder: every buffer that occupies memory, sorted by (lower, index), named by its position in that
+ * order while planning. A member's lifetime end is kept as a rank, the number of members that start before it ends,
+ * so that "j is live at x's start" is rank(j) > the number of members that start before x does (x is a member, so
+ * some member starts at x's start). rank[] holds every member's rank from the start, with the top bit set until it
+ * is placed, so an unplaced member never passes the test. Above the ranks, a tree of maxima with 16 children per
+ * node: each entry is the largest rank placed among the 16 below it (0: none). A query walks down only into entries
+ * whose maximum passes the test and that start before x ends, reading 16 entries (one cache line) per node; a
+ * placement raises one entry per level. The walk reads only these 4-byte arrays, never the buffers: on large problems
+ * that is the difference between a few cache misses per buffer and hundreds. 8 bytes per member (order, rank) plus a
+ * fifteenth of 4 for the maxima.
  */
 typedef struct {
     const aplan_problem *p;
-    const uint32_t *order; /* members by (lower, index) */
-    uint32_t *rank;        /* per position: its member's end rank, UNPLACED set until it is placed */
-    uint32_t *maxrank;     /* per implicit node: the largest rank placed in its subtree, or 0 */
-    size_t m;
+    const uint32_t *order;  /* members by (lower, index) */
+    uint32_t *rank;         /* per position: its member's end rank, UNPLACED set until it is placed */
+    uint32_t *maxima;       /* the levels above the ranks, level 1 first */
+    size_t start[LEVELS];   /* where level l + 1 starts in maxima */
+    size_t count[LEVELS + 1]; /* entries per level; count[0] = m */
+    unsigned levels;        /* levels above the ranks */
 } conflicts;
 
-#define STACK 64
 #define UNPLACED 0x80000000u
 
 /* The first position whose member starts when the member at position at does: a gallop back from at, so
@@ -147,45 +180,47 @@ static size_t first_of_start(const conflicts *t, size_t at) {
     return 0;
 }
 
-/* Marks the member at position at placed, and raises the maxima on the way down to it. O(log m). */
+/* Marks the member at position at placed and raises the maxima above it. O(levels). */
 static void place(conflicts *t, size_t at) {
     const uint32_t r = t->rank[at] &= ~UNPLACED;
-    size_t lo = 0, hi = t->m;
-    for (;;) {
-        const size_t mid = lo + (hi - lo) / 2u;
-        if (t->maxrank[mid] < r) t->maxrank[mid] = r;
-        if (mid == at) return;
-        if (at < mid) hi = mid; else lo = mid + 1u;
+    for (unsigned l = 0; l < t->levels; l++) {
+        at /= FAN;
+        uint32_t *e = &t->maxima[t->start[l] + at];
+        if (*e < r) *e = r;
     }
 }
 
 /* Every placed member whose lifetime intersects that of the member at position at, into hits (buffer indices);
- * returns how many. O(log m + hits) for the usual shapes. */
+ * returns how many. Per query O(16 * levels * (hits + 1)) entries read at most, in runs of 16. */
 static size_t find_conflicts(const conflicts *t, size_t at, uint32_t *hits) {
     const uint32_t live_at_start = (uint32_t)first_of_start(t, at); /* rank > this: live at x's start */
     const size_t starts_in_time = t->rank[at] & ~UNPLACED;           /* positions below: start before x ends */
-    size_t stack_lo[STACK], stack_hi[STACK], top = 1, n = 0;
-    stack_lo[0] = 0;
-    stack_hi[0] = t->m; /* the whole tree: node maxima are laid out over [0, m) */
-    while (top > 0) {
-        top--;
-        size_t lo = stack_lo[top], hi = stack_hi[top];
-        while (lo < hi) { /* the left part waits on the stack, the right part continues here */
-            const size_t mid = lo + (hi - lo) / 2u;
-            if (t->maxrank[mid] <= live_at_start) break; /* nothing placed in this subtree lives that long */
-            if (mid >= starts_in_time) { /* mid and everything right of it start too late */
-                hi = mid;
-                continue;
-            }
-            if (lo < mid) {
-                APLAN_ASSERT(top < STACK);
-                stack_lo[top] = lo;
-                stack_hi[top] = mid;
-                top++;
-            }
-            if ((int32_t)t->rank[mid] > (int32_t)live_at_start) hits[n++] = t->order[mid]; /* placed, live */
-            lo = mid + 1u;
+    size_t next[LEVELS + 1], end[LEVELS + 1]; /* per level: the entry to look at next, and the node's end */
+    unsigned l = t->levels;
+    next[l] = 0;
+    end[l] = t->count[l];
+    size_t n = 0;
+    for (;;) {
+        if (next[l] == end[l]) { /* this node is done: back up */
+            if (l == t->levels) break;
+            l++;
+            continue;
         }
+        const size_t e = next[l]++;
+        size_t first = e; /* the first position below entry e */
+        for (unsigned k = 0; k < l; k++) first *= FAN;
+        if (first >= starts_in_time) { /* e and the rest of this node start too late */
+            next[l] = end[l];
+            continue;
+        }
+        if (l == 0) {
+            if ((int32_t)t->rank[e] > (int32_t)live_at_start) hits[n++] = t->order[e]; /* placed and live */
+            continue;
+        }
+        if (t->maxima[t->start[l - 1u] + e] <= live_at_start) continue; /* nothing placed below lives that long */
+        l--;
+        next[l] = e * FAN;
+        end[l] = next[l] + FAN < t->count[l] ? next[l] + FAN : t->count[l];
     }
     return n;
 }
@@ -290,8 +325,10 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
     (void)less; /* the compact engine's */
     aplan__scratch s;
     uint32_t *w[ARRAYS];
+    conflicts tree = {.p = p};
     aplan__scratch_init(&s, scratch, scratch_size);
-    if (!aplan__take_u32_arrays(&s, p->count, w, ARRAYS)) return APLAN_E_SCRATCH_TOO_SMALL;
+    layout(&s, p->count, w, &tree.maxima, tree.start, &tree.levels);
+    if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t online, m = 0;
     aplan__split(p, true, offsets, w[ORDER], &online, NULL, NULL, NULL);
     /* The tree holds every buffer that occupies memory, listed by rising index so that the sort ties by index. */
@@ -299,19 +336,27 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
         if (aplan__occupies(p, i)) w[TREE_ORDER][m++] = i;
     }
     aplan__sort_by(w[TREE_ORDER], w[TMP], m, APLAN__BY_LOWER, p, NULL);
-    conflicts tree = {p, w[TREE_ORDER], w[RANK], w[MAXRANK], m};
+    tree.order = w[TREE_ORDER];
+    tree.rank = w[RANK];
+    /* The maxima over the m members (fewer than the buffers: the levels are laid out for n, and used for m). */
+    size_t unused_start[LEVELS];
+    (void)maxima_entries(m, unused_start, &tree.levels);
+    tree.count[0] = m;
+    for (unsigned l = 1; l <= tree.levels; l++) tree.count[l] = (tree.count[l - 1u] + FAN - 1u) / FAN;
+    for (unsigned l = 0; l < tree.levels; l++) {
+        for (size_t e = 0; e < tree.count[l + 1u]; e++) tree.maxima[tree.start[l] + e] = 0;
+    }
     /* Ranks by a merge: the members by end step against the starts, with HITS as the map from buffer to position
-     * (until the main loop needs it) and MAXRANK as the sort's second array (until the maxima start). */
+     * (until the main loop needs it) and RANK as the sort's second array (until the ranks are written). */
     uint32_t *position = w[HITS];
     for (size_t k = 0; k < m; k++) position[w[TREE_ORDER][k]] = (uint32_t)k;
     for (size_t k = 0; k < m; k++) w[TMP][k] = w[TREE_ORDER][k];
-    aplan__sort_by(w[TMP], w[MAXRANK], m, APLAN__BY_UPPER, p, NULL);
+    aplan__sort_by(w[TMP], w[RANK], m, APLAN__BY_UPPER, p, NULL);
     for (size_t k = 0, starts = 0; k < m; k++) {
         const uint64_t upper = p->buffers[w[TMP][k]].upper;
         while (starts < m && p->buffers[w[TREE_ORDER][starts]].lower < upper) starts++;
         w[RANK][position[w[TMP][k]]] = (uint32_t)starts | UNPLACED;
     }
-    for (size_t k = 0; k < m; k++) w[MAXRANK][k] = 0;
     for (size_t k = 0; k < m; k++) {
         if (offsets[w[TREE_ORDER][k]] != APLAN_NO_OFFSET) place(&tree, k);
     }

@@ -365,7 +365,7 @@ void test_offline_offsets() {
 
 // Scratch: 48 bytes per recorded buffer, then aplan_plan's need when planning, which aplan_plan_scratch_size gives.
 // For 3 buffers in the default build that is the verifier's 16 per buffer plus 8 per leaf of a 4-leaf tree (80 bytes,
-// more than greedy_by_size's 48 or the lower bound's 24): 144 + 80 = 224 bytes. Compact builds (-Dcompact=true)
+// more than greedy_by_size's 60 or the lower bound's 36): 144 + 80 = 224 bytes. Compact builds (-Dcompact=true)
 // verify without scratch and need less; the expected figures follow aplan_plan_scratch_size either way.
 size_t PlanShare(const aplan_strategy *s, const TflmBuffer *b, size_t n) {
   aplan_buffer buffers[8];
