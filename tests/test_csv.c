@@ -322,6 +322,32 @@ static void test_write_extremes(void **state) {
                              "y,0,0,0,-1\n");
 }
 
+/* Every number of up to four digits and the powers of ten and their neighbours, as printf writes them. */
+static void test_write_numbers(void **state) {
+    (void)state;
+    enum { ROWS = 10000 + 3 * 20 };
+    aplan_buffer *b = malloc(ROWS * sizeof *b);
+    uint64_t *off = malloc(ROWS * sizeof *off);
+    char *want = malloc(ROWS * 64u + 64u), *out = malloc(ROWS * 64u + 64u);
+    assert_true(b != NULL && off != NULL && want != NULL && out != NULL);
+    size_t n = 0;
+    for (uint64_t v = 0; v < 10000u; v++) b[n] = (aplan_buffer){v, 0, 1, 0, APLAN_NO_OFFSET}, off[n++] = v;
+    for (uint64_t p = 10; p != 0 && n + 3 <= ROWS; p = p <= UINT64_MAX / 10u ? p * 10u : 0) {
+        for (uint64_t d = 0; d < 3; d++) b[n] = (aplan_buffer){p - 1u + d, 0, 1, 0, APLAN_NO_OFFSET}, off[n++] = p;
+    }
+    char *at = want + sprintf(want, "id,lower,upper,size,offset\n");
+    for (size_t i = 0; i < n; i++)
+        at += sprintf(at, "%zu,0,1,%llu,%llu\n", i, (unsigned long long)b[i].size, (unsigned long long)off[i]);
+    aplan_csv_plan plan = {b, NULL, off, n, 0};
+    size_t needed;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, ROWS * 64u + 64u, &needed), APLAN_OK);
+    assert_string_equal(out, want);
+    free(b);
+    free(off);
+    free(want);
+    free(out);
+}
+
 static void test_write_rejects(void **state) {
     (void)state;
     aplan_buffer b = {1, 0, 1, 0, APLAN_NO_OFFSET};
@@ -341,21 +367,276 @@ static void test_write_rejects(void **state) {
     assert_int_equal(aplan_csv_write(NULL, NULL, NULL), APLAN_E_INVALID_ARG);
 }
 
-static bool refuse_after_header(void *state, const char *bytes, size_t length) {
+/* A sink that records its calls and refuses the second: the writer hands it chunks of at most 512 bytes. */
+static bool refuse_second(void *state, const char *bytes, size_t length) {
     (void)bytes;
     size_t *calls = state;
     (*calls)++;
-    return length > 0 && *calls < 3;
+    assert_true(length > 0 && length <= 512u);
+    return *calls < 2;
 }
 
 static void test_sink_failure(void **state) {
     (void)state;
-    aplan_buffer b[2] = {{1, 0, 1, 0, APLAN_NO_OFFSET}, {1, 0, 1, 0, APLAN_NO_OFFSET}};
-    uint64_t off[2] = {0, 1};
-    aplan_csv_plan plan = {b, NULL, off, 2, 0};
+    enum { ROWS = 200 }; /* about 2 KB of text: several chunks */
+    aplan_buffer b[ROWS];
+    uint64_t off[ROWS];
+    for (size_t i = 0; i < ROWS; i++) b[i] = (aplan_buffer){1000u + i, i, i + 1u, 0, APLAN_NO_OFFSET}, off[i] = i;
+    aplan_csv_plan plan = {b, NULL, off, ROWS, 0};
     size_t calls = 0;
-    assert_int_equal(aplan_csv_write(&plan, refuse_after_header, &calls), APLAN_E_OUTPUT_TOO_SMALL);
-    assert_int_equal(calls, 3); /* the writer stops at the first refusal */
+    assert_int_equal(aplan_csv_write(&plan, refuse_second, &calls), APLAN_E_OUTPUT_TOO_SMALL);
+    assert_int_equal(calls, 2); /* the writer stops at the first refusal */
+    /* Chunks join to the same text as one buffer: an id longer than a chunk is split across calls. */
+    char long_id[1500];
+    memset(long_id, 'x', sizeof long_id - 1u);
+    long_id[sizeof long_id - 1u] = '\0';
+    const char *ids[1] = {long_id};
+    aplan_csv_plan one = {b, ids, off, 1, 0};
+    size_t needed;
+    assert_int_equal(aplan_csv_write_buffer(&one, NULL, 0, &needed), APLAN_E_OUTPUT_TOO_SMALL);
+    assert_int_equal(needed, strlen("id,lower,upper,size,offset\n") + 1499u + strlen(",0,1,1000,0\n"));
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The fast path of a row against the exact one                                                                  */
+
+/* A small deterministic generator (splitmix64), so a failure names a seed that reproduces it. */
+static uint64_t next_random(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* A number as the fast path meets it: small, large, or at the edges of 64 bits. */
+static uint64_t random_value(uint64_t *s) {
+    switch (next_random(s) % 6u) {
+    case 0: return 0;
+    case 1: return next_random(s) % 10u;
+    case 2: return next_random(s) % 100000u;
+    case 3: return UINT64_MAX - next_random(s) % 3u;
+    case 4: return 10000000000000000000u + next_random(s) % 1000u; /* 20 digits */
+    default: return next_random(s);
+    }
+}
+
+static void append(char **at, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void append(char **at, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    *at += vsprintf(*at, format, args);
+    va_end(args);
+}
+
+/* Spaces and tabs around a field, sometimes. */
+static const char *random_blanks(uint64_t *s) {
+    static const char *const blanks[] = {"", "", "", " ", "\t", "  \t "};
+    return blanks[next_random(s) % 6u];
+}
+
+/*
+ * Random valid tables, written twice: as they are (most rows take the fast path), and with a tab after every id
+ * (which the fast path leaves to the exact one: every row takes the exact path). Both must parse to the same rows:
+ * the fast path accepts nothing the exact path would read differently. Columns in random order and case, both
+ * lifetime forms, optional columns empty, -1, -01 or set, blanks, CRLF, blank lines, 20-digit values.
+ */
+static void test_fast_path_matches_exact_path(void **state) {
+    (void)state;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        uint64_t s = seed;
+        bool start_end = next_random(&s) % 2u;
+        bool has_alignment = next_random(&s) % 2u, has_offset = next_random(&s) % 2u;
+        const char *names[6] = {"id", start_end ? "start" : "lower", start_end ? "END" : "Upper", "size",
+                                "alignment", "offset"};
+        int order[6] = {0, 1, 2, 3, 4, 5};
+        size_t columns = 4u + has_alignment + has_offset;
+        if (has_offset && !has_alignment) order[4] = 5;
+        for (size_t k = columns; k > 1; k--) { /* shuffle */
+            size_t j = (size_t)(next_random(&s) % k);
+            int x = order[k - 1u];
+            order[k - 1u] = order[j];
+            order[j] = x;
+        }
+        size_t rows = 1u + (size_t)(next_random(&s) % 40u);
+        char *plain = malloc(rows * 400u + 100u), *tabbed = malloc(rows * 400u + 100u);
+        assert_non_null(plain);
+        assert_non_null(tabbed);
+        char *texts[2] = {plain, tabbed};
+        uint64_t values[40][6];
+        int optional_kind[40][6]; /* 0 set, 1 empty, 2 "-1", 3 "-01" */
+        const char *line_ends[40];
+        for (size_t r = 0; r < rows; r++) {
+            uint64_t a = random_value(&s), b = random_value(&s);
+            if (start_end && a == UINT64_MAX) a--;
+            if (start_end && b == UINT64_MAX) b--;
+            values[r][1] = a < b ? a : b;
+            values[r][2] = a < b ? b : a;
+            values[r][3] = random_value(&s);
+            values[r][4] = (uint64_t)1 << (next_random(&s) % 64u);
+            values[r][5] = random_value(&s);
+            if (values[r][5] == UINT64_MAX) values[r][5]--;
+            for (int c = 4; c < 6; c++) optional_kind[r][c] = (int)(next_random(&s) % 4u);
+            line_ends[r] = next_random(&s) % 3u == 0 ? "\r\n" : next_random(&s) % 5u == 0 ? "\n\n" : "\n";
+        }
+        for (int t = 0; t < 2; t++) {
+            uint64_t blanks_seed = seed * 7919u; /* the same blanks in both texts */
+            char *at = texts[t];
+            for (size_t k = 0; k < columns; k++) append(&at, "%s%s", k > 0 ? "," : "", names[order[k]]);
+            append(&at, "\n");
+            for (size_t r = 0; r < rows; r++) {
+                for (size_t k = 0; k < columns; k++) {
+                    int c = order[k];
+                    const char *before = random_blanks(&blanks_seed), *after = random_blanks(&blanks_seed);
+                    append(&at, "%s%s", k > 0 ? "," : "", before);
+                    if (c == 0) {
+                        append(&at, "id %zu%s", r, t == 1 ? "\t" : "");
+                    } else if (c >= 4 && optional_kind[r][c] != 0) {
+                        static const char *const none[] = {"", "", "-1", "-01"};
+                        append(&at, "%s", none[optional_kind[r][c]]);
+                    } else {
+                        append(&at, "%llu", (unsigned long long)values[r][c]);
+                    }
+                    append(&at, "%s", after);
+                }
+                append(&at, "%s", line_ends[r]);
+            }
+        }
+        aplan_csv_table a = parse_ok(plain), b = parse_ok(tabbed);
+        assert_int_equal(a.count, rows);
+        assert_int_equal(b.count, rows);
+        assert_int_equal(a.columns, b.columns);
+        for (size_t r = 0; r < rows; r++) {
+            if (memcmp(&a.buffers[r], &b.buffers[r], sizeof a.buffers[r]) != 0 || strcmp(a.ids[r], b.ids[r]) != 0 ||
+                a.lines[r] != b.lines[r])
+                fail_msg("seed %llu, row %zu: the two paths differ", (unsigned long long)seed, r);
+            char id[32];
+            snprintf(id, sizeof id, "id %zu", r);
+            assert_string_equal(a.ids[r], id);
+            assert_int_equal(a.buffers[r].lower, values[r][1]);
+            assert_int_equal(a.buffers[r].upper, start_end ? values[r][2] + 1u : values[r][2]);
+            assert_int_equal(a.buffers[r].size, values[r][3]);
+            assert_int_equal(a.buffers[r].alignment, has_alignment && optional_kind[r][4] == 0 ? values[r][4] : 0u);
+            assert_true(a.buffers[r].offset ==
+                        (has_offset && optional_kind[r][5] == 0 ? values[r][5] : APLAN_NO_OFFSET));
+        }
+        aplan_csv_free(&a);
+        aplan_csv_free(&b);
+        free(plain);
+        free(tabbed);
+    }
+}
+
+/* The edges of what the fast path takes, each with the value the exact path gives or its exact error. */
+static void test_fast_path_edges(void **state) {
+    (void)state;
+    aplan_csv_table t = parse_ok("id,lower,upper,size,alignment,offset\n"
+                                 "a b,0,1,18446744073709551615,-1,\n"        /* space inside an id; max size */
+                                 "  c  ,007,8,0,  ,-01\n"                    /* leading zeros; empty; -01 */
+                                 "d\t,1,1,5,1,18446744073709551614\n"        /* a tab after the id */
+                                 "e,1,2,3,9223372036854775808,0\r");          /* a CR at the very end */
+    assert_int_equal(t.count, 4);
+    assert_string_equal(t.ids[0], "a b");
+    assert_true(t.buffers[0].size == UINT64_MAX);
+    assert_string_equal(t.ids[1], "c");
+    assert_int_equal(t.buffers[1].lower, 7);
+    assert_int_equal(t.buffers[1].alignment, 0);
+    assert_true(t.buffers[1].offset == APLAN_NO_OFFSET);
+    assert_string_equal(t.ids[2], "d");
+    assert_true(t.buffers[2].offset == UINT64_MAX - 1u);
+    assert_true(t.buffers[3].alignment == (uint64_t)1 << 63);
+    aplan_csv_free(&t);
+    EXPECT("id,lower,upper,size\na,0,1,18446744073709551616\n", APLAN_E_FORMAT_BAD_VALUE, 2, 4, "does not fit");
+    EXPECT("id,lower,upper,size\na,0,1,184467440737095516150\n", APLAN_E_FORMAT_BAD_VALUE, 2, 4, "does not fit");
+    EXPECT("id,lower,upper,size,offset\na,0,1,1,-12\n", APLAN_E_FORMAT_BAD_VALUE, 2, 5, "negative");
+    EXPECT("id,lower,upper,size,offset\na,0,1,1,-1x\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "junk");
+    EXPECT("id,lower,upper,size\na,0,1,-1\n", APLAN_E_FORMAT_BAD_VALUE, 2, 4, "negative");
+    EXPECT("id,lower,upper,size\na\x7f,0,1,1\n", APLAN_E_FORMAT_BAD_VALUE, 2, 1, "control character 0x7f");
+    EXPECT("id,lower,upper,size\na b\tc,0,1,1\n", APLAN_E_FORMAT_BAD_VALUE, 2, 1, "control character 0x09");
+    EXPECT("id,lower,upper,size\na,0,1,1 \r \n", APLAN_E_FORMAT_SYNTAX, 2, 4, "carriage return");
+    EXPECT("id,lower,upper,size\na,0,1,1,\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "row has 5 fields");
+    EXPECT("id,lower,upper,size\na,0,1,,\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "row has 5 fields");
+    EXPECT("id,lower,upper,size\na,0,1\n", APLAN_E_FORMAT_SYNTAX, 2, 4, "'size' is missing");
+    EXPECT("id,lower,upper,size,alignment\na,0,1,1,0\n", APLAN_E_FORMAT_BAD_VALUE, 2, 5, "not a power of two");
+    EXPECT("id,lower,upper,size\na,3,2,1\n", APLAN_E_FORMAT_BAD_VALUE, 2, 3, "below 'lower'");
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Duplicate ids: every way of finding them reports the earliest repeated row and its first occurrence            */
+
+/* A table of n rows whose ids are name(i), with row `dup` (when below n) repeating row `first`'s id. Checks the
+ * parse: OK without a repeat, else the error at dup's line, naming first's line. */
+static void check_duplicates(size_t n, void (*name)(size_t i, char *out), size_t dup, size_t first) {
+    char *text = malloc(n * 64u + 32u);
+    assert_non_null(text);
+    char *at = text;
+    append(&at, "id,lower,upper,size\n");
+    for (size_t i = 0; i < n; i++) {
+        char id[48];
+        name(i == dup ? first : i, id);
+        append(&at, "%s,0,1,1\n", id);
+    }
+    aplan_csv_table t;
+    aplan_format_error e;
+    aplan_status st = aplan_csv_parse(text, (size_t)(at - text), &t, &e);
+    if (dup >= n) {
+        if (st != APLAN_OK) fail_msg("%zu rows: %s", n, e.message);
+        aplan_csv_free(&t);
+    } else {
+        assert_int_equal(st, APLAN_E_FORMAT_BAD_VALUE);
+        assert_int_equal(e.line, dup + 2u);
+        assert_int_equal(e.column, 1);
+        char want[64];
+        snprintf(want, sizeof want, "(first on line %zu)", first + 2u);
+        if (strstr(e.message, want) == NULL) fail_msg("\"%s\" lacks \"%s\"", e.message, want);
+        assert_int_equal(text[e.byte_offset - 1u], '\n'); /* the id field starts its line */
+    }
+    free(text);
+}
+
+static void integer_name(size_t i, char *out) { sprintf(out, "%zu", i); }
+static void sparse_integer_name(size_t i, char *out) { sprintf(out, "%llu", (unsigned long long)i * 1000000007u); }
+static void text_name(size_t i, char *out) { sprintf(out, "tensor_%zu/out", i); }
+
+/* The reader's hash of an id (FNV-1a, then mixed), copied here to make ids that all land in one slot of its table,
+ * so that the sort takes over from the hash. If the reader's hash changes, these ids stop colliding and the test
+ * still checks the answer, only through the hash. */
+static uint64_t reader_hash(const char *id) {
+    uint64_t h = 14695981039346656037u;
+    for (; *id != '\0'; id++) h = (h ^ (unsigned char)*id) * 1099511628211u;
+    return (h ^ (h >> 29)) * 0x9E3779B97F4A7C15u;
+}
+
+static char colliding[600][16];
+static void colliding_name(size_t i, char *out) { strcpy(out, colliding[i]); }
+
+static void test_duplicate_ids(void **state) {
+    (void)state;
+    /* Plain integers (a bitmap), sparse integers and text (the hash table). */
+    void (*names[])(size_t, char *) = {integer_name, sparse_integer_name, text_name};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        check_duplicates(5000, names[k], SIZE_MAX, 0);
+        check_duplicates(5000, names[k], 4999, 0);
+        check_duplicates(5000, names[k], 1, 0);
+        check_duplicates(5000, names[k], 3000, 2999);
+        check_duplicates(2, names[k], 1, 0);
+    }
+    /* Ids that differ as text are different, even when they read as the same number. */
+    aplan_csv_table t = parse_ok("id,lower,upper,size\n1,0,1,1\n01,0,1,1\n0,0,1,1\n00,0,1,1\n1 0,0,1,1\n");
+    assert_int_equal(t.count, 5);
+    aplan_csv_free(&t);
+    /* The earliest repeat is reported, not the first id that repeats. */
+    EXPECT("id,lower,upper,size\n5,0,1,1\n7,0,1,1\n7,0,1,1\n5,0,1,1\n", APLAN_E_FORMAT_BAD_VALUE, 4, 1,
+           "duplicate id \"7\" (first on line 3)");
+    /* 600 ids in one slot of the reader's 2048: the probes pass their budget and the sort answers. */
+    size_t found = 0;
+    for (uint64_t c = 0; found < 600; c++) {
+        char id[16];
+        snprintf(id, sizeof id, "c%llu", (unsigned long long)c);
+        if (reader_hash(id) >> 53 == 0) strcpy(colliding[found++], id);
+    }
+    check_duplicates(600, colliding_name, SIZE_MAX, 0);
+    check_duplicates(600, colliding_name, 599, 3);
+    check_duplicates(600, colliding_name, 300, 299);
 }
 
 static void test_round_trip_shared(void **state) {
@@ -409,8 +690,12 @@ int main(void) {
         cmocka_unit_test(test_write_exact),
         cmocka_unit_test(test_write_forms),
         cmocka_unit_test(test_write_extremes),
+        cmocka_unit_test(test_write_numbers),
         cmocka_unit_test(test_write_rejects),
         cmocka_unit_test(test_sink_failure),
+        cmocka_unit_test(test_fast_path_matches_exact_path),
+        cmocka_unit_test(test_fast_path_edges),
+        cmocka_unit_test(test_duplicate_ids),
         cmocka_unit_test(test_round_trip_shared),
     };
     return cmocka_run_group_tests_name("csv", tests, NULL, NULL);

@@ -4,6 +4,15 @@
  * Host-side: it allocates the table with malloc, but does no I/O. Every rejection names the line and the field
  * number, because the files are usually written by hand or by other tools and the user must be able to find the
  * offending cell. The parser reads the text twice: once to count lines (to size the arrays), once to fill them.
+ *
+ * Speed (a million rows is a normal trace): each data row first goes through fast_row, one pass over its bytes that
+ * accepts only the common shape (plain digits, printable ids) and stores nothing unless the whole row is good. Any
+ * other row, good or bad, goes through the exact path (check_line_bytes, split, parse_number, parse_row), which
+ * accepts the same rows with the same values and words every rejection; so the fast path only has to be right about
+ * what it accepts, and every message comes from one place. Ids are checked for duplicates by a bitmap when they are
+ * all plain integers, else by a hash table, falling back to a sort when the hash probes run long (colliding ids),
+ * so the check is O(n) in practice and O(n log n) comparisons at worst. Memory: the table (52 bytes per row plus the
+ * ids' text) and, while checking ids, at most 16 bytes per row.
  */
 #include "aplan/csv.h"
 
@@ -175,46 +184,6 @@ static aplan_status parse_number(parser *p, const field *f, enum column col, boo
     return APLAN_OK;
 }
 
-typedef struct id_entry {
-    const char *id;
-    size_t row;
-} id_entry;
-
-static int compare_ids(const void *a, const void *b) {
-    const id_entry *x = a;
-    const id_entry *y = b;
-    int c = strcmp(x->id, y->id);
-    if (c != 0) return c;
-    return x->row < y->row ? -1 : x->row > y->row;
-}
-
-/* Ids must be unique so a plan file can be matched to its problem by id. Reports the earliest repeated row. */
-static aplan_status check_unique_ids(parser *p, aplan_csv_table *t, const size_t *id_offsets, uint32_t id_column) {
-    if (t->count < 2) return APLAN_OK;
-    id_entry *entries = malloc(t->count * sizeof *entries);
-    if (entries == NULL) return fail(p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
-    for (size_t i = 0; i < t->count; i++) {
-        entries[i].id = t->ids[i];
-        entries[i].row = i;
-    }
-    qsort(entries, t->count, sizeof *entries, compare_ids);
-    size_t worst = SIZE_MAX;
-    size_t first = 0;
-    for (size_t i = 1; i < t->count; i++) {
-        if (strcmp(entries[i].id, entries[i - 1u].id) == 0 && entries[i].row < worst) {
-            worst = entries[i].row;
-            /* Sorted by row within equal ids, so the group's first entry is the original. */
-            size_t g = i - 1u;
-            while (g > 0 && strcmp(entries[g - 1u].id, entries[i].id) == 0) g--;
-            first = entries[g].row;
-        }
-    }
-    free(entries);
-    if (worst == SIZE_MAX) return APLAN_OK;
-    return fail(p, APLAN_E_FORMAT_BAD_VALUE, id_offsets[worst], t->lines[worst], id_column,
-                "duplicate id \"%.24s\" (first on line %lu)", t->ids[worst], (unsigned long)t->lines[first]);
-}
-
 void aplan_csv_free(aplan_csv_table *table) {
     if (table == NULL) return;
     free(table->buffers);
@@ -227,7 +196,8 @@ void aplan_csv_free(aplan_csv_table *table) {
 /* The position of each known column in a row (field index), or -1 when absent. */
 typedef struct layout {
     int at[COL_COUNT];
-    size_t fields; /* number of header fields */
+    size_t fields;                           /* number of header fields */
+    unsigned char column_of[COL_COUNT];      /* the column of each header field (fields entries) */
 } layout;
 
 static aplan_status parse_header(parser *p, const char *begin, const char *end, uint32_t line, layout *l) {
@@ -267,6 +237,7 @@ static aplan_status parse_header(parser *p, const char *begin, const char *end, 
                         "column '%s' mixes the lower,upper and start,end lifetime forms", column_names[found]);
         }
         l->at[found] = (int)i;
+        l->column_of[i] = (unsigned char)found;
     }
     l->fields = n;
     bool old_form = l->at[COL_START] >= 0 || l->at[COL_END] >= 0;
@@ -285,7 +256,7 @@ static aplan_status parse_header(parser *p, const char *begin, const char *end, 
 
 /* Parse one data row into row index r of the table. */
 static aplan_status parse_row(parser *p, const layout *l, const char *begin, const char *end, uint32_t line,
-                              aplan_csv_table *t, size_t r, char **store, size_t *id_offsets) {
+                              aplan_csv_table *t, size_t r, char **store) {
     field fields[COL_COUNT + 1];
     size_t n;
     split(p, begin, end, fields, COL_COUNT + 1u, &n);
@@ -318,7 +289,6 @@ static aplan_status parse_row(parser *p, const layout *l, const char *begin, con
     (*store)[idf->length] = '\0';
     t->ids[r] = *store;
     *store += idf->length + 1u;
-    id_offsets[r] = idf->offset;
 
     aplan_buffer *b = &t->buffers[r];
     b->alignment = 0;
@@ -392,6 +362,268 @@ static bool blank_line(const char *begin, const char *end) {
     return true;
 }
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The fast path of a data row                                                                                   */
+
+/* UINT64_MAX / 10: a value above it, or equal to it before a digit above 5, does not take another digit. */
+#define U64_TENTH 1844674407370955161u
+
+static const char *skip_blanks(const char *s, const char *end) {
+    while (s < end && is_blank(*s)) s++;
+    return s;
+}
+
+/*
+ * Row r from [s, end) (the line without its line end), when it has the common shape: exactly the header's fields,
+ * each of spaces or tabs around a value; numbers plain decimal digits that fit 64 bits (an optional column's also
+ * empty or "-1"); the id non-empty with no byte below 0x20, DEL, quote or comma; the values consistent (upper not
+ * below lower, end + 1 fitting, alignment a power of two, offset not APLAN_NO_OFFSET). Returns true with row r, its
+ * id and its line stored; false, storing nothing, for any other row: parse_row then accepts it with the same values
+ * or names what is wrong. O(row length), no allocation.
+ */
+static bool fast_row(const layout *l, const char *s, const char *end, uint32_t line, aplan_csv_table *t, size_t r,
+                     char **store) {
+    uint64_t v[COL_COUNT] = {0};
+    bool given[COL_COUNT] = {false};
+    const char *id = NULL;
+    size_t id_length = 0;
+    for (size_t k = 0; k < l->fields; k++) {
+        const unsigned c = l->column_of[k];
+        s = skip_blanks(s, end);
+        if (c == COL_ID) {
+            const char *b = s;
+            /* A tab inside or after an id is left to parse_row, which tells the two apart. */
+            while (s < end && *s != ',') {
+                const unsigned char ch = (unsigned char)*s;
+                if (ch < 0x20u || ch == 0x7fu || ch == '"') return false;
+                s++;
+            }
+            const char *e = s;
+            while (e > b && e[-1] == ' ') e--;
+            if (e == b) return false;
+            id = b;
+            id_length = (size_t)(e - b);
+        } else {
+            const bool optional = c == COL_ALIGNMENT || c == COL_OFFSET;
+            if (s < end && (unsigned)(*s - '0') < 10u) {
+                uint64_t x = 0;
+                do {
+                    const unsigned d = (unsigned)(*s - '0');
+                    if (x >= U64_TENTH && (x > U64_TENTH || d > 5u)) return false;
+                    x = x * 10u + d;
+                    s++;
+                } while (s < end && (unsigned)(*s - '0') < 10u);
+                v[c] = x;
+                given[c] = true;
+            } else if (optional && s < end && *s == '-') {
+                if (end - s < 2 || s[1] != '1') return false; /* "-1" only; "-01" and the like to parse_row */
+                s += 2;
+            } else if (!optional || (s < end && *s != ',')) {
+                return false;
+            }
+            s = skip_blanks(s, end);
+        }
+        if (k + 1u < l->fields) {
+            if (s == end || *s != ',') return false;
+            s++;
+        } else if (s != end) {
+            return false;
+        }
+    }
+    uint64_t lower, upper;
+    if (l->at[COL_LOWER] >= 0) {
+        lower = v[COL_LOWER];
+        upper = v[COL_UPPER];
+    } else {
+        if (v[COL_END] == UINT64_MAX) return false;
+        lower = v[COL_START];
+        upper = v[COL_END] + 1u;
+    }
+    if (upper < lower) return false;
+    const uint64_t a = given[COL_ALIGNMENT] ? v[COL_ALIGNMENT] : 0u;
+    if (given[COL_ALIGNMENT] && (a == 0 || (a & (a - 1u)) != 0)) return false;
+    if (given[COL_OFFSET] && v[COL_OFFSET] == APLAN_NO_OFFSET) return false;
+    aplan_buffer *b = &t->buffers[r];
+    b->size = v[COL_SIZE];
+    b->lower = lower;
+    b->upper = upper;
+    b->alignment = a;
+    b->offset = given[COL_OFFSET] ? v[COL_OFFSET] : APLAN_NO_OFFSET;
+    memcpy(*store, id, id_length);
+    (*store)[id_length] = '\0';
+    t->ids[r] = *store;
+    *store += id_length + 1u;
+    t->lines[r] = line;
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Duplicate ids                                                                                                 */
+
+/* The earliest row that repeats an earlier row's id (*dup, SIZE_MAX when none) and that earlier row (*first). */
+typedef struct duplicate {
+    size_t dup;
+    size_t first;
+} duplicate;
+
+typedef enum search { SEARCH_DONE, SEARCH_NOT_APPLICABLE, SEARCH_OUT_OF_MEMORY } search;
+
+/* The value of a plain integer id: 1 to 20 digits without a leading zero ("0" itself allowed) that fit 64 bits.
+ * Two such ids are equal iff their values are. false for any other id. */
+static bool plain_integer(const char *id, uint64_t *value) {
+    if (id[0] == '0') {
+        *value = 0;
+        return id[1] == '\0';
+    }
+    uint64_t x = 0;
+    const char *s = id;
+    for (; (unsigned)(*s - '0') < 10u; s++) {
+        const unsigned d = (unsigned)(*s - '0');
+        if (x >= U64_TENTH && (x > U64_TENTH || d > 5u)) return false;
+        x = x * 10u + d;
+    }
+    *value = x;
+    return s != id && *s == '\0';
+}
+
+/* Ids that are all plain integers no larger than about 8 per row (0..n-1 is the usual naming): one bit per value,
+ * so at most about one byte per row. O(n) time. NOT_APPLICABLE when an id is not a plain integer or one is too
+ * large for the bitmap. */
+static search duplicates_by_bitmap(const aplan_csv_table *t, duplicate *d) {
+    const uint64_t limit = 8u * (uint64_t)t->count + 1024u;
+    uint64_t max = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        uint64_t v;
+        if (!plain_integer(t->ids[i], &v) || v >= limit) return SEARCH_NOT_APPLICABLE;
+        if (v > max) max = v;
+    }
+    uint64_t *seen = calloc((size_t)(max / 64u + 1u), sizeof *seen);
+    if (seen == NULL) return SEARCH_OUT_OF_MEMORY;
+    for (size_t i = 0; i < t->count; i++) {
+        uint64_t v = 0;
+        (void)plain_integer(t->ids[i], &v);
+        const uint64_t bit = (uint64_t)1 << (v % 64u);
+        if ((seen[v / 64u] & bit) != 0) {
+            d->dup = i;
+            size_t q = 0;
+            while (strcmp(t->ids[q], t->ids[i]) != 0) q++; /* once, O(n): the earlier row holding the value */
+            d->first = q;
+            break;
+        }
+        seen[v / 64u] |= bit;
+    }
+    free(seen);
+    return SEARCH_DONE;
+}
+
+/* FNV-1a over the id, then a multiplicative mix so that the table index can take the top bits. */
+static uint64_t hash_id(const char *id) {
+    uint64_t h = 14695981039346656037u;
+    for (; *id != '\0'; id++) h = (h ^ (unsigned char)*id) * 1099511628211u;
+    return (h ^ (h >> 29)) * 0x9E3779B97F4A7C15u;
+}
+
+/* Any ids: rows inserted in order into an open-addressing table (linear probing, at most half full, 8 to 16 bytes
+ * per row), so the first row found already there is the earliest repeat and the row found its first. Expected O(n);
+ * NOT_APPLICABLE when the probes pass 4 per row (ids crafted to collide), so the sort takes over and the worst case
+ * stays O(n log n). */
+static search duplicates_by_hash(const aplan_csv_table *t, duplicate *d) {
+    unsigned bits = 2;
+    while (((size_t)1 << bits) < 2u * t->count) bits++;
+    const size_t mask = ((size_t)1 << bits) - 1u;
+    uint32_t *slots = calloc(mask + 1u, sizeof *slots); /* row + 1; 0 = empty. Rows < APLAN_MAX_BUFFERS fit. */
+    if (slots == NULL) return SEARCH_OUT_OF_MEMORY;
+    size_t budget = 4u * t->count + 64u;
+    search result = SEARCH_DONE;
+    for (size_t i = 0; i < t->count && d->dup == SIZE_MAX && result == SEARCH_DONE; i++) {
+        size_t at = (size_t)(hash_id(t->ids[i]) >> (64u - bits));
+        for (;;) {
+            const uint32_t q = slots[at];
+            if (q == 0) {
+                slots[at] = (uint32_t)(i + 1u);
+                break;
+            }
+            if (strcmp(t->ids[q - 1u], t->ids[i]) == 0) {
+                d->dup = i;
+                d->first = q - 1u;
+                break;
+            }
+            if (budget-- == 0) {
+                result = SEARCH_NOT_APPLICABLE;
+                break;
+            }
+            at = (at + 1u) & mask;
+        }
+    }
+    free(slots);
+    return result;
+}
+
+typedef struct id_entry {
+    const char *id;
+    size_t row;
+} id_entry;
+
+static int compare_ids(const void *a, const void *b) {
+    const id_entry *x = a;
+    const id_entry *y = b;
+    int c = strcmp(x->id, y->id);
+    if (c != 0) return c;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The fallback: sort (id, row) pairs, 16 bytes per row; equal ids end up together in row order. O(n log n)
+ * comparisons. */
+static search duplicates_by_sort(const aplan_csv_table *t, duplicate *d) {
+    id_entry *entries = malloc(t->count * sizeof *entries);
+    if (entries == NULL) return SEARCH_OUT_OF_MEMORY;
+    for (size_t i = 0; i < t->count; i++) {
+        entries[i].id = t->ids[i];
+        entries[i].row = i;
+    }
+    qsort(entries, t->count, sizeof *entries, compare_ids);
+    for (size_t i = 1; i < t->count; i++) {
+        if (strcmp(entries[i].id, entries[i - 1u].id) == 0 && entries[i].row < d->dup) {
+            d->dup = entries[i].row;
+            /* Sorted by row within equal ids, so the group's first entry is the original. */
+            size_t g = i - 1u;
+            while (g > 0 && strcmp(entries[g - 1u].id, entries[i].id) == 0) g--;
+            d->first = entries[g].row;
+        }
+    }
+    free(entries);
+    return SEARCH_DONE;
+}
+
+/* The byte offset of the id field on line `line` (a data row, which parsed): found again from the text, O(length),
+ * only for the error message, so that parsing keeps no offsets. */
+static size_t id_field_offset(const parser *p, const layout *l, uint32_t line) {
+    const char *s = p->text;
+    for (uint32_t k = 1; k < line; k++) s = line_end(p, s) + 1;
+    const char *e = line_end(p, s);
+    field fields[COL_COUNT + 1];
+    size_t n;
+    split(p, s, e, fields, COL_COUNT + 1u, &n);
+    return fields[l->at[COL_ID]].offset;
+}
+
+/* Ids must be unique so a plan file can be matched to its problem by id. Reports the earliest repeated row. */
+static aplan_status check_unique_ids(parser *p, const aplan_csv_table *t, const layout *l) {
+    if (t->count < 2) return APLAN_OK;
+    duplicate d = {SIZE_MAX, 0};
+    search s = duplicates_by_bitmap(t, &d);
+    if (s == SEARCH_NOT_APPLICABLE) s = duplicates_by_hash(t, &d);
+    if (s == SEARCH_NOT_APPLICABLE) {
+        d.dup = SIZE_MAX; /* nothing was found: the hash gave up before any repeat */
+        s = duplicates_by_sort(t, &d);
+    }
+    if (s == SEARCH_OUT_OF_MEMORY) return fail(p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    if (d.dup == SIZE_MAX) return APLAN_OK;
+    return fail(p, APLAN_E_FORMAT_BAD_VALUE, id_field_offset(p, l, t->lines[d.dup]), t->lines[d.dup],
+                (uint32_t)l->at[COL_ID] + 1u, "duplicate id \"%.24s\" (first on line %lu)", t->ids[d.dup],
+                (unsigned long)t->lines[d.first]);
+}
+
 aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table, aplan_format_error *error) {
     if (table == NULL || error == NULL) return APLAN_E_INVALID_ARG;
     memset(table, 0, sizeof *table);
@@ -413,21 +645,20 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
     if (length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) s += 3;
     const char *end_of_text = text + length;
     uint32_t line = 0;
-    layout l = {{0}, 0};
+    layout l = {{0}, 0, {0}};
     bool have_header = false;
-    size_t *id_offsets = NULL;
     char *store = NULL;
     aplan_status status = APLAN_OK;
 
+    /* Every row fills its entries, so nothing needs zeroing; untouched pages of a large block cost no memory. */
     if (max_rows > 0) {
-        table->buffers = calloc(max_rows, sizeof *table->buffers);
-        table->ids = calloc(max_rows, sizeof *table->ids);
-        table->lines = calloc(max_rows, sizeof *table->lines);
-        id_offsets = calloc(max_rows, sizeof *id_offsets);
+        table->buffers = malloc(max_rows * sizeof *table->buffers);
+        table->ids = malloc(max_rows * sizeof *table->ids);
+        table->lines = malloc(max_rows * sizeof *table->lines);
     }
     /* Ids are copies of parts of the text, each with a NUL, so length + rows bytes always suffice. */
     table->storage_ = malloc(length + max_rows + 1u);
-    if ((max_rows > 0 && (table->buffers == NULL || table->ids == NULL || table->lines == NULL || id_offsets == NULL)) ||
+    if ((max_rows > 0 && (table->buffers == NULL || table->ids == NULL || table->lines == NULL)) ||
         table->storage_ == NULL) {
         status = fail(&p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         goto done;
@@ -440,18 +671,22 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
         const char *content_end = e;
         /* CRLF: the CR belongs to the line end. */
         if (content_end > s && content_end[-1] == '\r') content_end--;
-        status = check_line_bytes(&p, s, content_end, line);
-        if (status != APLAN_OK) goto done;
-        if (!blank_line(s, content_end)) {
-            if (!have_header) {
-                status = parse_header(&p, s, content_end, line, &l);
-                if (status != APLAN_OK) goto done;
-                have_header = true;
-            } else {
-                table->lines[table->count] = line;
-                status = parse_row(&p, &l, s, content_end, line, table, table->count, &store, id_offsets);
-                if (status != APLAN_OK) goto done;
-                table->count++;
+        if (have_header && fast_row(&l, s, content_end, line, table, table->count, &store)) {
+            table->count++;
+        } else {
+            status = check_line_bytes(&p, s, content_end, line);
+            if (status != APLAN_OK) goto done;
+            if (!blank_line(s, content_end)) {
+                if (!have_header) {
+                    status = parse_header(&p, s, content_end, line, &l);
+                    if (status != APLAN_OK) goto done;
+                    have_header = true;
+                } else {
+                    table->lines[table->count] = line;
+                    status = parse_row(&p, &l, s, content_end, line, table, table->count, &store);
+                    if (status != APLAN_OK) goto done;
+                    table->count++;
+                }
             }
         }
         if (e == end_of_text) break;
@@ -464,10 +699,9 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
     table->columns = (l.at[COL_ALIGNMENT] >= 0 ? APLAN_CSV_HAS_ALIGNMENT : 0u) |
                      (l.at[COL_OFFSET] >= 0 ? APLAN_CSV_HAS_OFFSET : 0u) |
                      (l.at[COL_START] >= 0 ? APLAN_CSV_START_END : 0u);
-    status = check_unique_ids(&p, table, id_offsets, (uint32_t)l.at[COL_ID] + 1u);
+    status = check_unique_ids(&p, table, &l);
 
 done:
-    free(id_offsets);
     if (status != APLAN_OK) {
         aplan_csv_free(table);
         error->status = status;
@@ -478,22 +712,72 @@ done:
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Writer                                                                                                        */
 
+/* Bytes are gathered into chunks of at most WRITE_CHUNK for the sink: one sink call per few rows, not per field. */
+#define WRITE_CHUNK 512u
+
 typedef struct writer {
     aplan_csv_sink sink;
     void *state;
     bool failed;
+    size_t length;            /* bytes in chunk */
+    char chunk[WRITE_CHUNK];
 } writer;
 
+static void flush(writer *w) {
+    if (!w->failed && w->length > 0 && !w->sink(w->state, w->chunk, w->length)) w->failed = true;
+    w->length = 0;
+}
+
 static void put(writer *w, const char *s, size_t n) {
-    if (!w->failed && n > 0 && !w->sink(w->state, s, n)) w->failed = true;
+    while (n > 0 && !w->failed) {
+        if (w->length == WRITE_CHUNK) flush(w);
+        size_t room = WRITE_CHUNK - w->length;
+        size_t k = n < room ? n : room;
+        memcpy(w->chunk + w->length, s, k);
+        w->length += k;
+        s += k;
+        n -= k;
+    }
 }
 
 static void put_str(writer *w, const char *s) { put(w, s, strlen(s)); }
 
+/* Decimal digits of v at p (at most 20); returns the end. Two digits per division, from a table. */
+static char *put_u64(char *p, uint64_t v) {
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+    char digits[20];
+    size_t n = sizeof digits;
+    while (v >= 100u) {
+        const size_t k = (size_t)(v % 100u) * 2u;
+        v /= 100u;
+        digits[--n] = pairs[k + 1u];
+        digits[--n] = pairs[k];
+    }
+    if (v >= 10u) {
+        digits[--n] = pairs[2u * v + 1u];
+        digits[--n] = pairs[2u * v];
+    } else {
+        digits[--n] = (char)('0' + v);
+    }
+    memcpy(p, digits + n, sizeof digits - n);
+    return p + (sizeof digits - n);
+}
+
+/* ",<v>". */
+static char *put_value(char *p, uint64_t v) {
+    *p++ = ',';
+    return put_u64(p, v);
+}
+
 /* ",<v>", or ",-1" when v is the column's `none` value. */
-static void put_column(aplan__text *t, uint64_t v, uint64_t none) {
-    if (v == none) aplan__put(t, ",-1");
-    else aplan__putf(t, ",%u", v);
+static char *put_column(char *p, uint64_t v, uint64_t none) {
+    if (v != none) return put_value(p, v);
+    *p++ = ',';
+    *p++ = '-';
+    *p++ = '1';
+    return p;
 }
 
 static bool writable_id(const char *id) {
@@ -513,22 +797,29 @@ aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, vo
         if (plan->ids != NULL && !writable_id(plan->ids[i])) return APLAN_E_INVALID_ARG;
         if (start_end && plan->buffers[i].upper == 0) return APLAN_E_INVALID_ARG;
     }
-    writer w = {sink, state, false};
+    writer w;
+    w.sink = sink;
+    w.state = state;
+    w.failed = false;
+    w.length = 0;
     put_str(&w, start_end ? "id,start,end,size" : "id,lower,upper,size");
     put_str(&w, alignment ? ",alignment,offset\n" : ",offset\n");
     for (size_t i = 0; i < plan->count && !w.failed; i++) {
         const aplan_buffer *b = &plan->buffers[i];
-        char line[6u * 21u + 2u]; /* six numbers of at most 20 digits, a comma before all but the first, LF, NUL */
-        aplan__text t = {line, sizeof line, 0};
+        char line[6u * 21u + 1u]; /* six numbers of at most 20 digits, a comma before all but the first, LF */
+        char *p = line;
         if (plan->ids != NULL) put_str(&w, plan->ids[i]);
-        else aplan__putf(&t, "%u", (uint64_t)i);
-        aplan__putf(&t, ",%u,%u,%u", b->lower, start_end ? b->upper - 1u : b->upper, b->size);
-        if (alignment) put_column(&t, b->alignment, 0);
-        put_column(&t, plan->offsets[i], APLAN_NO_OFFSET);
-        aplan__put(&t, "\n");
-        APLAN_ASSERT(t.len < sizeof line);
-        put(&w, line, t.len);
+        else p = put_u64(p, (uint64_t)i);
+        p = put_value(p, b->lower);
+        p = put_value(p, start_end ? b->upper - 1u : b->upper);
+        p = put_value(p, b->size);
+        if (alignment) p = put_column(p, b->alignment, 0);
+        p = put_column(p, plan->offsets[i], APLAN_NO_OFFSET);
+        *p++ = '\n';
+        APLAN_ASSERT((size_t)(p - line) <= sizeof line);
+        put(&w, line, (size_t)(p - line));
     }
+    flush(&w);
     return w.failed ? APLAN_E_OUTPUT_TOO_SMALL : APLAN_OK;
 }
 
