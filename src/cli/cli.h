@@ -52,17 +52,21 @@ typedef struct cli_step {
                              does not know), owned; NULL at steps 0 and 1 */
 } cli_step;
 
-/* A problem loaded from a file or the built-in example. */
+/* A problem loaded from a file or the built-in example. Nothing is kept per buffer but the arrays below, so a CSV
+ * problem costs the parsed table itself (52 bytes a buffer and its ids' text), not a copy of it. */
 typedef struct cli_input {
     cli_kind kind;
     const char *name;      /* path as given, or "built-in example" */
-    aplan_buffer *buffers; /* count buffers */
-    char **ids;            /* count ids (owned): the stable key of a buffer (CSV id column, plan matching) */
+    aplan_buffer *buffers; /* count buffers (owned; CSV: csv.buffers) */
+    const char **ids;      /* count ids (owned array; CSV: csv.ids): the stable key of a buffer (CSV id column, plan
+                              matching). The text is csv's for CSV, id_text's for a model, static for the example */
+    char *id_text;         /* .tflite: one block holding every id's text (owned); NULL otherwise */
+    aplan_csv_table csv;   /* CSV: the parsed table, which owns buffers, ids and lines; zero otherwise */
     cli_tensor *tensors;   /* count entries (owned) for a .tflite model or the example; NULL for CSV */
     cli_step *steps;       /* step_count entries (owned): steps[s] explains step s of every lifetime; NULL for CSV,
                               and for a model whose operators cannot be named (a malformed custom code) */
     size_t step_count;
-    uint32_t *lines;       /* CSV: the line of each row; NULL otherwise */
+    uint32_t *lines;       /* CSV: the line of each row (csv.lines); NULL otherwise */
     size_t count;
     uint32_t csv_columns;  /* APLAN_CSV_* flags for writing the plan back in the input's shape */
     bool has_fixed;        /* some buffer has a fixed offset (an offline plan) */
@@ -213,8 +217,16 @@ void cli_print_command_help(FILE *out, const cli_command *cmd);
 void cli_session_init(cli_session *s, const cli_options *o, cli_input *in);
 /* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT with the broken rule printed: the input is checked once, not per strategy. */
 int cli_check_problem(const cli_session *s);
-/* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT when fixed buffers share bytes without --allow-alias (message printed). */
+/* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT when fixed buffers share bytes without --allow-alias (message printed, naming
+ * the pair found first: the earliest step where two clash); CLI_EXIT_INTERNAL when out of memory. */
 int cli_check_fixed(const cli_session *s);
+/* Called for a pair of fixed buffers i < j that share bytes [lo, hi) while both are live; false stops the search. */
+typedef bool (*cli_pair_found)(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi);
+/* Every such pair of the (valid) problem, each once, in step order (the step where the later one starts): a sweep
+ * over steps with the live fixed buffers in a tree by offset, so O(f log f + pairs log f) for f fixed buffers, and
+ * nothing when none is fixed. Up to 28 bytes per fixed buffer and 4 per buffer, freed on return. false only when out
+ * of memory (no pair was reported). */
+bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state);
 /* Fill s->bound and s->bound_step (capacity aside). CLI_EXIT_INTERNAL on out of memory, BAD_INPUT otherwise. */
 int cli_compute_bound(cli_session *s);
 /* Fill s->runs from a -s list (NULL, "all", "auto" or names). NULL, all and auto take every built-in strategy that
@@ -309,8 +321,6 @@ const cli_target *cli_target_at(size_t i);
 const cli_target *cli_target_find(const char *name);
 
 /* output.c */
-/* True iff buffers i and j are both fixed, live together and share bytes [*lo, *hi). The problem must be valid. */
-bool cli_fixed_pair_shares(const cli_session *s, size_t i, size_t j, uint64_t *lo, uint64_t *hi);
 /* The report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the lower bound
  * and what the figures cover. `plan`'s table and `bound` open with it. */
 void cli_write_heading(FILE *out, const cli_session *s);
@@ -366,6 +376,16 @@ void cli_tensor_text(const cli_input *in, size_t i, char *out, size_t out_size);
 /* What runs at step: "CONV_2D (op 28 of subgraph 0)", "the inputs of subgraph 0", "start, before any operator",
  * "entering subgraph 2 from WHILE (op 3 of subgraph 0)". false (out "") when the input has no such step (CSV). */
 bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size);
+
+/* progress.c: the progress line of long runs on a terminal (and, in -DCLI_PHASE_TIMES builds, each phase's time). */
+/* Start the clock; the line may show from now on, when stderr is a terminal and the run passes the threshold. */
+void cli_progress_begin(void);
+/* A new phase begins: "aplan: TEXT..." replaces the line when it may show. Nothing before cli_progress_begin. */
+void cli_progress(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Clear the line if it is shown: before anything else is written to the terminal, and at the end. */
+void cli_progress_end(void);
+/* The output phase: "writing WHAT" when out is not a terminal; else the line is cleared (the output follows). */
+void cli_progress_writing(FILE *out, const char *what);
 
 /* report_page.c: the HTML report's style sheet and script (report_page.css and report_page.js), one string per
  * line, NULL-terminated; svg.c writes them into the page. */

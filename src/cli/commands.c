@@ -21,6 +21,9 @@ static int emit(const cli_options *o, cli_session *s) {
         }
     }
     const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
+    static const char *const what[] = {"the table", "the plan as CSV", "the JSON", "the SVG", "the HTML report",
+                                       "the C header"};
+    cli_progress_writing(out, what[o->format]);
     int rc = CLI_EXIT_OK;
     switch (o->format) {
     case CLI_FORMAT_TABLE:
@@ -58,8 +61,10 @@ static int emit(const cli_options *o, cli_session *s) {
  * fit still shows every strategy's size, the verdict and what dominates the peak. */
 static int run_strategies(const cli_options *o, cli_session *s, const char *list, bool show) {
     const cli_input *in = s->input;
+    cli_progress("checking the problem");
     int rc = cli_check_problem(s);
     if (rc == CLI_EXIT_OK) rc = cli_check_fixed(s);
+    cli_progress("computing the lower bound");
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(s);
     if (rc == CLI_EXIT_OK) rc = cli_select_strategies(list, s);
     if (rc != CLI_EXIT_OK) return rc;
@@ -120,6 +125,8 @@ static int load_arg(const cli_options *o, cli_input *in) {
 }
 
 int cli_cmd_plan(const cli_options *o) {
+    cli_progress_begin(); /* plan, bound and verify: the commands that run long on large inputs */
+    cli_progress("reading %s", o->args[0]);
     cli_input in;
     int rc = load_arg(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
@@ -146,14 +153,19 @@ int cli_cmd_example(const cli_options *o) {
 }
 
 int cli_cmd_bound(const cli_options *o) {
+    cli_progress_begin();
+    cli_progress("reading %s", o->args[0]);
     cli_input in;
     int rc = load_arg(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
     cli_session s;
     cli_session_init(&s, o, &in);
+    cli_progress("checking the problem");
     rc = cli_check_problem(&s);
+    cli_progress("computing the lower bound");
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
     if (rc == CLI_EXIT_OK) {
+        cli_progress_writing(stdout, "the bound");
         enum { SHOWN = 20 };
         size_t largest[SHOWN];
         uint64_t live_sum;
@@ -171,7 +183,37 @@ int cli_cmd_bound(const cli_options *o) {
     return rc;
 }
 
-/* Offsets of a plan file for the problem: rows matched by id; a .tflite plan gives its offline offsets. */
+/* A problem buffer's id with its index, for the index by id. */
+typedef struct id_entry {
+    const char *id;
+    size_t index;
+} id_entry;
+
+static int compare_id_entries(const void *a, const void *b) {
+    return strcmp(((const id_entry *)a)->id, ((const id_entry *)b)->id); /* ids are unique: a total order */
+}
+
+/* The problem buffer whose id is id: the one at hint when it matches (a plan written by aplan lists the rows in the
+ * problem's order), else a binary search of *index, which is built on the first miss (problem ids sorted, O(n log n)
+ * comparisons, 16 bytes a buffer). SIZE_MAX when there is none; *oom set when the index cannot be allocated. */
+static size_t find_id(const cli_input *problem, const char *id, size_t hint, id_entry **index, bool *oom) {
+    if (hint < problem->count && strcmp(problem->ids[hint], id) == 0) return hint;
+    if (*index == NULL) {
+        *index = malloc((problem->count + 1u) * sizeof **index);
+        if (*index == NULL) {
+            *oom = true;
+            return SIZE_MAX;
+        }
+        for (size_t i = 0; i < problem->count; i++) (*index)[i] = (id_entry){problem->ids[i], i};
+        qsort(*index, problem->count, sizeof **index, compare_id_entries);
+    }
+    id_entry key = {id, 0};
+    const id_entry *e = bsearch(&key, *index, problem->count, sizeof key, compare_id_entries);
+    return e != NULL ? e->index : SIZE_MAX;
+}
+
+/* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
+ * order); a .tflite plan gives its offline offsets. */
 static int load_plan_offsets(const char *path, const cli_input *problem, uint64_t *offsets) {
     cli_input plan;
     char message[512];
@@ -186,36 +228,39 @@ static int load_plan_offsets(const char *path, const cli_input *problem, uint64_
         cli_input_free(&plan);
         return CLI_EXIT_BAD_INPUT;
     }
-    /* Match by id: a sorted index would be O(n log n); plans are small enough that a hint (same position) plus a
-     * linear fallback keeps this simple and exact. */
-    for (size_t j = 0; j < plan.count; j++) {
-        size_t i = j < problem->count && strcmp(problem->ids[j], plan.ids[j]) == 0 ? j : SIZE_MAX;
-        for (size_t k = 0; i == SIZE_MAX && k < problem->count; k++) {
-            if (strcmp(problem->ids[k], plan.ids[j]) == 0) i = k;
-        }
-        char where[128];
-        cli_describe_buffer(&plan, j, where, sizeof where);
-        if (i == SIZE_MAX) {
-            cli_error("%s: %s is not in the problem %s", path, where, problem->name);
-            cli_input_free(&plan);
-            return CLI_EXIT_BAD_INPUT;
-        }
-        const aplan_buffer *a = &problem->buffers[i];
+    id_entry *index = NULL;
+    bool oom = false;
+    rc = CLI_EXIT_OK;
+    for (size_t j = 0; j < plan.count && rc == CLI_EXIT_OK; j++) {
+        size_t i = find_id(problem, plan.ids[j], j, &index, &oom);
+        char where[128] = "";
+        const aplan_buffer *a = i != SIZE_MAX ? &problem->buffers[i] : NULL;
         const aplan_buffer *b = &plan.buffers[j];
-        if (a->size != b->size || a->lower != b->lower || a->upper != b->upper) {
+        bool same = a != NULL && a->size == b->size && a->lower == b->lower && a->upper == b->upper;
+        if (!same) cli_describe_buffer(&plan, j, where, sizeof where); /* only for the message: snprintf is slow */
+        if (oom) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_INTERNAL;
+        } else if (i == SIZE_MAX) {
+            cli_error("%s: %s is not in the problem %s", path, where, problem->name);
+            rc = CLI_EXIT_BAD_INPUT;
+        } else if (!same) {
             cli_error("%s: %s has size %llu, steps [%llu, %llu); the problem says size %llu, steps [%llu, %llu)", path,
                       where, (unsigned long long)b->size, (unsigned long long)b->lower, (unsigned long long)b->upper,
                       (unsigned long long)a->size, (unsigned long long)a->lower, (unsigned long long)a->upper);
-            cli_input_free(&plan);
-            return CLI_EXIT_BAD_INPUT;
+            rc = CLI_EXIT_BAD_INPUT;
+        } else {
+            offsets[i] = b->offset;
         }
-        offsets[i] = b->offset;
     }
+    free(index);
     cli_input_free(&plan);
-    return CLI_EXIT_OK;
+    return rc;
 }
 
 int cli_cmd_verify(const cli_options *o) {
+    cli_progress_begin();
+    cli_progress("reading %s", o->args[0]);
     cli_input in;
     int rc = load_arg(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
@@ -227,9 +272,13 @@ int cli_cmd_verify(const cli_options *o) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
+    cli_progress("checking the problem");
     rc = cli_check_problem(&s);
+    cli_progress("computing the lower bound");
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
+    cli_progress("reading %s", o->args[1]);
     if (rc == CLI_EXIT_OK) rc = load_plan_offsets(o->args[1], &in, offsets);
+    cli_progress("verifying the plan");
     if (rc == CLI_EXIT_OK) {
         /* The arena a plan claims is its highest end; overflow is left for the verifier to name. */
         uint64_t arena = 0;
@@ -243,6 +292,7 @@ int cli_cmd_verify(const cli_options *o) {
         aplan_report_clear(&r);
         aplan_status st = cli_verify(&s.problem, offsets, arena, &r);
         if (st == APLAN_OK) {
+            cli_progress_writing(stdout, "the result");
             printf("%s: valid: %zu buffers, arena %llu bytes, lower bound %llu bytes (+%.1f%%)%s\n", o->args[1],
                    in.count, (unsigned long long)arena, (unsigned long long)s.bound,
                    cli_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");

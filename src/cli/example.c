@@ -147,13 +147,7 @@ int cli_example(cli_input *in) {
             b->upper = (uint64_t)last[t] + 1u;
         }
         b->offset = APLAN_NO_OFFSET;
-        size_t n = strlen(tensors[t].name) + 1u;
-        in->ids[in->count] = malloc(n);
-        if (in->ids[in->count] == NULL) {
-            cli_input_free(in);
-            return CLI_EXIT_INTERNAL;
-        }
-        memcpy(in->ids[in->count], tensors[t].name, n);
+        in->ids[in->count] = tensors[t].name; /* static: the example's names are its ids */
         in->count++;
     }
     in->name = "built-in example";

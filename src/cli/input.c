@@ -2,9 +2,12 @@
  * convert it to buffers with ids and, for a model, the facts the outputs show beside them: each tensor's name, type
  * and shape, and the operator at each step (names copied as display text, so nothing points into the file's bytes).
  * Every failure names the file and says why (the OS's reason for I/O errors). */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat: sizing the read of a regular file */
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "aplan/csv.h"
 #include "aplan/tflite.h"
@@ -18,7 +21,14 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
         snprintf(message, message_size, "cannot open %s: %s", path, strerror(errno));
         return CLI_EXIT_IO;
     }
+    /* A regular file is read into a block of its size and one byte more (the short read that ends the loop), so a
+     * large input is neither copied by growing nor held twice; a pipe grows by doubling. */
     size_t cap = 1u << 16;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uintmax_t)st.st_size < (uintmax_t)(SIZE_MAX / 2u)) {
+        cap = (size_t)st.st_size + 1u;
+    }
     size_t len = 0;
     int read_errno = 0;
     char *buf = malloc(cap);
@@ -59,10 +69,12 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
 
 void cli_input_free(cli_input *in) {
     if (in == NULL) return;
-    if (in->ids != NULL) {
-        for (size_t i = 0; i < in->count; i++) free(in->ids[i]);
-    }
-    free(in->ids);
+    /* A CSV input's arrays are its table's (and a half-loaded input may be of any kind): free each array once. */
+    if (in->buffers != in->csv.buffers) free(in->buffers);
+    if (in->ids != in->csv.ids) free(in->ids);
+    if (in->lines != in->csv.lines) free(in->lines);
+    aplan_csv_free(&in->csv);
+    free(in->id_text);
     if (in->tensors != NULL) {
         for (size_t i = 0; i < in->count; i++) free(in->tensors[i].name);
     }
@@ -71,8 +83,6 @@ void cli_input_free(cli_input *in) {
         for (size_t i = 0; i < in->step_count; i++) free(in->steps[i].op_name);
     }
     free(in->steps);
-    free(in->buffers);
-    free(in->lines);
     free(in->tflite_ids);
     memset(in, 0, sizeof *in);
 }
@@ -91,13 +101,7 @@ void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_si
     }
 }
 
-static char *duplicate(const char *s) {
-    size_t n = strlen(s) + 1u;
-    char *d = malloc(n);
-    if (d != NULL) memcpy(d, s, n);
-    return d;
-}
-
+/* The parsed table becomes the input as it is: its arrays are the input's, nothing is copied. */
 static int load_csv(const char *path, const char *data, size_t size, cli_input *in, char *message,
                     size_t message_size) {
     aplan_csv_table t;
@@ -113,25 +117,13 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
         return s == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
     }
     in->kind = CLI_INPUT_CSV;
+    in->csv = t;
     in->count = t.count;
     in->csv_columns = t.columns;
-    in->buffers = malloc((t.count + 1u) * sizeof *in->buffers);
-    in->ids = calloc(t.count + 1u, sizeof *in->ids);
-    in->lines = malloc((t.count + 1u) * sizeof *in->lines);
-    bool ok = in->buffers != NULL && in->ids != NULL && in->lines != NULL;
-    for (size_t i = 0; ok && i < t.count; i++) {
-        in->buffers[i] = t.buffers[i];
-        in->lines[i] = t.lines[i];
-        in->ids[i] = duplicate(t.ids[i]);
-        ok = in->ids[i] != NULL;
-        if (t.buffers[i].offset != APLAN_NO_OFFSET) in->has_fixed = true;
-    }
-    aplan_csv_free(&t);
-    if (!ok) {
-        cli_input_free(in);
-        snprintf(message, message_size, "out of memory");
-        return CLI_EXIT_INTERNAL;
-    }
+    in->buffers = t.buffers;
+    in->ids = t.ids;
+    in->lines = t.lines;
+    for (size_t i = 0; i < t.count && !in->has_fixed; i++) in->has_fixed = t.buffers[i].offset != APLAN_NO_OFFSET;
     return CLI_EXIT_OK;
 }
 
@@ -255,13 +247,15 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
     in->kind = CLI_INPUT_TFLITE;
     in->count = count;
     in->subgraphs = info.subgraph_count;
-    in->ids = calloc(count + 1u, sizeof *in->ids);
-    bool ok = in->ids != NULL;
+    /* The ids' text in one block of 24 bytes an id (what aplan_tflite_id_format needs at most), filled from its
+     * start: the pages past the ids' real length are never touched, so they cost no memory. */
+    in->ids = malloc((count + 1u) * sizeof *in->ids);
+    in->id_text = malloc(24u * count + 1u);
+    bool ok = in->ids != NULL && in->id_text != NULL;
+    char *at = in->id_text;
     for (size_t i = 0; ok && i < count; i++) {
-        char text[24];
-        (void)aplan_tflite_id_format(ids[i], text, sizeof text);
-        in->ids[i] = duplicate(text);
-        ok = in->ids[i] != NULL;
+        in->ids[i] = at;
+        at += aplan_tflite_id_format(ids[i], at, 24u) + 1u;
         if (in->buffers[i].offset != APLAN_NO_OFFSET) in->has_fixed = true;
     }
     in->tflite_ids = ids; /* embed writes the plan back through them */

@@ -79,5 +79,7 @@ int main(int argc, char **argv) {
         cli_print_command_help(stdout, cmd);
         return CLI_EXIT_OK;
     }
-    return cmd->run(&o);
+    rc = cmd->run(&o);
+    cli_progress_end();
+    return rc;
 }

@@ -11,6 +11,7 @@
 void cli_error(const char *format, ...) {
     va_list args;
     va_start(args, format);
+    cli_progress_end();
     fprintf(stderr, "%s: ", CLI_PROGRAM);
     vfprintf(stderr, format, args);
     fputc('\n', stderr);

@@ -196,36 +196,31 @@ static const char *kind_name(cli_kind k) {
     return k == CLI_INPUT_CSV ? "csv" : k == CLI_INPUT_TFLITE ? "tflite" : "example";
 }
 
-bool cli_fixed_pair_shares(const cli_session *s, size_t i, size_t j, uint64_t *lo, uint64_t *hi) {
-    const aplan_buffer *a = &s->input->buffers[i], *b = &s->input->buffers[j];
-    if (a->offset == APLAN_NO_OFFSET || b->offset == APLAN_NO_OFFSET || !aplan_buffers_conflict(&s->problem, i, j)) {
-        return false;
-    }
-    /* the problem is valid: fixed offset + size fits 64 bits */
-    const uint64_t a1 = a->offset + aplan_buffer_size(&s->problem, i);
-    const uint64_t b1 = b->offset + aplan_buffer_size(&s->problem, j);
-    *lo = a->offset > b->offset ? a->offset : b->offset;
-    *hi = a1 < b1 ? a1 : b1;
-    return *lo < *hi;
-}
-
 /* Pairs of fixed buffers that share bytes while both are live: allowed under APLAN_ALLOW_FIXED_ALIAS (an offline
- * plan that aliases on purpose), and worth showing because a mistake looks the same. O(n^2). */
-static size_t list_aliased(FILE *out, const cli_session *s, size_t limit) {
-    const cli_input *in = s->input;
-    size_t found = 0;
-    for (size_t i = 0; i < in->count; i++) {
-        for (size_t j = i + 1u; j < in->count; j++) {
-            uint64_t lo, hi;
-            if (!cli_fixed_pair_shares(s, i, j, &lo, &hi)) continue;
-            if (out != NULL && found < limit) {
-                fprintf(out, "  %s & %s share bytes [%llu, %llu)\n", in->ids[i], in->ids[j], (unsigned long long)lo,
-                        (unsigned long long)hi);
-            }
-            found++;
-        }
-    }
-    return found;
+ * plan that aliases on purpose), and worth showing because a mistake looks the same. All are counted; the first
+ * ALIASED_SHOWN in (i, j) order are kept to be listed. */
+#define ALIASED_SHOWN 20u
+
+typedef struct aliased {
+    size_t count;
+    size_t kept;
+    struct {
+        size_t i, j;
+        uint64_t lo, hi;
+    } pairs[ALIASED_SHOWN]; /* in (i, j) order */
+} aliased;
+
+static bool keep_aliased(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi) {
+    aliased *a = state;
+    a->count++;
+    size_t at = a->kept;
+    while (at > 0 && (a->pairs[at - 1u].i > i || (a->pairs[at - 1u].i == i && a->pairs[at - 1u].j > j))) at--;
+    if (at == ALIASED_SHOWN) return true;
+    size_t last = a->kept < ALIASED_SHOWN ? a->kept : ALIASED_SHOWN - 1u;
+    memmove(&a->pairs[at + 1u], &a->pairs[at], (last - at) * sizeof a->pairs[0]);
+    a->pairs[at].i = i, a->pairs[at].j = j, a->pairs[at].lo = lo, a->pairs[at].hi = hi;
+    if (a->kept < ALIASED_SHOWN) a->kept++;
+    return true;
 }
 
 /* What the arena figures cover, for the heading and JSON's "covers": the section the figures are of (with the
@@ -451,11 +446,19 @@ int cli_write_table(FILE *out, const cli_session *s) {
         if (r->status != APLAN_OK) fprintf(out, "  (%s)", r->error);
         fputc('\n', out);
     }
-    size_t aliased = (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? list_aliased(NULL, s, 0) : 0;
-    if (aliased > 0) {
-        fprintf(out, "\naliased fixed pairs (allowed: the offline plan shares them on purpose): %zu\n", aliased);
-        (void)list_aliased(out, s, 20);
-        if (aliased > 20) fprintf(out, "  ... and %zu more\n", aliased - 20u);
+    aliased a = {0, 0, {{0, 0, 0, 0}}};
+    if ((s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0 && !cli_fixed_pairs(s, keep_aliased, &a)) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    if (a.count > 0) {
+        const cli_input *in = s->input;
+        fprintf(out, "\naliased fixed pairs (allowed: the offline plan shares them on purpose): %zu\n", a.count);
+        for (size_t k = 0; k < a.kept; k++) {
+            fprintf(out, "  %s & %s share bytes [%llu, %llu)\n", in->ids[a.pairs[k].i], in->ids[a.pairs[k].j],
+                    (unsigned long long)a.pairs[k].lo, (unsigned long long)a.pairs[k].hi);
+        }
+        if (a.count > ALIASED_SHOWN) fprintf(out, "  ... and %zu more\n", a.count - ALIASED_SHOWN);
     }
     fputc('\n', out);
     if (s->best != SIZE_MAX) {
@@ -571,22 +574,170 @@ static void json_steps(FILE *out, const cli_input *in) {
     fputs("\n  ],\n", out);
 }
 
-/* A buffer's "name", "type" and "shape" (null when not known). */
-static void json_tensor(FILE *out, const cli_input *in, size_t i) {
-    const cli_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
-    fputs(", \"name\": ", out);
-    cli_json_string(out, cli_buffer_name(in, i));
-    fputs(", \"type\": ", out);
-    if (t != NULL && t->type != NULL) cli_json_string(out, t->type);
-    else fputs("null", out);
-    fputs(", \"shape\": ", out);
-    if (t == NULL || !t->has_shape) {
-        fputs("null", out);
+/* The JSON's per-buffer parts (the buffers and every strategy's offsets, a few hundred bytes per buffer) go through
+ * a block: text is gathered in 64 KiB and written with one fwrite, numbers are formatted by hand, and strings that
+ * need no escaping are copied whole, where fprintf per number and fputc per character cost several times the
+ * planning on a million buffers. A failed fwrite shows in ferror(out), which emit checks. */
+typedef struct out_block {
+    FILE *out;
+    size_t length;
+    char data[1u << 16];
+} out_block;
+
+static void block_flush(out_block *b) {
+    if (b->length > 0) (void)fwrite(b->data, 1, b->length, b->out);
+    b->length = 0;
+}
+
+/* Where n more bytes go (n at most a quarter of the block); the caller then adds n to length. */
+static char *block_room(out_block *b, size_t n) {
+    if (sizeof b->data - b->length < n) block_flush(b);
+    return b->data + b->length;
+}
+
+static void block_put(out_block *b, const char *s, size_t n) {
+    if (n > sizeof b->data / 4u) { /* a long name: straight through */
+        block_flush(b);
+        (void)fwrite(s, 1, n, b->out);
         return;
     }
-    fputc('[', out);
-    for (uint32_t d = 0; d < t->rank; d++) fprintf(out, "%s%ld", d > 0 ? ", " : "", (long)t->shape[d]);
-    fputc(']', out);
+    memcpy(block_room(b, n), s, n);
+    b->length += n;
+}
+
+static void block_str(out_block *b, const char *s) { block_put(b, s, strlen(s)); }
+
+/* Decimal digits of v at p (at most 20); returns the end. */
+static char *put_u64(char *p, uint64_t v) {
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v != 0);
+    while (n > 0) *p++ = digits[--n];
+    return p;
+}
+
+static void block_u64(out_block *b, uint64_t v) {
+    char *p = block_room(b, 20);
+    b->length += (size_t)(put_u64(p, v) - p);
+}
+
+static void block_u64_or_null(out_block *b, bool present, uint64_t v) {
+    if (present) block_u64(b, v);
+    else block_put(b, "null", 4);
+}
+
+/* cli_json_string into the block: the same text, with runs of plain ASCII copied at once. */
+static void block_json_string(out_block *b, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+    block_put(b, "\"", 1);
+    while (left > 0) {
+        const unsigned char *run = p;
+        while (left > 0 && *p >= 0x20u && *p < 0x7fu && *p != '"' && *p != '\\') p++, left--;
+        block_put(b, (const char *)run, (size_t)(p - run));
+        if (left == 0) break;
+        size_t n = cli_shown_length(p, left);
+        char esc[8];
+        if (n == 0) {
+            snprintf(esc, sizeof esc, "\\\\x%02X", (unsigned)*p);
+            block_put(b, esc, 5); /* \\xHH: the JSON text of the four characters \xHH */
+            n = 1;
+        } else if (*p == '"' || *p == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*p;
+            block_put(b, esc, 2);
+        } else {
+            block_put(b, (const char *)p, n);
+        }
+        p += n;
+        left -= n;
+    }
+    block_put(b, "\"", 1);
+}
+
+/* A buffer's "name", "type" and "shape" (null when not known). */
+static void json_tensor(out_block *b, const cli_input *in, size_t i) {
+    const cli_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
+    block_str(b, ", \"name\": ");
+    block_json_string(b, cli_buffer_name(in, i));
+    block_str(b, ", \"type\": ");
+    if (t != NULL && t->type != NULL) block_json_string(b, t->type);
+    else block_str(b, "null");
+    block_str(b, ", \"shape\": ");
+    if (t == NULL || !t->has_shape) {
+        block_str(b, "null");
+        return;
+    }
+    block_str(b, "[");
+    for (uint32_t d = 0; d < t->rank; d++) {
+        char dim[24];
+        int n = snprintf(dim, sizeof dim, "%s%ld", d > 0 ? ", " : "", (long)t->shape[d]);
+        block_put(b, dim, (size_t)n);
+    }
+    block_str(b, "]");
+}
+
+/* One strategy's offsets: [o0, o1, ...]. */
+static void json_offsets(FILE *out, const uint64_t *offsets, size_t count) {
+    out_block *b = malloc(sizeof *b);
+    if (b == NULL) { /* out of memory: the slow way, same text */
+        fputc('[', out);
+        for (size_t k = 0; k < count; k++) fprintf(out, "%s%llu", k > 0 ? ", " : "", (unsigned long long)offsets[k]);
+        fputc(']', out);
+        return;
+    }
+    b->out = out;
+    b->length = 0;
+    block_put(b, "[", 1);
+    for (size_t k = 0; k < count; k++) {
+        if (k > 0) block_put(b, ", ", 2);
+        block_u64(b, offsets[k]);
+    }
+    block_put(b, "]", 1);
+    block_flush(b);
+    free(b);
+}
+
+/* "buffers": one object per buffer. false when out of memory (nothing written). */
+static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best) {
+    const cli_input *in = s->input;
+    out_block *b = malloc(sizeof *b);
+    if (b == NULL) return false;
+    b->out = out;
+    b->length = 0;
+    block_str(b, "  \"buffers\": [");
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *x = &in->buffers[i];
+        block_str(b, i > 0 ? ",\n    {\"index\": " : "\n    {\"index\": ");
+        block_u64(b, i);
+        block_str(b, ", \"id\": ");
+        block_json_string(b, in->ids[i]);
+        block_str(b, ", \"line\": ");
+        block_u64_or_null(b, in->lines != NULL, in->lines != NULL ? in->lines[i] : 0);
+        block_str(b, ", \"size\": ");
+        block_u64(b, x->size);
+        block_str(b, ", \"planned_size\": ");
+        block_u64(b, aplan_buffer_size(&s->problem, i));
+        block_str(b, ", \"lower\": ");
+        block_u64(b, x->lower);
+        block_str(b, ", \"upper\": ");
+        block_u64(b, x->upper);
+        block_str(b, ", \"alignment\": ");
+        block_u64(b, aplan_buffer_alignment(&s->problem, i));
+        block_str(b, ", \"fixed_offset\": ");
+        block_u64_or_null(b, x->offset != APLAN_NO_OFFSET, x->offset);
+        block_str(b, ", \"offset\": ");
+        block_u64_or_null(b, best != NULL, best != NULL ? best->offsets[i] : 0);
+        json_tensor(b, in, i);
+        block_str(b, "}");
+    }
+    block_str(b, "\n  ]\n}\n");
+    block_flush(b);
+    free(b);
+    return true;
 }
 
 int cli_write_json(FILE *out, const cli_session *s) {
@@ -644,10 +795,7 @@ int cli_write_json(FILE *out, const cli_session *s) {
                 r->millis, r->verified ? "true" : "false", i == s->best ? "true" : "false",
                 r->result.report.aliased_pairs);
         if (r->planned) {
-            fputc('[', out);
-            for (size_t k = 0; k < in->count; k++)
-                fprintf(out, "%s%llu", k > 0 ? ", " : "", (unsigned long long)r->offsets[k]);
-            fputc(']', out);
+            json_offsets(out, r->offsets, in->count);
         } else {
             fputs("null", out);
         }
@@ -655,39 +803,38 @@ int cli_write_json(FILE *out, const cli_session *s) {
     }
     fputs("\n  ],\n", out);
     json_steps(out, in);
-    fputs("  \"buffers\": [", out);
-    for (size_t i = 0; i < in->count; i++) {
-        const aplan_buffer *b = &in->buffers[i];
-        fprintf(out, "%s\n    {\"index\": %zu, \"id\": ", i > 0 ? "," : "", i);
-        cli_json_string(out, in->ids[i]);
-        fputs(", \"line\": ", out);
-        json_u64_or_null(out, in->lines != NULL, in->lines != NULL ? in->lines[i] : 0);
-        fprintf(out, ", \"size\": %llu, \"planned_size\": %llu, \"lower\": %llu, \"upper\": %llu, \"alignment\": %llu",
-                (unsigned long long)b->size, (unsigned long long)aplan_buffer_size(&s->problem, i),
-                (unsigned long long)b->lower, (unsigned long long)b->upper,
-                (unsigned long long)aplan_buffer_alignment(&s->problem, i));
-        fputs(", \"fixed_offset\": ", out);
-        json_u64_or_null(out, b->offset != APLAN_NO_OFFSET, b->offset);
-        fputs(", \"offset\": ", out);
-        json_u64_or_null(out, best != NULL, best != NULL ? best->offsets[i] : 0);
-        json_tensor(out, in, i);
-        fputc('}', out);
+    if (!json_buffers(out, s, best)) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
     }
-    fputs("\n  ]\n}\n", out);
     return CLI_EXIT_OK;
 }
 
+/* aplan_csv_write's sink onto a file, dropping the first `skip` bytes: the header, which only the first of the
+ * chunks cli_write_csv writes may give. */
+typedef struct file_sink_state {
+    FILE *out;
+    size_t skip;
+} file_sink_state;
+
 static bool file_sink(void *state, const char *bytes, size_t length) {
-    return fwrite(bytes, 1, length, (FILE *)state) == length;
+    file_sink_state *f = state;
+    size_t drop = f->skip < length ? f->skip : length;
+    f->skip -= drop;
+    return fwrite(bytes + drop, 1, length - drop, f->out) == length - drop;
 }
 
 static int need_plan(const cli_run *run, const char *what) {
     if (run == NULL) {
+        cli_progress_end();
         fprintf(stderr, "aplan: no plan to write as %s\n", what);
         return CLI_EXIT_BAD_INPUT;
     }
     return CLI_EXIT_OK;
 }
+
+/* Rows of the alignment column's copy written at a time: 160 KiB, however large the input. */
+#define CSV_CHUNK_ROWS 4096u
 
 int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run) {
     int rc = need_plan(run, "CSV");
@@ -695,18 +842,41 @@ int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run) {
     const cli_input *in = s->input;
     /* Another tool checking the plan needs each buffer's alignment: write the column whenever it is not 1. */
     bool alignment = (in->csv_columns & APLAN_CSV_HAS_ALIGNMENT) != 0 || s->settings.alignment > 1u;
-    aplan_buffer *rows = malloc((in->count + 1u) * sizeof *rows);
-    if (rows == NULL) return CLI_EXIT_INTERNAL;
-    for (size_t i = 0; i < in->count; i++) {
-        rows[i] = in->buffers[i];
-        if (alignment) rows[i].alignment = aplan_buffer_alignment(&s->problem, i);
+    uint32_t columns = (in->csv_columns & APLAN_CSV_START_END) | (alignment ? APLAN_CSV_HAS_ALIGNMENT : 0u);
+    aplan_csv_plan plan = {in->buffers, (const char *const *)in->ids, run->offsets, in->count, columns};
+    file_sink_state sink = {out, 0};
+    aplan_status st;
+    if (!alignment) {
+        st = aplan_csv_write(&plan, file_sink, &sink);
+    } else {
+        /* The column holds each buffer's alignment as planned (the default where the input gave none), which the
+         * input's rows do not: chunks of rows are copied with it filled in and written one after the other, the
+         * header only once. The rows' ids and lifetimes are the reader's, which aplan_csv_write always accepts, so
+         * no chunk after the first can fail on its arguments. */
+        aplan_buffer *rows = malloc(CSV_CHUNK_ROWS * sizeof *rows);
+        if (rows == NULL) return CLI_EXIT_INTERNAL;
+        aplan_csv_plan header = {NULL, NULL, NULL, 0, columns};
+        size_t header_length = 0;
+        st = aplan_csv_write_buffer(&header, NULL, 0, &header_length);
+        if (st == APLAN_E_OUTPUT_TOO_SMALL) st = APLAN_OK; /* it measured the header */
+        size_t start = 0;
+        while (st == APLAN_OK) { /* at least once: an input without rows still gets its header */
+            size_t n = in->count - start < CSV_CHUNK_ROWS ? in->count - start : CSV_CHUNK_ROWS;
+            for (size_t k = 0; k < n; k++) {
+                rows[k] = in->buffers[start + k];
+                rows[k].alignment = aplan_buffer_alignment(&s->problem, start + k);
+            }
+            aplan_csv_plan chunk = {rows, (const char *const *)in->ids + start, run->offsets + start, n, columns};
+            sink.skip = start == 0 ? 0 : header_length;
+            st = aplan_csv_write(&chunk, file_sink, &sink);
+            start += n;
+            if (start == in->count) break;
+        }
+        free(rows);
     }
-    aplan_csv_plan plan = {rows, (const char *const *)in->ids, run->offsets, in->count,
-                           (in->csv_columns & APLAN_CSV_START_END) | (alignment ? APLAN_CSV_HAS_ALIGNMENT : 0u)};
-    aplan_status st = aplan_csv_write(&plan, file_sink, out);
-    free(rows);
     if (st == APLAN_E_OUTPUT_TOO_SMALL) return CLI_EXIT_IO;
     if (st != APLAN_OK) {
+        cli_progress_end();
         fprintf(stderr, "aplan: cannot write the plan as CSV: %s\n", aplan_status_str(st));
         return CLI_EXIT_BAD_INPUT;
     }

@@ -106,25 +106,211 @@ int cli_check_problem(const cli_session *s) {
     return CLI_EXIT_OK;
 }
 
+/* A sort key with its buffer. */
+typedef struct keyed {
+    uint64_t key;
+    uint32_t index;
+} keyed;
+
+/* Sort a[0..n) by key, equal keys keeping their order (the input's index order, so every order below is total and
+ * the run deterministic): an LSD radix sort, a byte per pass, skipping the bytes all keys share. tmp holds n
+ * entries. O(n) per pass, 8 passes at most. */
+static void radix_sort(keyed *a, keyed *tmp, size_t n) {
+    keyed *from = a, *to = tmp;
+    for (unsigned shift = 0; shift < 64u; shift += 8u) {
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++) count[(from[i].key >> shift) & 0xFFu]++;
+        if (count[(from[0].key >> shift) & 0xFFu] == n) continue; /* one value of this byte: nothing moves */
+        size_t at = 0;
+        for (size_t d = 0; d < 256u; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) to[count[(from[i].key >> shift) & 0xFFu]++] = from[i];
+        keyed *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a) memcpy(a, from, n * sizeof *a);
+}
+
+/* The fixed buffers of the sweep, by offset: rank r is the r-th by (offset, index). */
+typedef struct fixed_set {
+    size_t f;           /* fixed buffers that occupy memory */
+    uint32_t *buffer;   /* rank -> buffer */
+    uint64_t *offset;   /* rank -> its offset */
+    uint64_t *end;      /* rank -> its offset + planned size */
+    uint32_t *rank;     /* buffer -> rank (entries of other buffers unused) */
+    uint32_t *starts;   /* buffers by (lower, index) */
+    uint32_t *ends;     /* buffers by (upper, index) */
+    uint32_t *below;    /* rank -> how many ranks have an offset below its end: the ones it may share bytes with */
+} fixed_set;
+
+static void fixed_set_free(fixed_set *x) {
+    free(x->buffer);
+    free(x->offset);
+    free(x->end);
+    free(x->rank);
+    free(x->starts);
+    free(x->ends);
+    free(x->below);
+}
+
+/* Fill x from the problem: four radix sorts over the fixed buffers that occupy memory (by offset, lower, upper and
+ * end) and linear passes. false when out of memory. */
+static bool fixed_set_init(const cli_session *s, fixed_set *x) {
+    const cli_input *in = s->input;
+    memset(x, 0, sizeof *x);
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        x->f += b->offset != APLAN_NO_OFFSET && b->lower < b->upper && aplan_buffer_size(&s->problem, i) != 0;
+    }
+    if (x->f < 2) return true;
+    size_t f = x->f;
+    keyed *a = malloc(f * sizeof *a), *tmp = malloc(f * sizeof *tmp);
+    x->buffer = malloc(f * sizeof *x->buffer);
+    x->offset = malloc(f * sizeof *x->offset);
+    x->end = malloc(f * sizeof *x->end);
+    x->rank = malloc(in->count * sizeof *x->rank);
+    x->starts = malloc(f * sizeof *x->starts);
+    x->ends = malloc(f * sizeof *x->ends);
+    x->below = malloc(f * sizeof *x->below);
+    bool ok = a != NULL && tmp != NULL && x->buffer != NULL && x->offset != NULL && x->end != NULL &&
+              x->rank != NULL && x->starts != NULL && x->ends != NULL && x->below != NULL;
+    for (int pass = 0; ok && pass < 3; pass++) {
+        size_t k = 0;
+        for (size_t i = 0; i < in->count; i++) {
+            const aplan_buffer *b = &in->buffers[i];
+            if (b->offset == APLAN_NO_OFFSET || b->lower >= b->upper || aplan_buffer_size(&s->problem, i) == 0) continue;
+            a[k].key = pass == 0 ? b->offset : pass == 1 ? b->lower : b->upper;
+            a[k++].index = (uint32_t)i;
+        }
+        radix_sort(a, tmp, f);
+        uint32_t *out = pass == 0 ? x->buffer : pass == 1 ? x->starts : x->ends;
+        for (size_t r = 0; r < f; r++) out[r] = a[r].index;
+    }
+    for (size_t r = 0; ok && r < f; r++) {
+        uint32_t i = x->buffer[r];
+        x->rank[i] = (uint32_t)r;
+        x->offset[r] = in->buffers[i].offset;
+        x->end[r] = in->buffers[i].offset + aplan_buffer_size(&s->problem, i); /* valid problem: no overflow */
+    }
+    if (ok) { /* below[]: the ranks by end, merged with the offsets, which are in rank order */
+        for (size_t r = 0; r < f; r++) a[r] = (keyed){x->end[r], (uint32_t)r};
+        radix_sort(a, tmp, f);
+        size_t p = 0;
+        for (size_t k = 0; k < f; k++) {
+            while (p < f && x->offset[p] < a[k].key) p++;
+            x->below[a[k].index] = (uint32_t)p;
+        }
+    }
+    free(a);
+    free(tmp);
+    if (!ok) fixed_set_free(x);
+    return ok;
+}
+
+/* The tree over the ranks: node n holds the highest end of the live buffers below it, 0 when none is live (every
+ * end is at least 1: the buffers occupy memory). Set or clear rank r's leaf and update its ancestors, stopping where
+ * nothing changes. O(log f), sequential in memory. */
+static void tree_set(uint64_t *tree, size_t leaves, uint32_t r, uint64_t end) {
+    size_t node = leaves + r;
+    tree[node] = end;
+    for (node /= 2u; node >= 1u; node /= 2u) {
+        uint64_t a = tree[2u * node], b = tree[2u * node + 1u];
+        uint64_t m = a > b ? a : b;
+        if (tree[node] == m) break;
+        tree[node] = m;
+    }
+}
+
+bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state) {
+    const cli_input *in = s->input;
+    if (!in->has_fixed) return true;
+    fixed_set x;
+    if (!fixed_set_init(s, &x)) return false;
+    size_t f = x.f;
+    if (f < 2) return true;
+    size_t leaves = 1;
+    while (leaves < f) leaves *= 2u;
+    uint64_t *tree = calloc(2u * leaves, sizeof *tree);
+    if (tree == NULL) {
+        fixed_set_free(&x);
+        return false;
+    }
+    /* The descent's pending nodes as (node, first leaf, width): at most two per level of a tree of at most 2^32
+     * leaves. */
+    size_t stack[3u * 2u * 34u];
+    /* Sweep the steps: at each step ends before starts ([lower, upper) is half-open). A starting buffer b = [o, e)
+     * shares bytes with a live one a iff a's offset is below e (the ranks below x.below[b's rank]) and a's end is
+     * above o: a descent that skips subtrees
+     * whose highest live end is at most o finds exactly those, O(log f) each. Each pair is found once, when its
+     * later-starting buffer starts. */
+    bool stop = false;
+    for (size_t si = 0, ei = 0; !stop && si < f;) {
+        const aplan_buffer *sb = &in->buffers[x.starts[si]];
+        if (in->buffers[x.ends[ei]].upper <= sb->lower) { /* an end first: that buffer leaves the tree */
+            tree_set(tree, leaves, x.rank[x.ends[ei++]], 0);
+            continue;
+        }
+        uint32_t b = x.starts[si++], rb = x.rank[b];
+        uint64_t o = x.offset[rb], e = x.end[rb];
+        size_t lo = x.below[rb]; /* ranks [0, lo) have offsets below e; rb is one of them */
+        size_t top = 0;
+        stack[top++] = 1u, stack[top++] = 0u, stack[top++] = leaves;
+        while (top > 0 && !stop) {
+            size_t width = stack[--top], first = stack[--top], node = stack[--top];
+            if (tree[node] <= o || first >= lo) continue;
+            if (width == 1u) {
+                uint32_t a = x.buffer[first];
+                uint64_t ao = x.offset[first], ae = tree[node];
+                stop = !found(state, a < b ? a : b, a < b ? b : a, ao > o ? ao : o, ae < e ? ae : e);
+                continue;
+            }
+            /* the right child first, so the left one (lower offsets) is visited first */
+            stack[top++] = 2u * node + 1u, stack[top++] = first + width / 2u, stack[top++] = width / 2u;
+            stack[top++] = 2u * node, stack[top++] = first, stack[top++] = width / 2u;
+        }
+        tree_set(tree, leaves, rb, e);
+    }
+    free(tree);
+    fixed_set_free(&x);
+    return true;
+}
+
+/* cli_check_fixed's callback: keep the first pair and stop. */
+typedef struct first_pair {
+    bool found;
+    size_t i, j;
+} first_pair;
+
+static bool keep_first(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi) {
+    (void)lo, (void)hi;
+    first_pair *p = state;
+    *p = (first_pair){true, i, j};
+    return false;
+}
+
 /* Fixed buffers that clash are an input mistake unless aliasing is allowed: say so once, with the way out, rather
- * than let every strategy fail on it. */
+ * than let every strategy fail on it. The pair named is the first the sweep meets (the earliest step at which two
+ * fixed buffers clash). */
 int cli_check_fixed(const cli_session *s) {
     const cli_input *in = s->input;
     if (!in->has_fixed || (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0) return CLI_EXIT_OK;
-    for (size_t i = 0; i < in->count; i++) {
-        for (size_t j = i + 1u; j < in->count; j++) {
-            uint64_t lo, hi;
-            if (!cli_fixed_pair_shares(s, i, j, &lo, &hi)) continue;
-            char a[96], b[96];
-            name_buffer(in, i, a, sizeof a);
-            name_buffer(in, j, b, sizeof b);
-            cli_error("%s: fixed buffers %s and %s share bytes while both are live (use --allow-alias if the "
-                      "offline plan shares them on purpose)",
-                      in->name, a, b);
-            return CLI_EXIT_BAD_INPUT;
-        }
+    first_pair p = {false, 0, 0};
+    if (!cli_fixed_pairs(s, keep_first, &p)) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
     }
-    return CLI_EXIT_OK;
+    if (!p.found) return CLI_EXIT_OK;
+    char a[96], b[96];
+    name_buffer(in, p.i, a, sizeof a);
+    name_buffer(in, p.j, b, sizeof b);
+    cli_error("%s: fixed buffers %s and %s share bytes while both are live (use --allow-alias if the offline plan "
+              "shares them on purpose)",
+              in->name, a, b);
+    return CLI_EXIT_BAD_INPUT;
 }
 
 int cli_compute_bound(cli_session *s) {
@@ -175,6 +361,12 @@ void cli_run_one(cli_session *s, cli_run *run) {
     void *scratch = NULL;
     aplan_status st = APLAN_E_OUT_OF_MEMORY;
     if (run->offsets != NULL) st = scratch_alloc(aplan_plan_scratch_size(run->strategy, &p, &bytes), &bytes, &scratch);
+    /* "(2 of 5)" for the runs the table lists; cli_compute_tflm_arena's own run has no place in it. */
+    char of[48] = "";
+    for (size_t k = 0; k < s->run_count; k++) {
+        if (&s->runs[k] == run) snprintf(of, sizeof of, " (%zu of %zu)", k + 1u, s->run_count);
+    }
+    cli_progress("planning %s%s", run->strategy->name, of);
     if (st == APLAN_OK) {
         double t0 = now_ms();
         st = aplan_plan(run->strategy, &p, scratch, bytes, run->offsets, &run->result);
@@ -183,6 +375,7 @@ void cli_run_one(cli_session *s, cli_run *run) {
     free(scratch);
     if (st == APLAN_OK) {
         /* Independent check with the public verifier: a plan is shown only when a second call accepts it. */
+        cli_progress("verifying %s%s", run->strategy->name, of);
         aplan_report r;
         run->verified = cli_verify(&p, run->offsets, run->result.arena_size, &r) == APLAN_OK;
         run->planned = true;
@@ -292,6 +485,7 @@ int cli_select_strategies(const char *list, cli_session *s) {
             cli_suggest_consider(&near, "auto");
             char hint[96];
             cli_suggest_text(&near, hint, sizeof hint);
+            cli_progress_end();
             fprintf(stderr, "%s: plan: unknown strategy '%s'; %sknown:", CLI_PROGRAM, name, hint);
             for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s,", aplan_strategy_at(i)->name);
             fprintf(stderr, " all, auto\n");

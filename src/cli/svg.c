@@ -684,6 +684,7 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
 
 static int need_plan(const cli_run *run, const char *what) {
     if (run == NULL) {
+        cli_progress_end();
         fprintf(stderr, "aplan: no plan to draw as %s\n", what);
         return CLI_EXIT_BAD_INPUT;
     }
