@@ -63,7 +63,6 @@ static aplan_status stack_scratch(const aplan_strategy *self, const aplan_proble
 
 static aplan_status stack_plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t size,
                                uint64_t *offsets, aplan_report *report) {
-    (void)report;
     assert_int_equal(size, 16);
     assert_int_equal((uintptr_t)scratch % APLAN_SCRATCH_ALIGN, 0);
 #ifndef NDEBUG
@@ -80,7 +79,23 @@ static aplan_status stack_plan(const aplan_strategy *self, const aplan_problem *
         if (mode == 2 && i == 0) offsets[i] = APLAN_NO_OFFSET;  /* mode 2: forget buffer 0 */
         end += aplan_buffer_size(p, i);
     }
-    return mode == 3 ? APLAN_E_STRATEGY_FAILED : APLAN_OK;
+    switch (mode) {
+    case 3: return APLAN_E_STRATEGY_FAILED;
+    case 4: /* a verifier's status, with nothing placed and a report naming no buffer */
+        for (size_t i = 0; i < p->count; i++) offsets[i] = APLAN_NO_OFFSET;
+        report->rule = APLAN_E_OVERLAP;
+        report->buffer_a = report->buffer_b = APLAN_NO_BUFFER;
+        return APLAN_E_OVERLAP;
+    case 5: /* a capacity result with nothing placed */
+        for (size_t i = 0; i < p->count; i++) offsets[i] = APLAN_NO_OFFSET;
+        return APLAN_E_CAPACITY_EXCEEDED;
+    case 6: offsets[p->count] = 12345; return APLAN_OK; /* one past the end */
+    case 7: /* a status it may return, naming a buffer that does not exist */
+        report->rule = APLAN_E_OFFSET_MISSING;
+        report->buffer_a = p->count + 7u;
+        return APLAN_E_OFFSET_MISSING;
+    default: return APLAN_OK;
+    }
 }
 
 static int mode;
@@ -128,6 +143,42 @@ static void test_plan_rejects_overlapping_plan(void **state) {
     assert_int_equal(r.report.rule, APLAN_E_STRATEGY_FAILED);
 }
 
+/* The core believes no strategy: statuses that belong to the verifier or the core, and writes past the offsets,
+ * become APLAN_E_STRATEGY_FAILED with the strategy's code in report.value. */
+static void test_plan_trusts_no_strategy(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(8, 0, 2), buf(8, 1, 3), buf(8, 2, 4)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[4];
+    aplan_result r;
+    mode = 4;
+    assert_int_equal(plan_with(&stack, &p, off, &r), APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(r.report.rule, APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(r.report.value, APLAN_E_OVERLAP);
+    assert_int_equal(r.report.buffer_a, APLAN_NO_BUFFER);
+    mode = 5;
+    assert_int_equal(plan_with(&stack, &p, off, &r), APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(r.report.value, APLAN_E_CAPACITY_EXCEEDED);
+    mode = 7;
+    assert_int_equal(plan_with(&stack, &p, off, &r), APLAN_E_OFFSET_MISSING);
+    assert_int_equal(r.report.rule, APLAN_E_OFFSET_MISSING);
+    assert_int_equal(r.report.buffer_a, APLAN_NO_BUFFER);
+    if (compact_build()) return; /* no scratch for a guarded copy there: the strategy writes the caller's array */
+    mode = 6;
+    size_t need;
+    assert_int_equal(aplan_plan_scratch_size(&stack, &p, &need), APLAN_OK);
+    assert_true(need >= 16 + 4 * 8); /* the strategy's 16, then 3 offsets and the guard */
+    uint64_t *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, (need + 7u) & ~(size_t)7u);
+    off[3] = 777;
+    assert_int_equal(aplan_plan(&stack, &p, scratch, need, off, &r), APLAN_E_STRATEGY_FAILED);
+    free(scratch);
+    assert_int_equal(r.report.rule, APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(r.report.value, APLAN_OK); /* what it returned */
+    assert_int_equal(off[3], 777);              /* the caller's memory past the offsets is untouched */
+    assert_int_equal(off[2], 16);               /* what it planned is still handed back */
+}
+
 static void test_plan_rejects_bad_strategy_and_arguments(void **state) {
     (void)state;
     aplan_buffer b[1] = {buf(8, 0, 2)};
@@ -162,6 +213,7 @@ int main(void) {
         cmocka_unit_test(test_registry_rejects_unknown_name),
         cmocka_unit_test(test_plan_runs_third_party_strategy),
         cmocka_unit_test(test_plan_rejects_overlapping_plan),
+        cmocka_unit_test(test_plan_trusts_no_strategy),
         cmocka_unit_test(test_plan_rejects_bad_strategy_and_arguments),
     };
     return cmocka_run_group_tests_name("registry", tests, NULL, NULL);

@@ -302,8 +302,13 @@ APLAN_API aplan_status aplan_verify(const aplan_problem *problem, const uint64_t
  *      content is unspecified (debug builds fill it with 0xAA). It is valid only during the call.
  *   4. The strategy keeps no pointer past the call, calls no allocator, and is deterministic: the same problem gives
  *      the same offsets.
- *   5. On failure it returns a status other than APLAN_OK and may name the buffer at fault in report.
+ *   5. On failure it returns APLAN_E_STRATEGY_FAILED (a reason of its own: a search budget, no plan within the
+ *      capacity), APLAN_E_SIZE_OVERFLOW (a placement past 2^64 - 1) or APLAN_E_OFFSET_MISSING (it needs a fixed
+ *      offset a buffer lacks), and may name the buffer at fault in report.
+ *   6. It writes offsets[0 .. count - 1] and nothing past them.
  * The core computes the arena size from the offsets and verifies every plan; a plan that breaks a rule is rejected.
+ * It believes none of the above: any other status becomes APLAN_E_STRATEGY_FAILED (see aplan_plan), and a write
+ * past offsets[count] is caught by a guard in default builds.
  */
 typedef struct aplan_strategy {
     uint32_t abi_version;    /**< APLAN_STRATEGY_ABI_VERSION at the time the strategy was written. */
@@ -347,7 +352,9 @@ typedef struct aplan_result {
 } aplan_result;
 
 /**
- * Scratch bytes aplan_plan needs: the largest of the strategy's, the verifier's and the lower bound's needs.
+ * Scratch bytes aplan_plan needs: the largest of the verifier's, the lower bound's and the planning phase's needs;
+ * planning takes the strategy's need plus, in default builds with count > 0, 8 * (count + 1) bytes (aligned to 8)
+ * for the guarded copy of the offsets the strategy writes.
  * @return APLAN_OK; APLAN_E_INVALID_ARG; a validation status; APLAN_E_UNSUPPORTED_VERSION; APLAN_E_SIZE_OVERFLOW.
  */
 APLAN_API aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, const aplan_problem *problem,
@@ -361,13 +368,18 @@ APLAN_API aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, c
  *                          the caller and free again when the call returns.
  * @param[out] offsets      count entries, the offset of each buffer in bytes. Valid on APLAN_OK, and on
  *                          APLAN_E_CAPACITY_EXCEEDED when the strategy produced a verified plan that is too big.
+ *                          The strategy plans into a copy in scratch followed by a guard slot (default builds), so
+ *                          nothing past offsets[count] is ever written.
  * @param[out] result       arena size, lower bound and report (required).
  * @return APLAN_OK, or:
  *   - a validation status (see aplan_problem_validate), APLAN_E_INVALID_ARG, APLAN_E_UNSUPPORTED_VERSION;
  *   - APLAN_E_SCRATCH_MISALIGNED, APLAN_E_SCRATCH_TOO_SMALL (nothing written outside out-parameters);
  *   - APLAN_E_CAPACITY_EXCEEDED when the lower bound or the plan exceeds the capacity (result->arena_size and the
  *     report's byte_lo/byte_hi say by how much);
- *   - whatever the strategy returned (e.g. APLAN_E_OFFSET_MISSING);
+ *   - what the strategy returned when it is one a strategy may return (APLAN_E_STRATEGY_FAILED,
+ *     APLAN_E_SIZE_OVERFLOW, APLAN_E_OFFSET_MISSING), its report kept (a buffer index past count becomes
+ *     APLAN_NO_BUFFER); any other failure status of the strategy's, and a strategy that wrote past offsets[count]
+ *     (default builds), give APLAN_E_STRATEGY_FAILED with report.value = the strategy's status;
  *   - APLAN_E_FIXED_OVERLAP when two fixed buffers conflict and aliasing is not allowed;
  *   - APLAN_E_PLAN_REJECTED when the strategy's plan breaks a verifier rule (report.rule says which).
  * Complexity: the strategy's, plus O(n log n).

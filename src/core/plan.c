@@ -1,6 +1,16 @@
 /*
  * The one entry point: validate, bound, plan, verify. Scratch is shared in time: the bound, the strategy and the
  * verifier run one after another over the same caller memory, so the need is the largest of the three.
+ *
+ * The core trusts no strategy. A strategy plans into a copy of the offsets in scratch, followed by a guard slot it
+ * must not touch; the guard is checked after the call and the copy handed to the caller, so a strategy that writes
+ * past offsets[count] fails with APLAN_E_STRATEGY_FAILED instead of corrupting the caller's memory. That costs 8
+ * bytes of scratch per buffer (plus 8) beside the strategy's own, and one copy. Compact builds, whose strategies run
+ * in 8 bytes per buffer, cannot spare them and hand the strategy the caller's array: there a strategy that writes
+ * past it is not detected (ASan builds still catch it). And a strategy's failure status is only believed when it is
+ * one a strategy may return (its own failure, a plan past 64 bits, a missing fixed offset): any other, such as a
+ * verifier rule or a capacity result with nothing verified behind it, becomes APLAN_E_STRATEGY_FAILED with the
+ * strategy's own code in report.value.
  */
 #include "internal.h"
 
@@ -29,15 +39,35 @@ static aplan_status check_strategy(const aplan_strategy *s) {
 
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
-/* Needs of the three phases; the problem must be valid. */
-static aplan_status needs(const aplan_strategy *s, const aplan_problem *p, size_t *strategy, size_t *total) {
-    size_t verify, bound;
+#define GUARD UINT64_C(0x6775617264A5A5A5) /* what the slot after the strategy's offsets must still hold */
+
+/* Needs of the three phases; the problem must be valid. *copy: where the strategy's copy of the offsets starts in
+ * scratch (after its own need, aligned), or SIZE_MAX when it writes the caller's array (compact builds, no buffers). */
+static aplan_status needs(const aplan_strategy *s, const aplan_problem *p, size_t *strategy, size_t *copy,
+                          size_t *total) {
+    size_t verify, bound, planning;
     aplan_status st;
     if ((st = s->scratch_size(s, p, strategy)) != APLAN_OK) return st;
     if ((st = aplan_verify_scratch_size(p, &verify)) != APLAN_OK) return st;
     if ((st = aplan_lower_bound_scratch_size(p, &bound)) != APLAN_OK) return st;
-    *total = max_size(*strategy, max_size(verify, bound));
+    planning = *strategy;
+    *copy = SIZE_MAX;
+    if (!APLAN_COMPACT && p->count != 0) {
+        aplan__scratch m;
+        aplan__scratch_init(&m, NULL, SIZE_MAX);
+        (void)aplan__scratch_take(&m, *strategy, 1, 1);
+        *copy = (m.used + sizeof(uint64_t) - 1u) & ~(sizeof(uint64_t) - 1u);
+        (void)aplan__scratch_take(&m, p->count + 1u, sizeof(uint64_t), sizeof(uint64_t));
+        if (m.failed || p->count == SIZE_MAX) return APLAN_E_SIZE_OVERFLOW;
+        planning = m.used;
+    }
+    *total = max_size(planning, max_size(verify, bound));
     return APLAN_OK;
+}
+
+/* The statuses a strategy may return for itself (aplan.h, the strategy contract, rule 5). */
+static bool strategy_may_return(aplan_status st) {
+    return st == APLAN_E_STRATEGY_FAILED || st == APLAN_E_SIZE_OVERFLOW || st == APLAN_E_OFFSET_MISSING;
 }
 
 aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, const aplan_problem *problem, size_t *bytes) {
@@ -45,8 +75,8 @@ aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, const aplan
     aplan_status st = check_strategy(strategy);
     if (st != APLAN_OK) return st;
     if ((st = aplan_problem_validate(problem, NULL)) != APLAN_OK) return st;
-    size_t strategy_need;
-    return needs(strategy, problem, &strategy_need, bytes);
+    size_t strategy_need, copy;
+    return needs(strategy, problem, &strategy_need, &copy, bytes);
 }
 
 /* Highest end over placed buffers; UINT64_MAX when an end overflows (the verifier then names the buffer). */
@@ -76,8 +106,8 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
     if ((st = aplan_problem_validate(problem, &result->report)) != APLAN_OK) return st;
     const aplan_problem *p = problem;
     if (offsets == NULL && p->count != 0) return fail(result, APLAN_E_INVALID_ARG);
-    size_t strategy_need, need;
-    if ((st = needs(strategy, p, &strategy_need, &need)) != APLAN_OK ||
+    size_t strategy_need, copy, need;
+    if ((st = needs(strategy, p, &strategy_need, &copy, &need)) != APLAN_OK ||
         (st = aplan__scratch_check(scratch, scratch_size, need)) != APLAN_OK) {
         return fail(result, st);
     }
@@ -97,16 +127,40 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
         return APLAN_E_CAPACITY_EXCEEDED;
     }
 
-    for (size_t i = 0; i < p->count; i++) offsets[i] = APLAN_NO_OFFSET;
+    uint64_t *planned = copy == SIZE_MAX ? offsets : (uint64_t *)(void *)((unsigned char *)scratch + copy);
+    for (size_t i = 0; i < p->count; i++) planned[i] = APLAN_NO_OFFSET;
+    if (planned != offsets) planned[p->count] = GUARD;
     if (strategy_need > 0) {
 #ifndef NDEBUG
         APLAN_MEMSET(scratch, 0xAA, strategy_need); /* a strategy that reads before writing sees garbage, always */
 #endif
         POISON((unsigned char *)scratch + strategy_need, scratch_size - strategy_need);
+        if (planned != offsets) UNPOISON(planned, (p->count + 1u) * sizeof *planned); /* the guard is checked below */
     }
-    st = strategy->plan(strategy, p, strategy_need ? scratch : NULL, strategy_need, offsets, &result->report);
+    st = strategy->plan(strategy, p, strategy_need ? scratch : NULL, strategy_need, planned, &result->report);
     if (strategy_need > 0) UNPOISON((unsigned char *)scratch + strategy_need, scratch_size - strategy_need);
-    if (st != APLAN_OK) return fail(result, st);
+    if (planned != offsets) {
+        const bool overran = planned[p->count] != GUARD;
+        APLAN_MEMCPY(offsets, planned, p->count * sizeof *offsets);
+        if (overran) {
+            aplan_report_clear(&result->report);
+            aplan__report_value(&result->report, APLAN_E_STRATEGY_FAILED, APLAN_NO_BUFFER, (uint64_t)st,
+                                p->count);
+            return APLAN_E_STRATEGY_FAILED;
+        }
+    }
+    if (st != APLAN_OK) {
+        aplan_report *r = &result->report;
+        if (!strategy_may_return(st)) { /* a status of the core's or the verifier's: nothing verified backs it */
+            aplan_report_clear(r);
+            aplan__report_value(r, APLAN_E_STRATEGY_FAILED, APLAN_NO_BUFFER, (uint64_t)st, 0);
+            return APLAN_E_STRATEGY_FAILED;
+        }
+        r->rule = st;
+        if (r->buffer_a >= p->count) r->buffer_a = APLAN_NO_BUFFER; /* a name that is no buffer names none */
+        if (r->buffer_b >= p->count) r->buffer_b = APLAN_NO_BUFFER;
+        return st;
+    }
 
     result->arena_size = highest_end(p, offsets);
     size_t verify_need;
