@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h> /* timespec_get */
 
 #include <cmocka.h>
 
@@ -495,7 +496,10 @@ static void test_tflite_nesting_bounded_and_cycles_found(void **state) {
 static void test_tflite_visit_budget_bounds_the_walk(void **state) {
     (void)state;
     /* 7 subgraphs of 16 CALL_ONCE operators, each calling the next subgraph: 16 + 16^2 + ... + 16^6 operator
-     * visits, more than APLAN_TFLITE_MAX_VISITS (2^24) only in the deepest level. The walk stops at the budget. */
+     * visits, more than APLAN_TFLITE_MAX_VISITS (2^24) only in the deepest level. The walk stops at the visit cap,
+     * which keeps step numbers within 32 bits, when the work budget (8 units per byte) does not stop it first:
+     * here a 40 MB constant buffer raises the budget above the walk's 2^24 visits (about 17 units each). Without
+     * it, the work budget stops the walk some 2^12 visits in. */
     static const tw_opcode codes[] = {{0, 129}, {0, 0}};
     static const tw_tensor t[] = {{shape_4, 1, T_FLOAT32, 0, false}};
     static tw_op ops[7][16];
@@ -510,6 +514,22 @@ static void test_tflite_visit_budget_bounds_the_walk(void **state) {
     tw_model m = {3, codes, 2, sgs, 7, buffers_empty, 1, NULL, 0};
     tw_file f = tw_build(&m);
     readout r = read_file(&f);
+    char msg[120];
+    snprintf(msg, sizeof msg, "subgraph 6 operator 0: work budget of %llu units (%u per byte + %u) exceeded: shared "
+             "tables or repeated calls", (unsigned long long)APLAN_TFLITE_WORK_PER_BYTE * f.size +
+             APLAN_TFLITE_WORK_BASE, APLAN_TFLITE_WORK_PER_BYTE, APLAN_TFLITE_WORK_BASE);
+    expect_error(&r, APLAN_E_FORMAT_UNSUPPORTED, tw_pos(&f, "s6o0"), msg);
+    tw_free(&f);
+
+    const uint32_t pad = 40u << 20;
+    uint8_t *padding = calloc(pad, 1);
+    assert_non_null(padding);
+    const tw_buffer bufs[] = {{NULL, 0, 0, 0}, {padding, pad, 0, 0}};
+    m.buffers = bufs;
+    m.n_buffers = 2;
+    f = tw_build(&m);
+    free(padding);
+    r = read_file(&f);
     /* In walk order (depth first), visit 2^24 + 1 is subgraph 1's last operator. */
     expect_error(&r, APLAN_E_FORMAT_UNSUPPORTED, tw_pos(&f, "s1.operators") + 4 * 15,
                  "subgraph 1 operator 15: control flow makes the walk visit more than 16777216 operators");
@@ -1599,6 +1619,244 @@ static void test_tflite_every_byte_mutation_is_safe(void **state) {
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Shared tables and control-flow fan-out: the work budget.                                                     */
+
+/* A vector of n copies of v (malloc'd; the caller frees it). */
+static int32_t *repeated(int32_t v, uint32_t n) {
+    int32_t *a = malloc((n ? n : 1) * sizeof *a);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < n; i++) a[i] = v;
+    return a;
+}
+
+enum { HOSTILE_OP, HOSTILE_TENSOR, HOSTILE_SUBGRAPH, HOSTILE_METADATA, HOSTILE_FANOUT, HOSTILE_NESTING };
+
+/* The hostile models, each a file of about 4 (k + l) bytes that costs a reader following every offset k * l work
+ * (or, for the control flow ones, k^depth visits):
+ *   HOSTILE_OP        one operator with l inputs and l outputs, listed k times in subgraph 0's operators;
+ *   HOSTILE_TENSOR    one tensor of rank l (all 1), listed k times in subgraph 0's tensors;
+ *   HOSTILE_SUBGRAPH  one subgraph listing one tensor l times, listed k times in Model.subgraphs (k * l tensors);
+ *   HOSTILE_METADATA  l tensors (one shared table) and an offline plan for them, named by one metadata entry
+ *                     listed k times (the plan checked k times);
+ *   HOSTILE_FANOUT    l + 1 subgraphs: subgraph s < l lists k times one CALL_ONCE of subgraph s + 1 with 16
+ *                     inputs, the last k times one ADD (k^l walk visits);
+ *   HOSTILE_NESTING   l + 1 subgraphs: subgraph s < l holds k IF operators calling s + 1 as both branches, the last
+ *                     one ADD ((2k)^l visits, distinct tables: sharing by calls alone). */
+static tw_file hostile_model(int which, uint32_t k, uint32_t l) {
+    static const tw_opcode codes[] = {{0, 0}, {0, 129}, {118, 118}};
+    static const int32_t sixteen_zeros[16] = {0};
+    int32_t *zeros = repeated(0, l);
+    int32_t *ones = repeated(1, l);
+    tw_tensor t0 = {shape_4, 1, T_FLOAT32, 0, false};
+    tw_op add = {0, idx_0, 1, idx_0, 1, 0, {0, 0}, 0};
+    tw_subgraph sg = {&t0, 1, idx_0, 1, idx_0, 1, &add, 1};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    tw_model m = {3, codes, 3, &sg, 1, buffers_empty, 1, NULL, 0};
+    tw_buffer bufs[2] = {{NULL, 0, 0, 0}, {NULL, 0, 0, 0}};
+    tw_metadata md = {"OfflineMemoryAllocation", 1};
+    uint8_t *plan = NULL;
+    tw_subgraph *sgs = NULL;
+    tw_op *ops = NULL;
+    switch (which) {
+    case HOSTILE_OP:
+        add = (tw_op){0, zeros, l, zeros, l, 0, {0, 0}, 0};
+        sg.n_ops = k;
+        x.share_ops = true;
+        break;
+    case HOSTILE_TENSOR:
+        t0 = (tw_tensor){ones, l, T_FLOAT32, 0, false};
+        sg.n_tensors = k;
+        x.share_tensors = true;
+        break;
+    case HOSTILE_SUBGRAPH:
+        sg.n_tensors = l;
+        m.n_subgraphs = k;
+        x.share_tensors = true;
+        x.share_subgraphs = true;
+        break;
+    case HOSTILE_METADATA:
+        sg.n_tensors = l;
+        x.share_tensors = true;
+        plan = malloc(12u + 4u * (size_t)l);
+        assert_non_null(plan);
+        memset(plan, 0xFF, 12u + 4u * (size_t)l); /* every offset -1 */
+        memcpy(plan, (const uint8_t[]){0, 0, 0, 0, 1, 0, 0, 0, (uint8_t)l, (uint8_t)(l >> 8), (uint8_t)(l >> 16),
+                                       (uint8_t)(l >> 24)}, 12);
+        bufs[1] = (tw_buffer){plan, 12u + 4u * l, 0, 0};
+        m.buffers = bufs;
+        m.n_buffers = 2;
+        m.metadata = &md;
+        m.n_metadata = k;
+        x.share_metadata = true;
+        break;
+    case HOSTILE_FANOUT:
+    case HOSTILE_NESTING:
+        sgs = calloc(l + 1u, sizeof *sgs);
+        ops = calloc((size_t)(l + 1u) * k, sizeof *ops);
+        assert_true(sgs != NULL && ops != NULL);
+        for (uint32_t s = 0; s <= l; s++) {
+            for (uint32_t i = 0; i < k; i++) {
+                tw_op *o = &ops[(size_t)s * k + i];
+                if (s == l) {
+                    *o = add;
+                } else if (which == HOSTILE_FANOUT) {
+                    *o = (tw_op){1, sixteen_zeros, 16, NULL, 0, OPT_CALL_ONCE, {(int32_t)s + 1, 0}, 1};
+                } else {
+                    *o = (tw_op){2, idx_0, 1, NULL, 0, OPT_IF, {(int32_t)s + 1, (int32_t)s + 1}, 2};
+                }
+            }
+            sgs[s] = (tw_subgraph){&t0, 1, idx_0, 1, NULL, 0, &ops[(size_t)s * k], which == HOSTILE_NESTING && s == l
+                                                                                     ? 1u : k};
+        }
+        m.subgraphs = sgs;
+        m.n_subgraphs = l + 1u;
+        x.share_ops = which == HOSTILE_FANOUT;
+        break;
+    default:
+        fail();
+    }
+    tw_file f = tw_build_ex(&m, &x);
+    free(zeros);
+    free(ones);
+    free(plan);
+    free(sgs);
+    free(ops);
+    return f;
+}
+
+static const char *const hostile_names[] = {"shared operator", "shared tensor", "shared subgraph",
+                                            "shared metadata", "CALL_ONCE fan-out", "nested IF"};
+
+/* k and l of the hostile fuzz seeds, small enough for libFuzzer's -max_len (fuzz/run.sh: 65536). */
+static const uint32_t hostile_seed_kl[][2] = {{2000, 1500}, {3000, 3000}, {3000, 3000}, {2500, 2500}, {16, 6},
+                                              {4, 32}};
+static const char *const hostile_seed_files[] = {
+    "seed-hostile-shared-operator.tflite", "seed-hostile-shared-tensor.tflite", "seed-hostile-shared-subgraph.tflite",
+    "seed-hostile-shared-metadata.tflite", "seed-hostile-fanout.tflite",        "seed-hostile-nested-if.tflite"};
+
+static double seconds_since(const struct timespec *t0) {
+    struct timespec t1;
+    timespec_get(&t1, TIME_UTC);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Query, read and steps on a hostile model: each either succeeds or fails with the budget's status and message, at
+ * a byte inside the input, within a second; returns the read's status. The query's work is within the budget. */
+static aplan_status expect_bounded(const tw_file *f, const char *what) {
+    if (getenv("APLAN_DUMP_HOSTILE") != NULL) { /* a folder: keep the model, to time other builds on it */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s-%zu.tflite", getenv("APLAN_DUMP_HOSTILE"), what, f->size);
+        for (char *c = strrchr(path, '/'); *c != '\0'; c++) *c = *c == ' ' ? '-' : *c;
+        FILE *out = fopen(path, "wb");
+        assert_non_null(out);
+        assert_int_equal(fwrite(f->data, 1, f->size, out), f->size);
+        assert_int_equal(fclose(out), 0);
+    }
+    const uint64_t budget = (uint64_t)APLAN_TFLITE_WORK_PER_BYTE * f->size + APLAN_TFLITE_WORK_BASE;
+    char tail[120];
+    snprintf(tail, sizeof tail, "work budget of %llu units (%u per byte + %u) exceeded: shared tables or repeated calls",
+             (unsigned long long)budget, APLAN_TFLITE_WORK_PER_BYTE, APLAN_TFLITE_WORK_BASE);
+    struct timespec t0;
+    timespec_get(&t0, TIME_UTC);
+    readout r = read_model(f->data, f->size);
+    const double read_s = seconds_since(&t0);
+    timespec_get(&t0, TIME_UTC);
+    step_list l = read_steps(f->data, f->size);
+    const double steps_s = seconds_since(&t0);
+    printf("%-18s %7zu bytes: read %-26s %.3f s, steps %-26s %.3f s, query work %u of %llu\n", what, f->size,
+           aplan_status_str(r.status), read_s, aplan_status_str(l.status), steps_s, r.info.work,
+           (unsigned long long)budget);
+    if (r.status != APLAN_OK) {
+        const size_t n = strlen(r.error.message);
+        const size_t t = strlen(tail);
+        if (r.status != APLAN_E_FORMAT_UNSUPPORTED || n < t || strcmp(r.error.message + n - t, tail) != 0) {
+            print_error("%s: %s \"%s\"\n", what, aplan_status_str(r.status), r.error.message);
+        }
+        assert_int_equal(r.status, APLAN_E_FORMAT_UNSUPPORTED);
+        assert_true(n >= t && strcmp(r.error.message + n - t, tail) == 0);
+        assert_true(r.error.byte_offset < f->size);
+    }
+    /* the steps walk as the read does: the same outcome */
+    assert_int_equal(l.status, r.status);
+    if (l.status != APLAN_OK) assert_string_equal(l.error.message, r.error.message);
+    assert_true(r.info.work <= budget);
+    assert_true(read_s < 1.0);
+    assert_true(steps_s < 1.0);
+    const aplan_status st = r.status;
+    free_readout(&r);
+    free(l.steps);
+    return st;
+}
+
+static void test_tflite_shared_tables_cost_bounded_work(void **state) {
+    (void)state;
+    /* Files of 160 KB or less that a reader following every offset takes seconds to minutes over: 2 * 10^8 to
+     * 4 * 10^8 entries (the subgraph case 4 * 10^8 tensors, and as many 8-byte scratch entries), 16^6 and 8^32
+     * operator visits. */
+    static const uint32_t kl[][2] = {{20000, 10000}, {20000, 20000}, {20000, 20000}, {13000, 13000}, {16, 6},
+                                     {4, 32}};
+    for (int which = HOSTILE_OP; which <= HOSTILE_NESTING; which++) {
+        tw_file f = hostile_model(which, kl[which][0], kl[which][1]);
+        assert_true(f.size < 200000);
+        assert_int_equal(expect_bounded(&f, hostile_names[which]), APLAN_E_FORMAT_UNSUPPORTED);
+        tw_free(&f);
+    }
+    /* The fuzz seeds (fuzz/corpus/tflite/seed-hostile-*): under 32 KB, still far over the budget. */
+    for (int which = HOSTILE_OP; which <= HOSTILE_NESTING; which++) {
+        tw_file f = hostile_model(which, hostile_seed_kl[which][0], hostile_seed_kl[which][1]);
+        assert_true(f.size < 32768);
+        assert_int_equal(expect_bounded(&f, hostile_names[which]), APLAN_E_FORMAT_UNSUPPORTED);
+        tw_free(&f);
+    }
+    /* The same shapes, shared a little, are fine models: the budget is about repetition, not sharing. */
+    for (int which = HOSTILE_OP; which <= HOSTILE_NESTING; which++) {
+        tw_file f = hostile_model(which, 3, 4);
+        assert_int_equal(expect_bounded(&f, hostile_names[which]), APLAN_OK);
+        tw_free(&f);
+    }
+}
+
+static void test_tflite_shared_operator_lifetimes(void **state) {
+    (void)state;
+    /* One ADD (t0 -> t1) listed three times: three steps, each reading t0 and writing t1, as TFLM would walk it. */
+    static const tw_tensor t[] = {{shape_4, 1, T_FLOAT32, 0, false}, {shape_8, 1, T_INT8, 0, false}};
+    static const tw_op op[] = {{0, idx_0, 1, idx_1, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{t, 2, idx_0, 1, idx_1, 1, op, 3}};
+    tw_model m = {3, opcodes_plain, 1, sg, 1, buffers_empty, 1, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.share_ops = true;
+    tw_file f = tw_build_ex(&m, &x);
+    readout r = read_file(&f);
+    assert_int_equal(r.status, APLAN_OK);
+    assert_int_equal(r.count, 2);
+    assert_int_equal(r.info.operator_count, 3);
+    expect_buffer(&r, 0, 0, 0, 1, 5, 16, NONE); /* created at entry (step 1), read by the last op (step 4) */
+    expect_buffer(&r, 1, 0, 1, 4, 5, 8, NONE);  /* created again by each op: the last creation (step 4) wins */
+    free_readout(&r);
+    tw_free(&f);
+}
+
+/* The query's work on a shared-operator model grows with its size, linearly: k references of one operator with l
+ * inputs and outputs cost the query at most 2 (k (l + 1) + l) + small units (each reference: the operator and its
+ * code opened, its two index vectors opened and checked) and the budget stops it at 16 per byte. */
+static void test_tflite_query_work_is_counted(void **state) {
+    (void)state;
+    uint32_t last = 0;
+    for (uint32_t k = 1; k <= 64; k *= 2) {
+        tw_file f = hostile_model(HOSTILE_OP, k, 8);
+        aplan_tflite_info info;
+        assert_int_equal(aplan_tflite_query(f.data, f.size, &info, NULL), APLAN_OK);
+        assert_true(info.work > last);
+        assert_true(info.work <= 6u * k * (8u + 1u) + 64u);
+        assert_true((uint64_t)info.work <= (uint64_t)APLAN_TFLITE_WORK_PER_BYTE * f.size + APLAN_TFLITE_WORK_BASE);
+        last = info.work;
+        tw_free(&f);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* The 14 shared models.                                                                                        */
 
 static const char *const shared_models[] = {
@@ -1731,6 +1989,11 @@ static void test_tflite_fuzz_seeds_are_current(void **state) {
     f = steps_model(); /* IF, WHILE, CALL_ONCE two deep, a custom operator: the steps' paths */
     check_seed(&f, "seed-steps.tflite");
     tw_free(&f);
+    for (int which = HOSTILE_OP; which <= HOSTILE_NESTING; which++) { /* the work budget's */
+        f = hostile_model(which, hostile_seed_kl[which][0], hostile_seed_kl[which][1]);
+        check_seed(&f, hostile_seed_files[which]);
+        tw_free(&f);
+    }
 }
 
 /* Shared model k's bytes (malloc'd) and size; fails the test when it cannot be read. */
@@ -1754,6 +2017,8 @@ static void test_tflite_shared_models_match_lifetimes(void **state) {
         if (r.status != APLAN_OK) print_error("%s: %s at %llu: %s\n", shared_models[k], aplan_status_str(r.status),
                                               (unsigned long long)r.error.byte_offset, r.error.message);
         assert_int_equal(r.status, APLAN_OK);
+        /* the work budget never comes near: the query uses under 5% of it (at most 0.34% measured) */
+        assert_true((uint64_t)r.info.work * 20u <= (uint64_t)APLAN_TFLITE_WORK_PER_BYTE * size + APLAN_TFLITE_WORK_BASE);
         snprintf(rel, sizeof rel, "models/lifetimes/%s.csv", shared_models[k]);
         test_lifetimes l;
         assert_int_equal(load_lifetimes(shared_path(rel), &l), 0);
@@ -1927,6 +2192,9 @@ int main(void) {
         cmocka_unit_test(test_tflite_every_truncation_fails),
         cmocka_unit_test(test_tflite_every_byte_mutation_is_safe),
         cmocka_unit_test(test_tflite_lookups_survive_mutations),
+        cmocka_unit_test(test_tflite_shared_tables_cost_bounded_work),
+        cmocka_unit_test(test_tflite_shared_operator_lifetimes),
+        cmocka_unit_test(test_tflite_query_work_is_counted),
         cmocka_unit_test(test_tflite_fuzz_seeds_are_current),
         cmocka_unit_test(test_tflite_shared_models_match_lifetimes),
         cmocka_unit_test(test_tflite_shared_models_names_and_steps),

@@ -40,6 +40,11 @@ static void align(writer *w, size_t a) {
 static void put32(writer *w, size_t pos, uint32_t v) {
     for (unsigned i = 0; i < 4; i++) w->f.data[pos + i] = (uint8_t)(v >> (8 * i));
 }
+static uint32_t get32(const writer *w, size_t pos) {
+    uint32_t v = 0;
+    for (unsigned i = 0; i < 4; i++) v |= (uint32_t)w->f.data[pos + i] << (8 * i);
+    return v;
+}
 static void put16(writer *w, size_t pos, uint16_t v) {
     w->f.data[pos] = (uint8_t)v;
     w->f.data[pos + 1] = (uint8_t)(v >> 8);
@@ -219,11 +224,23 @@ static void subgraph(writer *w, const tw_subgraph *g, unsigned s, size_t slot_to
     size_t len_pos;
     size_t tv = offsets_vec(w, g->n_tensors, &len_pos);
     link(w, slot[0], len_pos);
-    for (uint32_t i = 0; i < g->n_tensors; i++) tensor(w, &g->tensors[i], s, i, tv + 4 * i);
+    for (uint32_t i = 0; i < g->n_tensors; i++) {
+        if (w->x.share_tensors && i > 0) {
+            put32(w, tv + 4 * i, get32(w, tv) - 4u * i); /* to tensor 0 */
+        } else {
+            tensor(w, &g->tensors[i], s, i, tv + 4 * i);
+        }
+    }
     size_t ov = offsets_vec(w, g->n_ops, &len_pos);
     link(w, slot[3], len_pos);
     mark(w, ov, "s%u.operators", s);
-    for (uint32_t i = 0; i < g->n_ops; i++) op(w, &g->ops[i], s, i, ov + 4 * i);
+    for (uint32_t i = 0; i < g->n_ops; i++) {
+        if (w->x.share_ops && i > 0) {
+            put32(w, ov + 4 * i, get32(w, ov) - 4u * i); /* to operator 0 */
+        } else {
+            op(w, &g->ops[i], s, i, ov + 4 * i);
+        }
+    }
 }
 
 /* The Model fields tw_extra adds, written after the metadata. */
@@ -330,6 +347,10 @@ tw_file tw_build_ex(const tw_model *m, const tw_extra *x) {
         v = offsets_vec(&w, m->n_metadata, &len_pos);
         link(&w, slot[6], len_pos);
         for (uint32_t i = 0; i < m->n_metadata; i++) {
+            if (w.x.share_metadata && i > 0) {
+                put32(&w, v + 4 * i, get32(&w, v) - 4u * i); /* to metadata 0 */
+                continue;
+            }
             /* Metadata fields: name 0, buffer 1 */
             unsigned mw[2] = {4, 4};
             size_t ms[2];
@@ -347,7 +368,13 @@ tw_file tw_build_ex(const tw_model *m, const tw_extra *x) {
     model_extras(&w, slot);
     v = offsets_vec(&w, m->n_subgraphs, &len_pos);
     link(&w, slot[2], len_pos);
-    for (uint32_t s = 0; s < m->n_subgraphs; s++) subgraph(&w, &m->subgraphs[s], s, v + 4 * s);
+    for (uint32_t s = 0; s < m->n_subgraphs; s++) {
+        if (w.x.share_subgraphs && s > 0) {
+            put32(&w, v + 4 * s, get32(&w, v) - 4u * s); /* to subgraph 0 */
+        } else {
+            subgraph(&w, &m->subgraphs[s], s, v + 4 * s);
+        }
+    }
     return w.f;
 }
 

@@ -129,6 +129,13 @@ typedef struct tw_extra {
     uint32_t n_custom_codes;
     const tw_string *subgraph_names; /* SubGraph.name (field 4) of the subgraphs listed */
     uint32_t n_subgraph_names;
+    /* Shared tables, as a FlatBuffers builder may write them (hostile inputs: a reader that follows every offset
+     * does the shared table's work once per reference). Each writes only entry 0's table (and its marks) and points
+     * every entry of the vector at it, so the file holds 4 bytes per further entry. */
+    bool share_tensors;              /* every SubGraph.tensors entry: the subgraph's tensor 0 */
+    bool share_ops;                  /* every SubGraph.operators entry: the subgraph's operator 0 */
+    bool share_subgraphs;            /* every Model.subgraphs entry: subgraph 0 */
+    bool share_metadata;             /* every Model.metadata entry: metadata 0 */
 } tw_extra;
 
 /* Build; aborts on allocation failure. Free with tw_free. */

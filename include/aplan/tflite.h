@@ -53,8 +53,29 @@ extern "C" {
 #define APLAN_TFLITE_MAX_NESTING 32u
 
 /** Most operator visits (summed over every subgraph invocation the walk makes) before the reader gives up with
- *  APLAN_E_FORMAT_UNSUPPORTED. Bounds the time a hostile model of shared, nested subgraphs can cost. */
+ *  APLAN_E_FORMAT_UNSUPPORTED: keeps step numbers within 32 bits. The work budget (APLAN_TFLITE_WORK_PER_BYTE)
+ *  bounds the time; it stops the walk first on any model under 8 MB (a visit costs at least 4 units). */
 #define APLAN_TFLITE_MAX_VISITS (1u << 24)
+
+/** The work budget. FlatBuffers lets many offsets point at one table or vector: one operator with L inputs listed
+ *  K times in a subgraph's operators, one tensor with a rank-L shape listed K times, one subgraph listed K times,
+ *  or a subgraph called from K operators (IF / WHILE / CALL_ONCE, nested: K^depth) make a reader that follows every
+ *  offset do K * L work on a file of about 4 (K + L) bytes. So every call of this header (query, read, steps and
+ *  the lookups) counts its work in units, each O(1) time: one per table or vector opened, one per vector element a
+ *  loop reads, and one per tensor the walk initialises. A call on a model of model_size bytes does at most
+ *      APLAN_TFLITE_WORK_PER_BYTE * model_size + APLAN_TFLITE_WORK_BASE
+ *  units, whatever the sharing, and so runs in O(model_size) time; a model that needs more fails with
+ *  APLAN_E_FORMAT_UNSUPPORTED and the message "... work budget of N units (8 per byte + 65536) exceeded: shared
+ *  tables or repeated calls", at the byte being read when the budget ran out. A unit is one table opened, one
+ *  field looked up, one vector opened, one vector element a loop reads, or one tensor the walk initialises.
+ *  Measured: the read of the 16 real models in ../shared/models uses at most 0.18 units per byte (1.2% of its
+ *  budget, audio_preprocessor_int8); a model without shared tables, however small its tables, needs about 3 per
+ *  byte at most. The lookups read one part of a model; the query's budget also bounds looking up every tensor,
+ *  operator and subgraph of a model it accepted: O(model_size) in all. */
+#define APLAN_TFLITE_WORK_PER_BYTE 8u
+/** The budget's constant term (see APLAN_TFLITE_WORK_PER_BYTE): room for small models that call a subgraph from
+ *  several places. */
+#define APLAN_TFLITE_WORK_BASE (1u << 16)
 
 /** Which tensor a buffer is: the CSV id `s<subgraph>t<tensor>`. */
 typedef struct aplan_tflite_id {
@@ -71,7 +92,10 @@ typedef struct aplan_tflite_info {
     size_t operator_count;  /**< Operators over all subgraphs (each counted once). */
     uint32_t version;       /**< Model.version (the schema version, 3 for current files). */
     bool has_offline_plan;  /**< The model carries a valid OfflineMemoryAllocation metadata entry. */
-    uint32_t reserved[4];   /**< Zero. Room for later fields without an ABI break. */
+    uint32_t work;          /**< Units of work the query did (see APLAN_TFLITE_WORK_PER_BYTE), UINT32_MAX when
+                                 more: at most the budget, APLAN_TFLITE_WORK_PER_BYTE * model_size +
+                                 APLAN_TFLITE_WORK_BASE. */
+    uint32_t reserved[3];   /**< Zero. Room for later fields without an ABI break. */
 } aplan_tflite_info;
 
 /**
@@ -101,7 +125,9 @@ typedef struct aplan_tflite_info {
  *   - APLAN_E_FORMAT_BAD_METADATA iff the OfflineMemoryAllocation buffer is malformed: missing or empty buffer,
  *     length not 12 + 4 n bytes, its tensor count n not the model's, its subgraph count not the model's, or an
  *     offset below -1.
- * Complexity O(model_size) time (every vector is walked at most a constant number of times), O(1) stack.
+ *   - APLAN_E_FORMAT_UNSUPPORTED also iff reading the model takes more than the work budget,
+ *     APLAN_TFLITE_WORK_PER_BYTE * model_size + APLAN_TFLITE_WORK_BASE units (tables shared many times over).
+ * Complexity O(model_size) time whatever the sharing (the work budget), O(1) stack.
  */
 APLAN_API aplan_status aplan_tflite_query(const void *model, size_t model_size, aplan_tflite_info *info,
                                           aplan_format_error *error);
@@ -130,9 +156,12 @@ APLAN_API aplan_status aplan_tflite_query(const void *model, size_t model_size, 
  *   - APLAN_E_OUTPUT_TOO_SMALL iff capacity is below the buffer count (nothing written to buffers or ids);
  *   - APLAN_E_FORMAT_BAD_VALUE iff IF / WHILE / CALL_ONCE calls form a cycle (a subgraph reached again while it
  *     is being walked, subgraph 0 included), at the calling operator's entry in its subgraph's operator vector;
- *   - APLAN_E_FORMAT_UNSUPPORTED iff calls nest deeper than APLAN_TFLITE_MAX_NESTING or the walk visits more than
- *     APLAN_TFLITE_MAX_VISITS operators.
- * Complexity O(model_size + visits * operator degree) time, recursion depth at most APLAN_TFLITE_MAX_NESTING.
+ *   - APLAN_E_FORMAT_UNSUPPORTED iff calls nest deeper than APLAN_TFLITE_MAX_NESTING, the walk visits more than
+ *     APLAN_TFLITE_MAX_VISITS operators, or the query and the walk together take more than the work budget
+ *     (APLAN_TFLITE_WORK_PER_BYTE; the walk of a subgraph called from many operators, nested, is where a small
+ *     model can cost the most).
+ * Complexity O(model_size) time whatever the sharing or control flow (the work budget), recursion depth at most
+ * APLAN_TFLITE_MAX_NESTING.
  */
 APLAN_API aplan_status aplan_tflite_read(const void *model, size_t model_size, void *scratch,
                                          size_t scratch_size, aplan_buffer *buffers, aplan_tflite_id *ids,
@@ -153,7 +182,8 @@ APLAN_API aplan_status aplan_tflite_read(const void *model, size_t model_size, v
  * for its output (JSON, CSV, SVG/HTML, a terminal) and decides how to show invalid sequences (e.g. as \xNN).
  *
  * aplan_tflite_tensor, aplan_tflite_operator and aplan_tflite_subgraph read only the part of the model they are
- * asked about (O(1) beyond that part's own vectors), so looking up every tensor costs O(model_size) in all. They
+ * asked about (O(1) beyond that part's own vectors), so looking up every tensor costs O(model_size) in all, even
+ * when tables are shared: the query walks the same vectors within its work budget (APLAN_TFLITE_WORK_PER_BYTE). They
  * assume a model aplan_tflite_query accepted and do not re-check the rest of it; what they read they check as the
  * query does, so on any input they stay inside it and fail with the status the query gives for that part. Text
  * they return is checked to lie inside the model (the query does not look at names: a model whose names are
@@ -343,8 +373,9 @@ typedef struct aplan_tflite_step {
  *     malformed;
  *   - APLAN_E_OUTPUT_TOO_SMALL iff steps is not NULL and capacity is below the step count: the first capacity
  *     steps are written.
- * Complexity as aplan_tflite_read: O(model_size + visits * operator degree) time; the count is at most
- * 3 * APLAN_TFLITE_MAX_VISITS + 2.
+ * Complexity as aplan_tflite_read: O(model_size) time (the work budget); the count is at most
+ * 3 * APLAN_TFLITE_MAX_VISITS + 2, and below 3 * (APLAN_TFLITE_WORK_PER_BYTE * model_size + APLAN_TFLITE_WORK_BASE)
+ * / 4 + 2 (a visit costs at least 4 units).
  */
 APLAN_API aplan_status aplan_tflite_steps(const void *model, size_t model_size, void *scratch, size_t scratch_size,
                                           aplan_tflite_step *steps, size_t capacity, size_t *count,

@@ -13,7 +13,35 @@ void aplan__fb_init(aplan__fb *fb, const void *data, size_t size, aplan_format_e
     fb->size = size;
     fb->error = error;
     fb->ctx_depth = 0;
+    fb->work = 0;
+    fb->budget = UINT64_MAX;
+    fb->per_byte = 0;
+    fb->base = 0;
     APLAN_MEMSET(error, 0, sizeof *error);
+}
+
+void aplan__fb_set_budget(aplan__fb *fb, uint64_t per_byte, uint64_t base) {
+    uint64_t b;
+    if (__builtin_mul_overflow(per_byte, (uint64_t)fb->size, &b) || __builtin_add_overflow(b, base, &b) ||
+        b == UINT64_MAX) {
+        b = UINT64_MAX - 1u;
+    }
+    fb->budget = b;
+    fb->per_byte = per_byte;
+    fb->base = base;
+}
+
+aplan_status aplan__fb_charge(aplan__fb *fb, uint64_t units, size_t pos) {
+    if (fb->error->status != APLAN_OK) return fb->error->status;
+    if (units <= fb->budget - fb->work) { /* work <= budget always holds, so no wrap */
+        fb->work += units;
+        return APLAN_OK;
+    }
+    fb->work = fb->budget;
+    return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, pos,
+                          "work budget of %u units (%u per byte + %u) exceeded: shared tables or repeated "
+                          "calls",
+                          fb->budget, fb->per_byte, fb->base);
 }
 
 void aplan__fb_context(aplan__fb *fb, unsigned level, const char *name, uint64_t index) {
@@ -90,6 +118,8 @@ aplan_status aplan__fb_root(aplan__fb *fb, const char identifier[4], aplan__fb_t
 }
 
 aplan_status aplan__fb_table_at(aplan__fb *fb, size_t pos, const char *what, aplan__fb_table *out) {
+    aplan_status charged = aplan__fb_charge(fb, 1u, pos);
+    if (charged != APLAN_OK) return charged;
     if (!inside(fb, pos, 4u)) {
         return aplan__fb_fail(fb, pos < fb->size ? APLAN_E_FORMAT_TRUNCATED : APLAN_E_FORMAT_BAD_OFFSET, pos,
                               "%s: table runs past the end", what);
@@ -130,6 +160,8 @@ aplan_status aplan__fb_table_at(aplan__fb *fb, size_t pos, const char *what, apl
 aplan_status aplan__fb_field(aplan__fb *fb, const aplan__fb_table *t, unsigned id, size_t width, const char *name,
                              size_t *pos) {
     *pos = 0;
+    aplan_status charged = aplan__fb_charge(fb, 1u, t->pos);
+    if (charged != APLAN_OK) return charged;
     size_t slot = 4u + 2u * (size_t)id;
     if (slot + 2u > t->vtable_size) return APLAN_OK; /* older writer: field absent */
     uint16_t voff = aplan__fb_u16(fb, t->vtable + slot);

@@ -13,6 +13,15 @@
  * Errors: the first failure is recorded in the reader (status, byte offset, message) and every later call returns
  * it unchanged. Messages start with the context the caller set (e.g. "subgraph 0 tensor 7: ").
  *
+ * Work: FlatBuffers lets many offsets point at one table or vector, so a reader that follows every offset can do
+ * far more work than the input has bytes (one table of L entries referenced K times costs K * L). The reader counts
+ * work in units: every table opened (aplan__fb_table_at), every field looked up (aplan__fb_field and the getters
+ * built on it) and every vector opened (a field's vector or string) is one unit, and a caller that walks a
+ * vector's elements charges them with aplan__fb_charge before the loop. Each
+ * unit is O(1) time, so a reader whose every loop is charged runs in O(budget) time. Once the units pass the
+ * budget (aplan__fb_set_budget; unlimited after aplan__fb_init), the reader fails with APLAN_E_FORMAT_UNSUPPORTED
+ * ("work budget of N units (P per byte + B) exceeded: ...") at the byte being read.
+ *
  * Internal to aplan; names start with aplan__fb.
  */
 #ifndef APLAN_FORMATS_FLATBUF_H
@@ -34,6 +43,10 @@ typedef struct aplan__fb {
     const char *ctx_name[APLAN__FB_CONTEXT_DEPTH]; /* message prefix: "subgraph 0 tensor 7: " */
     uint64_t ctx_index[APLAN__FB_CONTEXT_DEPTH];
     unsigned ctx_depth;                            /* levels of ctx_name in use */
+    uint64_t work;                                 /* units of work charged so far */
+    uint64_t budget;                               /* most units allowed; UINT64_MAX: no limit */
+    uint64_t per_byte;                             /* the budget's terms, for the message: per_byte * size + */
+    uint64_t base;                                 /*   base (both 0 when unlimited) */
 } aplan__fb;
 
 /* A verified table: its position, its vtable's position and the two sizes the vtable declares. */
@@ -53,6 +66,13 @@ typedef struct aplan__fb_vec {
 
 /* Start reading; error must not be NULL and is cleared. */
 void aplan__fb_init(aplan__fb *fb, const void *data, size_t size, aplan_format_error *error);
+
+/* Limit the work to per_byte * size + base units (saturating at UINT64_MAX - 1). The count so far is kept. */
+void aplan__fb_set_budget(aplan__fb *fb, uint64_t per_byte, uint64_t base);
+
+/* Charge `units` of work, about to be done at byte pos (a vector's first element, say). APLAN_OK while the total
+ * stays within the budget; else the failure described above (recorded, and returned by every later call). O(1). */
+aplan_status aplan__fb_charge(aplan__fb *fb, uint64_t units, size_t pos);
 
 /* Set context level `level` (0-based) to "<name> <index>" and drop deeper levels. */
 void aplan__fb_context(aplan__fb *fb, unsigned level, const char *name, uint64_t index);

@@ -208,6 +208,8 @@ typedef struct walk {
 /* Every entry of v is a tensor index below n (or -1 when allow_none); `field` names v in messages. */
 static aplan_status check_tensor_indices(aplan__fb *fb, const aplan__fb_vec *v, const char *field, uint32_t n,
                                          bool allow_none) {
+    aplan_status st = aplan__fb_charge(fb, v->len, v->pos);
+    if (st != APLAN_OK) return st;
     for (uint32_t i = 0; i < v->len; i++) {
         int32_t t = aplan__fb_vec_i32(fb, v, i);
         if ((t < 0 && !(allow_none && t == -1)) || (t >= 0 && (uint32_t)t >= n)) {
@@ -291,6 +293,8 @@ static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_
         return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos, "type is %d", (int64_t)(int8_t)type);
     }
     uint64_t elements = 1; /* no shape: a scalar */
+    st = aplan__fb_charge(fb, shape.len, shape.pos);
+    if (st != APLAN_OK) return st;
     for (uint32_t i = 0; i < shape.len; i++) {
         int32_t d = aplan__fb_vec_i32(fb, &shape, i);
         if (d < 0) {
@@ -434,6 +438,8 @@ static aplan_status read_plan(model *m, uint32_t index, size_t entry_pos) {
                               "OfflineMemoryAllocation: %u bytes for %u offsets, expected %u", (uint64_t)data.len,
                               (uint64_t)n, 12u + 4u * (uint64_t)n);
     }
+    st = aplan__fb_charge(fb, n, data.pos);
+    if (st != APLAN_OK) return st;
     for (uint32_t i = 0; i < n; i++) {
         int32_t off = aplan__fb_i32(fb, data.pos + 12u + 4u * (size_t)i);
         if (off < -1) {
@@ -451,6 +457,7 @@ static aplan_status read_plan(model *m, uint32_t index, size_t entry_pos) {
 static aplan_status open_root(model *m, const void *data, size_t size, aplan_format_error *error) {
     aplan__fb *fb = &m->fb;
     aplan__fb_init(fb, data, size, error);
+    aplan__fb_set_budget(fb, APLAN_TFLITE_WORK_PER_BYTE, APLAN_TFLITE_WORK_BASE);
     m->has_plan = false;
     m->plan_pos = 0;
     m->tensor_count = 0;
@@ -630,6 +637,9 @@ static aplan_status mark(walk *w, uint32_t s, unsigned depth) {
     subgraph sg;
     aplan_status st = get_subgraph(m, s, &sg);
     if (st != APLAN_OK) return st;
+    /* The loops below over the subgraph's inputs and outputs (entry and exit) */
+    st = aplan__fb_charge(fb, (uint64_t)sg.inputs.len + 2u * (uint64_t)sg.outputs.len, sg.inputs.pos);
+    if (st != APLAN_OK) return st;
     w->active[s] = 1;
     uint32_t base = w->base[s];
     for (uint32_t i = 0; i < sg.inputs.len; i++) created(w, base + aplan__fb_vec_u32(fb, &sg.inputs, i));
@@ -638,6 +648,11 @@ static aplan_status mark(walk *w, uint32_t s, unsigned depth) {
         op_fact op;
         aplan__fb_context(fb, 0, "subgraph", s);
         st = get_operator(m, &sg, i, &op);
+        /* get_operator charged the operator's tables, vectors and index checks; the loops below are charged here */
+        if (st == APLAN_OK) {
+            st = aplan__fb_charge(fb, (uint64_t)op.inputs.len + 2u * (uint64_t)op.outputs.len,
+                                  sg.operators.pos + 4u * (size_t)i);
+        }
         if (st != APLAN_OK) return st;
         if (++w->visits > APLAN_TFLITE_MAX_VISITS) {
             return aplan__fb_fail(fb, APLAN_E_FORMAT_UNSUPPORTED, sg.operators.pos + 4u * (size_t)i,
@@ -702,6 +717,7 @@ static aplan_status query(model *m, const void *data, size_t size, aplan_tflite_
     info->operator_count = (size_t)m->operator_count;
     info->version = m->version;
     info->has_offline_plan = m->has_plan;
+    info->work = m->fb.work < UINT32_MAX ? (uint32_t)m->fb.work : UINT32_MAX;
     return APLAN_OK;
 }
 
@@ -762,11 +778,13 @@ static inline __attribute__((always_inline)) aplan_status walk_model(model *m, w
         w->active[sg] = 0;
         next += g.tensors.len;
     }
+    aplan_status st = aplan__fb_charge(&m->fb, next, m->subgraphs.pos);
+    if (st != APLAN_OK) return st;
     for (uint32_t t = 0; t < next; t++) {
         w->first[t] = NO_STEP;
         w->last[t] = NO_STEP;
     }
-    aplan_status st = mark(w, 0, 0);
+    st = mark(w, 0, 0);
     aplan__fb_context_pop(&m->fb, 0);
     return st;
 }
