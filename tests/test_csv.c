@@ -673,6 +673,64 @@ static void test_round_trip_shared(void **state) {
     free(data);
 }
 
+/* The row arrays grow with the rows parsed (issue 11): rows across several doublings keep their values, ids and
+ * lines, whichever path (fast or exact) read them; blank lines in any number cost no rows; the ids' text fits the
+ * input's length however short the rows. */
+static void test_rows_grow_with_content(void **state) {
+    (void)state;
+    enum { ROWS = 5000 };
+    size_t cap = 64u + (size_t)ROWS * 48u;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    size_t n = (size_t)snprintf(text, cap, "id,lower,upper,size\n");
+    for (int i = 0; i < ROWS; i++) {
+        /* every 7th row takes the exact path (blanks around a tab-free id are fine there: "-1"-free rows) */
+        n += (size_t)snprintf(text + n, cap - n, i % 7 == 0 ? "r%d ,%d, %d ,%d\r\n\n" : "r%d,%d,%d,%d\n", i, i, i + 2,
+                              16 + i);
+    }
+    aplan_csv_table t;
+    aplan_format_error e;
+    assert_int_equal(aplan_csv_parse(text, n, &t, &e), APLAN_OK);
+    assert_int_equal(t.count, ROWS);
+    uint32_t line = 2;
+    for (int i = 0; i < ROWS; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "r%d", i);
+        assert_string_equal(t.ids[i], id);
+        assert_int_equal(t.buffers[i].lower, (uint64_t)i);
+        assert_int_equal(t.buffers[i].upper, (uint64_t)i + 2u);
+        assert_int_equal(t.buffers[i].size, 16u + (uint64_t)i);
+        assert_int_equal(t.lines[i], line);
+        line += i % 7 == 0 ? 2u : 1u;
+    }
+    aplan_csv_free(&t);
+    free(text);
+
+    /* A million blank lines (spaces, tabs, CRLF) around one row: one row, at its line. */
+    enum { BLANK = 1000000 };
+    text = malloc(3u * BLANK + 64u);
+    assert_non_null(text);
+    n = (size_t)snprintf(text, 64, "id,lower,upper,size\n");
+    for (int i = 0; i < BLANK / 2; i++) text[n++] = '\n';
+    n += (size_t)snprintf(text + n, 64, "x,0,1,4\n");
+    for (int i = 0; i < BLANK / 2; i++) {
+        text[n++] = i % 3 == 0 ? ' ' : '\t';
+        text[n++] = '\n';
+    }
+    assert_int_equal(aplan_csv_parse(text, n, &t, &e), APLAN_OK);
+    assert_int_equal(t.count, 1);
+    assert_string_equal(t.ids[0], "x");
+    assert_int_equal(t.lines[0], 2u + BLANK / 2);
+    aplan_csv_free(&t);
+    free(text);
+
+    /* The shortest rows (7 bytes and a line end, the last without one): ids and NULs fit length + 1 bytes. */
+    aplan_csv_table u = parse_ok("id,lower,upper,size\na,0,1,1\nb,0,1,1\nc,0,1,1");
+    assert_int_equal(u.count, 3);
+    assert_string_equal(u.ids[2], "c");
+    aplan_csv_free(&u);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
@@ -697,6 +755,7 @@ int main(void) {
         cmocka_unit_test(test_fast_path_edges),
         cmocka_unit_test(test_duplicate_ids),
         cmocka_unit_test(test_round_trip_shared),
+        cmocka_unit_test(test_rows_grow_with_content),
     };
     return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
 }

@@ -67,9 +67,10 @@ typedef struct aplan_csv_table {
  * Line and column are 1-based; column is the field number (0 when the whole line is at fault).
  * Complexity O(length) expected: rows are read in one pass each, and duplicate ids are found with a bitmap (ids
  * that are all plain integers) or a hash table; O(length + n log n) id comparisons at worst (ids that collide in
- * the hash fall back to a sort). Memory: the table (52 bytes a row and the ids' text; the arrays are sized by the
- * line count, and their pages past the last row are never touched), plus at most 16 bytes a row while ids are
- * checked.
+ * the hash fall back to a sort). Memory follows the rows, not the lines: the row arrays (52 bytes a row) grow
+ * geometrically as rows are parsed, to at most twice the rows read (a text of blank lines allocates no row), plus
+ * one block of length + 1 bytes for the ids' text and, while ids are checked, at most 16 bytes a row. A failure
+ * frees everything. APLAN_E_TOO_MANY_BUFFERS comes at the row or line that passes the limit.
  */
 APLAN_API aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table,
                                        aplan_format_error *error);

@@ -23,8 +23,13 @@ enum {
     CLI_EXIT_BAD_INPUT = 3,  /* the input cannot be read as a problem, or no strategy can plan it */
     CLI_EXIT_NO_FIT = 4,     /* no plan fits --capacity / the target's RAM */
     CLI_EXIT_VERIFY = 5,     /* `aplan verify`: the plan breaks a rule */
-    CLI_EXIT_IO = 6          /* a file cannot be read or written */
+    CLI_EXIT_IO = 6,         /* a file cannot be read or written */
+    CLI_EXIT_TOO_LARGE = 7   /* an input is larger than --max-input-size (CLI_DEFAULT_MAX_INPUT by default) */
 };
+
+/* The largest input read by default, in bytes (1 GiB); --max-input-size changes it. Checked while reading, so an
+ * endless stream stops there. */
+#define CLI_DEFAULT_MAX_INPUT ((uint64_t)1 << 30)
 
 typedef enum cli_kind { CLI_INPUT_CSV, CLI_INPUT_TFLITE, CLI_INPUT_EXAMPLE } cli_kind;
 
@@ -146,7 +151,8 @@ enum {
     CLI_OPT_GRAPH = 1u << 8,
     CLI_OPT_FORCE = 1u << 9,
     CLI_OPT_NAME = 1u << 10,
-    CLI_OPT_REPLAN = 1u << 11
+    CLI_OPT_REPLAN = 1u << 11,
+    CLI_OPT_MAX_INPUT = 1u << 12
 };
 
 /* A parsed command line. All-zero is "no options, no arguments" (what `aplan` alone plans the example with). */
@@ -164,6 +170,7 @@ typedef struct cli_options {
     bool force;            /* embed: OUT may be the input */
     const char *name;      /* -f c: prefix of every identifier (a C identifier); NULL for "aplan" */
     bool replan;           /* embed: ignore the input's offline plan */
+    uint64_t max_input;    /* --max-input-size: the largest input read, in bytes (valid when given) */
     bool help;
     const char *args[3];
     size_t arg_count;
@@ -205,8 +212,14 @@ void cli_suggest_init(cli_suggestion *s, const char *given);
 void cli_suggest_consider(cli_suggestion *s, const char *known);
 void cli_suggest_text(const cli_suggestion *s, char *out, size_t out_size);
 /* Parse argv[0..argc) for cmd into o (zeroed by the caller). CLI_EXIT_OK, or CLI_EXIT_USAGE with the error printed.
- * With -h/--help anywhere, o->help is set and the argument count is not checked. */
+ * Every option value is checked here, strategy names included, before any input is read. With -h/--help anywhere,
+ * o->help is set and the argument count is not checked. */
 int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options *o);
+/* The largest input o lets a command read: --max-input-size, else CLI_DEFAULT_MAX_INPUT. */
+uint64_t cli_max_input(const cli_options *o);
+/* Flush standard output at the end of a command: CLI_EXIT_OK, or CLI_EXIT_IO with "cannot write standard output:
+ * REASON" printed when anything written to it failed (a full disk, a closed pipe, /dev/full). */
+int cli_flush_stdout(void);
 /* The main help: every command in a line, and the exit codes. */
 void cli_print_help(FILE *out);
 /* A command's help: "usage: <usage>", a blank line, then its help body. */
@@ -215,6 +228,10 @@ void cli_print_command_help(FILE *out, const cli_command *cmd);
 /* session.c: one planning session over a loaded input. */
 /* Zero s, attach in and resolve the settings and problem from o and the input kind; best = SIZE_MAX (no run). */
 void cli_session_init(cli_session *s, const cli_options *o, cli_input *in);
+/* Check a -s list for command (its name prefixes the message) without an input: CLI_EXIT_OK when list is "all",
+ * "auto" or comma-separated names of built-in strategies; CLI_EXIT_USAGE with the error printed for an empty list,
+ * an empty or unknown name. */
+int cli_check_strategy_list(const char *command, const char *list);
 /* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT with the broken rule printed: the input is checked once, not per strategy. */
 int cli_check_problem(const cli_session *s);
 /* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT when fixed buffers share bytes without --allow-alias (message printed, naming
@@ -264,8 +281,9 @@ int cli_cmd_targets(const cli_options *o);
 int cli_cmd_embed(const cli_options *o);
 
 /* input.c */
-/* Load path (its bytes, recognised by content) into in. CLI_EXIT_OK, or an exit code with message filled. */
-int cli_load(const char *path, cli_input *in, char *message, size_t message_size);
+/* Load path (its bytes, recognised by content, at most max_size of them: see cli_read_file) into in. CLI_EXIT_OK, or
+ * an exit code with message filled. */
+int cli_load(const char *path, uint64_t max_size, cli_input *in, char *message, size_t message_size);
 /* The same from bytes already read; name is what messages and in->name call them. data stays the caller's. */
 int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *in, char *message,
                    size_t message_size);
@@ -274,7 +292,15 @@ bool cli_is_tflite(const char *data, size_t size);
 /* NULL when data may be a CSV table (its first non-blank line, after a UTF-8 byte order mark, is ASCII text with a
  * comma, or there is no such line: the parser then says the input is empty); else why it cannot be one. */
 const char *cli_not_csv(const char *data, size_t size);
-int cli_read_file(const char *path, char **data, size_t *size, char *message, size_t message_size);
+/* Read path ("-": standard input) whole into *data (size bytes, the caller frees). Returns CLI_EXIT_OK; CLI_EXIT_IO
+ * when it cannot be opened or read (message: "cannot open|read PATH: REASON"); CLI_EXIT_TOO_LARGE when it holds more
+ * than max_size bytes, found from the size of a regular file before reading, and for a pipe or a device once
+ * max_size + 1 bytes have come (memory and time bounded by max_size); CLI_EXIT_BAD_INPUT when a pipe or a device
+ * gives more than 64 KiB and its first 64 KiB hold a NUL byte but no "TFL3" at bytes 4..7, which no reader accepts
+ * (so /dev/zero stops there);
+ * CLI_EXIT_INTERNAL when out of memory. Nothing to free on failure. */
+int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size, char *message,
+                  size_t message_size);
 void cli_input_free(cli_input *in);
 /* Describe buffer i for messages: "buffer 3 'id' (line N)", "buffer 3 's0t7'", or "buffer 3" when out of range. */
 void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_size);
@@ -340,6 +366,13 @@ typedef int (*cli_writer)(FILE *out, void *state);
 int cli_write_file_atomic(const char *path, cli_writer write, void *state);
 /* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
 bool cli_same_file(const char *a, const char *b);
+/* commands.c: where a command's result goes. */
+/* Write the result with write(): to standard output when path is NULL (flushed and checked); to path directly when it
+ * names an existing file that is not a regular file (a device such as /dev/null, a FIFO: nothing to replace);
+ * through a symbolic link to its target; else with cli_write_file_atomic, so path is replaced only when the whole
+ * result is written and a failure leaves it as it was. Returns CLI_EXIT_OK, CLI_EXIT_IO with "cannot write PATH:
+ * REASON" printed, or write()'s own failure code. */
+int cli_write_output(const char *path, cli_writer write, void *state);
 /* svg.c */
 int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run);
 int cli_write_html(FILE *out, const cli_session *s, const cli_run *run);

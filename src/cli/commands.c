@@ -3,27 +3,69 @@
  * chosen format. Each handler loads its input, runs a session and maps every outcome to an exit code (cli.h) with the
  * error printed; results go to stdout or -o FILE, errors to stderr.
  */
+#define _XOPEN_SOURCE 700 /* lstat, realpath (XSI): where -o FILE really is */
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "aplan/strategies.h"
 #include "cli.h"
 
-/* Open -o FILE (or stdout), write, close; any write failure is an I/O error. */
-static int emit(const cli_options *o, cli_session *s) {
-    FILE *out = stdout;
-    if (o->output != NULL) {
-        out = fopen(o->output, "w");
+int cli_write_output(const char *path, cli_writer write, void *state) {
+    if (path == NULL) {
+        int rc = write(stdout, state);
+        if (rc == CLI_EXIT_IO) {
+            cli_error("cannot write standard output: %s", errno != 0 ? strerror(errno) : "write error");
+            return rc;
+        }
+        return rc == CLI_EXIT_OK ? cli_flush_stdout() : rc;
+    }
+    /* A link is followed, so that the file it names is replaced and the link stays (a dangling one is replaced). */
+    char *target = NULL;
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) target = realpath(path, NULL);
+    const char *where = target != NULL ? target : path;
+    int rc;
+    if (stat(where, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* A device or a FIFO: written in place. Renaming a new file over it would replace /dev/null itself. */
+        FILE *out = fopen(where, "wb");
         if (out == NULL) {
-            cli_error("cannot open %s for writing: %s", o->output, strerror(errno));
+            cli_error("cannot open %s for writing: %s", path, strerror(errno));
+            free(target);
             return CLI_EXIT_IO;
         }
+        errno = 0;
+        rc = write(out, state);
+        int err = errno;
+        if (rc == CLI_EXIT_OK && (fflush(out) != 0 || ferror(out) != 0)) err = errno, rc = CLI_EXIT_IO;
+        if (fclose(out) != 0 && rc == CLI_EXIT_OK) err = errno, rc = CLI_EXIT_IO;
+        if (rc == CLI_EXIT_IO) cli_error("cannot write %s: %s", path, err != 0 ? strerror(err) : "write error");
+    } else {
+        /* A regular file, a new one or a directory (whose rename fails, naming it): replaced whole or not at all. */
+        rc = cli_write_file_atomic(where, write, state);
     }
+    free(target);
+    return rc;
+}
+
+/* What emit writes: the session in the format -o and -f chose. */
+typedef struct emit_state {
+    const cli_options *o;
+    cli_session *s;
+} emit_state;
+
+/* cli_writer of emit. */
+static int write_session(FILE *out, void *state) {
+    const emit_state *e = state;
+    const cli_options *o = e->o;
+    cli_session *s = e->s;
     const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
     static const char *const what[] = {"the table", "the plan as CSV", "the JSON", "the SVG", "the HTML report",
                                        "the C header"};
     cli_progress_writing(out, what[o->format]);
+    errno = 0;
     int rc = CLI_EXIT_OK;
     switch (o->format) {
     case CLI_FORMAT_TABLE:
@@ -45,14 +87,14 @@ static int emit(const cli_options *o, cli_session *s) {
         rc = cli_write_c(out, s, best, o->name);
         break;
     }
-    bool failed = ferror(out) != 0;
-    if (out != stdout) failed = fclose(out) != 0 || failed;
-    else failed = fflush(out) != 0 || failed;
-    if (rc == CLI_EXIT_OK && failed) {
-        cli_error("cannot write %s", o->output != NULL ? o->output : "standard output");
-        rc = CLI_EXIT_IO;
-    }
-    return rc;
+    return rc == CLI_EXIT_OK && ferror(out) != 0 ? CLI_EXIT_IO : rc;
+}
+
+/* Write the session to -o FILE (replaced only when complete) or stdout; any write failure is an I/O error, printed
+ * with its reason. */
+static int emit(const cli_options *o, cli_session *s) {
+    emit_state e = {o, s};
+    return cli_write_output(o->output, write_session, &e);
 }
 
 /* Check the input, compute the bound and run the strategies of `list` (-s syntax); s->best is then the smallest
@@ -76,7 +118,9 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
         s->best = (size_t)(smallest - s->runs);
         return CLI_EXIT_OK;
     }
-    if (show && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON)) (void)emit(o, s);
+    /* Plans that do not fit are still plans: the table or JSON shows them (exit 4). When no strategy planned (exit 3)
+     * there is nothing to show, and nothing is written. */
+    if (show && smallest != NULL && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON)) (void)emit(o, s);
     if (s->bound > s->settings.capacity) {
         cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
                   (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),
@@ -91,10 +135,13 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
                   (unsigned long long)(r->result.arena_size - s->settings.capacity));
         return CLI_EXIT_NO_FIT;
     }
-    cli_error("%s: no strategy could plan the input", in->name);
+    /* A strategy that ran out of memory says nothing of the input: the run is an internal failure, not bad input. */
+    bool out_of_memory = false;
+    for (size_t i = 0; i < s->run_count; i++) out_of_memory = out_of_memory || s->runs[i].status == APLAN_E_OUT_OF_MEMORY;
+    cli_error("%s: no strategy could plan the input%s", in->name, out_of_memory ? ": out of memory" : "");
     for (size_t i = 0; i < s->run_count; i++)
         fprintf(stderr, "  %s: %s\n", s->runs[i].strategy->name, s->runs[i].error);
-    return CLI_EXIT_BAD_INPUT;
+    return out_of_memory ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
 }
 
 static int plan_input(const cli_options *o, cli_input *in) {
@@ -119,7 +166,7 @@ static int plan_input(const cli_options *o, cli_input *in) {
 /* Loads the command's input file, printing the error on failure. */
 static int load_arg(const cli_options *o, cli_input *in) {
     char message[512];
-    int rc = cli_load(o->args[0], in, message, sizeof message);
+    int rc = cli_load(o->args[0], cli_max_input(o), in, message, sizeof message);
     if (rc != CLI_EXIT_OK) cli_error("%s", message);
     return rc;
 }
@@ -144,7 +191,7 @@ int cli_cmd_example(const cli_options *o) {
     int rc;
     if (o->graph) {
         cli_example_describe(stdout, &in);
-        rc = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+        rc = cli_flush_stdout();
     } else {
         rc = plan_input(o, &in);
     }
@@ -177,7 +224,7 @@ int cli_cmd_bound(const cli_options *o) {
             printf("(the bound comes from a single buffer or a fixed offset, above the live sum)\n");
         cli_write_buffer_rows(stdout, &s, largest, live < SHOWN ? live : SHOWN);
         if (live > SHOWN) printf("  ... and %zu more\n", live - SHOWN);
-        if (fflush(stdout) != 0) rc = CLI_EXIT_IO;
+        rc = cli_flush_stdout();
     }
     cli_input_free(&in);
     return rc;
@@ -214,10 +261,10 @@ static size_t find_id(const cli_input *problem, const char *id, size_t hint, id_
 
 /* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
  * order); a .tflite plan gives its offline offsets. */
-static int load_plan_offsets(const char *path, const cli_input *problem, uint64_t *offsets) {
+static int load_plan_offsets(const char *path, uint64_t max_size, const cli_input *problem, uint64_t *offsets) {
     cli_input plan;
     char message[512];
-    int rc = cli_load(path, &plan, message, sizeof message);
+    int rc = cli_load(path, max_size, &plan, message, sizeof message);
     if (rc != CLI_EXIT_OK) {
         cli_error("%s", message);
         return rc;
@@ -274,10 +321,12 @@ int cli_cmd_verify(const cli_options *o) {
     }
     cli_progress("checking the problem");
     rc = cli_check_problem(&s);
+    /* Fixed buffers of the problem that clash are its mistake, whatever the plan: bad input, as `plan` says. */
+    if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
     cli_progress("computing the lower bound");
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
     cli_progress("reading %s", o->args[1]);
-    if (rc == CLI_EXIT_OK) rc = load_plan_offsets(o->args[1], &in, offsets);
+    if (rc == CLI_EXIT_OK) rc = load_plan_offsets(o->args[1], cli_max_input(o), &in, offsets);
     cli_progress("verifying the plan");
     if (rc == CLI_EXIT_OK) {
         /* The arena a plan claims is its highest end; overflow is left for the verifier to name. */
@@ -297,7 +346,7 @@ int cli_cmd_verify(const cli_options *o) {
                    in.count, (unsigned long long)arena, (unsigned long long)s.bound,
                    cli_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");
             if (r.aliased_pairs > 0) printf("aliased fixed pairs (allowed): %zu\n", r.aliased_pairs);
-            if (fflush(stdout) != 0) rc = CLI_EXIT_IO;
+            rc = cli_flush_stdout();
         } else {
             char text[400];
             cli_describe_report(&in, st, &r, text, sizeof text);
@@ -318,7 +367,7 @@ int cli_cmd_list(const cli_options *o) {
     }
     printf("%-20s %s\n", "all", "run every strategy above (the default)");
     printf("%-20s %s\n", "auto", "run every strategy, keep the best plan");
-    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+    return cli_flush_stdout();
 }
 
 int cli_cmd_targets(const cli_options *o) {
@@ -333,7 +382,7 @@ int cli_cmd_targets(const cli_options *o) {
     }
     printf("The RAM size is the capacity. The alignment is the default for CSV input (other runtimes): a .tflite\n"
            "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target.\n");
-    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+    return cli_flush_stdout();
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -379,7 +428,7 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
         return st == APLAN_E_CAPACITY_EXCEEDED ? CLI_EXIT_NO_FIT : CLI_EXIT_INTERNAL;
     }
     bytes b = {out, need};
-    int rc = cli_write_file_atomic(o->output, write_bytes, &b);
+    int rc = cli_write_output(o->output, write_bytes, &b);
     free(out);
     if (rc != CLI_EXIT_OK) return rc;
     if (info.replaced) {
@@ -393,15 +442,16 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
     printf("%llu bytes (%s%s), lower bound %llu bytes%s; %zu of %zu tensors planned offline\n",
            (unsigned long long)arena, before != 0 ? "TFLM's greedy planner -> " : "", best->strategy->name,
            (unsigned long long)s->bound, arena == s->bound ? ", optimal" : "", info.planned_count, info.tensor_count);
-    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+    return cli_flush_stdout();
 }
 
 /* Read the model at path whole and load it into in, keeping its bytes (*data, the caller frees) for the commands
  * that go back to the model: embed and graph. Anything but a .tflite model is bad input, with `why` saying what the
  * command needs one for. Returns CLI_EXIT_OK, or the exit code with the error printed (nothing to free then). */
-static int load_model(const char *path, const char *why, char **data, size_t *size, cli_input *in) {
+static int load_model(const char *path, uint64_t max_size, const char *why, char **data, size_t *size,
+                      cli_input *in) {
     char message[512];
-    int rc = cli_read_file(path, data, size, message, sizeof message);
+    int rc = cli_read_file(path, max_size, data, size, message, sizeof message);
     if (rc != CLI_EXIT_OK) {
         cli_error("%s", message);
         return rc;
@@ -420,11 +470,11 @@ int cli_cmd_graph(const cli_options *o) {
     char *data;
     size_t size;
     cli_input in;
-    int rc = load_model(o->args[0], "a CSV problem has no operators, only buffers and their lifetimes", &data, &size,
-                        &in);
+    int rc = load_model(o->args[0], cli_max_input(o), "a CSV problem has no operators, only buffers and their lifetimes",
+                        &data, &size, &in);
     if (rc != CLI_EXIT_OK) return rc;
     rc = cli_write_graph(stdout, &in, data, size);
-    if (rc == CLI_EXIT_OK && fflush(stdout) != 0) rc = CLI_EXIT_IO;
+    if (rc == CLI_EXIT_OK) rc = cli_flush_stdout();
     cli_input_free(&in);
     free(data);
     return rc;
@@ -444,7 +494,7 @@ int cli_cmd_embed(const cli_options *o) {
     char *data;
     size_t size;
     cli_input in;
-    int rc = load_model(model, "embed writes a TFLM offline plan into one", &data, &size, &in);
+    int rc = load_model(model, cli_max_input(o), "embed writes a TFLM offline plan into one", &data, &size, &in);
     if (rc != CLI_EXIT_OK) return rc;
     cli_session s;
     cli_session_init(&s, o, &in);

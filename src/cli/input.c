@@ -13,7 +13,11 @@
 #include "aplan/tflite.h"
 #include "cli.h"
 
-int cli_read_file(const char *path, char **data, size_t *size, char *message, size_t message_size) {
+/* The first bytes of a stream that are checked for content no reader accepts before the rest is read. */
+#define SNIFF_BYTES ((size_t)1 << 16)
+
+int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size, char *message,
+                  size_t message_size) {
     *data = NULL;
     *size = 0;
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -21,22 +25,33 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
         snprintf(message, message_size, "cannot open %s: %s", path, strerror(errno));
         return CLI_EXIT_IO;
     }
+    /* The most this read may hold: max_size + 1 bytes (the byte that proves the input too large), within size_t. */
+    size_t limit = max_size < (uint64_t)(SIZE_MAX / 2u) ? (size_t)max_size + 1u : SIZE_MAX / 2u;
     /* A regular file is read into a block of its size and one byte more (the short read that ends the loop), so a
-     * large input is neither copied by growing nor held twice; a pipe grows by doubling. */
-    size_t cap = 1u << 16;
+     * large input is neither copied by growing nor held twice; a pipe or a device grows by doubling, up to limit. */
+    size_t cap = SNIFF_BYTES;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uintmax_t)st.st_size < (uintmax_t)(SIZE_MAX / 2u)) {
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((uintmax_t)st.st_size > (uintmax_t)max_size) {
+            if (f != stdin) fclose(f);
+            snprintf(message, message_size,
+                     "%s: %ju bytes, more than the maximum input size of %llu bytes (see --max-input-size)", path,
+                     (uintmax_t)st.st_size, (unsigned long long)max_size);
+            return CLI_EXIT_TOO_LARGE;
+        }
         cap = (size_t)st.st_size + 1u;
     }
+    if (cap > limit) cap = limit;
     size_t len = 0;
     int read_errno = 0;
+    bool sniffed = false;
     char *buf = malloc(cap);
+    int rc = CLI_EXIT_OK;
     for (;;) {
         if (buf == NULL) {
-            if (f != stdin) fclose(f);
+            rc = CLI_EXIT_INTERNAL;
             snprintf(message, message_size, "out of memory reading %s", path);
-            return CLI_EXIT_INTERNAL;
+            break;
         }
         errno = 0;
         len += fread(buf + len, 1, cap - len, f);
@@ -44,23 +59,47 @@ int cli_read_file(const char *path, char **data, size_t *size, char *message, si
             read_errno = errno; /* a directory fails here, with EISDIR, not at fopen */
             break;
         }
-        if (cap > SIZE_MAX / 2u) {
-            free(buf);
-            buf = NULL;
-            continue;
+        if (len > max_size) { /* max_size + 1 bytes came: the input is larger, whatever follows */
+            rc = CLI_EXIT_TOO_LARGE;
+            snprintf(message, message_size, "%s: more than the maximum input size of %llu bytes (see --max-input-size)",
+                     path, (unsigned long long)max_size);
+            break;
         }
-        cap *= 2u;
-        char *grown = realloc(buf, cap);
+        if (!sniffed && len >= SNIFF_BYTES) {
+            /* More is coming (a stream, or a large file). A NUL byte is an error anywhere in a CSV table, so content
+             * that holds one and is no .tflite model can be refused now rather than after the whole of it (/dev/zero
+             * would otherwise fill max_size bytes of memory first). */
+            sniffed = true;
+            if (!cli_is_tflite(buf, len) && memchr(buf, '\0', SNIFF_BYTES) != NULL) {
+                rc = CLI_EXIT_BAD_INPUT;
+                snprintf(message, message_size,
+                         "%s: neither a .tflite model (no \"TFL3\" at bytes 4..7) nor a CSV table (a NUL byte in "
+                         "its first %zu bytes)",
+                         path, SNIFF_BYTES);
+                break;
+            }
+        }
+        if (cap >= limit) { /* only with a max_size beyond what memory can hold (limit is then SIZE_MAX / 2) */
+            rc = CLI_EXIT_INTERNAL;
+            snprintf(message, message_size, "out of memory reading %s", path);
+            break;
+        }
+        size_t grown_cap = cap > limit / 2u ? limit : 2u * cap;
+        char *grown = realloc(buf, grown_cap);
         if (grown == NULL) free(buf);
         buf = grown;
+        cap = grown_cap;
     }
-    bool failed = ferror(f) != 0;
+    bool failed = rc == CLI_EXIT_OK && ferror(f) != 0;
     if (f != stdin) fclose(f);
     if (failed) {
-        free(buf);
+        rc = CLI_EXIT_IO;
         snprintf(message, message_size, "cannot read %s: %s", path,
                  read_errno != 0 ? strerror(read_errno) : "read error");
-        return CLI_EXIT_IO;
+    }
+    if (rc != CLI_EXIT_OK) {
+        free(buf);
+        return rc;
     }
     *data = buf;
     *size = len;
@@ -287,12 +326,12 @@ int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *i
     return rc;
 }
 
-int cli_load(const char *path, cli_input *in, char *message, size_t message_size) {
+int cli_load(const char *path, uint64_t max_size, cli_input *in, char *message, size_t message_size) {
     memset(in, 0, sizeof *in);
     in->name = path;
     char *data;
     size_t size;
-    int rc = cli_read_file(path, &data, &size, message, message_size);
+    int rc = cli_read_file(path, max_size, &data, &size, message, message_size);
     if (rc != CLI_EXIT_OK) return rc;
     rc = cli_load_bytes(path, data, size, in, message, message_size);
     free(data);

@@ -13,17 +13,17 @@
 /* The order is irrelevant to dispatch (but `plan` comes first: `aplan FILE` runs it); the main help (options.c) lists
  * the commands in its own order. */
 static const cli_command commands[] = {
-    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS, 1, 1, "aplan plan [options] INPUT", cli_help_plan, cli_cmd_plan},
+    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1, "aplan plan [options] INPUT", cli_help_plan, cli_cmd_plan},
     {"example", PLAN_ACCEPTS | CLI_OPT_GRAPH, 0, 0, "aplan example [options]", cli_help_example, cli_cmd_example},
-    {"verify", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ALIAS, 2, 2,
+    {"verify", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 2, 2,
      "aplan verify [options] PROBLEM PLAN", cli_help_verify, cli_cmd_verify},
-    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS, 1, 1, "aplan bound [options] INPUT",
+    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1, "aplan bound [options] INPUT",
      cli_help_bound, cli_cmd_bound},
-    {"graph", 0, 1, 1, "aplan graph MODEL", cli_help_graph, cli_cmd_graph},
+    {"graph", CLI_OPT_MAX_INPUT, 1, 1, "aplan graph MODEL", cli_help_graph, cli_cmd_graph},
     {"list", 0, 0, 0, "aplan list", cli_help_list, cli_cmd_list},
     {"targets", 0, 0, 0, "aplan targets", cli_help_targets, cli_cmd_targets},
     {"embed", CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_OUTPUT | CLI_OPT_FORCE |
-                  CLI_OPT_REPLAN,
+                  CLI_OPT_REPLAN | CLI_OPT_MAX_INPUT,
      1, 1, "aplan embed [options] MODEL -o OUT", cli_help_embed, cli_cmd_embed},
 };
 
@@ -41,11 +41,11 @@ int main(int argc, char **argv) {
     const char *name = argc < 2 ? "" : argv[1];
     if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
         cli_print_help(stdout);
-        return CLI_EXIT_OK;
+        return cli_flush_stdout();
     }
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
         printf("%s %s\n", CLI_PROGRAM, aplan_version());
-        return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_IO;
+        return cli_flush_stdout();
     }
     int first = 2;
     if (argc < 2 || name[0] == '-') {
@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
     if (rc != CLI_EXIT_OK) return rc;
     if (o.help) {
         cli_print_command_help(stdout, cmd);
-        return CLI_EXIT_OK;
+        return cli_flush_stdout();
     }
     rc = cmd->run(&o);
     cli_progress_end();

@@ -3,10 +3,26 @@
  * the command does not take rather than ignore it), byte counts, the help texts and the "aplan: ..." error line.
  * Option names, help and messages are part of the tool's interface (docs/cli.md); keep them in step.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "cli.h"
+
+int cli_flush_stdout(void) {
+    errno = 0;
+    bool failed = fflush(stdout) != 0;
+    int err = errno;
+    failed = ferror(stdout) != 0 || failed;
+    if (!failed) return CLI_EXIT_OK;
+    /* The reason of the write that failed first is gone when fflush succeeded since; errno then holds a later one. */
+    cli_error("cannot write standard output: %s", err != 0 ? strerror(err) : "write error");
+    return CLI_EXIT_IO;
+}
+
+uint64_t cli_max_input(const cli_options *o) {
+    return (o->given & CLI_OPT_MAX_INPUT) ? o->max_input : CLI_DEFAULT_MAX_INPUT;
+}
 
 void cli_error(const char *format, ...) {
     va_list args;
@@ -32,15 +48,22 @@ void cli_error(const char *format, ...) {
     "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n"             \
     "  -f, --format FMT      table (default), csv, json, svg, html or c\n"                                        \
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
-    "  -o FILE               write the result to FILE instead of stdout\n"                                        \
+    "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
+    "                        result is written (a failure leaves it as it was)\n"                                  \
     "  -h, --help            this help\n"
+
+/* --max-input-size, for the commands that read files. */
+#define MAX_INPUT_OPTION                                                                                            \
+    "      --max-input-size BYTES\n"                                                                               \
+    "                        refuse an input larger than BYTES (suffixes as --capacity, and G, GB, GiB =\n"        \
+    "                        1073741824); default 1G; exit 7 when an input is larger\n"
 
 const char cli_help_plan[] =
     "Plan INPUT (a .tflite model or a CSV problem, recognised by content) with one strategy, a list, or all,\n"
     "and print one row per strategy: arena bytes, lower bound, overhead over the bound, time, verified; then\n"
     "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
     "`aplan INPUT [options]` is the same. With -f csv|svg|html|c the output is the plan of one strategy (the best\n"
-    "when several ran).\n\n" PLAN_OPTIONS;
+    "when several ran).\n\n" PLAN_OPTIONS MAX_INPUT_OPTION;
 
 const char cli_help_example[] =
     "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan`.\n\n"
@@ -51,14 +74,15 @@ const char cli_help_verify[] =
     "Check PLAN against PROBLEM and print the first violation in words. PLAN is a CSV with an `offset` column\n"
     "(rows matched to PROBLEM by id) or a .tflite model whose offline plan gives every offset.\n"
     "Exit 0 when the plan is valid, 5 when it breaks a rule.\n\n"
-    "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --allow-alias\n"
+    "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --allow-alias,\n"
+    "  --max-input-size BYTES\n"
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
 const char cli_help_bound[] =
     "Print the lower bound on the arena of INPUT (the largest sum of sizes live at one step, or a larger\n"
     "single buffer or fixed end) and the step where it is reached, with the buffers live there.\n\n"
-    "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias\n"
+    "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias, --max-input-size BYTES\n"
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
@@ -67,6 +91,7 @@ const char cli_help_graph[] =
     "print: one line per step with what runs (the operator, its index and subgraph), the tensors it reads and\n"
     "the tensors it writes, each as its name, its id when it is planned (s<subgraph>t<tensor>) and its bytes.\n"
     "Constant tensors (weights) are counted, not named. A CSV problem has no operators: exit 3.\n\n"
+    MAX_INPUT_OPTION
     "  -h, --help            this help\n";
 
 const char cli_help_embed[] =
@@ -84,6 +109,7 @@ const char cli_help_embed[] =
     "      --target NAME     RAM size of a target as the capacity (see `aplan targets`); the alignment stays 16\n"
     "      --replan          plan every buffer afresh, ignoring MODEL's offline plan\n"
     "      --force           allow OUT to be MODEL (the original is then replaced)\n"
+    MAX_INPUT_OPTION
     "  -h, --help            this help\n";
 
 const char cli_help_list[] = "List the built-in strategies with their descriptions.\n\n"
@@ -108,8 +134,9 @@ void cli_print_help(FILE *out) {
             "  example               plan the built-in example (options as for plan)\n"
             "  embed MODEL -o OUT    write a copy of a .tflite model with the plan as its offline plan\n\n"
             "`aplan COMMAND --help` describes each command's options.\n"
+            "Inputs larger than 1 GiB are refused (exit 7) unless --max-input-size allows them.\n"
             "exit codes: 0 ok, 1 internal error, 2 usage error, 3 bad input, 4 plan does not fit,\n"
-            "            5 verification failed, 6 I/O error\n");
+            "            5 verification failed, 6 I/O error, 7 input larger than --max-input-size\n");
 }
 
 void cli_print_command_help(FILE *out, const cli_command *cmd) {
@@ -125,8 +152,9 @@ bool cli_same_name(const char *a, const char *b) {
     return lower(*a) == lower(*b);
 }
 
-/* Decimal with an optional suffix, in any case: K, KB or KiB (1024), M, MB or MiB (1024 * 1024). KB and MB are
- * binary too, as RAM sizes are quoted in datasheets; false on anything else or overflow. */
+/* Decimal with an optional suffix, in any case: K, KB or KiB (1024), M, MB or MiB (1024 * 1024), G, GB or GiB
+ * (1024^3). KB, MB and GB are binary too, as RAM sizes are quoted in datasheets; false on anything else or
+ * overflow. */
 static bool parse_bytes(const char *s, uint64_t *out) {
     if (*s < '0' || *s > '9') return false;
     uint64_t v = 0;
@@ -138,6 +166,7 @@ static bool parse_bytes(const char *s, uint64_t *out) {
     uint64_t scale = 1;
     if (cli_same_name(s, "K") || cli_same_name(s, "KB") || cli_same_name(s, "KiB")) scale = 1024u;
     else if (cli_same_name(s, "M") || cli_same_name(s, "MB") || cli_same_name(s, "MiB")) scale = 1024u * 1024u;
+    else if (cli_same_name(s, "G") || cli_same_name(s, "GB") || cli_same_name(s, "GiB")) scale = 1024u * 1024u * 1024u;
     else if (*s != '\0') return false;
     if (v > UINT64_MAX / scale) return false;
     *out = v * scale;
@@ -240,6 +269,7 @@ static const option_spec option_specs[] = {
     {"--force", 0, CLI_OPT_FORCE, false},
     {"--replan", 0, CLI_OPT_REPLAN, false},
     {"--name", 0, CLI_OPT_NAME, true},
+    {"--max-input-size", 0, CLI_OPT_MAX_INPUT, true},
 };
 
 /* The spec of "-x" or "--long"; NULL when there is none. */
@@ -334,6 +364,7 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         o->given |= bit;
         switch (bit) {
         case CLI_OPT_STRATEGY:
+            if (cli_check_strategy_list(cmd->name, value) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
             o->strategies = value;
             break;
         case CLI_OPT_ALIGN:
@@ -345,7 +376,15 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         case CLI_OPT_CAPACITY:
             if (!parse_bytes(value, &o->capacity)) {
                 cli_error("%s: --capacity '%s' is not a byte count (digits, then optionally K, KB or KiB for 1024, "
-                          "M, MB or MiB for 1048576)",
+                          "M, MB or MiB for 1048576, G, GB or GiB for 1073741824)",
+                          cmd->name, value);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case CLI_OPT_MAX_INPUT:
+            if (!parse_bytes(value, &o->max_input)) {
+                cli_error("%s: --max-input-size '%s' is not a byte count (digits, then optionally K, KB or KiB for "
+                          "1024, M, MB or MiB for 1048576, G, GB or GiB for 1073741824)",
                           cmd->name, value);
                 return CLI_EXIT_USAGE;
             }

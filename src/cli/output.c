@@ -112,14 +112,36 @@ size_t cli_write_short(FILE *out, const char *s, size_t max) {
     return 3u + cli_text_width(tail);
 }
 
+/* Raw text s (an id or a path as the file or command line gave it: any bytes) as display text, whole: what
+ * cli_display_text would make of it, written without a copy. Returns its characters (out NULL: measures only). */
+static size_t write_shown(FILE *out, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s), width = 0;
+    while (left > 0) {
+        size_t n = cli_shown_length(p, left);
+        if (n == 0) {
+            if (out != NULL) fprintf(out, "\\x%02X", (unsigned)*p);
+            n = 1, width += 4u;
+        } else {
+            if (out != NULL) fwrite(p, 1, n, out);
+            width++;
+        }
+        p += n, left -= n;
+    }
+    return width;
+}
+
 size_t cli_write_buffer_label(FILE *out, const cli_input *in, size_t i, size_t width) {
     const char *name = in->tensors != NULL ? in->tensors[i].name : NULL;
     size_t written;
     if (name == NULL) {
-        written = cli_write_short(out, in->ids[i], SIZE_MAX);
+        written = write_shown(out, in->ids[i]); /* an id is never shortened: it is what a plan is matched by */
     } else {
-        written = cli_write_short(out, name, CLI_NAME_SHOWN) + 3u + cli_text_width(in->ids[i]);
-        if (out != NULL) fprintf(out, " (%s)", in->ids[i]);
+        if (out != NULL) (void)cli_write_short(out, name, CLI_NAME_SHOWN);
+        written = cli_write_short(NULL, name, CLI_NAME_SHOWN) + 3u;
+        if (out != NULL) fputs(" (", out);
+        written += write_shown(out, in->ids[i]);
+        if (out != NULL) fputc(')', out);
     }
     for (size_t k = written; out != NULL && k < width; k++) fputc(' ', out);
     return written;
@@ -283,7 +305,8 @@ static void write_wrapped(FILE *out, const char *prefix, const char *text) {
 void cli_write_heading(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
     const cli_settings *st = &s->settings;
-    fprintf(out, "%s: %zu buffers, alignment %llu, sizes %s", in->name, in->count, (unsigned long long)st->alignment,
+    (void)write_shown(out, in->name);
+    fprintf(out, ": %zu buffers, alignment %llu, sizes %s", in->count, (unsigned long long)st->alignment,
             st->round_sizes ? "rounded up" : "as given");
     if (st->capacity != APLAN_UNLIMITED) fprintf(out, ", capacity %llu", (unsigned long long)st->capacity);
     if (st->target != NULL) fprintf(out, " (target %s)", st->target);
@@ -435,7 +458,10 @@ int cli_write_table(FILE *out, const cli_session *s) {
             "verified");
     for (size_t i = 0; i < s->run_count; i++) {
         const cli_run *r = &s->runs[i];
-        char arena[24] = "-", over[24] = "-", time[24];
+        /* arena: 20 digits at most. over: arena / bound can reach 2^64 (bound 1), so "%+.1f%%" can take 27
+         * characters ("+1844674407370955161500.0%"); time: milliseconds as a double, "%.3f ms" up to 32 (a run of
+         * 10^25 ms aside). None is ever cut: the column widens instead. */
+        char arena[24] = "-", over[48] = "-", time[48];
         if (r->planned) {
             snprintf(arena, sizeof arena, "%llu", (unsigned long long)r->result.arena_size);
             snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(r->result.arena_size, s->bound));
@@ -455,8 +481,12 @@ int cli_write_table(FILE *out, const cli_session *s) {
         const cli_input *in = s->input;
         fprintf(out, "\naliased fixed pairs (allowed: the offline plan shares them on purpose): %zu\n", a.count);
         for (size_t k = 0; k < a.kept; k++) {
-            fprintf(out, "  %s & %s share bytes [%llu, %llu)\n", in->ids[a.pairs[k].i], in->ids[a.pairs[k].j],
-                    (unsigned long long)a.pairs[k].lo, (unsigned long long)a.pairs[k].hi);
+            fputs("  ", out);
+            (void)write_shown(out, in->ids[a.pairs[k].i]);
+            fputs(" & ", out);
+            (void)write_shown(out, in->ids[a.pairs[k].j]);
+            fprintf(out, " share bytes [%llu, %llu)\n", (unsigned long long)a.pairs[k].lo,
+                    (unsigned long long)a.pairs[k].hi);
         }
         if (a.count > ALIASED_SHOWN) fprintf(out, "  ... and %zu more\n", a.count - ALIASED_SHOWN);
     }

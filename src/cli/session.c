@@ -448,22 +448,13 @@ static bool all_fixed(const cli_input *in) {
     return true;
 }
 
-int cli_select_strategies(const char *list, cli_session *s) {
-    s->runs = calloc(MAX_RUNS, sizeof *s->runs);
-    if (s->runs == NULL) return CLI_EXIT_INTERNAL;
-    if (list == NULL || strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) {
-        /* offline can plan only an input whose every buffer is fixed, and there it is the answer: every other
-         * strategy must keep the same offsets. Elsewhere it would only fail, so it is left out. */
-        const aplan_strategy *offline = NULL;
-        (void)aplan_strategy_find("offline", &offline);
-        bool whole_plan = offline != NULL && all_fixed(s->input);
-        s->auto_mode = list != NULL && strcmp(list, "auto") == 0;
-        s->default_list = true;
-        for (size_t i = 0; i < aplan_strategy_count() && s->run_count < MAX_RUNS; i++) {
-            const aplan_strategy *st = aplan_strategy_at(i);
-            if ((st == offline) == whole_plan) s->runs[s->run_count++].strategy = st;
-        }
-        return CLI_EXIT_OK;
+/* The names of a -s list that is not "all" or "auto", in order: each added to s->runs once (s NULL: only checked).
+ * CLI_EXIT_USAGE with the error printed, prefixed with command, for an empty list, an empty or overlong name, or a
+ * name no built-in strategy has (with a suggestion and the known names). */
+static int each_strategy(const char *command, const char *list, cli_session *s) {
+    if (*list == '\0') {
+        cli_error("%s: empty strategy list (-s NAME[,NAME...], all or auto; see `aplan list`)", command);
+        return CLI_EXIT_USAGE;
     }
     const char *p = list;
     while (*p != '\0') {
@@ -471,7 +462,7 @@ int cli_select_strategies(const char *list, cli_session *s) {
         size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
         char name[64];
         if (n == 0 || n >= sizeof name) {
-            cli_error("plan: empty or overlong strategy name in '%s'", list);
+            cli_error("%s: empty or overlong strategy name in '%s'", command, list);
             return CLI_EXIT_USAGE;
         }
         memcpy(name, p, n);
@@ -486,24 +477,55 @@ int cli_select_strategies(const char *list, cli_session *s) {
             char hint[96];
             cli_suggest_text(&near, hint, sizeof hint);
             cli_progress_end();
-            fprintf(stderr, "%s: plan: unknown strategy '%s'; %sknown:", CLI_PROGRAM, name, hint);
+            fprintf(stderr, "%s: %s: unknown strategy '%s'; %sknown:", CLI_PROGRAM, command, name, hint);
             for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s,", aplan_strategy_at(i)->name);
             fprintf(stderr, " all, auto\n");
             return CLI_EXIT_USAGE;
         }
-        bool duplicate = false;
-        for (size_t i = 0; i < s->run_count; i++) duplicate = duplicate || s->runs[i].strategy == st;
-        if (!duplicate && s->run_count < MAX_RUNS) s->runs[s->run_count++].strategy = st;
+        if (s != NULL) {
+            bool duplicate = false;
+            for (size_t i = 0; i < s->run_count; i++) duplicate = duplicate || s->runs[i].strategy == st;
+            if (!duplicate && s->run_count < MAX_RUNS) s->runs[s->run_count++].strategy = st;
+        }
         p += n;
         if (*p == ',') {
             p++;
             if (*p == '\0') {
-                cli_error("plan: empty strategy name in '%s'", list);
+                cli_error("%s: empty strategy name in '%s'", command, list);
                 return CLI_EXIT_USAGE;
             }
         }
     }
     return CLI_EXIT_OK;
+}
+
+int cli_check_strategy_list(const char *command, const char *list) {
+    if (strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) return CLI_EXIT_OK;
+    return each_strategy(command, list, NULL);
+}
+
+int cli_select_strategies(const char *list, cli_session *s) {
+    s->runs = calloc(MAX_RUNS, sizeof *s->runs);
+    if (s->runs == NULL) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    if (list == NULL || strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) {
+        /* offline can plan only an input whose every buffer is fixed, and there it is the answer: every other
+         * strategy must keep the same offsets. Elsewhere it would only fail, so it is left out. */
+        const aplan_strategy *offline = NULL;
+        (void)aplan_strategy_find("offline", &offline);
+        bool whole_plan = offline != NULL && all_fixed(s->input);
+        s->auto_mode = list != NULL && strcmp(list, "auto") == 0;
+        s->default_list = true;
+        for (size_t i = 0; i < aplan_strategy_count() && s->run_count < MAX_RUNS; i++) {
+            const aplan_strategy *st = aplan_strategy_at(i);
+            if ((st == offline) == whole_plan) s->runs[s->run_count++].strategy = st;
+        }
+        return CLI_EXIT_OK;
+    }
+    /* The options' parser checked the list (cli_check_strategy_list): no error is expected here. */
+    return each_strategy("plan", list, s);
 }
 
 void cli_session_free(cli_session *s) {

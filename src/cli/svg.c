@@ -25,7 +25,8 @@
  * characters \xHH (cli_shown_length), the same in the SVG, the table, JSON and the script's data, so the page never
  * breaks and two names never look alike unless equal (a name that holds a literal "\xHH" aside). Tensor names arrive
  * as display text already (cli_display_text: a NUL byte is the text \x00), ids as the file holds them. In the JSON
- * every '<', '>' and '&' is written as \u003c etc., so no string can close the <script> element it sits in.
+ * every '<', '>' and '&' is written as \u003c etc., so no string can close the <script> element it sits in, and
+ * U+2028 and U+2029 as \u2028 and \u2029 (line ends to a pre-2019 JavaScript parser).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,10 @@ static const char *buffer_name(const cli_input *in, size_t i) {
 typedef enum text_context { IN_XML, IN_JSON } text_context;
 
 /* s as text for an XML/HTML attribute or element (entities) or inside a JSON string (escapes, '<' '>' '&' as
- * \u003c...). Bytes that are not shown as themselves (see the opening comment) become the text \xHH. */
+ * \u003c..., U+2028 and U+2029 as \u2028 and \u2029). Bytes that are not shown as themselves (see the opening
+ * comment) become the text \xHH. Contract: the result is well-formed XML 1.0 character data (or attribute text in
+ * double or single quotes), or the inside of a JSON string that holds no '<', so no "</script" or "<!--" can end or
+ * change the <script> element holding it; either way valid UTF-8. */
 static void put_text(FILE *out, const char *s, text_context where) {
     const unsigned char *p = (const unsigned char *)s;
     size_t left = strlen(s);
@@ -72,6 +76,11 @@ static void put_text(FILE *out, const char *s, text_context where) {
         if (n == 0) {
             fprintf(out, where == IN_JSON ? "\\\\x%02X" : "\\x%02X", (unsigned)*p);
             p++, left--;
+            continue;
+        }
+        if (n == 3 && where == IN_JSON && p[0] == 0xE2u && p[1] == 0x80u && (p[2] == 0xA8u || p[2] == 0xA9u)) {
+            fprintf(out, "\\u%04X", 0x2028u + (p[2] - 0xA8u)); /* a line end to a script that is not JSON.parse */
+            p += n, left -= n;
             continue;
         }
         if (n > 1) {
@@ -196,8 +205,10 @@ typedef struct picture {
 
 static const double plot_w = WIDTH - LEFT - RIGHT;
 
-static double x_of(const picture *g, double step) {
-    return LEFT + (step - (double)g->t0) / (double)(g->t1 - g->t0) * plot_w;
+/* The x of a step in [t0, t1]. The distance from t0 is taken in integers before it becomes a double: steps near
+ * 2^64 are 2048 apart as doubles, so (double)step - (double)t0 would put a whole range of them on one pixel. */
+static double x_of(const picture *g, uint64_t step) {
+    return LEFT + (double)(step - g->t0) / (double)(g->t1 - g->t0) * plot_w;
 }
 
 static double y_of(const picture *g, double bytes) {
@@ -272,7 +283,7 @@ static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
         for (size_t k = 0; k < g->drawn; k++) {
             size_t i = g->order[k];
             const aplan_buffer *b = &in->buffers[i];
-            double w = x_of(g, (double)b->upper) - x_of(g, (double)b->lower);
+            double w = x_of(g, b->upper) - x_of(g, b->lower);
             double h = (double)aplan_buffer_size(&s->problem, i) / (double)g->y_hi * PLOT_H;
             if (kept < DETAIL_LIMIT && w >= 1.0 && h >= 1.0) g->order[kept++] = i;
             else rest[others++] = i;
@@ -286,15 +297,22 @@ static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
 
 /* ---- Axes ------------------------------------------------------------------------------------------------------ */
 
-/* Tick spacing for steps: the smallest 1, 2 or 5 times a power of ten that gives at most about 8 ticks. */
-static uint64_t step_tick(uint64_t span) {
-    uint64_t want = span / 8u + 1u;
+/* Tick spacing for steps: the smallest 1, 2 or 5 times a power of ten that is at least `want` (a power of ten
+ * when none of those fits in 64 bits). */
+static uint64_t step_tick(uint64_t want) {
     for (uint64_t mag = 1;; mag *= 10u) {
         if (mag >= want) return mag;
         if (mag * 2u >= want) return mag * 2u;
         if (mag * 5u >= want) return mag * 5u;
-        if (mag > UINT64_MAX / 10u) return mag;
+        if (mag > UINT64_MAX / 10u) return mag; /* 10^19: 5 * 10^18 < want, so one tick at most */
     }
+}
+
+/* Decimal digits of v. */
+static unsigned decimal_digits(uint64_t v) {
+    unsigned n = 1;
+    while (v >= 10u) v /= 10u, n++;
+    return n;
 }
 
 /* Tick spacing for bytes: the smallest power of two that gives at most `most` ticks, so labels are round in KiB/MiB. */
@@ -304,14 +322,43 @@ static uint64_t byte_tick(uint64_t span, uint64_t most) {
     return t;
 }
 
+/* Pixels a step label of `digits` digits takes at 11 px (about 6.5 px a digit) with a gap to its neighbour. */
+static double step_label_px(unsigned digits) { return 6.5 * (double)digits + 10.0; }
+
+/* Step ticks across, at most about 8, and never closer than their labels are wide: with steps near 2^64 a label is
+ * 20 digits (130 px), so the spacing grows with the labels' width. Every label lies inside the drawing: one that
+ * would pass the drawing's right edge (or its left one) ends (starts) 2 px from it instead, and a label so moved
+ * that it would meet its neighbour is left out (its grid line stays). Step arithmetic is in integers,
+ * overflow-checked: t0 and t1 may be anywhere up to 2^64 - 1. */
 static void write_step_ticks(FILE *out, const picture *g, int label_y, int grid_top, int grid_bottom) {
-    uint64_t tick = step_tick(g->t1 - g->t0);
-    for (uint64_t t = (g->t0 + tick - 1u) / tick * tick; t <= g->t1; t += tick) {
-        double x = x_of(g, (double)t);
+    uint64_t span = g->t1 - g->t0; /* at least 1: t0 <= bound_step < t1 */
+    double label_px = step_label_px(decimal_digits(g->t1));
+    /* ticks `tick` apart are tick / span * plot_w px apart: want tick >= span * label_px / plot_w */
+    double by_width = (double)span * (label_px / plot_w);
+    uint64_t want = span / 8u + 1u;
+    if (by_width >= (double)UINT64_MAX) want = UINT64_MAX;
+    else if (by_width > (double)want) want = (uint64_t)by_width + 1u;
+    uint64_t tick = step_tick(want);
+    uint64_t rem = g->t0 % tick;
+    if (rem != 0 && g->t0 > UINT64_MAX - (tick - rem)) return; /* no multiple of tick at or after t0 */
+    double shown_to = 0.0; /* where the last label written ends */
+    for (uint64_t t = rem == 0 ? g->t0 : g->t0 + (tick - rem); t <= g->t1; t += tick) {
+        double x = x_of(g, t);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e2e2e2\"/>", x, grid_top, x,
                 grid_bottom);
-        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%llu</text>\n", x, label_y,
-                (unsigned long long)t);
+        double w = step_label_px(decimal_digits(t)) - 10.0, from = x - w / 2.0;
+        const char *anchor = "middle";
+        double at = x;
+        if (from + w > WIDTH - 2) anchor = "end", at = WIDTH - 2, from = at - w;
+        else if (from < 2) anchor = "start", at = 2, from = at;
+        /* A label pushed inside the drawing may now meet the one before: then the tick keeps its line only. */
+        if (from >= shown_to) {
+            fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" fill=\"#555\">%llu</text>\n", at, label_y,
+                    anchor, (unsigned long long)t);
+            shown_to = from + w + 6.0;
+        } else {
+            fputc('\n', out);
+        }
         if (t > UINT64_MAX - tick) break;
     }
 }
@@ -384,7 +431,7 @@ static void write_buffer(FILE *out, const picture *g, size_t i) {
     const cli_session *s = g->s;
     const aplan_buffer *b = &s->input->buffers[i];
     uint64_t size = aplan_buffer_size(&s->problem, i), off = g->run->offsets[i];
-    double x = x_of(g, (double)b->lower), w = x_of(g, (double)b->upper) - x;
+    double x = x_of(g, b->lower), w = x_of(g, b->upper) - x;
     double y = y_of(g, (double)off), h = y_of(g, (double)off + (double)size) - y;
     if (w < MIN_W) w = MIN_W;
     if (h < MIN_H) h = MIN_H;
@@ -454,7 +501,7 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
         size_t i = g->order[k];
         const aplan_buffer *b = &s->input->buffers[i];
         uint64_t size = aplan_buffer_size(&s->problem, i), off = g->run->offsets[i];
-        double x0 = x_of(g, (double)b->lower) - LEFT, x1 = x_of(g, (double)b->upper) - LEFT;
+        double x0 = x_of(g, b->lower) - LEFT, x1 = x_of(g, b->upper) - LEFT;
         double y0 = y_of(g, (double)off) - TOP, y1 = y_of(g, (double)off + (double)size) - TOP;
         size_t c0 = (size_t)(x0 + 0.5), c1 = (size_t)(x1 + 0.5), r0 = (size_t)(y0 + 0.5), r1 = (size_t)(y1 + 0.5);
         if (c1 <= c0) c1 = c0 + 1u;
@@ -528,7 +575,7 @@ static bool live_columns(const picture *g, double *column, size_t cols) {
         while (k < n && ev[k].step == t) live += ev[k++].delta;
         if (k == n || live <= 0.0) continue;
         /* [t, next step) holds `live` bytes: it touches columns floor(x(t)) to ceil(x(next)) - 1 */
-        double a = x_of(g, (double)t) - LEFT, b = x_of(g, (double)ev[k].step) - LEFT;
+        double a = x_of(g, t) - LEFT, b = x_of(g, ev[k].step) - LEFT;
         size_t c0 = (size_t)a, c1 = (size_t)b + (b > (double)(size_t)b);
         if (c1 <= c0) c1 = c0 + 1u;
         for (size_t c = c0; c < c1 && c < cols; c++)
@@ -540,7 +587,7 @@ static bool live_columns(const picture *g, double *column, size_t cols) {
 
 /* The middle of the step where the live sum peaks (the lower bound's step). */
 static double bound_x(const picture *g) {
-    return (x_of(g, (double)g->s->bound_step) + x_of(g, (double)g->s->bound_step + 1.0)) / 2.0;
+    return (x_of(g, g->s->bound_step) + x_of(g, g->s->bound_step + 1u)) / 2.0; /* bound_step < t1 */
 }
 
 static bool write_live(FILE *out, const picture *g) {

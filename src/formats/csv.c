@@ -3,7 +3,8 @@
  *
  * Host-side: it allocates the table with malloc, but does no I/O. Every rejection names the line and the field
  * number, because the files are usually written by hand or by other tools and the user must be able to find the
- * offending cell. The parser reads the text twice: once to count lines (to size the arrays), once to fill them.
+ * offending cell. The parser reads the text once; the row arrays grow geometrically as rows are parsed, so memory
+ * follows the rows the text holds, not its line count (a file of blank lines costs nothing per line).
  *
  * Speed (a million rows is a normal trace): each data row first goes through fast_row, one pass over its bytes that
  * accepts only the common shape (plain digits, printable ids) and stores nothing unless the whole row is good. Any
@@ -624,6 +625,24 @@ static aplan_status check_unique_ids(parser *p, const aplan_csv_table *t, const 
                 (unsigned long)t->lines[d.first]);
 }
 
+/* Grow the row arrays of t from *capacity rows (0: none yet) to twice as many, at least 256 and at most
+ * APLAN_MAX_BUFFERS; APLAN_E_OUT_OF_MEMORY when the allocator fails (t keeps what it had, for aplan_csv_free). */
+static aplan_status grow_rows(aplan_csv_table *t, size_t *capacity) {
+    size_t want = *capacity < 128u ? 256u : 2u * *capacity;
+    if (want > APLAN_MAX_BUFFERS) want = APLAN_MAX_BUFFERS;
+    aplan_buffer *buffers = realloc(t->buffers, want * sizeof *buffers);
+    if (buffers == NULL) return APLAN_E_OUT_OF_MEMORY;
+    t->buffers = buffers;
+    const char **ids = realloc((void *)t->ids, want * sizeof *ids);
+    if (ids == NULL) return APLAN_E_OUT_OF_MEMORY;
+    t->ids = ids;
+    uint32_t *lines = realloc(t->lines, want * sizeof *lines);
+    if (lines == NULL) return APLAN_E_OUT_OF_MEMORY;
+    t->lines = lines;
+    *capacity = want;
+    return APLAN_OK;
+}
+
 aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table, aplan_format_error *error) {
     if (table == NULL || error == NULL) return APLAN_E_INVALID_ARG;
     memset(table, 0, sizeof *table);
@@ -633,14 +652,6 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
     if (text == NULL && length > 0) return fail(&p, APLAN_E_INVALID_ARG, 0, 0, 0, "no text");
     if (text == NULL) text = p.text = "";
 
-    /* Count the lines to size the arrays; rows can be no more than lines - 1 (the header). */
-    size_t lines = 1;
-    for (const char *s = text; (s = memchr(s, '\n', (size_t)(text + length - s))) != NULL; s++) lines++;
-    if (lines > UINT32_MAX) return fail(&p, APLAN_E_TOO_MANY_BUFFERS, 0, 0, 0, "more than 2^32-1 lines");
-    size_t max_rows = lines - 1u;
-    if (max_rows > APLAN_MAX_BUFFERS)
-        return fail(&p, APLAN_E_TOO_MANY_BUFFERS, 0, 0, 0, "more rows than aplan can plan");
-
     const char *s = text;
     if (length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) s += 3;
     const char *end_of_text = text + length;
@@ -649,28 +660,42 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
     bool have_header = false;
     char *store = NULL;
     aplan_status status = APLAN_OK;
+    size_t capacity = 0; /* rows the arrays hold */
 
-    /* Every row fills its entries, so nothing needs zeroing; untouched pages of a large block cost no memory. */
-    if (max_rows > 0) {
-        table->buffers = malloc(max_rows * sizeof *table->buffers);
-        table->ids = malloc(max_rows * sizeof *table->ids);
-        table->lines = malloc(max_rows * sizeof *table->lines);
-    }
-    /* Ids are copies of parts of the text, each with a NUL, so length + rows bytes always suffice. */
-    table->storage_ = malloc(length + max_rows + 1u);
-    if ((max_rows > 0 && (table->buffers == NULL || table->ids == NULL || table->lines == NULL)) ||
-        table->storage_ == NULL) {
+    /* Ids are copies of parts of the text, each with a NUL. A row has at least four fields (the header needs id,
+     * lower or start, upper or end, and size), so its id and NUL take fewer bytes than its line: length + 1 bytes
+     * always suffice, however many rows there are. */
+    table->storage_ = malloc(length + 1u);
+    if (table->storage_ == NULL) {
         status = fail(&p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         goto done;
     }
     store = table->storage_;
 
     while (s < end_of_text || (s == end_of_text && line == 0)) {
+        if (line == UINT32_MAX) {
+            status = fail(&p, APLAN_E_TOO_MANY_BUFFERS, (size_t)(s - text), line, 0, "more than 2^32-1 lines");
+            goto done;
+        }
         line++;
         const char *e = line_end(&p, s);
         const char *content_end = e;
         /* CRLF: the CR belongs to the line end. */
         if (content_end > s && content_end[-1] == '\r') content_end--;
+        if (have_header && table->count == capacity && !blank_line(s, content_end)) {
+            /* Room for one more row: the arrays double (from 256 rows), so n rows cost O(n) entries copied in all
+             * and at most 2n entries held. Every row fills its entries, so nothing needs zeroing. */
+            if (capacity >= APLAN_MAX_BUFFERS) {
+                status = fail(&p, APLAN_E_TOO_MANY_BUFFERS, (size_t)(s - text), line, 0,
+                              "more rows than aplan can plan");
+                goto done;
+            }
+            status = grow_rows(table, &capacity);
+            if (status != APLAN_OK) {
+                status = fail(&p, status, 0, 0, 0, "out of memory");
+                goto done;
+            }
+        }
         if (have_header && fast_row(&l, s, content_end, line, table, table->count, &store)) {
             table->count++;
         } else {

@@ -1,0 +1,323 @@
+#!/bin/sh
+# Hostile and careless use of the aplan tool (issue 11): inputs built to be slow (100k fixed rows, 20k aliasing rows,
+# a 100k-row plan in another order than its problem), inputs with no end (/dev/zero, an endless pipe), inputs whose
+# size is not their content (20 MB of blank lines), and every way a run can fail after it started to write: a full
+# device, a missing or unwritable folder, a write cut short by a file size limit. Each case checks the exact exit
+# code and message, that it finished within its time limit, and that no output file was damaged or left behind.
+# Then the exit code table of docs/cli.md, row by row, for every command.
+# Environment (set by meson): APLAN (the binary), APLAN_SHARED_DIR; APLAN_TIME_FACTOR multiplies every time limit
+# (sanitizer builds run several times slower).
+set -u
+A=${APLAN:?}
+S=${APLAN_SHARED_DIR:?}
+FACTOR=${APLAN_TIME_FACTOR:-1}
+DOCS=$(dirname "$0")/../../docs/cli.md
+T=$(mktemp -d)
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+failures=0
+checks=0
+PD=$S/models/person_detect.tflite
+I12=$S/benchmarks/minimalloc/input.12.csv
+
+fail() {
+    echo "FAIL: $*"
+    sed 's/^/    stdout: /' "$T/out" | head -20
+    sed 's/^/    stderr: /' "$T/err" | head -20
+    failures=$((failures + 1))
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# run EXPECTED_EXIT LIMIT_MS COMMAND...: run with stdout and stderr in $T/out and $T/err; check the exit code and
+# that it took at most LIMIT_MS (times APLAN_TIME_FACTOR).
+run() {
+    want=$1
+    limit=$(($2 * FACTOR))
+    shift 2
+    last="$*"
+    t0=$(now_ms)
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    took=$(($(now_ms) - t0))
+    checks=$((checks + 1))
+    [ "$rc" = "$want" ] || fail "'$last' exited $rc, want $want"
+    checks=$((checks + 1))
+    [ "$took" -le "$limit" ] || fail "'$last' took $took ms, limit $limit ms"
+}
+# line STREAM TEXT: the last command's stdout/stderr has a line that is exactly TEXT.
+line() {
+    checks=$((checks + 1))
+    grep -qxF -- "$2" "$T/$1" || fail "'$last': $1 lacks the line: $2"
+}
+has() {
+    checks=$((checks + 1))
+    grep -qF -- "$2" "$T/$1" || fail "'$last': $1 lacks: $2"
+}
+empty() {
+    checks=$((checks + 1))
+    [ ! -s "$T/$1" ] || fail "'$last': $1 is not empty"
+}
+# count STREAM TEXT N: TEXT (fixed string) is on exactly N lines.
+count() {
+    checks=$((checks + 1))
+    n=$(grep -cF -- "$2" "$T/$1")
+    [ "$n" = "$3" ] || fail "'$last': $1 has '$2' on $n lines, want $3"
+}
+# same FILE TEXT: FILE holds exactly TEXT (no newline).
+same() {
+    checks=$((checks + 1))
+    [ "$(cat "$1")" = "$2" ] || fail "'$last': $1 changed: $(head -c 80 "$1")"
+}
+# only DIR NAMES: DIR holds exactly NAMES (ls -A, one line): no temporary file left behind.
+only() {
+    checks=$((checks + 1))
+    [ "$(ls -A "$1" | tr '\n' ' ')" = "$2" ] || fail "'$last': $1 holds: $(ls -A "$1" | tr '\n' ' ')"
+}
+
+# --- the corpus ------------------------------------------------------------------------------------------------------
+# 100k fixed rows that never share bytes, lifetimes overlapping in bands of 100 steps.
+awk 'BEGIN { print "id,lower,upper,size,offset"
+             for (i = 0; i < 100000; i++) printf "b%d,%d,%d,16,%d\n", i, i % 100, i % 100 + 5, 16 * i }' >"$T/fixed100k.csv"
+# 20k fixed rows in 10k aliasing pairs: rows a<i> and c<i> at the same offset, live at the same steps.
+awk 'BEGIN { print "id,lower,upper,size,offset"
+             for (i = 0; i < 10000; i++) { printf "a%d,%d,%d,16,%d\n", i, i, i + 2, 32 * i
+                                           printf "c%d,%d,%d,16,%d\n", i, i, i + 2, 32 * i } }' >"$T/alias20k.csv"
+# A 100k-row problem and a valid plan of it (every buffer after the previous one), rows in reverse order.
+awk 'BEGIN { print "id,lower,upper,size"
+             for (i = 0; i < 100000; i++) printf "r%d,%d,%d,%d\n", i, i % 1000, i % 1000 + 3, 16 + (i % 7) * 8 }' \
+    >"$T/p100k.csv"
+awk 'BEGIN { print "id,lower,upper,size,offset"; o = 0
+             for (i = 99999; i >= 0; i--) { s = 16 + (i % 7) * 8; printf "r%d,%d,%d,%d,%d\n", i, i % 1000, i % 1000 + 3, s, o; o += s } }' \
+    >"$T/plan100k.csv"
+
+# --- hostile inputs: each well under a second ------------------------------------------------------------------------
+run 0 1000 "$A" plan -s offline "$T/fixed100k.csv"
+line out "best: offline, 1600000 bytes: proven optimal (equals the lower bound)"
+empty err
+# Aliasing allowed: every pair counted once, the first 20 listed once each, in input order.
+run 0 1000 "$A" plan --allow-alias "$T/alias20k.csv"
+line out "aliased fixed pairs (allowed: the offline plan shares them on purpose): 10000"
+line out "  a0 & c0 share bytes [0, 16)"
+line out "  a19 & c19 share bytes [608, 624)"
+count out " share bytes [" 20
+count out "  a7 & c7 " 1
+line out "  ... and 9980 more"
+run 0 1000 "$A" plan --allow-alias -f json "$T/alias20k.csv"
+has out '"aliased_pairs": 10000'
+# Not allowed: bad input, naming the first pair met.
+run 3 1000 "$A" plan "$T/alias20k.csv"
+line err "aplan: $T/alias20k.csv: fixed buffers 'a0' (line 2) and 'c0' (line 3) share bytes while both are live (use --allow-alias if the offline plan shares them on purpose)"
+empty out
+# verify matches the plan's rows by id, whatever their order.
+run 0 1000 "$A" verify "$T/p100k.csv" "$T/plan100k.csv"
+has out "$T/plan100k.csv: valid: 100000 buffers, arena"
+empty err
+# A problem whose own fixed buffers clash is bad input for verify too (as for plan), before the plan is read.
+run 3 1000 "$A" verify "$T/alias20k.csv" "$T/missing.csv"
+line err "aplan: $T/alias20k.csv: fixed buffers 'a0' (line 2) and 'c0' (line 3) share bytes while both are live (use --allow-alias if the offline plan shares them on purpose)"
+run 0 1000 "$A" verify --allow-alias "$T/alias20k.csv" "$T/alias20k.csv"
+line out "aliased fixed pairs (allowed): 10000"
+
+# --- inputs that do not end, and sizes that are not content ----------------------------------------------------------
+# /dev/zero: refused at its first 64 KiB (a NUL byte, no model), not read to the cap.
+run 3 1000 "$A" plan /dev/zero
+line err "aplan: /dev/zero: neither a .tflite model (no \"TFL3\" at bytes 4..7) nor a CSV table (a NUL byte in its first 65536 bytes)"
+empty out
+# An endless text stream stops at the cap: exit 7, after max + 1 bytes.
+run 7 1000 sh -c 'yes "id,lower,upper,size" | "$0" plan --max-input-size 1M -' "$A"
+line err "aplan: -: more than the maximum input size of 1048576 bytes (see --max-input-size)"
+empty out
+# A regular file above the cap is refused from its size, before it is read.
+run 7 1000 "$A" bound --max-input-size 10 "$I12"
+line err "aplan: $I12: $(wc -c <"$I12" | tr -d ' ') bytes, more than the maximum input size of 10 bytes (see --max-input-size)"
+run 0 1000 "$A" bound --max-input-size "$(wc -c <"$I12" | tr -d ' ')" "$I12"
+run 7 1000 "$A" verify --max-input-size 1K "$T/p100k.csv" "$T/plan100k.csv"
+has err "$T/p100k.csv: "
+has err "bytes, more than the maximum input size of 1024 bytes (see --max-input-size)"
+run 7 1000 "$A" graph --max-input-size 1K "$PD"
+run 7 1000 "$A" embed --max-input-size 1K "$PD" -o "$T/never.tflite"
+checks=$((checks + 1))
+[ ! -e "$T/never.tflite" ] || fail "embed wrote its output on exit 7"
+run 2 1000 "$A" plan --max-input-size 1T "$I12"
+line err "aplan: plan: --max-input-size '1T' is not a byte count (digits, then optionally K, KB or KiB for 1024, M, MB or MiB for 1048576, G, GB or GiB for 1073741824)"
+run 2 1000 "$A" example --max-input-size 1M
+line err "aplan: example: option '--max-input-size' does not apply to this command"
+# 20 MB of blank lines around one row: memory follows the rows, not the lines (20M lines at 52 bytes each would
+# need a GiB). The address space limit holds only without sanitizers, which reserve terabytes.
+{ echo "id,lower,upper,size"; head -c 10000000 /dev/zero | tr '\0' '\n'; echo "x,0,1,4"; head -c 10000000 /dev/zero | tr '\0' '\n'; } >"$T/blank.csv"
+if [ "$FACTOR" = 1 ]; then
+    run 0 1000 sh -c 'ulimit -v 400000; exec "$0" plan -s linear "$1"' "$A" "$T/blank.csv"
+else
+    run 0 1000 "$A" plan -s linear "$T/blank.csv"
+fi
+line out "best: linear, 4 bytes: proven optimal (equals the lower bound)"
+
+# --- usage errors come before any input is read ------------------------------------------------------------------
+run 2 1000 "$A" plan -s "" "$I12"
+line err "aplan: plan: empty strategy list (-s NAME[,NAME...], all or auto; see \`aplan list\`)"
+empty out
+run 2 1000 "$A" plan -s bogus "$T/missing.csv"
+line err "aplan: plan: unknown strategy 'bogus'; known: linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline, all, auto"
+run 2 1000 "$A" plan -s bogus --capacity 1 "$I12"
+line err "aplan: plan: unknown strategy 'bogus'; known: linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline, all, auto"
+run 2 1000 "$A" plan -s linear,,offline /dev/zero
+line err "aplan: plan: empty or overlong strategy name in 'linear,,offline'"
+run 2 1000 "$A" embed -s lienar "$T/missing.tflite" -o "$T/x.tflite"
+line err "aplan: embed: unknown strategy 'lienar'; did you mean 'linear'? known: linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline, all, auto"
+run 2 1000 "$A" plan -s "" --capacity 1 "$T/missing.csv"
+line err "aplan: plan: empty strategy list (-s NAME[,NAME...], all or auto; see \`aplan list\`)"
+
+# --- writes that fail: a message with the reason, exit 6, nothing damaged ------------------------------------------
+"$A" plan -s greedy_by_size -f csv "$I12" >"$T/plan12.csv"
+if [ -w /dev/full ]; then
+    for cmd in "--help" "--version" "-V" "plan --help" "verify --help" "example --graph" "list" "targets" \
+        "bound $I12" "verify $I12 $T/plan12.csv" "plan $I12" "plan -f json $I12" "graph $PD" "example" "example -f csv"; do
+        # shellcheck disable=SC2086 # the words of cmd are the arguments
+        run 6 1000 sh -c 'exec "$0" "$@" >/dev/full' "$A" $cmd
+        line err "aplan: cannot write standard output: No space left on device"
+    done
+    run 6 1000 "$A" plan -f json "$I12" -o /dev/full
+    line err "aplan: cannot write /dev/full: No space left on device"
+    checks=$((checks + 1))
+    [ -c /dev/full ] || fail "-o /dev/full replaced the device"
+fi
+# A device is written in place, never replaced (aplan may run as root).
+run 0 1000 "$A" plan -f svg "$I12" -o /dev/null
+run 0 2000 "$A" embed "$PD" -o /dev/null
+checks=$((checks + 1))
+[ -c /dev/null ] || fail "-o /dev/null replaced the device"
+# Missing input files: the reason, exit 6, for every command that reads one.
+for cmd in "plan" "bound" "graph" "verify $I12" "embed -o $T/x.tflite"; do
+    # shellcheck disable=SC2086
+    run 6 1000 "$A" $cmd "$T/missing.csv"
+    line err "aplan: cannot open $T/missing.csv: No such file or directory"
+    empty out
+done
+run 6 1000 "$A" verify "$T/missing.csv" "$I12"
+line err "aplan: cannot open $T/missing.csv: No such file or directory"
+# -o into a folder that does not exist, into a folder, through a file.
+for fmt in table csv json svg html c; do
+    run 6 1000 "$A" plan -f "$fmt" "$I12" -o "$T/no/such/dir/out"
+    line err "aplan: cannot create a temporary file beside $T/no/such/dir/out: No such file or directory"
+done
+mkdir "$T/adir"
+run 6 1000 "$A" plan "$I12" -o "$T/adir"
+line err "aplan: cannot replace $T/adir: Is a directory"
+only "$T/adir" ""
+only "$T" "adir alias20k.csv blank.csv err fixed100k.csv out p100k.csv plan100k.csv plan12.csv "
+printf 'old' >"$T/afile"
+run 6 1000 "$A" plan "$I12" -o "$T/afile/out"
+line err "aplan: cannot create a temporary file beside $T/afile/out: Not a directory"
+# An unwritable folder (not for root, whom permissions do not stop).
+if [ "$(id -u)" != 0 ]; then
+    mkdir "$T/ro"
+    printf 'old' >"$T/ro/keep.json"
+    chmod a-w "$T/ro"
+    run 6 1000 "$A" plan -f json "$I12" -o "$T/ro/keep.json"
+    line err "aplan: cannot create a temporary file beside $T/ro/keep.json: Permission denied"
+    same "$T/ro/keep.json" old
+    chmod u+w "$T/ro"
+fi
+# A write cut short (a file size limit of 16 KiB; the JSON of 100k rows is megabytes): the old file stays whole and
+# no temporary file is left, for every format and command that writes one.
+mkdir "$T/cut"
+for fmt in csv json svg html c; do
+    printf 'old' >"$T/cut/keep"
+    run 6 2000 sh -c 'trap "" XFSZ; ulimit -f 16; exec "$0" "$@"' "$A" plan -s linear -f "$fmt" "$T/p100k.csv" -o "$T/cut/keep"
+    line err "aplan: cannot write $T/cut/keep: File too large"
+    same "$T/cut/keep" old
+    only "$T/cut" "keep "
+done
+# Through a symbolic link: the file it names is replaced, the link stays.
+printf 'old' >"$T/target.csv"
+ln -s target.csv "$T/link.csv"
+run 0 1000 "$A" plan -f csv "$I12" -o "$T/link.csv"
+checks=$((checks + 1))
+[ -L "$T/link.csv" ] && head -1 "$T/target.csv" | grep -qx "id,lower,upper,size,offset" ||
+    fail "-o through a link: the link or its file is wrong"
+# No plan, no output (exit 3): an existing file is untouched, a new one not created.
+printf 'old' >"$T/keep.json"
+run 3 1000 "$A" plan -s offline -f json "$PD" -o "$T/keep.json"
+line err "aplan: $PD: no strategy could plan the input"
+same "$T/keep.json" old
+run 3 1000 "$A" plan -s offline -f json "$PD" -o "$T/new.json"
+checks=$((checks + 1))
+[ ! -e "$T/new.json" ] || fail "exit 3 created its output"
+# Exit 4: the table and JSON show the plans that do not fit; the plan formats write nothing.
+run 4 1000 "$A" plan --capacity 10 -f json "$I12" -o "$T/nofit.json"
+checks=$((checks + 1))
+grep -qF '"fits": false' "$T/nofit.json" || fail "exit 4 did not write the JSON"
+for fmt in csv svg html c; do
+    run 4 1000 "$A" plan --capacity 10 -f "$fmt" "$I12" -o "$T/nofit.$fmt"
+    checks=$((checks + 1))
+    [ ! -e "$T/nofit.$fmt" ] || fail "exit 4 wrote -f $fmt"
+done
+
+# --- the exit code table of docs/cli.md, each code for each command that can give it --------------------------------
+# The codes the docs list, in order, must be exactly 0 to 7.
+checks=$((checks + 1))
+documented=$(sed -n '/^## Exit codes/,/^## /p' "$DOCS" | grep -E '^\| [0-9]+ \|' | cut -d'|' -f2 | tr -d ' ' | tr '\n' ' ')
+[ "$documented" = "0 1 2 3 4 5 6 7 " ] || fail "docs/cli.md's exit codes are '$documented', want 0 to 7"
+printf 'id,lower,upper,size,offset\nx,0,2,4,0\ny,1,3,4,0\n' >"$T/clash.csv"
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$T/x.png"
+printf 'id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,0\n' >"$T/bad_plan.csv"
+cp "$PD" "$T/pd.tflite"
+tested=""
+while IFS='|' read -r code limit cmd; do
+    [ -n "$code" ] || continue
+    # shellcheck disable=SC2086 # cmd's words are the arguments; $T and the models hold no spaces
+    eval "run $code $limit \"\$A\" $cmd"
+    tested="$tested $code"
+done <<EOF
+0|1000|plan $I12
+0|1000|example
+0|1000|verify $I12 $T/plan12.csv
+0|1000|bound $I12
+0|1000|graph $PD
+0|1000|list
+0|1000|targets
+0|1000|embed $PD -o $T/e0.tflite
+2|1000|plan
+2|1000|example $I12
+2|1000|verify $I12
+2|1000|bound -f csv $I12
+2|1000|graph -s linear $PD
+2|1000|list extra
+2|1000|targets --capacity 1
+2|1000|embed $PD
+3|1000|plan $T/clash.csv
+3|1000|verify $T/clash.csv $I12
+3|1000|bound $T/x.png
+3|1000|graph $I12
+3|1000|embed $I12 -o $T/e3.tflite
+4|1000|plan --capacity 10 $I12
+4|1000|example --capacity 1K
+4|1000|embed --capacity 1K $PD -o $T/e4.tflite
+5|1000|verify $I12 $T/bad_plan.csv
+6|1000|plan $T/missing.csv
+6|1000|example -o $T/no/dir/x
+6|1000|verify $I12 $T/missing.csv
+6|1000|bound $T/missing.csv
+6|1000|graph $T/missing.csv
+6|1000|embed $PD -o $T/no/dir/x.tflite
+7|1000|plan --max-input-size 10 $I12
+7|1000|verify --max-input-size 10 $I12 $T/plan12.csv
+7|1000|bound --max-input-size 10 $I12
+7|1000|graph --max-input-size 10 $PD
+7|1000|embed --max-input-size 10 $PD -o $T/e7.tflite
+EOF
+# list and targets read nothing and plan nothing: beyond 0 and 2, only a write error (6), tested above.
+# Exit 1 (out of memory) under an address space limit, without sanitizers: 1M rows need more than 100 MB.
+if [ "$FACTOR" = 1 ]; then
+    awk 'BEGIN { print "id,lower,upper,size"; for (i = 0; i < 1000000; i++) printf "%d,%d,%d,16\n", i, i % 100, i % 100 + 2 }' >"$T/m.csv"
+    run 1 2000 sh -c 'ulimit -v 100000; exec "$0" plan -s linear "$1"' "$A" "$T/m.csv"
+    line err "aplan: $T/m.csv: no strategy could plan the input: out of memory"
+    tested="$tested 1"
+fi
+for code in 0 2 3 4 5 6 7; do
+    checks=$((checks + 1))
+    case " $tested " in *" $code "*) ;; *) fail "exit code $code is not tested" ;; esac
+done
+
+echo "$checks checks, $failures failures"
+[ "$failures" = 0 ]

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Every output of `aplan` is well-formed whatever bytes the input's ids and names hold (issue 11, points 4 and 8).
+
+Hostile ids (a CSV: invalid UTF-8, surrogates, noncharacters, U+2028, markup, "]]>", "</script>", "<!--", "*/",
+"??/", backslashes, 10,000-character ids) and hostile tensor names (a .tflite model built with tests/tflite_writer.c:
+quotes, control characters, NUL, DEL, CR, tab, the same markup) go through every format and command; each output is
+read back with a real parser (json, xml.etree, html.parser, the C compiler) and each name must come back as the
+display rule of docs/cli.md ("Names and operators") says: a valid UTF-8 sequence of a character XML allows stands
+for itself, every other byte is the four characters \\xHH. Then the cosmetic cases: the overhead column of a huge
+ratio is printed whole, and the SVG's step axis stays readable and inside the drawing for steps near 2^64.
+
+Environment (set by meson): APLAN (the binary), CC (for the model and the header checks; those parts are skipped
+when it is unset). Exit 0 on success, 1 on a failure (each printed), 77 when APLAN is unset.
+"""
+import html.parser
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+APLAN = os.environ.get("APLAN")
+CC = os.environ.get("CC")
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SVG = "{http://www.w3.org/2000/svg}"
+
+failures = []
+checks = 0
+
+
+def check(ok, what):
+    global checks
+    checks += 1
+    if not ok:
+        failures.append(what)
+        print("FAIL: " + what, flush=True)
+    return ok
+
+
+def display(raw):
+    """The display text of raw bytes (docs/cli.md, cli_shown_length): RFC 3629 UTF-8 of a character XML 1.0 allows
+    stands for itself; every other byte (invalid UTF-8, C0 controls, DEL, surrogates, U+FFFE, U+FFFF) is \\xHH."""
+    out, i = [], 0
+    while i < len(raw):
+        c = raw[i]
+        n = 0
+        if 0x20 <= c < 0x7F:
+            n = 1
+        elif 0xC2 <= c <= 0xDF:
+            n = 2
+        elif c & 0xF0 == 0xE0:
+            n = 3
+        elif 0xF0 <= c <= 0xF4:
+            n = 4
+        if n > 1:
+            seq = raw[i:i + n]
+            try:
+                ch = seq.decode("utf-8", "strict") if len(seq) == n else None
+            except UnicodeDecodeError:
+                ch = None
+            if ch is None or len(ch) != 1 or ord(ch) in (0xFFFE, 0xFFFF):
+                n = 0
+        if n == 0:
+            out.append("\\x%02X" % c)
+            i += 1
+        else:
+            out.append(raw[i:i + n].decode("utf-8"))
+            i += n
+    return "".join(out)
+
+
+def run(args, want=0, **kw):
+    p = subprocess.run([APLAN] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    check(p.returncode == want, "aplan %s exited %d, want %d: %s" % (" ".join(args), p.returncode, want,
+                                                                     p.stderr.decode("utf-8", "replace")[:300]))
+    return p
+
+
+def utf8(data, what):
+    """data as text; a failure when it is not valid UTF-8 or holds a control character other than tab/newline."""
+    try:
+        text = data.decode("utf-8", "strict")
+    except UnicodeDecodeError as e:
+        check(False, "%s is not UTF-8: %s" % (what, e))
+        return data.decode("utf-8", "replace")
+    bad = [c for c in text if (ord(c) < 0x20 and c not in "\t\n") or ord(c) == 0x7F]
+    check(not bad, "%s holds control characters %r" % (what, bad[:5]))
+    return text
+
+
+class ScriptParser(html.parser.HTMLParser):
+    """What a browser's tokenizer sees: the elements opened, and each <script>'s text up to its own end tag."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.scripts, self.tags, self.inside = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        if tag == "script":
+            self.inside = (dict(attrs), [])
+
+    def handle_data(self, data):
+        if self.inside is not None:
+            self.inside[1].append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self.inside is not None:
+            self.scripts.append((self.inside[0], "".join(self.inside[1])))
+            self.inside = None
+
+
+def check_outputs(tmp, source, ids, names, tag):
+    """Every format and command on source (a CSV or a model) whose buffers have the raw ids and names given (names
+    None: the ids are the names)."""
+    shown_ids = [display(i) for i in ids]
+    shown_names = [display(n) for n in names] if names is not None else shown_ids
+
+    # JSON: strict UTF-8 that json parses; every id and name as the display rule says.
+    p = run(["plan", "-f", "json", source])
+    d = json.loads(utf8(p.stdout, tag + " JSON"))
+    got = [b["id"] for b in d["buffers"]]
+    check(got == shown_ids, "%s JSON ids %r, want %r" % (tag, [g[:40] for g in got], [s[:40] for s in shown_ids]))
+    got = [b["name"] for b in d["buffers"]]
+    check(got == shown_names, "%s JSON names %r, want %r" % (tag, [g[:40] for g in got],
+                                                           [s[:40] for s in shown_names]))
+
+    # SVG: an XML parser reads it; each tooltip opens with the name (then the id when it differs).
+    p = run(["plan", "-f", "svg", source])
+    root = ET.fromstring(utf8(p.stdout, tag + " SVG").encode("utf-8"))
+    titles = [t.text or "" for t in root.iter(SVG + "title")]
+    for k, name in enumerate(shown_names):
+        want = name if name == shown_ids[k] else "%s (%s)" % (name, shown_ids[k])
+        check(any(t.startswith(want + ":") or t.startswith(want + ",") for t in titles),
+              "%s SVG has no tooltip for buffer %d: %r" % (tag, k, want[:60]))
+    for t in root.iter(SVG + "text"):
+        check(t.get("class") != "label" or (t.text or "") in shown_ids + shown_names,
+              "%s SVG label %r is no buffer's" % (tag, (t.text or "")[:60]))
+
+    # HTML: the tokenizer sees exactly the page's two scripts, the data one whole; its JSON parses to the same text.
+    p = run(["plan", "-f", "html", source])
+    page = utf8(p.stdout, tag + " HTML")
+    hp = ScriptParser()
+    hp.feed(page)
+    hp.close()
+    check(len(hp.scripts) == 2 and hp.scripts[0][0].get("id") == "aplan-data",
+          "%s HTML: the tokenizer sees %d scripts %r" % (tag, len(hp.scripts), [s[0] for s in hp.scripts]))
+    check(hp.tags.count("script") == 2, "%s HTML: %d <script> tags" % (tag, hp.tags.count("script")))
+    if hp.scripts:
+        text = hp.scripts[0][1]
+        check("<" not in text and "\u2028" not in text and "\u2029" not in text,
+              "%s HTML data holds '<' or U+2028/U+2029" % tag)
+        data = json.loads(text)
+        check(data["id"] == shown_ids, "%s HTML ids differ" % tag)
+        check(data.get("names", data["id"]) == shown_names, "%s HTML names differ" % tag)
+    for k, name in enumerate(shown_names):  # the same text where the page shows it as HTML: in its <h1>, <title>
+        pass
+    check(page.count("<h1>") == 1, "%s HTML: %d <h1>" % (tag, page.count("<h1>")))
+
+    # The table, bound: strict UTF-8, no control characters, one line per row.
+    for args in (["plan", source], ["bound", source]):
+        p = run(args)
+        utf8(p.stdout, "%s %s" % (tag, args[0]))
+
+    # CSV: the plan's ids are the input's bytes, and verify accepts it.
+    plan = os.path.join(tmp, tag + "-plan.csv")
+    run(["plan", "-s", "greedy_by_size", "-f", "csv", "-o", plan, source])
+    rows = open(plan, "rb").read().split(b"\n")[1:-1]
+    check(len(rows) == len(ids), "%s CSV has %d rows, want %d" % (tag, len(rows), len(ids)))
+    if names is None:
+        check([r.rsplit(b",", 5)[0] for r in rows] == ids, "%s CSV ids differ from the input's" % tag)
+    run(["verify", source, plan])
+
+    # C header: compiles as C99 with trigraphs on and every warning an error; every comment stays one line.
+    p = run(["plan", "-s", "greedy_by_size", "-f", "c", source])
+    header = utf8(p.stdout, tag + " C header")
+    check(all(ord(c) < 0x80 for c in header), "%s C header is not ASCII" % tag)
+    check(header.count("/*") == header.count("*/"), "%s C header comments unbalanced" % tag)
+    for line in header.split("\n"):
+        if line.startswith("    ") and "/*" in line:
+            check(line.endswith("*/"), "%s C header comment line broken: %r" % (tag, line[:80]))
+    if CC:
+        h = os.path.join(tmp, tag + "-plan.h")
+        open(h, "w").write(header)
+        c = os.path.join(tmp, tag + "-use.c")
+        open(c, "w").write('#include "%s-plan.h"\nint main(void) { return (int)(aplan_buffer_offsets[0] * 0u) + '
+                           '(APLAN_BUFFER_COUNT == %du ? 0 : 1); }\n' % (tag, len(ids)))
+        p = subprocess.run([CC, "-std=c99", "-trigraphs", "-Wall", "-Wextra", "-Werror", "-Wcomment", "-Wtrigraphs",
+                            "-pedantic", "-I", tmp, "-o", os.path.join(tmp, tag + "-use"), c],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        check(p.returncode == 0, "%s C header does not compile: %s" % (tag, p.stderr.decode("utf-8", "replace")[:400]))
+        if p.returncode == 0:
+            r = subprocess.run([os.path.join(tmp, tag + "-use")])
+            check(r.returncode == 0, "%s C header: APLAN_BUFFER_COUNT is not %d" % (tag, len(ids)))
+
+
+def csv_ids(tmp):
+    ids = [b"<x>&", b"\xff\xfe", b"]]>", b"</script>", b"</SCRIPT >", b"<!--", b"-->", b"back\\slash", b"q'uote",
+           b"\xe2\x80\xa8ls\xe2\x80\xa9ps", b"\xef\xbf\xbe", b"\xef\xbf\xbf", b"*/ ??/ ??= \\", b"\xc3\xa9t\xc3\xa9",
+           b"\xed\xa0\x80surrogate", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82", b"\x80", b"&amp;", b"\\x41",
+           b"A" * 10000, "\u00e9\u2603".encode("utf-8") * 2500, b"\xf0\x9f\x98\x80", b"{}[]:;", b"plain"]
+    path = os.path.join(tmp, "hostile.csv")
+    with open(path, "wb") as f:
+        f.write(b"id,lower,upper,size\n")
+        for k, i in enumerate(ids):
+            f.write(i + b",%d,%d,%d\n" % (k, k + 3, 16 * (k + 1)))
+    return path, ids
+
+
+def model(tmp):
+    """names.tflite: four tensors t0 -> ADD -> t1 -> ADD -> t2 -> ADD -> t3, named with what no CSV id can hold."""
+    names = [b'q"uote\\ \n\r\t\x00\x01\x1f\x7f</script><!--]]>&', b"\xe2\x80\xa8\xed\xbf\xbf\xef\xbf\xbe\xff",
+             b"x" * 5000 + b"\xff" * 100, b"*/ ??/\n#error x"]
+    lits = ", ".join("{0, %d, \"%s\", %d}" % (k, "".join("\\x%02x" % b for b in n), len(n)) for k, n in
+                     enumerate(names))
+    src = r'''
+#include <stdio.h>
+#include <string.h>
+#include "tflite_writer.h"
+int main(int argc, char **argv) {
+    static const int32_t shape[] = {1, 4}, i0[] = {0}, i1[] = {1}, i2[] = {2}, i3[] = {3};
+    static const tw_opcode codes[] = {{0, 0}};
+    static const tw_tensor t[] = {{shape, 2, 9, 0, false}, {shape, 2, 9, 0, false}, {shape, 2, 9, 0, false},
+                                  {shape, 2, 9, 0, false}};
+    static const tw_op ops[] = {{0, i0, 1, i1, 1, 0, {0, 0}, 0}, {0, i1, 1, i2, 1, 0, {0, 0}, 0},
+                                {0, i2, 1, i3, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{t, 4, i0, 1, i3, 1, ops, 3}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    static const tw_string names[] = {%s};
+    tw_model m = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.tensor_names = names;
+    x.n_tensor_names = 4;
+    tw_file f = tw_build_ex(&m, &x);
+    FILE *out = fopen(argv[1], "wb");
+    int ok = argc > 1 && out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
+    if (out != NULL) ok = fclose(out) == 0 && ok;
+    tw_free(&f);
+    return ok ? 0 : 1;
+}
+''' % lits
+    c = os.path.join(tmp, "names_model.c")
+    open(c, "w").write(src)
+    exe = os.path.join(tmp, "names_model")
+    p = subprocess.run([CC, "-std=c11", "-I", TESTS, "-o", exe, c, os.path.join(TESTS, "tflite_writer.c")],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if not check(p.returncode == 0, "the model writer does not build: " + p.stderr.decode("utf-8", "replace")[:400]):
+        return None, None, None
+    path = os.path.join(tmp, "names.tflite")
+    check(subprocess.run([exe, path]).returncode == 0, "the model writer failed")
+    return path, [b"s0t%d" % k for k in range(4)], names
+
+
+def huge_ratio(tmp):
+    """Bound 1, linear's arena 2^63 + 1: the overhead, 922337203685477580800.0%, is printed whole everywhere."""
+    path = os.path.join(tmp, "ratio.csv")
+    with open(path, "w") as f:
+        f.write("id,lower,upper,size,alignment\n")
+        for k in range(3):
+            f.write("b%d,%d,%d,1,4611686018427387904\n" % (k, k, k + 1))
+    want = "+922337203685477580800.0%"
+    p = run(["plan", "-s", "linear,greedy_by_size", path])
+    row = [line for line in p.stdout.decode().split("\n") if line.startswith("  linear")]
+    check(len(row) == 1 and row[0].split()[3] == want and row[0].split()[-1] == "yes",
+          "the table's overhead for a 2^63 ratio: %r, want %s" % (row, want))
+    p = run(["plan", "-s", "linear", "-f", "json", path])
+    check(json.loads(p.stdout)["strategies"][0]["overhead_percent"] == 922337203685477580800.0,
+          "the JSON's overhead for a 2^63 ratio")
+    p = run(["plan", "-s", "linear", "-f", "html", path])
+    check(("<td>%s</td>" % want) in p.stdout.decode(), "the HTML's overhead for a 2^63 ratio")
+
+
+def far_steps(tmp):
+    """Steps near 2^64: the step labels are distinct, in order, inside the drawing and no closer than their width;
+    the buffers are drawn as wide as their lifetimes (not collapsed onto one pixel)."""
+    cases = {
+        "top": [(18446744073709551400, 18446744073709551600, 32), (18446744073709551500, 18446744073709551614, 16)],
+        "right": [(18446744073709551000, 18446744073709551600, 16), (18446744073709551400, 18446744073709551614, 32)],
+        "whole": [(0, 1, 8), (18446744073709551400, 18446744073709551600, 32),
+                  (18446744073709551500, 18446744073709551614, 16)],
+        "wide": [(10000000000000000000, 10000000000000000080, 8), (10000000000000000040, 10000000000000000081, 8)],
+    }
+    for tag, rows in cases.items():
+        path = os.path.join(tmp, "steps-%s.csv" % tag)
+        with open(path, "w") as f:
+            f.write("id,lower,upper,size\n")
+            for k, (lo, hi, size) in enumerate(rows):
+                f.write("b%d,%d,%d,%d\n" % (k, lo, hi, size))
+        p = run(["plan", "-s", "greedy_by_size", "-f", "svg", path])
+        root = ET.fromstring(p.stdout)
+        width = float(root.get("width"))
+        labels = []
+        for t in root.iter(SVG + "text"):
+            if t.get("fill") == "#555" and re.fullmatch(r"[0-9]+", t.text or "") and t.get("y") == "592":
+                labels.append((int(t.text), float(t.get("x")), t.get("text-anchor")))
+        check(len(labels) >= 2, "%s: %d step labels" % (tag, len(labels)))
+        check([v for v, _, _ in labels] == sorted(set(v for v, _, _ in labels)), "%s: step labels out of order" % tag)
+        ext = []
+        for v, x, anchor in labels:
+            w = 6.5 * len(str(v))  # the drawing's own estimate of a label's width at 11 px
+            lo = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+            ext.append((lo, lo + w))
+            check(lo >= 0 and lo + w <= width, "%s: step label %d at %.1f (%s) leaves the drawing" % (tag, v, x, anchor))
+        for a, b in zip(ext, ext[1:]):
+            check(a[1] <= b[0], "%s: step labels overlap: %r %r" % (tag, a, b))
+        for r in root.iter(SVG + "rect"):  # steps 0 to 2^64 ("whole"): 200 steps are rightly a pixel
+            if r.get("class") == "buf" and tag != "whole":
+                check(float(r.get("width")) > 100.0, "%s: a buffer drawn %s px wide" % (tag, r.get("width")))
+            if r.get("class") == "buf" and tag == "whole" and r.find(SVG + "title").text.startswith("b1"):
+                check(abs(float(r.get("x")) - 1170.0) < 1.0, "%s: b1 drawn at x %s" % (tag, r.get("x")))
+
+
+def main():
+    if not APLAN:
+        print("APLAN is not set: skipped")
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        path, ids = csv_ids(tmp)
+        check_outputs(tmp, path, ids, None, "csv")
+        # Ids a CSV cannot hold are refused with the line, not written into any output.
+        for bad in (b'a"b', b"tab\there", b"nul\x00", b"cr\rx", b"bell\x07"):
+            q = os.path.join(tmp, "bad.csv")
+            open(q, "wb").write(b"id,lower,upper,size\n" + bad + b",0,1,4\n")
+            p = run(["plan", "-f", "json", q], want=3)
+            check(p.stdout == b"" and b"bad.csv:2:" in p.stderr, "the id %r: %r" % (bad, p.stderr[:200]))
+        if CC:
+            path, ids, names = model(tmp)
+            if path is not None:
+                check_outputs(tmp, path, ids, names, "tflite")
+                p = run(["graph", path])
+                text = utf8(p.stdout, "graph")
+                check(display(names[0]) in text, "graph lacks the first name as display text")
+        # Ids in the table's own lines: the aliased pairs and bound's listing show them as display text too.
+        q = os.path.join(tmp, "alias.csv")
+        open(q, "wb").write(b"id,lower,upper,size,offset\n\xff,0,2,4,0\n<&>,1,3,4,2\n\xc0\xaf,1,2,64,\n")
+        p = run(["plan", "--allow-alias", q])
+        check("  \\xFF & <&> share bytes [2, 4)\n" in utf8(p.stdout, "aliased pairs"), "aliased pairs: %r" % p.stdout)
+        p = run(["bound", "--allow-alias", q])
+        check("\n  \\xC0\\xAF " in utf8(p.stdout, "bound"), "bound's listing: %r" % p.stdout)
+        huge_ratio(tmp)
+        far_steps(tmp)
+    print("%d checks, %d failures" % (checks, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
