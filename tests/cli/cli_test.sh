@@ -8,16 +8,8 @@ S=${APLAN_SHARED_DIR:?}
 CC=${CC:-cc}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-failures=0
-checks=0
+. "$(dirname "$0")/check.sh"
 I12=$S/benchmarks/minimalloc/input.12.csv
-
-fail() {
-    echo "FAIL: $*"
-    sed 's/^/    stdout: /' "$T/out" | head -40
-    sed 's/^/    stderr: /' "$T/err" | head -20
-    failures=$((failures + 1))
-}
 
 # run EXPECTED_EXIT COMMAND...: run, keep stdout/stderr in $T/out and $T/err.
 run() {
@@ -28,35 +20,6 @@ run() {
     rc=$?
     checks=$((checks + 1))
     [ "$rc" = "$want" ] || fail "'$last' exited $rc, want $want"
-}
-# has STREAM TEXT: the last command's stdout/stderr holds TEXT (fixed string).
-has() {
-    checks=$((checks + 1))
-    grep -qF -- "$2" "$T/$1" || fail "'$last': $1 lacks: $2"
-}
-# hasre STREAM REGEX
-hasre() {
-    checks=$((checks + 1))
-    grep -qE -- "$2" "$T/$1" || fail "'$last': $1 does not match: $2"
-}
-empty() {
-    checks=$((checks + 1))
-    [ ! -s "$T/$1" ] || fail "'$last': $1 is not empty"
-}
-# line STREAM TEXT: the last command's stdout/stderr has a line that is exactly TEXT.
-line() {
-    checks=$((checks + 1))
-    grep -qxF -- "$2" "$T/$1" || fail "'$last': $1 lacks the line: $2"
-}
-# lines STREAM N: the last command's stdout/stderr has exactly N lines.
-lines() {
-    checks=$((checks + 1))
-    [ "$(wc -l <"$T/$1")" = "$2" ] || fail "'$last': $1 has $(wc -l <"$T/$1") lines, want $2"
-}
-# lacks STREAM TEXT: the last command's stdout/stderr does not hold TEXT.
-lacks() {
-    checks=$((checks + 1))
-    ! grep -qF -- "$2" "$T/$1" || fail "'$last': $1 holds: $2"
 }
 
 # --- no arguments: the built-in example --------------------------------------------------------------------------

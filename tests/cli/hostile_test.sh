@@ -14,17 +14,9 @@ FACTOR=${APLAN_TIME_FACTOR:-1}
 DOCS=$(dirname "$0")/../../docs/cli.md
 T=$(mktemp -d)
 trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
-failures=0
-checks=0
+. "$(dirname "$0")/check.sh"
 PD=$S/models/person_detect.tflite
 I12=$S/benchmarks/minimalloc/input.12.csv
-
-fail() {
-    echo "FAIL: $*"
-    sed 's/^/    stdout: /' "$T/out" | head -20
-    sed 's/^/    stderr: /' "$T/err" | head -20
-    failures=$((failures + 1))
-}
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
@@ -43,25 +35,6 @@ run() {
     [ "$rc" = "$want" ] || fail "'$last' exited $rc, want $want"
     checks=$((checks + 1))
     [ "$took" -le "$limit" ] || fail "'$last' took $took ms, limit $limit ms"
-}
-# line STREAM TEXT: the last command's stdout/stderr has a line that is exactly TEXT.
-line() {
-    checks=$((checks + 1))
-    grep -qxF -- "$2" "$T/$1" || fail "'$last': $1 lacks the line: $2"
-}
-has() {
-    checks=$((checks + 1))
-    grep -qF -- "$2" "$T/$1" || fail "'$last': $1 lacks: $2"
-}
-empty() {
-    checks=$((checks + 1))
-    [ ! -s "$T/$1" ] || fail "'$last': $1 is not empty"
-}
-# count STREAM TEXT N: TEXT (fixed string) is on exactly N lines.
-count() {
-    checks=$((checks + 1))
-    n=$(grep -cF -- "$2" "$T/$1")
-    [ "$n" = "$3" ] || fail "'$last': $1 has '$2' on $n lines, want $3"
 }
 # same FILE TEXT: FILE holds exactly TEXT (no newline).
 same() {
