@@ -100,13 +100,15 @@ enum { ORDER, TREE_ORDER, RANK, HITS, TMP, ARRAYS }; /* scratch: five index arra
 #define LEVELS 9 /* levels above the ranks: 16^8 >= 2^31 members */
 
 /* Entries of the maxima levels above m ranks, each level a 16th of the one below (rounded up) until one has at most
- * FAN entries; level_start[l] is where level l + 1 starts, *levels how many there are. About m / 15 in all. */
+ * FAN entries; level_start[l] (when level_start is not NULL) is where level l + 1 starts, *levels how many there
+ * are. About m / 15 in all. */
 static size_t maxima_entries(size_t m, size_t *level_start, unsigned *levels) {
     size_t total = 0, count = m;
     unsigned l = 0;
     while (count > FAN) {
         count = (count + FAN - 1u) / FAN;
-        level_start[l++] = total;
+        if (level_start != NULL) level_start[l] = total;
+        l++;
         total += count;
     }
     *levels = l;
@@ -339,8 +341,7 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
     tree.order = w[TREE_ORDER];
     tree.rank = w[RANK];
     /* The maxima over the m members (fewer than the buffers: the levels are laid out for n, and used for m). */
-    size_t unused_start[LEVELS];
-    (void)maxima_entries(m, unused_start, &tree.levels);
+    (void)maxima_entries(m, NULL, &tree.levels);
     tree.count[0] = m;
     for (unsigned l = 1; l <= tree.levels; l++) tree.count[l] = (tree.count[l - 1u] + FAN - 1u) / FAN;
     for (unsigned l = 0; l < tree.levels; l++) {
@@ -357,9 +358,6 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
         while (starts < m && p->buffers[w[TREE_ORDER][starts]].lower < upper) starts++;
         w[RANK][position[w[TMP][k]]] = (uint32_t)starts | UNPLACED;
     }
-    for (size_t k = 0; k < m; k++) {
-        if (offsets[w[TREE_ORDER][k]] != APLAN_NO_OFFSET) place(&tree, k);
-    }
     if (last_added_first) { /* ties of the stable sort keep the listed order: list by falling index */
         for (size_t i = 0, j = online; i + 1u < j; i++, j--) {
             const uint32_t t = w[ORDER][i];
@@ -372,12 +370,14 @@ aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, a
     uint64_t top = 0; /* the highest end of a placed buffer: every offset among the hits is below it */
     uint64_t latest_start = 0, earliest_end = UINT64_MAX;
     bool fixed = false;
-    for (size_t k = 0; k < m; k++) {
+    for (size_t k = 0; k < m; k++) { /* the fixed members are placed already */
         const uint32_t i = w[TREE_ORDER][k];
-        if (offsets[i] != APLAN_NO_OFFSET && offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
         if (p->buffers[i].lower > latest_start) latest_start = p->buffers[i].lower;
         if (p->buffers[i].upper < earliest_end) earliest_end = p->buffers[i].upper;
-        fixed |= offsets[i] != APLAN_NO_OFFSET;
+        if (offsets[i] == APLAN_NO_OFFSET) continue;
+        place(&tree, k);
+        if (offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
+        fixed = true;
     }
     /* Every buffer live at one step and none fixed: each conflicts with every placed one, and those never share bytes,
      * so the free bytes below the highest end are that end less the placed sizes. When those are fewer than a buffer's
