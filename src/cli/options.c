@@ -152,6 +152,11 @@ bool cli_same_name(const char *a, const char *b) {
     return lower(*a) == lower(*b);
 }
 
+/* The end of the message for a value parse_bytes refuses, after "OPTION 'VALUE' ". */
+#define NOT_BYTES                                                                                                   \
+    "is not a byte count (digits, then optionally K, KB or KiB for 1024, M, MB or MiB for 1048576, G, GB or GiB " \
+    "for 1073741824)"
+
 /* Decimal with an optional suffix, in any case: K, KB or KiB (1024), M, MB or MiB (1024 * 1024), G, GB or GiB
  * (1024^3). KB, MB and GB are binary too, as RAM sizes are quoted in datasheets; false on anything else or
  * overflow. */
@@ -375,17 +380,13 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             break;
         case CLI_OPT_CAPACITY:
             if (!parse_bytes(value, &o->capacity)) {
-                cli_error("%s: --capacity '%s' is not a byte count (digits, then optionally K, KB or KiB for 1024, "
-                          "M, MB or MiB for 1048576, G, GB or GiB for 1073741824)",
-                          cmd->name, value);
+                cli_error("%s: --capacity '%s' " NOT_BYTES, cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;
         case CLI_OPT_MAX_INPUT:
             if (!parse_bytes(value, &o->max_input)) {
-                cli_error("%s: --max-input-size '%s' is not a byte count (digits, then optionally K, KB or KiB for "
-                          "1024, M, MB or MiB for 1048576, G, GB or GiB for 1073741824)",
-                          cmd->name, value);
+                cli_error("%s: --max-input-size '%s' " NOT_BYTES, cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;
