@@ -71,7 +71,7 @@ static aplan_status nothing(const aplan_strategy *self, const aplan_problem *p, 
 static aplan_status no_scratch(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self; (void)p; *bytes = 0; return APLAN_OK;
 }
-static const aplan_strategy noop = {APLAN_STRATEGY_ABI_VERSION, "noop", "", no_scratch, nothing, 0};
+static const aplan_strategy noop = {APLAN_STRATEGY_ABI_VERSION, "noop", "", no_scratch, nothing, 0, 0};
 int aplan_fp_entry(void);
 int aplan_fp_entry(void) {
     aplan_problem p;

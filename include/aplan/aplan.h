@@ -50,7 +50,7 @@ extern "C" {
  * pkg-config file. While MAJOR is 0 a MINOR change may break the ABI (the shared library's soname carries both).
  */
 #define APLAN_VERSION_MAJOR 0
-#define APLAN_VERSION_MINOR 2
+#define APLAN_VERSION_MINOR 3
 #define APLAN_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH, for compile-time comparisons. */
 #define APLAN_VERSION_NUMBER (APLAN_VERSION_MAJOR * 10000 + APLAN_VERSION_MINOR * 100 + APLAN_VERSION_PATCH)
@@ -287,8 +287,69 @@ APLAN_API aplan_status aplan_verify(const aplan_problem *problem, const uint64_t
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Strategies                                                                                                    */
 
-/** The strategy ABI this header describes; aplan_plan accepts strategies whose abi_version is 1..this. */
-#define APLAN_STRATEGY_ABI_VERSION 1u
+/** The strategy ABI this header describes; aplan_plan accepts strategies whose abi_version is 1..this.
+ *  Version 2 (library 0.3) appended aplan_strategy.search; a version 1 strategy keeps working unchanged. */
+#define APLAN_STRATEGY_ABI_VERSION 2u
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Searches: goals, budgets and what a plan proves (library 0.3, strategy ABI 2)                                 */
+
+/** aplan_search_options.goal. */
+typedef enum aplan_goal {
+    APLAN_GOAL_MINIMISE = 0, /**< The smallest arena the search can find (within the capacity, if one is set). */
+    APLAN_GOAL_FIT = 1       /**< Any plan within aplan_problem.capacity: stop at the first one. */
+} aplan_goal;
+
+/** What a plan is known to be (aplan_result.outcome). Values are part of the ABI; new ones are only appended. */
+typedef enum aplan_outcome {
+    APLAN_OUTCOME_NONE = 0,       /**< No plan (a failure other than those below). */
+    APLAN_OUTCOME_PLAN = 1,       /**< A plan; nothing is proven beyond the lower bound beside it (heuristics). */
+    APLAN_OUTCOME_OPTIMAL = 2,    /**< Proven optimal: the arena equals the lower bound, or a search was complete. */
+    APLAN_OUTCOME_FITS = 3,       /**< Goal FIT: the plan fits the capacity; the search stopped there. */
+    APLAN_OUTCOME_BEST_FOUND = 4, /**< The budget ran out: the best plan found, not proven optimal. With
+                                       APLAN_E_CAPACITY_EXCEEDED, nothing within the capacity was found, nor was
+                                       one proven impossible. */
+    APLAN_OUTCOME_INFEASIBLE = 5  /**< Proven: no plan fits the capacity (with APLAN_E_CAPACITY_EXCEEDED; the
+                                       offsets, if any, are the best plan found above it). */
+} aplan_outcome;
+
+/**
+ * The budget of a search: a caller-supplied callback, so the library needs no clock. Optional: strategies that do
+ * not search ignore it. Initialise with aplan_search_options_init, then set the fields you need.
+ */
+typedef struct aplan_search_options {
+    uint32_t goal;         /**< aplan_goal; APLAN_GOAL_MINIMISE by default. */
+    uint32_t check_every;  /**< Nodes between two calls of stop (default 1024; 0 means 1). */
+    uint64_t max_nodes;    /**< Most nodes the search may visit; 0 (default) for no limit. */
+    /** Asked every check_every nodes with the nodes visited so far; return true to stop the search, which then
+     *  returns its best plan flagged APLAN_OUTCOME_BEST_FOUND. NULL (default): never asked. It may read a clock;
+     *  it must not call back into aplan with the same scratch. */
+    bool (*stop)(void *context, uint64_t nodes);
+    void *context;         /**< Passed to stop; the library never touches it. */
+    /** Optional: count offsets of a valid plan to start from (e.g. the best heuristic's), or NULL. aplan_plan_search
+     *  verifies it first (APLAN_E_INVALID_ARG with the verifier's report when it is not valid); a minimising search
+     *  then only looks for smaller plans, a fitting one returns it at once if it fits. */
+    const uint64_t *start;
+    uint64_t reserved[4];  /**< Zero. Room for later fields without an ABI break. */
+} aplan_search_options;
+
+/** Defaults: minimise, no node limit, no callback, no starting plan, stop asked every 1024 nodes. O(1). */
+APLAN_API void aplan_search_options_init(aplan_search_options *options);
+
+/**
+ * What aplan_plan_search hands a searching strategy (aplan_strategy.search): its options, and the lower bound it has
+ * already computed; the strategy writes back how many nodes it visited and what its plan proves.
+ */
+typedef struct aplan_search_context {
+    const aplan_search_options *options; /**< Never NULL (the defaults when the caller gave none). */
+    uint64_t lower_bound;                /**< The problem's lower bound (aplan_lower_bound), in bytes. */
+    uint64_t start_arena;                /**< The arena of options->start, or 0 when there is none. */
+    uint64_t nodes;                      /**< Out: nodes visited. */
+    uint32_t outcome;                    /**< Out: aplan_outcome of the offsets returned (OPTIMAL, FITS,
+                                              BEST_FOUND, INFEASIBLE or PLAN). */
+    uint32_t reserved32;
+    uint64_t reserved[4];
+} aplan_search_context;
 
 /**
  * A planning strategy. A third party adds one by defining a const instance; no core file changes.
@@ -321,6 +382,21 @@ typedef struct aplan_strategy {
                          size_t scratch_size, uint64_t *offsets, aplan_report *report);
     void *user;              /**< Free for the strategy's author; the core never touches it. */
     /* Members added by later ABI versions go here, each marked with its version. */
+    /**
+     * ABI 2, optional (NULL, or absent in a version 1 strategy): plan under a goal and a budget. Called instead of
+     * plan() by aplan_plan_search (and aplan_plan, with default options), under the same contract, plus:
+     *   7. it returns a valid plan whenever it has one, even when the budget ran out; APLAN_E_STRATEGY_FAILED when
+     *      it has none; and it sets ctx->outcome to what the offsets prove, and ctx->nodes;
+     *   8. goal FIT with no plan within the capacity: it returns APLAN_OK with its best plan above the capacity
+     *      (aplan_plan_search then reports APLAN_E_CAPACITY_EXCEEDED), outcome INFEASIBLE when it proved that
+     *      none exists, BEST_FOUND when the budget ran out first;
+     *   9. it calls options->stop as options->check_every says, and stops at options->max_nodes.
+     * The core checks what it can: the plan is verified, OPTIMAL needs the arena to be at least the lower bound,
+     * FITS needs it within the capacity, INFEASIBLE needs it above (else the outcome becomes BEST_FOUND).
+     */
+    aplan_status (*search)(const struct aplan_strategy *self, const aplan_problem *problem,
+                           aplan_search_context *ctx, void *scratch, size_t scratch_size, uint64_t *offsets,
+                           aplan_report *report);
 } aplan_strategy;
 
 /** Number of built-in strategies enabled in this build (meson option `strategies`). O(1). */
@@ -348,7 +424,10 @@ typedef struct aplan_result {
     uint64_t lower_bound; /**< aplan_lower_bound of the problem, in bytes. */
     uint64_t bound_step;  /**< Step at which the live sum is largest. */
     aplan_report report;  /**< On failure, where; on success, aliased_pairs. */
-    uint64_t reserved[8]; /**< Zeroed by the library. Room for later fields without an ABI break. */
+    uint64_t nodes;       /**< Since 0.3: search nodes the strategy visited (0 for one that does not search). */
+    uint32_t outcome;     /**< Since 0.3: aplan_outcome, what the offsets are known to be. */
+    uint32_t reserved32;  /**< Zeroed by the library. */
+    uint64_t reserved[6]; /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_result;
 
 /**
@@ -361,7 +440,9 @@ APLAN_API aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, c
                                                size_t *bytes);
 
 /**
- * Plan: validate the problem, compute the lower bound, run the strategy, verify its offsets.
+ * Plan: validate the problem, compute the lower bound, run the strategy, verify its offsets. The same as
+ * aplan_plan_search with default options (minimise, no budget): result->outcome says whether the plan is proven
+ * optimal.
  * @param[in]  strategy     the strategy (its abi_version must be 1..APLAN_STRATEGY_ABI_VERSION).
  * @param[in]  problem      the problem.
  * @param[in]  scratch      APLAN_SCRATCH_ALIGN-aligned memory of at least aplan_plan_scratch_size bytes; owned by
@@ -386,6 +467,25 @@ APLAN_API aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, c
  */
 APLAN_API aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *problem, void *scratch,
                                   size_t scratch_size, uint64_t *offsets, aplan_result *result);
+
+/**
+ * aplan_plan under a goal and a budget (library 0.3). A strategy with a search member (ABI 2) runs it with options
+ * (the defaults when options is NULL); any other strategy runs its plan() and options are ignored, except start.
+ * Everything aplan_plan says holds, plus:
+ *   - result->outcome says what the plan proves: OPTIMAL whenever the arena equals the lower bound (any strategy);
+ *     INFEASIBLE when the lower bound alone exceeds the capacity; otherwise the search's own outcome (checked, see
+ *     aplan_strategy.search), or PLAN for a strategy that does not search; result->nodes the nodes it visited;
+ *   - goal FIT: APLAN_OK with outcome FITS (or OPTIMAL) when a plan fits the capacity; otherwise
+ *     APLAN_E_CAPACITY_EXCEEDED with outcome INFEASIBLE (proven) or BEST_FOUND (the budget ran out), and the best
+ *     plan found in offsets when there is one;
+ *   - options->start that is not a valid plan: APLAN_E_INVALID_ARG, the verifier's report in result->report;
+ *   - a reserved field of options not zero, or a goal other than the two: APLAN_E_INVALID_ARG.
+ * Scratch: aplan_plan_scratch_size. Complexity: the strategy's (a search is bounded only by its budget), plus
+ * O(n log n).
+ */
+APLAN_API aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_problem *problem,
+                                         const aplan_search_options *options, void *scratch, size_t scratch_size,
+                                         uint64_t *offsets, aplan_result *result);
 
 #ifdef __cplusplus
 }

@@ -96,13 +96,67 @@ static aplan_status fail(aplan_result *result, aplan_status st) {
     return st;
 }
 
+void aplan_search_options_init(aplan_search_options *options) {
+    if (options == NULL) return;
+    APLAN_MEMSET(options, 0, sizeof *options);
+    options->goal = APLAN_GOAL_MINIMISE;
+    options->check_every = 1024u;
+}
+
+static bool options_valid(const aplan_search_options *o) {
+    if (o->goal != APLAN_GOAL_MINIMISE && o->goal != APLAN_GOAL_FIT) return false;
+    for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++) {
+        if (o->reserved[i] != 0) return false;
+    }
+    return true;
+}
+
+/* Whether the strategy has the ABI 2 search entry; the member is read only when its version says it exists. */
+static bool searches(const aplan_strategy *s) { return s->abi_version >= 2u && s->search != NULL; }
+
+/*
+ * What a verified plan proves, from what the search claimed (ABI 2) and what the core can check: an arena at the
+ * bound is optimal whoever found it; FITS needs the arena within the capacity and INFEASIBLE above it; anything
+ * else claimed is demoted to what is known.
+ */
+static uint32_t checked_outcome(bool searched, uint32_t claimed, uint64_t arena, const aplan_problem *p,
+                                uint64_t bound) {
+    if (arena == bound) return APLAN_OUTCOME_OPTIMAL;
+    const bool fits = arena <= p->capacity;
+    if (!searched) return APLAN_OUTCOME_PLAN;
+    switch (claimed) {
+    case APLAN_OUTCOME_OPTIMAL:
+        return fits ? APLAN_OUTCOME_OPTIMAL : APLAN_OUTCOME_INFEASIBLE; /* the least there is lies above it */
+    case APLAN_OUTCOME_FITS:
+        return fits ? APLAN_OUTCOME_FITS : APLAN_OUTCOME_BEST_FOUND;
+    case APLAN_OUTCOME_INFEASIBLE:
+        return fits ? APLAN_OUTCOME_FITS : APLAN_OUTCOME_INFEASIBLE;
+    case APLAN_OUTCOME_BEST_FOUND:
+        return APLAN_OUTCOME_BEST_FOUND;
+    default:
+        return APLAN_OUTCOME_PLAN;
+    }
+}
+
 aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *problem, void *scratch,
                         size_t scratch_size, uint64_t *offsets, aplan_result *result) {
+    return aplan_plan_search(strategy, problem, NULL, scratch, scratch_size, offsets, result);
+}
+
+aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_problem *problem,
+                               const aplan_search_options *options, void *scratch, size_t scratch_size,
+                               uint64_t *offsets, aplan_result *result) {
     if (result == NULL) return APLAN_E_INVALID_ARG;
     APLAN_MEMSET(result, 0, sizeof *result);
     aplan_report_clear(&result->report);
     aplan_status st = check_strategy(strategy);
     if (st != APLAN_OK) return fail(result, st);
+    aplan_search_options defaults;
+    if (options == NULL) {
+        aplan_search_options_init(&defaults);
+        options = &defaults;
+    }
+    if (!options_valid(options)) return fail(result, APLAN_E_INVALID_ARG);
     if ((st = aplan_problem_validate(problem, &result->report)) != APLAN_OK) return st;
     const aplan_problem *p = problem;
     if (offsets == NULL && p->count != 0) return fail(result, APLAN_E_INVALID_ARG);
@@ -124,7 +178,22 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
     if (result->lower_bound > p->capacity) {
         aplan__report_value(&result->report, APLAN_E_CAPACITY_EXCEEDED, APLAN_NO_BUFFER, result->lower_bound,
                             p->capacity);
+        result->outcome = APLAN_OUTCOME_INFEASIBLE;
         return APLAN_E_CAPACITY_EXCEEDED;
+    }
+    const bool searched = searches(strategy);
+    aplan_search_context ctx;
+    APLAN_MEMSET(&ctx, 0, sizeof ctx);
+    ctx.options = options;
+    ctx.lower_bound = result->lower_bound;
+    if (searched && options->start != NULL) { /* a starting plan must be one: checked before the search trusts it */
+        size_t verify_need;
+        (void)aplan_verify_scratch_size(p, &verify_need);
+        ctx.start_arena = highest_end(p, options->start);
+        st = aplan__verify(p, options->start, ctx.start_arena, verify_need ? scratch : NULL, scratch_size,
+                           &result->report);
+        if (st != APLAN_OK && st != APLAN_E_CAPACITY_EXCEEDED) return APLAN_E_INVALID_ARG;
+        aplan_report_clear(&result->report);
     }
 
     uint64_t *planned = copy == SIZE_MAX ? offsets : (uint64_t *)(void *)((unsigned char *)scratch + copy);
@@ -137,7 +206,13 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
         POISON((unsigned char *)scratch + strategy_need, scratch_size - strategy_need);
         if (planned != offsets) UNPOISON(planned, (p->count + 1u) * sizeof *planned); /* the guard is checked below */
     }
-    st = strategy->plan(strategy, p, strategy_need ? scratch : NULL, strategy_need, planned, &result->report);
+    if (searched) {
+        st = strategy->search(strategy, p, &ctx, strategy_need ? scratch : NULL, strategy_need, planned,
+                              &result->report);
+        result->nodes = ctx.nodes;
+    } else {
+        st = strategy->plan(strategy, p, strategy_need ? scratch : NULL, strategy_need, planned, &result->report);
+    }
     if (strategy_need > 0) UNPOISON((unsigned char *)scratch + strategy_need, scratch_size - strategy_need);
     if (planned != offsets) {
         const bool overran = planned[p->count] != GUARD;
@@ -168,9 +243,10 @@ aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_problem *pro
     st = aplan__verify(p, offsets, result->arena_size, verify_need ? scratch : NULL, scratch_size, &result->report);
     switch (st) {
     case APLAN_OK:
-        return APLAN_OK;
-    case APLAN_E_FIXED_OVERLAP:   /* the input's own fixed buffers clash: not the strategy's fault */
     case APLAN_E_CAPACITY_EXCEEDED: /* a verified plan that is simply too big */
+        result->outcome = checked_outcome(searched, ctx.outcome, result->arena_size, p, result->lower_bound);
+        return st;
+    case APLAN_E_FIXED_OVERLAP:   /* the input's own fixed buffers clash: not the strategy's fault */
         return st;
     default:
         return APLAN_E_PLAN_REJECTED; /* report.rule keeps the broken rule */

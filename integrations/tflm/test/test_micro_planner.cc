@@ -468,9 +468,9 @@ aplan_status AllAtZero(const aplan_strategy *, const aplan_problem *problem, voi
   return APLAN_OK;
 }
 const aplan_strategy kHungry = {APLAN_STRATEGY_ABI_VERSION, "hungry", "needs 1 MiB", HungrySize, HungryPlan,
-                                nullptr};
+                                nullptr, nullptr};
 const aplan_strategy kOverlapping = {APLAN_STRATEGY_ABI_VERSION, "overlapping", "everything at 0", NoScratch,
-                                     AllAtZero, nullptr};
+                                     AllAtZero, nullptr, nullptr};
 
 void test_candidates_that_do_not_fit_are_skipped() {
   if (Skip("candidates_that_do_not_fit_are_skipped", "greedy_by_size")) return;
