@@ -17,7 +17,8 @@ Usage:
   bench/footprint.py --check         CI: link a planning program for every target whose compiler is installed and
                                      fail if it needs anything beyond memcpy/memset/memmove and libgcc, or recurses
                                      without bound; prints the table for the build's configuration
-  options: --targets m0plus,m4,m33,rv32imc  --compact  --strategies linear,greedy_by_size,first_fit,offline
+  options: --targets m0plus,m4,m33,rv32imc  --compact
+           --strategies linear,greedy_by_size,first_fit,best_fit,greedy_by_breadth,greedy_by_conflicts,offline
 """
 import argparse
 import glob
@@ -29,7 +30,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALL_STRATEGIES = ["linear", "greedy_by_size", "first_fit", "offline"]
+ALL_STRATEGIES = ["linear", "greedy_by_size", "first_fit", "best_fit", "greedy_by_breadth", "greedy_by_conflicts",
+                  "offline"]
+# The strategies built on the greedy engine (src/strategies/greedy.c), as in meson.build.
+GREEDY_FAMILY = ["greedy_by_size", "best_fit", "greedy_by_breadth", "greedy_by_conflicts", "exact"]
 # The recursions the device side has, and their documented depth bounds (frames): tflite.c's mark() is at most
 # APLAN_TFLITE_MAX_NESTING (32) calls deep below subgraph 0.
 BOUNDED_RECURSION = {"tflite.c:mark": 33}
@@ -97,7 +101,8 @@ def groups(strategies):
          "return (int)aplan_plan(&noop, &p, scratch, sizeof scratch, offsets, &result);", None),
     ]
     getters = {"linear": ["linear"], "greedy_by_size": ["greedy_by_size", "greedy_by_size_tflm"],
-               "first_fit": ["first_fit"], "offline": ["offline"]}
+               "first_fit": ["first_fit"], "best_fit": ["best_fit"], "greedy_by_breadth": ["greedy_by_breadth"],
+               "greedy_by_conflicts": ["greedy_by_conflicts"], "offline": ["offline"]}
     for name in ALL_STRATEGIES:
         if name not in strategies:
             continue
@@ -141,6 +146,8 @@ def run(cmd, **kw):
 def sources(strategies):
     core = sorted(glob.glob(os.path.join(ROOT, "src/core/*.c")))
     strat = []
+    if any(name in GREEDY_FAMILY for name in strategies):
+        strat.append(os.path.join(ROOT, "src/strategies/greedy.c"))
     for name in strategies:
         strat.append(os.path.join(ROOT, "src/strategies/%s.c" % name))
         if name == "greedy_by_size":
@@ -176,20 +183,23 @@ class Callgraph:
         """An edge names a global by its name and a static by file:name; both are keys of frame."""
         return name if name in self.frame else None
 
-    STRATEGY_CALLERS = {"aplan_plan", "aplan_plan_scratch_size", "needs", "aplan_fp_entry"}
+    STRATEGY_CALLERS = {"aplan_plan", "aplan_plan_search", "aplan_plan_scratch_size", "needs", "aplan_fp_entry"}
     ORDERS = re.compile(r"^(placed|less_.*|aplan__less_.*)$")
+    # What the greedy engine (strategies/greedy.c) calls through its rule: the strategy's order function and, in
+    # compact builds, the gap walk the rule names.
+    ENGINE = re.compile(r"^(order_.*|aplan__greedy_lowest|aplan__greedy_smallest)$")
 
     def callbacks(self, caller, strategy):
         """What a call through a pointer in caller can reach: the core (plan.c) and the measuring program call the
-        measured strategy's entry points (file strategies/<strategy>.c, or the program's do-nothing one);
-        everything else calls comparators and filters, which call nothing back."""
+        measured strategy's entry points (file strategies/<strategy>.c, or the program's do-nothing one); the greedy
+        engine's plan calls its rule's functions (ENGINE) and comparators; everything else calls comparators and
+        filters (ORDERS), which call nothing back."""
         if self.short.get(caller) in self.STRATEGY_CALLERS:
             where = "/strategies/%s.c:" % strategy if strategy else "/prog_"
             return [t for t, s in self.short.items() if where in t and s in ("plan", "scratch_size", "nothing",
-                                                                              "no_scratch")] + \
-                ([t for t in self.short if t == "aplan__greedy_scratch_size"]
-                 if strategy and strategy.startswith("greedy") else [])
-        return [t for t, s in self.short.items() if self.ORDERS.match(s)]
+                                                                              "no_scratch")]
+        engine = self.short.get(caller) == "aplan__greedy_plan"
+        return [t for t, s in self.short.items() if self.ORDERS.match(s) or (engine and self.ENGINE.match(s))]
 
     def worst(self, root, strategy):
         """Deepest stack from root in bytes, or None when a recursion without a known bound is reachable."""

@@ -30,6 +30,11 @@ const aplan_strategy *fz_reference_strategy(void) {
 }
 
 aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result) {
+    return fz_plan_goal(s, p, APLAN_GOAL_MINIMISE, offsets, result);
+}
+
+aplan_status fz_plan_goal(const aplan_strategy *s, const aplan_problem *p, aplan_goal goal, uint64_t *offsets,
+                          aplan_result *result) {
     size_t need = 0;
     aplan_status st = aplan_plan_scratch_size(s, p, &need);
     if (st != APLAN_OK) {
@@ -40,7 +45,11 @@ aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *
     }
     void *scratch = need != 0 ? malloc(need) : NULL;
     if (need != 0 && scratch == NULL) abort();
-    st = aplan_plan(s, p, scratch, need, offsets, result);
+    aplan_search_options budget; /* a searching strategy stops there with its best plan; deterministic */
+    aplan_search_options_init(&budget);
+    budget.max_nodes = FZ_SEARCH_NODES;
+    budget.goal = goal;
+    st = aplan_plan_search(s, p, &budget, scratch, need, offsets, result);
     free(scratch);
     return st;
 }

@@ -29,8 +29,13 @@ const aplan_strategy *fz_strategy(size_t i);
  * has), or NULL when the build has none of them: harnesses then skip the paths that need a plan. */
 const aplan_strategy *fz_reference_strategy(void);
 
-/* aplan_plan with scratch of exactly the size asked for (malloc'd, so ASan sees any overrun). */
+/* aplan_plan_search with scratch of exactly the size asked for (malloc'd, so ASan sees any overrun) and a budget of
+ * FZ_SEARCH_NODES nodes, so a searching strategy (exact) ends on every input with its best plan. */
+#define FZ_SEARCH_NODES 20000u
 aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);
+/* The same with a goal (APLAN_GOAL_FIT: within p->capacity). */
+aplan_status fz_plan_goal(const aplan_strategy *s, const aplan_problem *p, aplan_goal goal, uint64_t *offsets,
+                          aplan_result *result);
 
 /* Prints "aplan fuzz: <what>" and the problem to stderr, then aborts: a crash to every engine. */
 #if defined(__GNUC__)

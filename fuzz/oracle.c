@@ -82,3 +82,69 @@ uint64_t oracle_bound(const aplan_problem *p, bool *overflow) {
     }
     return best;
 }
+
+/*
+ * The optimum by brute force: every order of the buffers that occupy memory, each placed at the lowest aligned offset
+ * above every placed buffer it conflicts with (a fixed one at its offset, and the order is dropped when that lies
+ * below). An optimal plan, read in order of offsets, is one of these orders and comes out no higher, so the least
+ * height over all orders is the optimum. Heap's algorithm over at most ORACLE_MAX_EXACT buffers.
+ */
+/* The height of the plan that order gives, or false when the order keeps no fixed offset or passes 2^64 - 1. */
+static bool height_of_order(const aplan_problem *p, const size_t *order, size_t n, uint64_t *off, uint64_t *out) {
+    uint64_t height = 0;
+    for (size_t k = 0; k < n; k++) {
+        const size_t i = order[k];
+        uint64_t at = 0;
+        for (size_t j = 0; j < k; j++) {
+            const size_t o = order[j];
+            if (!live_together(p, i, o)) continue;
+            if (fixed(p, i) && fixed(p, o) && (p->flags & APLAN_ALLOW_FIXED_ALIAS)) continue; /* may share bytes */
+            const uint64_t end = off[o] + size_of(p, o);
+            if (end > at) at = end;
+        }
+        const uint64_t a = align_of(p, i);
+        if (at > UINT64_MAX - (a - 1u)) return false;
+        at = (at + a - 1u) & ~(a - 1u);
+        if (fixed(p, i)) {
+            if (at > p->buffers[i].offset) return false;
+            at = p->buffers[i].offset;
+        }
+        if (at > UINT64_MAX - size_of(p, i)) return false;
+        off[i] = at;
+        if (at + size_of(p, i) > height) height = at + size_of(p, i);
+    }
+    *out = height;
+    return true;
+}
+
+bool oracle_optimum(const aplan_problem *p, uint64_t *optimum) {
+    size_t order[ORACLE_MAX_EXACT] = {0}, c[ORACLE_MAX_EXACT] = {0}, n = 0;
+    uint64_t off[ORACLE_MAX_EXACT], floor = 0, best = 0, h;
+    for (size_t i = 0; i < p->count; i++) {
+        const uint64_t s = size_of(p, i);
+        if (s > floor) floor = s; /* every buffer lies inside the arena */
+        if (fixed(p, i) && p->buffers[i].offset + s > floor) floor = p->buffers[i].offset + s;
+        if (p->buffers[i].lower < p->buffers[i].upper && s != 0) {
+            if (n == ORACLE_MAX_EXACT) return false;
+            order[n++] = i;
+        }
+    }
+    bool any = height_of_order(p, order, n, off, &best);
+    for (size_t k = 1; k < n;) { /* Heap's algorithm, iterative */
+        if (c[k] < k) {
+            const size_t a = k % 2u == 0 ? 0 : c[k], t = order[a];
+            order[a] = order[k];
+            order[k] = t;
+            if (height_of_order(p, order, n, off, &h) && (!any || h < best)) {
+                best = h;
+                any = true;
+            }
+            c[k]++;
+            k = 1;
+        } else {
+            c[k++] = 0;
+        }
+    }
+    if (any) *optimum = best > floor ? best : floor;
+    return any;
+}

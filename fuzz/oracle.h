@@ -22,4 +22,11 @@ bool oracle_pair_forbidden(const aplan_problem *p, const uint64_t *off, size_t i
 /* The lower bound as defined in aplan.h; *overflow set when a live sum passes 2^64 - 1. */
 uint64_t oracle_bound(const aplan_problem *p, bool *overflow);
 
+/* Most buffers that occupy memory oracle_optimum takes (it tries all their orders: 9! = 362,880 at most). */
+#define ORACLE_MAX_EXACT 9
+/* The least arena of any valid plan, by brute force over every placement order, into *optimum; false when none
+ * exists (fixed buffers that no order can keep, an offset past 2^64 - 1) or more than ORACLE_MAX_EXACT buffers occupy
+ * memory. The capacity is ignored. O(n! n^2). */
+bool oracle_optimum(const aplan_problem *p, uint64_t *optimum);
+
 #endif

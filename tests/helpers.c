@@ -100,6 +100,11 @@ uint64_t brute_force_bound(const aplan_problem *p) {
     return oracle_bound(p, &overflow);
 }
 
+uint64_t brute_force_optimum(const aplan_problem *p) {
+    uint64_t optimum;
+    return oracle_optimum(p, &optimum) ? optimum : UINT64_MAX;
+}
+
 bool compact_build(void) {
     const aplan_buffer b = buf(1, 0, 1);
     aplan_problem p;
@@ -125,7 +130,10 @@ aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t
     aplan_status st = aplan_plan_scratch_size(s, p, &need);
     if (st != APLAN_OK) return st;
     void *scratch = need ? aligned_alloc(APLAN_SCRATCH_ALIGN, (need + 7u) / 8u * 8u) : NULL;
-    st = aplan_plan(s, p, scratch, need, offsets, result);
+    aplan_search_options budget; /* searching strategies (exact) stop there with their best plan: deterministic */
+    aplan_search_options_init(&budget);
+    budget.max_nodes = PLAN_WITH_NODES;
+    st = aplan_plan_search(s, p, &budget, scratch, need, offsets, result);
     free(scratch);
     if (st == APLAN_OK && !brute_force_valid(p, offsets, result->arena_size)) {
         fprintf(stderr, "%s: plan passed aplan_verify but not the brute-force check\n", s->name);

@@ -32,6 +32,9 @@ const char *shared_path(const char *relative);
 int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size);
 /* fuzz/oracle.c's lower bound. */
 uint64_t brute_force_bound(const aplan_problem *p);
+/* fuzz/oracle.c's optimum over every placement order (at most 9 buffers that occupy memory); UINT64_MAX when no
+ * plan exists or the problem is larger. */
+uint64_t brute_force_optimum(const aplan_problem *p);
 
 /* The built-in strategy of that name; when this build left it out (meson option `strategies`), the calling test is
  * skipped (cmocka's skip()), so every suite runs in every configuration. */
@@ -41,7 +44,9 @@ const aplan_strategy *need_strategy(const char *name);
  * and always take their pairwise paths. Asked through the public API, so it holds for the library under test. */
 bool compact_build(void);
 
-/* Plan with malloc'd scratch, run the brute-force checker, return the status; offsets must hold p->count entries. */
+/* Plan with malloc'd scratch, run the brute-force checker, return the status; offsets must hold p->count entries.
+ * A searching strategy gets a budget of PLAN_WITH_NODES nodes (aplan_plan_search), so every call ends. */
+#define PLAN_WITH_NODES 100000u
 aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);
 
 /* Seeded random problems (xorshift64*): count buffers, steps below max_step, sizes below max_size, alignments among

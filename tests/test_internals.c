@@ -1,4 +1,4 @@
-/* Internals the strategies stand on: the scratch carver's overflow checks, the stable sort, the interval tree
+/* Internals the strategies stand on: the scratch carver's overflow checks, the stable sorts, the interval tree
  * against a brute-force scan and the gap search. Linked against aplan_internal. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,6 +81,29 @@ static void test_sort_by_is_ordered_and_stable(void **state) {
                     }
                     assert_true(kx < ky || (kx == ky && pos[x] < pos[y]));
                 }
+            }
+        }
+    }
+}
+
+/* aplan__sort_by_key the same way: by a 32-bit key the caller computed, both paths, keys over one to four bytes. */
+static void test_sort_by_key_is_ordered_and_stable(void **state) {
+    (void)state;
+    test_rng rng = {7};
+    enum { N = 700 };
+    static uint32_t keys[N], items[N], tmp[N], pos[N];
+    const uint64_t spreads[] = {1, 3, 200, 70000, (uint64_t)1 << 32};
+    const size_t lengths[] = {0, 1, 2, 20, 48, 49, 300, N};
+    for (size_t s = 0; s < sizeof spreads / sizeof spreads[0]; s++) {
+        for (size_t i = 0; i < N; i++) keys[i] = (uint32_t)rng_below(&rng, spreads[s]);
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+            const size_t n = lengths[l];
+            for (size_t i = 0; i < n; i++) items[i] = (uint32_t)((i * 7919u) % N); /* a scrambled input */
+            for (size_t i = 0; i < n; i++) pos[items[i]] = (uint32_t)i;
+            aplan__sort_by_key(items, tmp, n, keys);
+            for (size_t i = 1; i < n; i++) {
+                const uint32_t x = items[i - 1], y = items[i];
+                assert_true(keys[x] < keys[y] || (keys[x] == keys[y] && pos[x] < pos[y]));
             }
         }
     }
@@ -192,6 +215,7 @@ int main(void) {
         cmocka_unit_test(test_scratch_measures_and_carves_identically),
         cmocka_unit_test(test_scratch_rejects_overflowing_sizes),
         cmocka_unit_test(test_sort_by_is_ordered_and_stable),
+        cmocka_unit_test(test_sort_by_key_is_ordered_and_stable),
         cmocka_unit_test(test_itree_finds_exactly_the_intersecting_members),
         cmocka_unit_test(test_first_gap_walks_sorted_neighbours),
     };

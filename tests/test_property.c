@@ -141,6 +141,9 @@ static void test_property_offsets_are_pinned(void **state) {
         {"greedy_by_size", 0xd9f91898aab13871ull},
         {"greedy_by_size_tflm", 0xf9e8132c86bc75abull},
         {"first_fit", 0x35a255d4932817e3ull},
+        {"best_fit", 0x22434fef56c7d5c5ull},
+        {"greedy_by_breadth", 0xa81440ad6bf27cd0ull},
+        {"greedy_by_conflicts", 0xe82fce83e8a9838full},
         {"offline", 0xdaa4268221a1dedeull},
     };
     bool all_equal = true;
@@ -263,13 +266,148 @@ static aplan_status ref_plan(const aplan_problem *p, int mode, uint64_t *off) {
     return st;
 }
 
+/*
+ * The references of best_fit, greedy_by_breadth and greedy_by_conflicts, each written from its rule (docs/design.md)
+ * with nothing of the library's: an order from qsort over plain keys (breadth: every step's live bytes, step by
+ * step), then each buffer placed against every conflicting placed one.
+ */
+static const uint64_t *ref_k1, *ref_k2; /* qsort keys per item, the smaller first; then the item, the smaller first */
+static int ref_cmp_keys(const void *va, const void *vb) {
+    const uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
+    if (ref_k1[a] != ref_k1[b]) return ref_k1[a] < ref_k1[b] ? -1 : 1;
+    if (ref_k2[a] != ref_k2[b]) return ref_k2[a] < ref_k2[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static uint64_t ref_sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* best_fit's gap: every free range among the neighbours (from 0 up, between them in offset order, each start aligned
+ * up) that holds x; the one with the least room, the lowest of equal ones; none: aligned above them all. No early
+ * stop: an exact fit is the least room there can be, and the lowest of those is the first met anyway. */
+static bool ref_best_gap(const aplan_problem *p, const uint64_t *off, uint32_t *nb, size_t k, uint32_t x,
+                         uint64_t *out) {
+    ref.p = p;
+    ref.off = off;
+    ref.mode = 3;
+    qsort(nb, k, sizeof *nb, ref_cmp);
+    const uint64_t size = aplan_buffer_size(p, x), align = aplan_buffer_alignment(p, x);
+    uint64_t reach = 0, best = 0, best_room = UINT64_MAX;
+    for (size_t j = 0; j < k; j++) {
+        const uint64_t lo = off[nb[j]], hi = lo + aplan_buffer_size(p, nb[j]);
+        if (lo > reach && reach <= UINT64_MAX - (align - 1u)) { /* the gap [reach, lo) */
+            const uint64_t start = (reach + align - 1u) & ~(align - 1u);
+            if (start <= lo && lo - start >= size && lo - start < best_room) {
+                best = start;
+                best_room = lo - start;
+            }
+        }
+        if (hi > reach) reach = hi;
+    }
+    if (best_room != UINT64_MAX) {
+        *out = best;
+        return true;
+    }
+    if (reach > UINT64_MAX - (align - 1u)) return false;
+    const uint64_t start = (reach + align - 1u) & ~(align - 1u);
+    if (size > UINT64_MAX - start) return false;
+    *out = start;
+    return true;
+}
+
+/* rule 0: best_fit; 1: greedy_by_breadth; 2: greedy_by_conflicts. */
+static aplan_status ref_plan_heuristic(const aplan_problem *p, int rule, uint64_t *off) {
+    const size_t n = p->count;
+    uint32_t *order = malloc((n + 1) * sizeof *order), *nb = malloc((n + 1) * sizeof *nb);
+    uint64_t *k1 = calloc(n + 1, sizeof *k1), *k2 = calloc(n + 1, sizeof *k2);
+    size_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        off[i] = APLAN_NO_OFFSET;
+        if (p->buffers[i].offset != APLAN_NO_OFFSET) off[i] = p->buffers[i].offset;
+        else if (!ref_occupies(p, i)) off[i] = 0;
+        else order[m++] = i;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        k1[i] = ~aplan_buffer_size(p, i); /* largest first */
+        if (rule == 0) k2[i] = p->buffers[i].lower;
+        if (rule == 2) { /* most conflicts first, then largest */
+            uint64_t c = 0;
+            for (uint32_t j = 0; j < n; j++) c += j != i && aplan_buffers_conflict(p, i, j);
+            k2[i] = k1[i];
+            k1[i] = ~c;
+        }
+    }
+    ref_k1 = k1;
+    ref_k2 = k2;
+    if (rule != 1) {
+        qsort(order, m, sizeof *order, ref_cmp_keys);
+    } else { /* the steps by breadth, broadest first, then earlier; at each, its buffers not yet ordered */
+        uint64_t steps = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (ref_occupies(p, i) && p->buffers[i].upper > steps) steps = p->buffers[i].upper;
+        }
+        uint64_t *breadth = calloc(steps + 1, sizeof *breadth), *earlier = calloc(steps + 1, sizeof *earlier);
+        uint32_t *by_breadth = malloc((steps + 1) * sizeof *by_breadth);
+        bool *ordered = calloc(n + 1, sizeof *ordered);
+        for (uint32_t t = 0; t < steps; t++) {
+            for (uint32_t i = 0; i < n; i++) {
+                if (ref_occupies(p, i) && p->buffers[i].lower <= t && t < p->buffers[i].upper) {
+                    breadth[t] = ref_sat_add(breadth[t], aplan_buffer_size(p, i));
+                }
+            }
+            breadth[t] = ~breadth[t];
+            earlier[t] = t;
+            by_breadth[t] = t;
+        }
+        ref_k1 = breadth;
+        ref_k2 = earlier;
+        qsort(by_breadth, steps, sizeof *by_breadth, ref_cmp_keys);
+        ref_k1 = k1;
+        ref_k2 = k2; /* 0: ties by index */
+        size_t done = 0;
+        for (uint64_t s = 0; s < steps; s++) {
+            const uint64_t t = by_breadth[s];
+            const size_t from = done;
+            for (size_t k = 0; k < m; k++) {
+                const uint32_t i = order[k];
+                if (!ordered[i] && p->buffers[i].lower <= t && t < p->buffers[i].upper) {
+                    ordered[i] = true;
+                    nb[done++] = i;
+                }
+            }
+            qsort(nb + from, done - from, sizeof *nb, ref_cmp_keys);
+        }
+        assert_int_equal(done, m);
+        memcpy(order, nb, m * sizeof *order);
+        free(breadth);
+        free(earlier);
+        free(by_breadth);
+        free(ordered);
+    }
+    aplan_status st = APLAN_OK;
+    for (size_t k = 0; k < m && st == APLAN_OK; k++) {
+        const uint32_t x = order[k];
+        size_t c = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            if (j != x && off[j] != APLAN_NO_OFFSET && aplan_buffers_conflict(p, x, j)) nb[c++] = j;
+        }
+        const bool ok = rule == 0 ? ref_best_gap(p, off, nb, c, x, &off[x]) : ref_gap(p, off, nb, c, x, &off[x]);
+        if (!ok) st = APLAN_E_SIZE_OVERFLOW;
+    }
+    free(order);
+    free(nb);
+    free(k1);
+    free(k2);
+    return st;
+}
+
 static void compare_with_reference(const aplan_problem *p, const char *shape) {
-    static const char *const names[] = {"greedy_by_size", "greedy_by_size_tflm", "first_fit"};
+    static const char *const names[] = {"greedy_by_size", "greedy_by_size_tflm", "first_fit", "best_fit",
+                                        "greedy_by_breadth", "greedy_by_conflicts"};
     uint64_t *want = malloc((p->count + 1) * sizeof *want), *got = malloc((p->count + 1) * sizeof *got);
-    for (int mode = 0; mode < 3; mode++) {
+    for (int mode = 0; mode < 6; mode++) {
         const aplan_strategy *s = NULL;
         if (aplan_strategy_find(names[mode], &s) != APLAN_OK) continue; /* left out of this build */
-        const aplan_status want_st = ref_plan(p, mode, want);
+        const aplan_status want_st = mode < 3 ? ref_plan(p, mode, want) : ref_plan_heuristic(p, mode - 3, want);
         size_t need;
         assert_int_equal(s->scratch_size(s, p, &need), APLAN_OK);
         void *scratch = need ? aligned_alloc(APLAN_SCRATCH_ALIGN, (need + APLAN_SCRATCH_ALIGN - 1) &

@@ -17,7 +17,8 @@
  * APLAN_BUILT_STRATEGIES: the library must hold exactly those, in the fixed order, and no other. */
 static void test_registry_lists_builtins_in_fixed_order(void **state) {
     (void)state;
-    const char *const order[] = {"linear", "greedy_by_size", "greedy_by_size_tflm", "first_fit", "offline"};
+    const char *const order[] = {"linear", "greedy_by_size", "greedy_by_size_tflm", "first_fit", "best_fit",
+                                 "greedy_by_breadth", "greedy_by_conflicts", "exact", "offline"};
     char built[] = "," APLAN_BUILT_STRATEGIES ",";
     size_t k = 0;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {

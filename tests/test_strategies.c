@@ -199,6 +199,103 @@ static void test_first_fit_aligns_in_gap(void **state) {
     expect_plan(need_strategy("first_fit"), &p, want, 45, 45);
 }
 
+/* Holes [0, 10) and [16, 22) between fixed buffers, all live at steps 0-3. X (6) takes the snug hole under best_fit
+ * and leaves [0, 10) whole for Y and Z (5 each, steps 2-3), which then fit side by side: the bound, 30. Lowest-gap
+ * puts X at 0, so Y goes to 16 and Z finds no room below the top: 35. */
+static void test_best_fit_takes_snug_gap_where_greedy_takes_lowest(void **state) {
+    (void)state;
+    aplan_buffer b[5] = {fixed_buf(6, 0, 4, 10), fixed_buf(8, 0, 4, 22), buf(6, 0, 4), buf(5, 2, 4), buf(5, 2, 4)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 5);
+    const uint64_t best[5] = {10, 22, 16, 0, 5};
+    expect_plan(need_strategy("best_fit"), &p, best, 30, 30);
+    const uint64_t lowest[5] = {10, 22, 0, 16, 30};
+    expect_plan(need_strategy("greedy_by_size"), &p, lowest, 35, 30);
+}
+
+/* Gap starts are aligned before the room is measured: with alignment 4, [3, 12) offers 8 bytes from 4 and [21, 28)
+ * 4 bytes from 24. The 9-byte buffer fits neither and goes to the aligned top, 36; the 4-byte one fits [21, 28)
+ * exactly (greedy_by_size takes 4). */
+static void test_best_fit_aligns_gap_starts_and_falls_back_on_top(void **state) {
+    (void)state;
+    aplan_buffer b[5] = {fixed_buf(3, 0, 2, 0), fixed_buf(9, 0, 2, 12), fixed_buf(7, 0, 2, 28), buf(9, 0, 2),
+                         buf(4, 0, 2)};
+    b[3].alignment = b[4].alignment = 4;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 5);
+    const uint64_t best[5] = {0, 12, 28, 36, 24};
+    expect_plan(need_strategy("best_fit"), &p, best, 45, 35);
+    const uint64_t lowest[5] = {0, 12, 28, 36, 4};
+    expect_plan(need_strategy("greedy_by_size"), &p, lowest, 45, 35);
+}
+
+/* Equal sizes: best_fit places the one that starts first first (buffer 1), greedy_by_size the lower index. */
+static void test_best_fit_orders_equal_sizes_by_first_step(void **state) {
+    (void)state;
+    aplan_buffer b[2] = {buf(8, 3, 5), buf(8, 0, 4)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2);
+    const uint64_t best[2] = {8, 0};
+    expect_plan(need_strategy("best_fit"), &p, best, 16, 16);
+    const uint64_t lowest[2] = {0, 8};
+    expect_plan(need_strategy("greedy_by_size"), &p, lowest, 16, 16);
+}
+
+/* Breadths of steps 0-5: 10, 18, 14, 20, 6, 6. Step 3 goes first with its buffers largest first (0, then 1 and 3 by
+ * index), then step 1 adds buffer 2, the largest, last: the bound, 20. By size, buffer 2 goes first and buffer 3
+ * ends up on top: 24. */
+static void test_breadth_places_busiest_step_first(void **state) {
+    (void)state;
+    aplan_buffer b[4] = {buf(8, 1, 4), buf(6, 2, 4), buf(10, 0, 2), buf(6, 3, 6)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    const uint64_t breadth[4] = {0, 8, 8, 14};
+    expect_plan(need_strategy("greedy_by_breadth"), &p, breadth, 20, 20);
+    const uint64_t size[4] = {10, 0, 0, 18};
+    expect_plan(need_strategy("greedy_by_size"), &p, size, 24, 20);
+}
+
+/* The breadth counts fixed buffers: with the fixed one, step 2 (20 bytes) is the busiest, so buffer 1 goes first and
+ * takes the 4 bytes below the fixed buffer; the bound, 20. Without it, step 1 (18) would lead, as the size order
+ * does, and buffer 1 would end on top: 24. */
+static void test_breadth_counts_fixed_buffers(void **state) {
+    (void)state;
+    aplan_buffer b[4] = {fixed_buf(16, 2, 4, 4), buf(4, 1, 3), buf(6, 0, 2), buf(8, 1, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    const uint64_t breadth[4] = {4, 0, 12, 4};
+    expect_plan(need_strategy("greedy_by_breadth"), &p, breadth, 20, 20);
+    const uint64_t size[4] = {4, 20, 8, 0};
+    expect_plan(need_strategy("greedy_by_size"), &p, size, 24, 20);
+}
+
+/* Conflicts: buffer 3 overlaps three others, 1 and 2 two each, 0 one. That order (1 before 2 by size) packs to the
+ * bound, 32; by size, buffer 0 first leaves buffer 2 no room below the top: 36. */
+static void test_conflicts_places_most_overlapping_first(void **state) {
+    (void)state;
+    aplan_buffer b[4] = {buf(16, 2, 3), buf(12, 3, 5), buf(8, 3, 4), buf(12, 2, 5)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    const uint64_t conflicts[4] = {12, 12, 24, 0};
+    expect_plan(need_strategy("greedy_by_conflicts"), &p, conflicts, 32, 32);
+    const uint64_t size[4] = {0, 0, 28, 16};
+    expect_plan(need_strategy("greedy_by_size"), &p, size, 36, 32);
+}
+
+/* What counts as a conflict: the fixed buffer does, lifetimes that only touch do not (fixed [1, 3) and buffer 1's
+ * [3, 5)). So buffer 2 (2 conflicts) goes before buffer 1 (1) and fits below the fixed one: the bound, 16. Were the
+ * fixed one left out, or touching counted, the two would tie and go by index, as by size: 22. */
+static void test_conflicts_counts_fixed_not_touching(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {fixed_buf(6, 1, 3, 8), buf(8, 3, 5), buf(8, 2, 5)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const uint64_t conflicts[3] = {8, 8, 0};
+    expect_plan(need_strategy("greedy_by_conflicts"), &p, conflicts, 16, 16);
+    const uint64_t size[3] = {8, 0, 14};
+    expect_plan(need_strategy("greedy_by_size"), &p, size, 22, 16);
+}
+
 static void test_offline_passes_fixed_offsets_through(void **state) {
     (void)state;
     aplan_buffer b[3] = {fixed_buf(16, 0, 2, 32), fixed_buf(16, 0, 2, 0), fixed_buf(8, 2, 3, 0)};
@@ -384,6 +481,13 @@ int main(void) {
         cmocka_unit_test(test_first_fit_grows_at_top_when_no_gap_fits),
         cmocka_unit_test(test_first_fit_reserves_fixed_buffers_before_they_start),
         cmocka_unit_test(test_first_fit_aligns_in_gap),
+        cmocka_unit_test(test_best_fit_takes_snug_gap_where_greedy_takes_lowest),
+        cmocka_unit_test(test_best_fit_aligns_gap_starts_and_falls_back_on_top),
+        cmocka_unit_test(test_best_fit_orders_equal_sizes_by_first_step),
+        cmocka_unit_test(test_breadth_places_busiest_step_first),
+        cmocka_unit_test(test_breadth_counts_fixed_buffers),
+        cmocka_unit_test(test_conflicts_places_most_overlapping_first),
+        cmocka_unit_test(test_conflicts_counts_fixed_not_touching),
         cmocka_unit_test(test_offline_passes_fixed_offsets_through),
         cmocka_unit_test(test_offline_rejects_buffer_without_offset),
         cmocka_unit_test(test_offline_keeps_vela_aliasing_when_allowed),

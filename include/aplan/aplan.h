@@ -42,7 +42,8 @@ extern "C" {
  * Build-time configuration (meson options set these for the library; a device build sets them itself):
  *   APLAN_COMPACT=1          the device configuration: least code and scratch, same plans (docs/footprint.md);
  *   APLAN_NO_STATUS_STRINGS  status names and strategy descriptions compiled out to save ROM;
- *   APLAN_WITH_<STRATEGY>=0  leaves a built-in strategy out (LINEAR, GREEDY_BY_SIZE, FIRST_FIT, OFFLINE).
+ *   APLAN_WITH_<STRATEGY>=0  leaves a built-in strategy out (LINEAR, GREEDY_BY_SIZE, FIRST_FIT, BEST_FIT,
+ *                            GREEDY_BY_BREADTH, GREEDY_BY_CONFLICTS, OFFLINE).
  */
 
 /*
@@ -402,8 +403,9 @@ typedef struct aplan_strategy {
 /** Number of built-in strategies enabled in this build (meson option `strategies`). O(1). */
 APLAN_API size_t aplan_strategy_count(void);
 
-/** The i-th built-in strategy in a fixed order (linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline,
- *  less those disabled), or NULL when i >= aplan_strategy_count(). O(1). */
+/** The i-th built-in strategy in a fixed order (linear, greedy_by_size, greedy_by_size_tflm, first_fit, best_fit,
+ *  greedy_by_breadth, greedy_by_conflicts, exact, offline, less those disabled), or NULL when i >= aplan_strategy_count().
+ *  O(1). */
 APLAN_API const aplan_strategy *aplan_strategy_at(size_t i);
 
 /**

@@ -31,6 +31,33 @@ APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void);
  *  O(f log f) per buffer for its f conflicting fixed buffers; 32 bytes per buffer, 16 more per fixed buffer. */
 APLAN_API const aplan_strategy *aplan_strategy_first_fit(void);
 
+/** "best_fit": largest first (equal sizes: earliest lower step, then index), each into the smallest gap that holds
+ *  it among the placed buffers it conflicts with (gaps in offset order, from 0 up, starts aligned; an exact fit
+ *  first, equal gaps: the lowest), else on top of them: the rule of TFLite's ArenaPlanner and XLA's heap simulator.
+ *  O(n + P log n) for P conflicting pairs, each buffer sorting all of its placed neighbours unless a gap fits
+ *  exactly; about 20 bytes of scratch per buffer (8 in compact builds). */
+APLAN_API const aplan_strategy *aplan_strategy_best_fit(void);
+
+/** "greedy_by_breadth": steps by breadth (the bytes live at them), broadest first (equal: earlier first); at each,
+ *  its buffers not yet ordered, largest first (equal: by index); each at greedy_by_size's lowest aligned offset
+ *  (Pisarchyk and Lee, 2020). O(n log n) for the order plus O(n + P log n) to place; about 28 bytes of scratch per
+ *  buffer (16 in compact builds). */
+APLAN_API const aplan_strategy *aplan_strategy_greedy_by_breadth(void);
+
+/** "greedy_by_conflicts": most conflicts first (the other buffers live with it, fixed ones included), then largest,
+ *  then by index; each at greedy_by_size's lowest aligned offset (TVM USMP's order). O(n) for the order after the
+ *  engine's sorts plus O(n + P log n) to place; about 20 bytes of scratch per buffer (8 in compact builds). */
+APLAN_API const aplan_strategy *aplan_strategy_greedy_by_conflicts(void);
+
+/** "exact": a depth-first branch and bound (MiniMalloc's search space: buffers placed in rising offset order, each
+ *  at the lowest offset above its placed conflicts; section inference, dominance, independent groups, three
+ *  preorders in turn). Under aplan_plan_search it fits the capacity (APLAN_GOAL_FIT) or minimises the arena from a
+ *  starting plan (options.start, else greedy_by_size's), within the caller's budget, and says what it proved
+ *  (aplan_result.outcome). Through aplan_plan it minimises with no budget: exponential time in the worst case, so
+ *  give large problems a budget. About 200 bytes of scratch per buffer plus up to 40 n^2 bytes (at most 64 MiB) for
+ *  the conflict lists and undo logs of one group; a larger group is not searched (its start stays, unproven). */
+APLAN_API const aplan_strategy *aplan_strategy_exact(void);
+
 /** "offline": pass-through of fixed offsets; every buffer must carry one (APLAN_E_OFFSET_MISSING names the first
  *  that does not). O(n); no scratch. */
 APLAN_API const aplan_strategy *aplan_strategy_offline(void);

@@ -78,6 +78,7 @@ typedef enum aplan__key {
     APLAN__BY_UPPER,     /* buffers[i].upper, ascending */
     APLAN__BY_OFFSET,    /* offsets[i], ascending */
     APLAN__BY_SIZE_DESC, /* effective size, largest first */
+    APLAN__BY_KEY32,     /* keys[i] of a uint32_t array, ascending: aplan__sort_by_key only */
 } aplan__key;
 
 /*
@@ -89,6 +90,9 @@ typedef enum aplan__key {
  */
 void aplan__sort_by(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,
                     const uint64_t *offsets);
+/* The same (stable, radix or insertion sort, tmp as there) by keys[item], ascending: a key the strategy computed,
+ * such as a count or a rank. O(n * b) for the b bytes in which the keys differ (at most 4). */
+void aplan__sort_by_key(uint32_t *items, uint32_t *tmp, size_t n, const uint32_t *keys);
 
 /* Checked 64-bit arithmetic: false on overflow (then *out holds the wrapped sum). */
 static inline bool aplan__add(uint64_t a, uint64_t b, uint64_t *out) { return !__builtin_add_overflow(a, b, out); }

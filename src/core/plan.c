@@ -157,7 +157,10 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
         options = &defaults;
     }
     if (!options_valid(options)) return fail(result, APLAN_E_INVALID_ARG);
-    if ((st = aplan_problem_validate(problem, &result->report)) != APLAN_OK) return st;
+    if ((st = aplan_problem_validate(problem, &result->report)) != APLAN_OK) {
+        if (st == APLAN_E_CAPACITY_EXCEEDED) result->outcome = APLAN_OUTCOME_INFEASIBLE; /* a buffer alone is too big */
+        return st;
+    }
     const aplan_problem *p = problem;
     if (offsets == NULL && p->count != 0) return fail(result, APLAN_E_INVALID_ARG);
     size_t strategy_need, copy, need;

@@ -16,6 +16,18 @@ static const aplan_strategy *(*const getters[])(void) = {
 #if APLAN_WITH_FIRST_FIT
     aplan_strategy_first_fit,
 #endif
+#if APLAN_WITH_BEST_FIT
+    aplan_strategy_best_fit,
+#endif
+#if APLAN_WITH_GREEDY_BY_BREADTH
+    aplan_strategy_greedy_by_breadth,
+#endif
+#if APLAN_WITH_GREEDY_BY_CONFLICTS
+    aplan_strategy_greedy_by_conflicts,
+#endif
+#if APLAN_WITH_EXACT
+    aplan_strategy_exact,
+#endif
 #if APLAN_WITH_OFFLINE
     aplan_strategy_offline,
 #endif

@@ -1,5 +1,6 @@
 /*
- * Sorting buffer indices by one key of the buffer (its lower or upper step, its offset, its size).
+ * Sorting buffer indices by one key of the buffer (its lower or upper step, its offset, its size), or by a 32-bit key
+ * a strategy computed for each (aplan__sort_by_key).
  *
  * Long arrays: a least-significant-digit radix sort on the key's bytes, 8 bits per pass. It is stable (equal keys
  * keep their order in the input, so an input listed by rising index comes out tied by index, the total order every
@@ -13,26 +14,29 @@
  */
 #include "internal.h"
 
-static inline uint64_t key_of(aplan__key key, const aplan_problem *p, const uint64_t *offsets, uint32_t i) {
+/* data: the offsets for APLAN__BY_OFFSET, the uint32_t keys for APLAN__BY_KEY32, unused otherwise. */
+static inline uint64_t key_of(aplan__key key, const aplan_problem *p, const void *data, uint32_t i) {
     switch (key) {
     case APLAN__BY_LOWER:
         return p->buffers[i].lower;
     case APLAN__BY_UPPER:
         return p->buffers[i].upper;
     case APLAN__BY_OFFSET:
-        return offsets[i];
+        return ((const uint64_t *)data)[i];
     case APLAN__BY_SIZE_DESC:
         return ~aplan__size(p, i);
+    case APLAN__BY_KEY32:
+        return ((const uint32_t *)data)[i];
     }
     return 0;
 }
 
-static void insertion(uint32_t *items, size_t n, aplan__key key, const aplan_problem *p, const uint64_t *offsets) {
+static void insertion(uint32_t *items, size_t n, aplan__key key, const aplan_problem *p, const void *data) {
     for (size_t i = 1; i < n; i++) {
         const uint32_t x = items[i];
-        const uint64_t kx = key_of(key, p, offsets, x);
+        const uint64_t kx = key_of(key, p, data, x);
         size_t j = i;
-        for (; j > 0 && kx < key_of(key, p, offsets, items[j - 1u]); j--) items[j] = items[j - 1u];
+        for (; j > 0 && kx < key_of(key, p, data, items[j - 1u]); j--) items[j] = items[j - 1u];
         items[j] = x;
     }
 }
@@ -40,10 +44,10 @@ static void insertion(uint32_t *items, size_t n, aplan__key key, const aplan_pro
 #if !APLAN_COMPACT
 /* One function per key, so that key_of's switch is resolved at compile time inside the passes. */
 static inline void radix(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,
-                         const uint64_t *offsets) {
+                         const void *data) {
     uint64_t any = 0, all = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
-        const uint64_t k = key_of(key, p, offsets, items[i]);
+        const uint64_t k = key_of(key, p, data, items[i]);
         any |= k;
         all &= k;
     }
@@ -52,7 +56,7 @@ static inline void radix(uint32_t *items, uint32_t *tmp, size_t n, aplan__key ke
     for (unsigned shift = 0; shift < 64u; shift += 8u) {
         if (((varying >> shift) & 0xFFu) == 0) continue;
         uint32_t count[256] = {0}; /* n < 2^32: items are uint32 indices into one problem */
-        for (size_t i = 0; i < n; i++) count[(key_of(key, p, offsets, from[i]) >> shift) & 0xFFu]++;
+        for (size_t i = 0; i < n; i++) count[(key_of(key, p, data, from[i]) >> shift) & 0xFFu]++;
         uint32_t at = 0;
         for (unsigned d = 0; d < 256u; d++) {
             const uint32_t c = count[d];
@@ -61,7 +65,7 @@ static inline void radix(uint32_t *items, uint32_t *tmp, size_t n, aplan__key ke
         }
         for (size_t i = 0; i < n; i++) {
             const uint32_t x = from[i];
-            to[count[(key_of(key, p, offsets, x) >> shift) & 0xFFu]++] = x;
+            to[count[(key_of(key, p, data, x) >> shift) & 0xFFu]++] = x;
         }
         uint32_t *t = from;
         from = to;
@@ -88,10 +92,24 @@ void aplan__sort_by(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, co
         case APLAN__BY_SIZE_DESC:
             radix(items, tmp, n, APLAN__BY_SIZE_DESC, p, offsets);
             return;
+        case APLAN__BY_KEY32:
+            break; /* aplan__sort_by_key's */
         }
     }
 #else
     (void)tmp;
 #endif
     insertion(items, n, key, p, offsets);
+}
+
+void aplan__sort_by_key(uint32_t *items, uint32_t *tmp, size_t n, const uint32_t *keys) {
+#if !APLAN_COMPACT
+    if (n > 48u && tmp != NULL) {
+        radix(items, tmp, n, APLAN__BY_KEY32, NULL, keys);
+        return;
+    }
+#else
+    (void)tmp;
+#endif
+    insertion(items, n, APLAN__BY_KEY32, NULL, keys);
 }

@@ -1,15 +1,182 @@
-/* The greedy-by-size engine, shared by greedy_by_size.c and its TFLM-order variant. Internal. */
+/*
+ * The greedy engine (greedy.c), shared by greedy_by_size, greedy_by_size_tflm, best_fit, greedy_by_breadth and
+ * greedy_by_conflicts. Internal.
+ *
+ * All of them place one buffer at a time: fixed buffers first, where they are; buffers that occupy nothing (size 0
+ * or never live) at 0; then every other buffer, in an order of the strategy's, into a gap among the placed buffers
+ * whose lifetimes intersect its own. A strategy is a rule (aplan__greedy_rule): how it orders, and which gap it takes.
+ * The engine finds the conflicting placed buffers and the gap; the strategy file only computes its order.
+ */
 #ifndef APLAN_STRATEGIES_GREEDY_H
 #define APLAN_STRATEGIES_GREEDY_H
 
 #include "core/internal.h"
 
-/* Scratch need of aplan__greedy_plan: 20.3 bytes per buffer (8 in compact builds). */
-aplan_status aplan__greedy_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes);
-/* Places the online buffers largest first; equal sizes by rising index, or with last_added_first by falling index.
- * Compact builds order them with less instead (that same order as a total order over indices, ctx = the problem),
- * so each strategy links only its own comparator; other builds pass NULL. */
-aplan_status aplan__greedy_plan(const aplan_problem *p, bool last_added_first, aplan__less_fn less, void *scratch,
+/*
+ * Which gap a buffer goes to. Gaps are the free ranges among the conflicting placed buffers in offset order (from 0
+ * up to the lowest, between each and the next, each start aligned up to the buffer's alignment); the space above
+ * the highest end of them is not a gap but the fallback.
+ *   APLAN__GAP_LOWEST    the lowest gap that fits, else on top (greedy_by_size's rule);
+ *   APLAN__GAP_SMALLEST  the gap that fits with the least room, the lowest of equal ones (an exact fit ends the
+ *                        search); none fits: on top (best fit: TFLite's ArenaPlanner, XLA's heap simulator).
+ * Compact builds name the walk that finds the smallest, so that a device links only the rule it uses.
+ */
+#if APLAN_COMPACT
+/* A walk other than the lowest gap's (NULL, inside the engine): from the list of placed buffers (head, next: sorted by
+ * (offset, index)), x's offset into *out; false when it would pass 2^64 - 1. O(placed buffers). */
+typedef bool (*aplan__gap)(const aplan_problem *p, const uint64_t *offsets, const uint32_t *next, uint32_t head,
+                           uint32_t x, uint64_t *out);
+bool aplan__greedy_smallest(const aplan_problem *p, const uint64_t *offsets, const uint32_t *next, uint32_t head,
+                            uint32_t x, uint64_t *out);
+#  define APLAN__GAP_LOWEST NULL
+#  define APLAN__GAP_SMALLEST aplan__greedy_smallest
+#else
+typedef enum aplan__gap { APLAN__GAP_LOWEST, APLAN__GAP_SMALLEST } aplan__gap;
+#endif
+
+#if APLAN_COMPACT
+/*
+ * Compact builds order with a comparator (a total order over buffer indices), by insertion: O(n^2), least code.
+ * Either less orders by what the problem says (ctx = the problem), or keys computes what the order needs and sorts:
+ * for each of the count buffers listed in order, key[x] (its entry, free until then) and, when the rule is wide,
+ * wide[] (one uint64_t per buffer, any use), in O(n^2) at most; then aplan__greedy_sort with a comparator over an
+ * aplan__greedy_keys.
+ */
+typedef struct aplan__greedy_keys {
+    const aplan_problem *p;
+    const uint32_t *key;
+    const uint64_t *wide;
+} aplan__greedy_keys;
+typedef void (*aplan__greedy_keys_fn)(const aplan_problem *p, uint32_t *order, size_t count, uint32_t *key,
+                                      uint64_t *wide);
+/* Stable insertion sort of n indices by less (ctx passed through). O(n^2) calls. */
+void aplan__greedy_sort(uint32_t *order, size_t n, aplan__less_fn less, const void *ctx);
+#else
+/* Equal sizes in the size order: by rising index, by falling index (TFLM's planner: the one added last first), or
+ * by rising lower step, then rising index (best fit). */
+typedef enum aplan__tie { APLAN__TIE_INDEX, APLAN__TIE_LAST_ADDED, APLAN__TIE_LOWER } aplan__tie;
+
+/* Set on a member's rank until it is placed (aplan__greedy_view.rank). */
+#define APLAN__UNPLACED 0x80000000u
+
+/*
+ * What a strategy's order function sees. The members are the buffers that occupy memory (fixed ones included),
+ * named by their position in (lower, index) order. rank[pos] & ~APLAN__UNPLACED is how many members start before
+ * the member at pos ends, so the members at positions pos .. rank - 1 are exactly those that start while it is live
+ * and no earlier; member j has ended by the time member x starts iff rank(j) <= the first position starting with x.
+ */
+typedef struct aplan__greedy_view {
+    const aplan_problem *p;
+    uint32_t *order;          /* the online buffers (to be placed) as positions, largest first, equal sizes in the
+                                 rule's tie order: the function must reorder them, stably, into the placing order */
+    size_t online;            /* entries of order */
+    const uint32_t *by_lower; /* position -> buffer */
+    const uint32_t *rank;     /* per position, see above */
+    uint32_t *by_upper;       /* the members (buffer indices) by (upper, lower, index); free once read */
+    size_t members;
+    uint32_t *spare;          /* n entries, free */
+    uint32_t *tree;           /* aplan__greedy_levels(n) entries, free: room for a 16-ary tree over the members */
+    uint64_t *extra;          /* a wide rule's n entries, else NULL */
+} aplan__greedy_view;
+typedef void (*aplan__greedy_order_fn)(const aplan__greedy_view *v);
+
+/* Fan-out of the engine's trees: 16 entries of 4 bytes fill a cache line. */
+#define APLAN__FAN 16u
+/* Levels of a 16-ary tree above m leaves, for up to 2^31 of them. */
+#define APLAN__LEVELS 9
+/* Entries of the levels of a 16-ary tree above m leaves (each level a 16th of the one below, rounded up, until one
+ * has at most 16): about m / 15. level_start (if not NULL, APLAN__LEVELS entries) gets where each level starts
+ * (level 1 first), *levels how many there are. O(log m). */
+size_t aplan__greedy_levels(size_t m, size_t *level_start, unsigned *levels);
+#endif
+
+typedef struct aplan__greedy_rule {
+    aplan__gap gap;
+    bool wide;      /* the order needs an array of n uint64_t besides the engine's scratch (its extra) */
+#if APLAN_COMPACT
+    aplan__less_fn less;        /* the order over the problem, or NULL when keys orders */
+    aplan__greedy_keys_fn keys; /* NULL when less orders */
+#else
+    aplan__tie tie;
+    aplan__greedy_order_fn order; /* NULL: the size order as it is (greedy_by_size, best_fit) */
+#endif
+} aplan__greedy_rule;
+
+/*
+ * aplan__greedy_scratch_size: the scratch the engine needs for a rule: about 20.3 bytes per buffer, 8 more with
+ * rule->wide (compact builds: 8, or 16 with wide). APLAN_E_SIZE_OVERFLOW when that passes SIZE_MAX, or (default
+ * builds) for 2^31 buffers or more.
+ * aplan__greedy_plan: places every buffer under the rule (the strategy contract of aplan.h). Fails with
+ * APLAN_E_SIZE_OVERFLOW naming the buffer whose offset or end would pass 2^64 - 1, or APLAN_E_SCRATCH_TOO_SMALL.
+ */
+#if APLAN_COMPACT
+/*
+ * The compact engine (device builds, APLAN_COMPACT): the same placements, found the way TFLM's planner finds them.
+ * Placed buffers sit in one list sorted by (offset, index); each buffer walks it from the start, skipping those
+ * whose lifetime misses its own, and takes the first aligned gap (exactly as aplan__first_gap does over the sorted
+ * conflict list of the default engine) or the smallest one, so the offsets are the same. O(n^2) time (the order is
+ * an insertion sort, the walks are whole-list), O(1) stack, 8 bytes of scratch per buffer (order 4, list links 4)
+ * plus 8 for a wide rule. It is inline, like aplan__split: each strategy's const rule folds into its copy, so a device
+ * links only the parts of the engine its strategy uses (no hook it does not call, no walk it does not take).
+ */
+#define APLAN__END UINT32_MAX
+
+/* Links buffer x (offsets[x] set) into the list at *head, keeping it sorted by (offset, index). */
+void aplan__greedy_link(uint32_t *head, uint32_t *next, const uint64_t *offsets, uint32_t x);
+
+static inline aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p,
+                                                      size_t *bytes) {
+    const unsigned shift = 3u + rule->wide; /* 8 or 16 bytes per buffer */
+    if (p->count > SIZE_MAX >> shift) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = p->count << shift;
+    return APLAN_OK;
+}
+
+static inline aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
+                                              size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    if (p->count == 0) return APLAN_OK;
+    if ((scratch_size >> (3u + rule->wide)) < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
+    uint32_t *order = scratch;
+    uint32_t *next = order + p->count;
+    size_t online, fixed;
+    aplan__split(p, true, offsets, order, &online, next, &fixed, rule->less); /* sorted as it is listed */
+    /* The fixed buffers are listed in next[] by rising index; linking the last first writes only next[x] and links
+     * of buffers already linked, all at positions >= k, so the entries still to read, below k, stay intact. */
+    uint32_t head = APLAN__END;
+    for (size_t k = fixed; k-- > 0;) aplan__greedy_link(&head, next, offsets, next[k]);
+    /* next[x] of a buffer still to place is free until it is linked: the keys' room; wide starts 8 * count bytes in */
+    if (rule->keys != NULL) rule->keys(p, order, online, next, (uint64_t *)(void *)(next + p->count));
+    for (size_t k = 0; k < online; k++) {
+        const uint32_t x = order[k];
+        const aplan_buffer *b = &p->buffers[x];
+        const uint64_t size = aplan__size(p, x);
+        const uint64_t align = aplan__alignment(p, x);
+        uint64_t at = 0, at_end = size;
+        bool ok = true;
+        if (rule->gap != NULL) {
+            ok = rule->gap(p, offsets, next, head, x, &at);
+        } else { /* the lowest gap */
+            for (uint32_t j = head; j != APLAN__END && ok; j = next[j]) {
+                const aplan_buffer *o = &p->buffers[j];
+                if (o->upper <= b->lower || b->upper <= o->lower) continue; /* never live together */
+                if (offsets[j] >= at_end) break;                              /* [at, at_end) fits below j */
+                const uint64_t j_end = offsets[j] + aplan__size(p, j);        /* placed or fixed: fits 64 bits */
+                if (j_end > at) ok = aplan__align_up(j_end, align, &at) && aplan__add(at, size, &at_end);
+            }
+        }
+        if (!ok) {
+            aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, x, 0, size);
+            return APLAN_E_SIZE_OVERFLOW;
+        }
+        offsets[x] = at;
+        aplan__greedy_link(&head, next, offsets, x);
+    }
+    return APLAN_OK;
+}
+#else
+aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t *bytes);
+aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
                                 size_t scratch_size, uint64_t *offsets, aplan_report *report);
+#endif
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * greedy_by_size_tflm: greedy_by_size (see greedy_by_size.c for the algorithm, complexity and scratch: about 20
- * bytes per buffer) with the tie order of TFLite Micro's GreedyMemoryPlanner, so that its offsets equal TFLM's:
+ * greedy_by_size_tflm: greedy_by_size (see greedy_by_size.c and greedy.c for the algorithm, complexity and
+ * scratch: about 20 bytes per buffer) with the tie order of TFLite Micro's GreedyMemoryPlanner, so that its offsets
+ * equal TFLM's:
  *   1. fixed (offline) buffers are placed first, as they are;
  *   2. TFLM loads the online buffers in reverse input order and then stable-sorts them by size, largest first, so
  *      among equal sizes the buffer added last is placed first. Sorting by (size descending, index descending) is
@@ -18,21 +19,27 @@ static bool less_size_then_last_added(const void *ctx, uint32_t a, uint32_t b) {
     const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
     return sa != sb ? sa > sb : a > b;
 }
+static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, less_size_then_last_added, NULL};
 #else
-#  define less_size_then_last_added NULL
+static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, APLAN__TIE_LAST_ADDED, NULL};
 #endif
+
+static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
+    (void)self;
+    return aplan__greedy_scratch_size(&rule, p, bytes);
+}
 
 static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
-    return aplan__greedy_plan(p, true, less_size_then_last_added, scratch, scratch_size, offsets, report);
+    return aplan__greedy_plan(&rule, p, scratch, scratch_size, offsets, report);
 }
 
 static const aplan_strategy greedy_by_size_tflm = {
     .abi_version = APLAN_STRATEGY_ABI_VERSION,
     .name = "greedy_by_size_tflm",
     .description = APLAN_TEXT("greedy_by_size with TFLite Micro's tie order: reproduces GreedyMemoryPlanner"),
-    .scratch_size = aplan__greedy_scratch_size,
+    .scratch_size = scratch_size,
     .plan = plan,
 };
 

@@ -1,0 +1,442 @@
+/*
+ * The greedy engine: one buffer at a time, in the strategy's order, into the lowest or the smallest gap among the
+ * placed buffers whose lifetimes intersect its own (greedy.h). Used by greedy_by_size, greedy_by_size_tflm,
+ * best_fit, greedy_by_breadth and greedy_by_conflicts; compiled whenever one of them is.
+ *
+ * Steps:
+ *   1. Fixed buffers keep their offsets and count as placed. Buffers that occupy no memory (size 0 or never live)
+ *      go to offset 0.
+ *   2. The others are sorted by size, largest first, equal sizes in the rule's tie order; the strategy's order
+ *      function, if any, then reorders them stably by its own key (greedy.h: aplan__greedy_view).
+ *   3. Each in that order takes, among the gaps left by the placed buffers it conflicts with, the lowest that fits
+ *      (APLAN__GAP_LOWEST) or the one with the least room (APLAN__GAP_SMALLEST), else the aligned top of them.
+ * The offsets are defined by the rule alone (for a given order, the lowest fitting gap and the smallest one are
+ * unique), so any way of finding them gives the same plan: tests/test_property.c keeps plain O(n^2) references, and
+ * the compact engine (APLAN_COMPACT, inline in greedy.h: one list walked per buffer) gives the same offsets.
+ *
+ * How the gap is found: a tree over all lifetimes reports the k placed buffers that conflict (see `conflicts`
+ * below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix sort, or for up to
+ * 32 an insertion sort of their offsets and ends copied to the stack) and walked from the lowest. The lowest rule
+ * stops at the first bucket above its gap, so the buckets above the answer are never sorted; the smallest rule walks
+ * them all unless a gap fits exactly. When every buffer of the problem is live at one step and none is fixed, the
+ * placed buffers never share bytes, so their total size says whether any gap below the top can hold the next one:
+ * when none can, it goes on top without asking the tree.
+ *
+ * Complexity: O(n) for the orders (radix sorts and a merge) plus the strategy's order function, then per buffer
+ * O(16 log16(n) (k + 1)) entries read to find its k conflicting placed buffers (in runs of 16, one cache line each)
+ * and O(k) to bucket them, plus the sorts of the buckets walked. So O(n + P log n) for P conflicting pairs, O(n)
+ * when all buffers are live at once, where TFLM's planner takes O(n^2) whatever the lifetimes (it walks every placed
+ * buffer for each new one). Worst shape: many buffers live together but not all at one step (dense training traces:
+ * iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer gathers and buckets its k
+ * conflicting ones.
+ * Scratch: 20 bytes per buffer (size order 4, tree order 4, ranks 4, conflict list 4, sort space 4) plus the maxima,
+ * a fifteenth of 4, plus 8 for a wide rule; problems of 2^31 buffers or more are refused (APLAN_E_SIZE_OVERFLOW from
+ * the size query). About 2.5 KiB of stack (bucket counts, 1 KiB each for this file's and the radix sort's; the
+ * offsets and ends of up to 32 neighbours).
+ */
+#include "strategies/greedy.h"
+
+/*
+ * The smallest-gap rule over neighbours met in offset order, shared by both engines. reach is the highest end met so
+ * far (the gaps are below each neighbour, above reach, start aligned up); room the room of the best gap so far, which
+ * starts at best; UINT64_MAX: none yet (no gap has that much: its end would be a placed offset of 2^64 - 1).
+ */
+typedef struct {
+    uint64_t size, align;
+    uint64_t reach, best, room;
+} fit;
+
+/* Takes the gap below a neighbour [lo, hi) and raises the reach; true when the gap fits exactly (nothing can beat it:
+ * any later exact fit lies higher). A gap whose aligned start passes 2^64 - 1 holds nothing. */
+static inline bool fit_below(fit *f, uint64_t lo, uint64_t hi) {
+    uint64_t start;
+    if (lo > f->reach && aplan__align_up(f->reach, f->align, &start) && start <= lo && lo - start >= f->size &&
+        lo - start < f->room) {
+        f->best = start;
+        f->room = lo - start;
+        if (f->room == f->size) return true;
+    }
+    if (hi > f->reach) f->reach = hi;
+    return false;
+}
+
+/* The best gap, or the aligned top of the neighbours when none fits; false when that passes 2^64 - 1. */
+static inline bool fit_end(const fit *f, uint64_t *out) {
+    uint64_t end;
+    if (f->room != UINT64_MAX) {
+        *out = f->best;
+        return true;
+    }
+    return aplan__align_up(f->reach, f->align, out) && aplan__add(*out, f->size, &end);
+}
+
+#if APLAN_COMPACT
+/* The compact engine is inline in greedy.h; here are the parts its strategies share. */
+void aplan__greedy_link(uint32_t *head, uint32_t *next, const uint64_t *offsets, uint32_t x) {
+    uint32_t *at = head;
+    while (*at != APLAN__END && (offsets[*at] < offsets[x] || (offsets[*at] == offsets[x] && *at < x))) {
+        at = &next[*at];
+    }
+    next[x] = *at;
+    *at = x;
+}
+
+bool aplan__greedy_smallest(const aplan_problem *p, const uint64_t *offsets, const uint32_t *next, uint32_t head,
+                            uint32_t x, uint64_t *out) {
+    const aplan_buffer *b = &p->buffers[x];
+    fit f = {aplan__size(p, x), aplan__alignment(p, x), 0, 0, UINT64_MAX};
+    for (uint32_t j = head; j != APLAN__END; j = next[j]) {
+        const aplan_buffer *o = &p->buffers[j];
+        if (o->upper <= b->lower || b->upper <= o->lower) continue;               /* never live together */
+        if (fit_below(&f, offsets[j], offsets[j] + aplan__size(p, j))) break;  /* placed or fixed: fits 64 bits */
+    }
+    return fit_end(&f, out);
+}
+
+void aplan__greedy_sort(uint32_t *order, size_t n, aplan__less_fn less, const void *ctx) {
+    for (size_t i = 1; i < n; i++) {
+        const uint32_t x = order[i];
+        size_t j = i;
+        for (; j > 0 && less(ctx, x, order[j - 1u]); j--) order[j] = order[j - 1u];
+        order[j] = x;
+    }
+}
+#else
+enum { ORDER, TREE_ORDER, RANK, HITS, TMP, ARRAYS }; /* scratch: five index arrays, the maxima, the rule's extra */
+
+#define FAN APLAN__FAN
+#define LEVELS APLAN__LEVELS
+#define UNPLACED APLAN__UNPLACED
+
+size_t aplan__greedy_levels(size_t m, size_t *level_start, unsigned *levels) {
+    size_t total = 0, count = m;
+    unsigned l = 0;
+    while (count > FAN) {
+        count = (count + FAN - 1u) / FAN;
+        if (level_start != NULL) level_start[l] = total;
+        l++;
+        total += count;
+    }
+    *levels = l;
+    return total;
+}
+
+static void layout(aplan__scratch *s, size_t n, bool wide, uint32_t **w, uint32_t **maxima, size_t *level_start,
+                   unsigned *levels, uint64_t **extra) {
+    (void)aplan__take_u32_arrays(s, n, w, ARRAYS);
+    *maxima = aplan__scratch_take(s, aplan__greedy_levels(n, level_start, levels), sizeof(uint32_t),
+                                  sizeof(uint32_t));
+    *extra = wide ? aplan__scratch_take(s, n, sizeof(uint64_t), sizeof(uint64_t)) : NULL;
+}
+
+aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t *bytes) {
+    if (p->count > 0x7FFFFFFFu) return APLAN_E_SIZE_OVERFLOW; /* ranks keep their top bit for "unplaced" */
+    aplan__scratch s;
+    uint32_t *w[ARRAYS], *maxima;
+    size_t level_start[LEVELS];
+    unsigned levels;
+    uint64_t *extra;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    layout(&s, p->count, rule->wide, w, &maxima, level_start, &levels, &extra);
+    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used;
+    return APLAN_OK;
+}
+
+/*
+ * The conflict finder: every buffer that occupies memory, sorted by (lower, index), named by its position in that
+ * order while planning. A member's lifetime end is kept as a rank, the number of members that start before it ends,
+ * so that "j is live at x's start" is rank(j) > the number of members that start before x does (x is a member, so
+ * some member starts at x's start). rank[] holds every member's rank from the start, with the top bit set until it
+ * is placed, so an unplaced member never passes the test. Above the ranks, a tree of maxima with 16 children per
+ * node: each entry is the largest rank placed among the 16 below it (0: none). A query walks down only into entries
+ * whose maximum passes the test and that start before x ends, reading 16 entries (one cache line) per node; a
+ * placement raises one entry per level. The walk reads only these 4-byte arrays, never the buffers: on large problems
+ * that is the difference between a few cache misses per buffer and hundreds. 8 bytes per member (order, rank) plus a
+ * fifteenth of 4 for the maxima.
+ */
+typedef struct {
+    const aplan_problem *p;
+    const uint32_t *order;  /* members by (lower, index) */
+    uint32_t *rank;         /* per position: its member's end rank, UNPLACED set until it is placed */
+    uint32_t *maxima;       /* the levels above the ranks, level 1 first */
+    size_t start[LEVELS];   /* where level l + 1 starts in maxima */
+    size_t count[LEVELS + 1]; /* entries per level; count[0] = m */
+    unsigned levels;        /* levels above the ranks */
+} conflicts;
+
+/* The first position whose member starts when the member at position at does: a gallop back from at, so
+ * O(log of the members starting with it), near at in memory. */
+static size_t first_of_start(const conflicts *t, size_t at) {
+    const aplan_buffer *bu = t->p->buffers;
+    const uint64_t lower = bu[t->order[at]].lower;
+    size_t lo = at, step = 1; /* invariant: lo starts with it */
+    while (lo > 0) {
+        const size_t probe = lo > step ? lo - step : 0;
+        if (bu[t->order[probe]].lower != lower) { /* the first is in (probe, lo]: bisect */
+            size_t hi = lo;
+            lo = probe + 1u;
+            while (lo < hi) {
+                const size_t mid = lo + (hi - lo) / 2u;
+                if (bu[t->order[mid]].lower != lower) lo = mid + 1u; else hi = mid;
+            }
+            return lo;
+        }
+        lo = probe;
+        step *= 2u;
+    }
+    return 0;
+}
+
+/* Marks the member at position at placed and raises the maxima above it. O(levels). */
+static void place(conflicts *t, size_t at) {
+    const uint32_t r = t->rank[at] &= ~UNPLACED;
+    for (unsigned l = 0; l < t->levels; l++) {
+        at /= FAN;
+        uint32_t *e = &t->maxima[t->start[l] + at];
+        if (*e < r) *e = r;
+    }
+}
+
+/* Every placed member whose lifetime intersects that of the member at position at, into hits (buffer indices);
+ * returns how many. Per query O(16 * levels * (hits + 1)) entries read at most, in runs of 16. */
+static size_t find_conflicts(const conflicts *t, size_t at, uint32_t *hits) {
+    const uint32_t live_at_start = (uint32_t)first_of_start(t, at); /* rank > this: live at x's start */
+    const size_t starts_in_time = t->rank[at] & ~UNPLACED;           /* positions below: start before x ends */
+    size_t next[LEVELS + 1], end[LEVELS + 1]; /* per level: the entry to look at next, and the node's end */
+    unsigned l = t->levels;
+    next[l] = 0;
+    end[l] = t->count[l];
+    size_t n = 0;
+    for (;;) {
+        if (next[l] == end[l]) { /* this node is done: back up */
+            if (l == t->levels) break;
+            l++;
+            continue;
+        }
+        const size_t e = next[l]++;
+        size_t first = e; /* the first position below entry e */
+        for (unsigned k = 0; k < l; k++) first *= FAN;
+        if (first >= starts_in_time) { /* e and the rest of this node start too late */
+            next[l] = end[l];
+            continue;
+        }
+        if (l == 0) {
+            if ((int32_t)t->rank[e] > (int32_t)live_at_start) hits[n++] = t->order[e]; /* placed and live */
+            continue;
+        }
+        if (t->maxima[t->start[l - 1u] + e] <= live_at_start) continue; /* nothing placed below lives that long */
+        l--;
+        next[l] = e * FAN;
+        end[l] = next[l] + FAN < t->count[l] ? next[l] + FAN : t->count[l];
+    }
+    return n;
+}
+
+/*
+ * Buckets for the gap search: a counting pass spreads the n items of from[] into to[] by one byte of their offsets
+ * (offset >> shift, less base, must be below 256), keeping their order within a bucket; first[d] .. first[d + 1] is
+ * then bucket d in to[]. first has 257 entries.
+ */
+static void spread(const uint64_t *offsets, const uint32_t *from, uint32_t *to, size_t n, uint64_t base,
+                   unsigned shift, uint32_t *first) {
+    APLAN_MEMSET(first, 0, 257u * sizeof first[0]);
+    for (size_t j = 0; j < n; j++) first[(offsets[from[j]] - base) >> shift]++;
+    uint32_t end = 0;
+    for (unsigned d = 0; d < 256u; d++) first[d] = end += first[d]; /* the end of each bucket */
+    first[256] = end;
+    for (size_t j = n; j-- > 0;) to[--first[(offsets[from[j]] - base) >> shift]] = from[j]; /* ends become starts */
+}
+
+/* A walk over the neighbours in offset order, a batch at a time (each batch at or above the earlier ones). */
+typedef struct {
+    const aplan_problem *p;
+    const uint64_t *offsets;
+    bool smallest;     /* the rule: APLAN__GAP_SMALLEST */
+    uint64_t c, c_end; /* lowest rule: the lowest candidate so far, and its end */
+    bool done;         /* lowest: a neighbour starts at or above c_end, so c is the answer; smallest: an exact fit */
+    fit f;             /* smallest rule */
+} walk;
+
+/* Walks the n neighbours in nb[] (sorted by offset). */
+static aplan_status walk_sorted(walk *w, const uint32_t *nb, size_t n) {
+    if (w->smallest) {
+        for (size_t j = 0; j < n && !w->done; j++) {
+            const uint64_t o = w->offsets[nb[j]];
+            w->done = fit_below(&w->f, o, o + aplan__size(w->p, nb[j])); /* placed: fits 64 bits */
+        }
+        return APLAN_OK;
+    }
+    size_t pos = 0;
+    aplan_status st = aplan__first_gap(w->p, w->offsets, nb, n, &pos, w->c, w->f.size, w->f.align, &w->c);
+    if (st != APLAN_OK) return st;
+    w->c_end = w->c + w->f.size; /* first_gap checked it */
+    w->done = pos < n;
+    return APLAN_OK;
+}
+
+/*
+ * walk_sorted for a few neighbours in any order (n <= FEW): their offsets and ends are read once into the stack and
+ * sorted there, so the sort and the walk touch no other memory. Same result as sorting by offset and walking.
+ */
+#define FEW 32
+static aplan_status walk_few(walk *w, const uint32_t *nb, size_t n) {
+    uint64_t lo[FEW], hi[FEW];
+    APLAN_ASSERT(n <= FEW);
+    for (size_t j = 0; j < n; j++) {
+        const uint64_t o = w->offsets[nb[j]], e = o + aplan__size(w->p, nb[j]); /* placed: fits 64 bits */
+        size_t at = j;
+        for (; at > 0 && lo[at - 1u] > o; at--) {
+            lo[at] = lo[at - 1u];
+            hi[at] = hi[at - 1u];
+        }
+        lo[at] = o;
+        hi[at] = e;
+    }
+    if (w->smallest) {
+        for (size_t j = 0; j < n && !w->done; j++) w->done = fit_below(&w->f, lo[j], hi[j]);
+        return APLAN_OK;
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (lo[j] >= w->c_end) { /* [c, c_end) fits below this neighbour and all later ones */
+            w->done = true;
+            return APLAN_OK;
+        }
+        if (hi[j] > w->c &&
+            (!aplan__align_up(hi[j], w->f.align, &w->c) || !aplan__add(w->c, w->f.size, &w->c_end))) {
+            return APLAN_E_SIZE_OVERFLOW;
+        }
+    }
+    return APLAN_OK;
+}
+
+/*
+ * The gap among many hits, without sorting them all at once: the hits are bucketed by the top byte of their offsets
+ * (below top, the highest end of a placed buffer) and the buckets are sorted and walked from the lowest. The lowest
+ * rule stops at the first bucket that starts at or above the end of its candidate gap, so the buckets above the
+ * answer are never sorted; the smallest rule stops at an exact fit. hits and tmp (k entries each) are overwritten;
+ * 2 KiB of stack. O(k) plus the sorts of the buckets walked.
+ */
+static aplan_status walk_many(walk *w, uint32_t *hits, uint32_t *tmp, size_t k, uint64_t top) {
+    unsigned shift = 0;
+    while (shift < 56u && (top - 1u) >> shift > 0xFFu) shift++; /* every offset is below top */
+    uint32_t first[257];
+    spread(w->offsets, hits, tmp, k, 0, shift, first);
+    aplan_status st = APLAN_OK;
+    for (unsigned d = 0; d < 256u && st == APLAN_OK && !w->done; d++) {
+        const size_t from = first[d], n = first[d + 1u] - from;
+        if (n == 0) continue;
+        if (!w->smallest && ((uint64_t)d << shift) >= w->c_end) break; /* this bucket and all above start there */
+        if (n <= FEW) {
+            st = walk_few(w, tmp + from, n);
+            continue;
+        }
+        aplan__sort_by(tmp + from, hits + from, n, APLAN__BY_OFFSET, w->p, w->offsets);
+        st = walk_sorted(w, tmp + from, n);
+    }
+    return st;
+}
+
+aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
+                                size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    aplan__scratch s;
+    uint32_t *w[ARRAYS];
+    uint64_t *extra;
+    conflicts tree = {.p = p};
+    aplan__scratch_init(&s, scratch, scratch_size);
+    layout(&s, p->count, rule->wide, w, &tree.maxima, tree.start, &tree.levels, &extra);
+    if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
+    size_t online, m = 0;
+    aplan__split(p, true, offsets, w[ORDER], &online, NULL, NULL, NULL);
+    /* The size order; stable sorts over a list in index order, so equal keys keep the tie order below. */
+    if (rule->tie == APLAN__TIE_LAST_ADDED) { /* list by falling index */
+        for (size_t i = 0, j = online; i + 1u < j; i++, j--) {
+            const uint32_t t = w[ORDER][i];
+            w[ORDER][i] = w[ORDER][j - 1u];
+            w[ORDER][j - 1u] = t;
+        }
+    } else if (rule->tie == APLAN__TIE_LOWER) {
+        aplan__sort_by(w[ORDER], w[TMP], online, APLAN__BY_LOWER, p, NULL);
+    }
+    aplan__sort_by(w[ORDER], w[TMP], online, APLAN__BY_SIZE_DESC, p, NULL);
+    /* The tree holds every buffer that occupies memory, listed by rising index so that the sort ties by index. */
+    for (uint32_t i = 0; i < p->count; i++) {
+        if (aplan__occupies(p, i)) w[TREE_ORDER][m++] = i;
+    }
+    aplan__sort_by(w[TREE_ORDER], w[TMP], m, APLAN__BY_LOWER, p, NULL);
+    tree.order = w[TREE_ORDER];
+    tree.rank = w[RANK];
+    /* The maxima over the m members (fewer than the buffers: the levels are laid out for n, and used for m). */
+    (void)aplan__greedy_levels(m, NULL, &tree.levels);
+    tree.count[0] = m;
+    for (unsigned l = 1; l <= tree.levels; l++) tree.count[l] = (tree.count[l - 1u] + FAN - 1u) / FAN;
+    /* Ranks by a merge: the members by end step (left in TMP for the order function) against the starts, with HITS
+     * as the map from buffer to position and RANK as the sort's second array (until the ranks are written). */
+    uint32_t *position = w[HITS];
+    for (size_t k = 0; k < m; k++) position[w[TREE_ORDER][k]] = (uint32_t)k;
+    for (size_t k = 0; k < m; k++) w[TMP][k] = w[TREE_ORDER][k];
+    aplan__sort_by(w[TMP], w[RANK], m, APLAN__BY_UPPER, p, NULL);
+    for (size_t k = 0, starts = 0; k < m; k++) {
+        const uint64_t upper = p->buffers[w[TMP][k]].upper;
+        while (starts < m && p->buffers[w[TREE_ORDER][starts]].lower < upper) starts++;
+        w[RANK][position[w[TMP][k]]] = (uint32_t)starts | UNPLACED;
+    }
+    for (size_t k = 0; k < online; k++) w[ORDER][k] = position[w[ORDER][k]]; /* placing order, as positions */
+    if (rule->order != NULL) {
+        const aplan__greedy_view view = {p, w[ORDER], online, w[TREE_ORDER], w[RANK], w[TMP], m, w[HITS],
+                                         tree.maxima, extra};
+        rule->order(&view);
+    }
+    for (unsigned l = 0; l < tree.levels; l++) {
+        for (size_t e = 0; e < tree.count[l + 1u]; e++) tree.maxima[tree.start[l] + e] = 0;
+    }
+    uint64_t top = 0; /* the highest end of a placed buffer: every offset among the hits is below it */
+    uint64_t latest_start = 0, earliest_end = UINT64_MAX;
+    bool fixed = false;
+    for (size_t k = 0; k < m; k++) { /* the fixed members are placed already */
+        const uint32_t i = w[TREE_ORDER][k];
+        if (p->buffers[i].lower > latest_start) latest_start = p->buffers[i].lower;
+        if (p->buffers[i].upper < earliest_end) earliest_end = p->buffers[i].upper;
+        if (offsets[i] == APLAN_NO_OFFSET) continue;
+        place(&tree, k);
+        if (offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
+        fixed = true;
+    }
+    /* Every buffer live at one step and none fixed: each conflicts with every placed one, and those never share bytes,
+     * so the free bytes below the highest end are that end less the placed sizes. When those are fewer than a buffer's
+     * size no gap can hold it and it goes on top (under either rule), found without asking the tree. */
+    const bool all_live = !fixed && latest_start < earliest_end;
+    const bool smallest = rule->gap == APLAN__GAP_SMALLEST;
+    uint64_t placed_sum = 0;
+    for (size_t k = 0; k < online; k++) {
+        const size_t at = w[ORDER][k];
+        const uint32_t x = w[TREE_ORDER][at];
+        const uint64_t size = aplan__size(p, x);
+        const uint64_t align = aplan__alignment(p, x);
+        aplan_status st = APLAN_OK;
+        size_t hits;
+        uint64_t end;
+        if (all_live && top - placed_sum < size) { /* no gap below the top can hold it: see above */
+            if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
+                st = APLAN_E_SIZE_OVERFLOW;
+            }
+        } else if ((hits = find_conflicts(&tree, at, w[HITS])) == 0) {
+            offsets[x] = 0;
+        } else {
+            walk g = {p, offsets, smallest, 0, size, false, {size, align, 0, 0, UINT64_MAX}};
+            st = hits > FEW ? walk_many(&g, w[HITS], w[TMP], hits, top) : walk_few(&g, w[HITS], hits);
+            offsets[x] = g.c;
+            if (st == APLAN_OK && smallest && !fit_end(&g.f, &offsets[x])) st = APLAN_E_SIZE_OVERFLOW;
+        }
+        if (st != APLAN_OK) {
+            offsets[x] = APLAN_NO_OFFSET;
+            aplan__report_value(report, st, x, 0, size);
+            return st;
+        }
+        place(&tree, at);
+        if (offsets[x] + size > top) top = offsets[x] + size;
+        placed_sum += size; /* all_live: disjoint, so at most top */
+    }
+    return APLAN_OK;
+}
+#endif

@@ -1,0 +1,361 @@
+/*
+ * The exact strategy: proofs checked against a brute force over every placement order (fuzz/oracle.c, through helpers.h), fits and
+ * infeasible capacities, fixed offsets and mixed alignments, budgets that run out, the search options' checks, and
+ * what aplan_plan_search says about plans of strategies that do not search.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "aplan/aplan.h"
+#include "aplan/strategies.h"
+#include "helpers.h"
+
+/* aplan_plan_search with malloc'd scratch; every plan it returns (APLAN_OK or a verified plan over the capacity) is
+ * also checked by the independent oracle. */
+static aplan_status search_with(const aplan_strategy *s, const aplan_problem *p, const aplan_search_options *o,
+                                uint64_t *offsets, aplan_result *r) {
+    size_t need = 0;
+    aplan_status st = aplan_plan_scratch_size(s, p, &need);
+    if (st != APLAN_OK) { /* the problem is refused before planning: aplan_plan_search says why, with no scratch */
+        assert_int_equal(aplan_plan_search(s, p, o, NULL, 0, offsets, r), st);
+        return st;
+    }
+    void *scratch = need ? aligned_alloc(APLAN_SCRATCH_ALIGN, (need + 7u) & ~(size_t)7u) : NULL;
+    assert_true(need == 0 || scratch != NULL);
+    st = aplan_plan_search(s, p, o, scratch, need, offsets, r);
+    free(scratch);
+    if (st == APLAN_OK || (st == APLAN_E_CAPACITY_EXCEEDED && r->arena_size > r->lower_bound && p->count > 0 &&
+                           r->outcome != APLAN_OUTCOME_INFEASIBLE)) {
+        aplan_problem unlimited = *p;
+        unlimited.capacity = APLAN_UNLIMITED;
+        assert_int_equal(brute_force_valid(&unlimited, offsets, r->arena_size), 1);
+    }
+    return st;
+}
+
+static aplan_search_options fit_options(void) {
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.goal = APLAN_GOAL_FIT;
+    return o;
+}
+
+/* Eight buffers whose optimum (12) lies above the lower bound (11), found by a random search and confirmed by the
+ * brute force; greedy_by_size needs 13 here. */
+#define GAP_COUNT 8
+static void gap_case(aplan_buffer *b) {
+    const aplan_buffer list[GAP_COUNT] = {buf(3, 2, 4), buf(4, 2, 6),  buf(2, 3, 6), buf(6, 6, 10),
+                                          buf(5, 5, 7), buf(3, 0, 3), buf(5, 0, 1), buf(1, 1, 5)};
+    memcpy(b, list, sizeof list);
+}
+
+static void test_exact_proves_an_optimum_above_the_bound(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer b[GAP_COUNT];
+    gap_case(b);
+    aplan_problem p;
+    aplan_problem_init(&p, b, GAP_COUNT);
+    const uint64_t optimum = brute_force_optimum(&p);
+    uint64_t off[GAP_COUNT];
+    aplan_result r;
+    assert_int_equal(search_with(need_strategy("greedy_by_size"), &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, 13);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_PLAN);
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.lower_bound, 11);
+    assert_int_equal(optimum, 12);
+    assert_int_equal(r.arena_size, optimum);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    /* One byte less cannot be done, and exact proves it. */
+    aplan_search_options o = fit_options();
+    p.capacity = optimum - 1u;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
+    assert_true(r.nodes > 0);
+    /* At the optimum it fits. */
+    p.capacity = optimum;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, optimum);
+}
+
+/* Random tiny problems: exact's minimum is the brute force's, flagged optimal; a fit at the optimum succeeds and one
+ * byte below is proven impossible (or refused by the bound alone). Fixed offsets and mixed alignments included. */
+static void test_exact_matches_brute_force(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    test_rng rng = {0x5eed0123456789ull};
+    size_t checked = 0, above_bound = 0;
+    for (int round = 0; round < 600; round++) {
+        aplan_buffer b[8];
+        size_t n = 1u + (size_t)rng_below(&rng, 8);
+        if (round % 3 == 0) {
+            random_problem(&rng, b, n, 8, 24, 8, round % 4 == 0 ? 3 : 0); /* alignments, fixed buffers */
+        } else {
+            /* Random problems this small almost always reach the bound, where nothing needs proving. So half come
+             * from the gap case, one or two buffers changed by a step or a byte: many keep an optimum above it. */
+            n = GAP_COUNT;
+            gap_case(b);
+            for (uint64_t k = 1u + rng_below(&rng, 2); k-- > 0;) {
+                aplan_buffer *x = &b[rng_below(&rng, GAP_COUNT)];
+                switch (rng_below(&rng, 4)) {
+                case 0: x->size += 1u; break;
+                case 1: x->size -= x->size > 1u; break;
+                case 2: x->lower -= x->lower > 0; break;
+                default: x->upper += 1u; break;
+                }
+            }
+            if (round % 7 == 0) { /* an alignment the others lack */
+                b[rng_below(&rng, GAP_COUNT)].alignment = 2;
+            }
+        }
+        aplan_problem p;
+        aplan_problem_init(&p, b, n);
+        if (round % 5 == 0) p.flags |= APLAN_ROUND_SIZES;
+        if (aplan_problem_validate(&p, NULL) != APLAN_OK) continue;
+        const uint64_t optimum = brute_force_optimum(&p);
+        uint64_t off[8];
+        aplan_result r;
+        aplan_status st = search_with(ex, &p, NULL, off, &r);
+        if (optimum == UINT64_MAX) { /* fixed buffers that clash: the core refuses the input */
+            assert_int_not_equal(st, APLAN_OK);
+            continue;
+        }
+        assert_int_equal(st, APLAN_OK);
+        assert_int_equal(r.arena_size, optimum);
+        assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+        above_bound += optimum > r.lower_bound;
+        aplan_search_options o = fit_options();
+        p.capacity = optimum;
+        assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+        assert_true(r.outcome == APLAN_OUTCOME_FITS || r.outcome == APLAN_OUTCOME_OPTIMAL);
+        if (optimum > 0) {
+            p.capacity = optimum - 1u;
+            assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+            assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
+        }
+        checked++;
+    }
+    assert_true(checked > 300);
+    print_message("%zu problems, %zu with the optimum above the bound\n", checked, above_bound);
+    assert_true(above_bound >= 100); /* the cases where a proof needs a search, not the bound */
+}
+
+/* A fixed buffer in the middle of the range forces the others around it; alignments of 1, 4 and 16 mixed. */
+static void test_exact_keeps_fixed_offsets_and_alignment(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer b[4] = {fixed_buf(8, 0, 4, 8), buf(8, 0, 2), buf(4, 1, 3), buf(3, 2, 4)};
+    b[1].alignment = 16;
+    b[2].alignment = 4;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    uint64_t off[4];
+    aplan_result r;
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(off[0], 8);
+    assert_int_equal(off[1] % 16u, 0);
+    assert_int_equal(off[2] % 4u, 0);
+    assert_int_equal(r.arena_size, brute_force_optimum(&p));
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+}
+
+/* Budgets: a node limit and a stop callback both end the search with a valid plan flagged BEST_FOUND. */
+static unsigned calls;
+static bool stop_after_two(void *context, uint64_t nodes) {
+    (void)nodes;
+    assert_ptr_equal(context, &calls);
+    return ++calls >= 2;
+}
+
+static const char *path_a(void) { return shared_path("benchmarks/minimalloc/A.1048576.csv"); }
+
+/* A hard instance for the budget tests: minimalloc's A from the shared folder when present, else a generated one
+ * that exact cannot settle in a few nodes either (many buffers, all sizes different, a tight capacity). */
+static size_t hard_instance(aplan_buffer **out) {
+    test_lifetimes l;
+    if (load_lifetimes(path_a(), &l) == 0) {
+        *out = l.buffers;
+        free(l.ids);
+        return l.count;
+    }
+    test_rng rng = {42};
+    aplan_buffer *b = calloc(120, sizeof *b);
+    random_problem(&rng, b, 120, 60, 5000, 1, 0);
+    *out = b;
+    return 120;
+}
+
+static void test_exact_budget_runs_out(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer *b;
+    const size_t n = hard_instance(&b);
+    aplan_problem p;
+    aplan_problem_init(&p, b, n);
+    uint64_t *off = calloc(n, sizeof *off);
+    aplan_result r;
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.max_nodes = 50;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    assert_int_equal(r.nodes, 50);
+    assert_true(r.arena_size > r.lower_bound);
+    /* The callback: asked every 10 nodes, it stops at its second call. */
+    aplan_search_options_init(&o);
+    o.stop = stop_after_two;
+    o.context = &calls;
+    o.check_every = 10;
+    calls = 0;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(calls, 2);
+    assert_int_equal(r.nodes, 20);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    /* A fit that runs out of budget is neither a fit nor a proof. */
+    o = fit_options();
+    o.max_nodes = 50;
+    p.capacity = r.lower_bound;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    free(off);
+    free(b);
+}
+
+/* A starting plan: a fitting one is returned as it is; an invalid one is refused before any search. */
+static void test_exact_starts_from_a_given_plan(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer b[GAP_COUNT];
+    gap_case(b);
+    aplan_problem p;
+    aplan_problem_init(&p, b, GAP_COUNT);
+    uint64_t start[GAP_COUNT], off[GAP_COUNT];
+    aplan_result r;
+    assert_int_equal(search_with(need_strategy("greedy_by_size"), &p, NULL, start, &r), APLAN_OK);
+    aplan_search_options o = fit_options();
+    o.start = start;
+    p.capacity = r.arena_size;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_memory_equal(off, start, sizeof start);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_FITS);
+    assert_int_equal(r.nodes, 0);
+    /* Minimising from it goes below it. */
+    aplan_search_options_init(&o);
+    o.start = start;
+    p.capacity = APLAN_UNLIMITED;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, 12);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    start[1] = start[0]; /* buffers 0 and 1 are live together at steps 2 and 3 */
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(r.report.rule, APLAN_E_OVERLAP);
+}
+
+/* Options that cannot be: a goal out of range, a reserved field set. */
+static void test_search_options_are_checked(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer b[1] = {buf(4, 0, 1)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 1);
+    uint64_t off[1];
+    aplan_result r;
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    assert_int_equal(o.goal, APLAN_GOAL_MINIMISE);
+    assert_int_equal(o.check_every, 1024);
+    o.goal = 2;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_INVALID_ARG);
+    aplan_search_options_init(&o);
+    o.reserved[3] = 1;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_INVALID_ARG);
+}
+
+/* What the outcome says for strategies that do not search: optimal at the bound, a plain plan above it, and
+ * infeasible when the bound alone exceeds the capacity; options are ignored. */
+static void test_outcome_of_heuristics(void **state) {
+    (void)state;
+    const aplan_strategy *g = need_strategy("greedy_by_size");
+    aplan_buffer b[GAP_COUNT];
+    gap_case(b);
+    aplan_problem p;
+    aplan_problem_init(&p, b, GAP_COUNT);
+    uint64_t off[GAP_COUNT];
+    aplan_result r;
+    aplan_search_options o = fit_options();
+    o.max_nodes = 1;
+    assert_int_equal(search_with(g, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_PLAN);
+    assert_int_equal(r.nodes, 0);
+    aplan_buffer two[2] = {buf(4, 0, 2), buf(4, 1, 3)};
+    aplan_problem_init(&p, two, 2);
+    assert_int_equal(search_with(g, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    p.capacity = 7;
+    assert_int_equal(search_with(g, &p, NULL, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
+}
+
+/* Independent groups (no step in common) are searched one by one; the arena is the highest of them. */
+static void test_exact_solves_groups_apart(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer b[2 * GAP_COUNT];
+    gap_case(b);
+    gap_case(b + GAP_COUNT);
+    for (size_t i = GAP_COUNT; i < 2 * GAP_COUNT; i++) {
+        b[i].lower += 20;
+        b[i].upper += 20;
+        b[i].size *= 2;
+    }
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2 * GAP_COUNT);
+    uint64_t off[2 * GAP_COUNT];
+    aplan_result r;
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.lower_bound, 22);
+    assert_int_equal(r.arena_size, 24); /* the second group is the first scaled by two */
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+}
+
+/* Minimalloc's A at its published capacity (shared folder): exact fits it, which no heuristic here does. */
+static void test_exact_fits_minimalloc_a(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    test_lifetimes l;
+    if (load_lifetimes(path_a(), &l) != 0) skip();
+    aplan_problem p;
+    aplan_problem_init(&p, l.buffers, l.count);
+    p.capacity = 1048576;
+    uint64_t *off = calloc(l.count, sizeof *off);
+    aplan_result r;
+    aplan_search_options o = fit_options();
+    o.max_nodes = 20000000; /* about 230,000 needed; a generous guard, not a timing */
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, 1048576);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL); /* the capacity is the bound here */
+    free(off);
+    free_lifetimes(&l);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_proves_an_optimum_above_the_bound),
+        cmocka_unit_test(test_exact_matches_brute_force),
+        cmocka_unit_test(test_exact_keeps_fixed_offsets_and_alignment),
+        cmocka_unit_test(test_exact_budget_runs_out),
+        cmocka_unit_test(test_exact_starts_from_a_given_plan),
+        cmocka_unit_test(test_search_options_are_checked),
+        cmocka_unit_test(test_outcome_of_heuristics),
+        cmocka_unit_test(test_exact_solves_groups_apart),
+        cmocka_unit_test(test_exact_fits_minimalloc_a),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
