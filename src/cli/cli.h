@@ -96,13 +96,25 @@ typedef struct cli_settings {
     cli_alignment_from alignment_from;
     uint64_t target_alignment;  /* the preset's alignment (0 without --target), applied only to CSV input */
     bool capacity_from_target;  /* the capacity is the target's RAM (no --capacity) */
+    uint64_t time_limit_ns;     /* --time-limit: the budget of each search, in nanoseconds (CLI_DEFAULT_TIME_LIMIT) */
 } cli_settings;
+
+/* The budget of a search when --time-limit is not given (1 s), and the largest --time-limit taken (10^6 s: a
+ * larger figure is a typo, not a budget). In nanoseconds. */
+#define CLI_DEFAULT_TIME_LIMIT UINT64_C(1000000000)
+#define CLI_MAX_TIME_LIMIT_S 1000000u
 
 /* One strategy's outcome. */
 typedef struct cli_run {
     const aplan_strategy *strategy;
-    aplan_status status;   /* aplan_plan's status */
-    aplan_result result;
+    aplan_status status;   /* aplan_plan_search's status */
+    aplan_result result;   /* result.outcome and result.nodes say what the plan proves and what was searched */
+    bool searched;         /* the strategy has a search member (cli_searches): it ran under a goal and the time limit */
+    uint32_t goal;         /* aplan_goal of a search: FIT when a capacity is set, else MINIMISE */
+    const uint64_t *start; /* set before cli_run_one: a valid plan the search starts from (auto), else NULL */
+    const char *start_name; /* the strategy whose plan start is (auto's search), else NULL */
+    double deadline_ms;    /* set before cli_run_one: when the search must stop (cli_clock_ms), or 0 for the time
+                              limit from the run's own start */
     uint64_t *offsets;     /* count entries; valid when planned */
     bool planned;          /* offsets hold a verified plan (status OK or CAPACITY_EXCEEDED with a plan) */
     bool verified;         /* an independent aplan_verify call accepted the offsets */
@@ -152,7 +164,8 @@ enum {
     CLI_OPT_FORCE = 1u << 9,
     CLI_OPT_NAME = 1u << 10,
     CLI_OPT_REPLAN = 1u << 11,
-    CLI_OPT_MAX_INPUT = 1u << 12
+    CLI_OPT_MAX_INPUT = 1u << 12,
+    CLI_OPT_TIME_LIMIT = 1u << 13
 };
 
 /* A parsed command line. All-zero is "no options, no arguments" (what `aplan` alone plans the example with). */
@@ -171,6 +184,7 @@ typedef struct cli_options {
     const char *name;      /* -f c: prefix of every identifier (a C identifier); NULL for "aplan" */
     bool replan;           /* embed: ignore the input's offline plan */
     uint64_t max_input;    /* --max-input-size: the largest input read, in bytes (valid when given) */
+    uint64_t time_limit_ns; /* --time-limit in nanoseconds (valid when given) */
     bool help;
     const char *args[3];
     size_t arg_count;
@@ -246,18 +260,41 @@ typedef bool (*cli_pair_found)(void *state, size_t i, size_t j, uint64_t lo, uin
 bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state);
 /* Fill s->bound and s->bound_step (capacity aside). CLI_EXIT_INTERNAL on out of memory, BAD_INPUT otherwise. */
 int cli_compute_bound(cli_session *s);
-/* Fill s->runs from a -s list (NULL, "all", "auto" or names). NULL, all and auto take every built-in strategy that
+/* Fill s->runs from a -s list (NULL, "all", "auto" or names). NULL and all take every built-in strategy that
  * applies to the input: offline only when every buffer has a fixed offset, and then offline alone (any other
- * strategy must keep those offsets). CLI_EXIT_USAGE for a bad name (message printed). */
+ * strategy must keep those offsets). auto takes the same less the searching ones (cli_auto_search adds its search
+ * after). CLI_EXIT_USAGE for a bad name (message printed). */
 int cli_select_strategies(const char *list, cli_session *s);
-/* Plan with run->strategy and verify the plan independently; failures end up in run->status and run->error. The
- * strategy plans with the capacity aside and the capacity is applied after, so a plan above it (even one above a
- * bound that already exceeds it) is still shown with its size: status APLAN_E_CAPACITY_EXCEEDED, planned. */
+/* True iff the strategy searches: ABI 2 or later with a search member. Such a run gets a goal and the time limit. */
+bool cli_searches(const aplan_strategy *strategy);
+/* Plan with run->strategy through aplan_plan_search and verify the plan independently; failures end up in
+ * run->status and run->error. A strategy that does not search plans with the capacity aside and the capacity is
+ * applied after, so a plan above it (even one above a bound that already exceeds it) is still shown with its size:
+ * status APLAN_E_CAPACITY_EXCEEDED, planned. A searching one gets goal FIT with the capacity when there is one
+ * (APLAN_E_CAPACITY_EXCEEDED then comes with outcome INFEASIBLE, proven, or BEST_FOUND, the time ran out), else
+ * goal MINIMISE; it starts from run->start when set and stops at run->deadline_ms, or after the time limit. */
 void cli_run_one(cli_session *s, cli_run *run);
+/* -s auto, after its cheap runs (started at t0_ms, cli_clock_ms): when the best of them is above the lower bound,
+ * the time limit is not 0, some time of it is left and the build has `exact`, run exact from that plan for the time
+ * left (goal MINIMISE, or FIT when there is a capacity that no cheap plan fits but the bound does), appended to
+ * s->runs. Nothing otherwise. */
+void cli_auto_search(cli_session *s, double t0_ms);
+/* The session's best plan is proven optimal: its arena equals the bound, or a search of the same problem proved
+ * that no plan is smaller (a run with outcome OPTIMAL and the same arena). false when there is no best plan. */
+bool cli_best_proven(const cli_session *s);
+/* What a run's plan is known to be, as the table and the HTML page say it: "optimal", "fits", "best found",
+ * "infeasible", "plan" (a plan, nothing proven beyond the bound beside it), or "-" (no plan and nothing proven). */
+const char *cli_outcome_word(const cli_run *run);
+/* The same as JSON says it: "optimal", "fits", "best_found", "infeasible", "plan", or NULL (null). */
+const char *cli_outcome_key(const cli_run *run);
+/* A time limit (nanoseconds) as a decimal number of seconds, as --time-limit takes it: "1", "0.5", "0" (at most 9
+ * decimals, no trailing zeros). */
+void cli_seconds_text(uint64_t ns, char *out, size_t out_size);
 /* Set s->tflm_arena: run greedy_by_size_tflm (TFLM's GreedyMemoryPlanner, which keeps fixed offsets as TFLM does)
  * on the input as it is; 0 when that strategy is not built or cannot plan it. */
 void cli_compute_tflm_arena(cli_session *s);
-/* The run with the smallest plan, within the capacity or not (the first on ties); NULL when none planned. */
+/* The run with the smallest plan, within the capacity or not (the first on ties: a search that proves a heuristic's
+ * arena optimal proves it for every plan of that size, cli_best_proven); NULL when none planned. */
 const cli_run *cli_smallest_plan(const cli_session *s);
 /* The buffers live at step with a non-zero planned size: returns how many, sets *bytes to their planned sizes' sum
  * and fills largest[0..min(k, count)) with the indices of the largest, largest first (ties: lower index first). */
@@ -417,6 +454,11 @@ void cli_progress_begin(void);
 void cli_progress(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Clear the line if it is shown: before anything else is written to the terminal, and at the end. */
 void cli_progress_end(void);
+/* Within a phase: rewrite the line with TEXT when it may show, without starting a new phase (a search's count of
+ * nodes, from its stop callback). Costs a clock read when the line may not show. */
+void cli_progress_note(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Milliseconds on the monotonic clock (CLOCK_MONOTONIC): the progress line's and the searches' deadlines. */
+double cli_clock_ms(void);
 /* The output phase: "writing WHAT" when out is not a terminal; else the line is cleared (the output follows). */
 void cli_progress_writing(FILE *out, const char *what);
 

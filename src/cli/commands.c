@@ -110,17 +110,36 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(s);
     if (rc == CLI_EXIT_OK) rc = cli_select_strategies(list, s);
     if (rc != CLI_EXIT_OK) return rc;
+    double t0 = cli_clock_ms(); /* auto's time limit covers its cheap runs and its search */
     for (size_t i = 0; i < s->run_count; i++) cli_run_one(s, &s->runs[i]);
+    if (s->auto_mode) cli_auto_search(s, t0);
     /* What TFLM's own planner gives, for the report's "in TFLM" lines and JSON, whatever -s chose. */
     if (show && in->kind == CLI_INPUT_TFLITE) cli_compute_tflm_arena(s);
     const cli_run *smallest = cli_smallest_plan(s);
+    /* auto's search started from the smallest cheap plan: when its plan fits and is no larger, its run (that plan, or
+     * one as large, with what the search proved and the nodes it took) is the one to show. */
+    const cli_run *search = s->auto_mode && s->run_count > 0 && s->runs[s->run_count - 1u].start != NULL
+                                ? &s->runs[s->run_count - 1u]
+                                : NULL;
+    if (search != NULL && search->status == APLAN_OK && smallest != NULL &&
+        search->result.arena_size <= smallest->result.arena_size)
+        smallest = search;
     if (smallest != NULL && smallest->status == APLAN_OK) {
         s->best = (size_t)(smallest - s->runs);
         return CLI_EXIT_OK;
     }
-    /* Plans that do not fit are still plans: the table or JSON shows them (exit 4). When no strategy planned (exit 3)
-     * there is nothing to show, and nothing is written. */
-    if (show && smallest != NULL && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON)) (void)emit(o, s);
+    /* What a search found out about the capacity: proven that nothing fits, or out of time before finding a fit. */
+    const cli_run *proof = NULL, *ran_out = NULL;
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        if (!r->searched || r->status != APLAN_E_CAPACITY_EXCEEDED) continue;
+        if (r->result.outcome == APLAN_OUTCOME_INFEASIBLE && proof == NULL) proof = r;
+        if (r->result.outcome == APLAN_OUTCOME_BEST_FOUND && ran_out == NULL) ran_out = r;
+    }
+    /* Plans that do not fit are still plans: the table or JSON shows them (exit 4), and so does a search that proved
+     * that none fits. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
+    if (show && (smallest != NULL || proof != NULL) && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON))
+        (void)emit(o, s);
     if (s->bound > s->settings.capacity) {
         cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
                   (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),
@@ -129,8 +148,18 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     }
     if (smallest != NULL) {
         const cli_run *r = smallest;
-        cli_error("%s: nothing fits the capacity of %llu bytes: the smallest plan (%s) needs %llu bytes, %llu more",
-                  in->name, (unsigned long long)s->settings.capacity, r->strategy->name,
+        unsigned long long capacity = (unsigned long long)s->settings.capacity;
+        char why[160];
+        if (proof != NULL) {
+            snprintf(why, sizeof why, "proven: no plan fits %llu bytes (%s searched %llu nodes)", capacity,
+                     proof->strategy->name, (unsigned long long)proof->result.nodes);
+        } else if (ran_out != NULL) {
+            snprintf(why, sizeof why, "no plan within %llu bytes found in the time limit (%s, best: %llu bytes)",
+                     capacity, ran_out->strategy->name, (unsigned long long)ran_out->result.arena_size);
+        } else {
+            snprintf(why, sizeof why, "nothing fits the capacity of %llu bytes", capacity);
+        }
+        cli_error("%s: %s: the smallest plan (%s) needs %llu bytes, %llu more", in->name, why, r->strategy->name,
                   (unsigned long long)r->result.arena_size,
                   (unsigned long long)(r->result.arena_size - s->settings.capacity));
         return CLI_EXIT_NO_FIT;
@@ -366,7 +395,8 @@ int cli_cmd_list(const cli_options *o) {
         printf("%-20s %s\n", st->name, st->description);
     }
     printf("%-20s %s\n", "all", "run every strategy above (the default)");
-    printf("%-20s %s\n", "auto", "run every strategy, keep the best plan");
+    printf("%-20s %s\n", "auto", "run the strategies that do not search, then search from the best plan with exact "
+                                  "while --time-limit lasts; keep the best plan");
     return cli_flush_stdout();
 }
 
@@ -441,7 +471,7 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
     if (before != 0) printf("%llu -> ", (unsigned long long)before);
     printf("%llu bytes (%s%s), lower bound %llu bytes%s; %zu of %zu tensors planned offline\n",
            (unsigned long long)arena, before != 0 ? "TFLM's greedy planner -> " : "", best->strategy->name,
-           (unsigned long long)s->bound, arena == s->bound ? ", optimal" : "", info.planned_count, info.tensor_count);
+           (unsigned long long)s->bound, cli_best_proven(s) ? ", optimal" : "", info.planned_count, info.tensor_count);
     return cli_flush_stdout();
 }
 

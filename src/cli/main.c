@@ -8,7 +8,7 @@
 #include "cli.h"
 
 #define PLAN_ACCEPTS (CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | \
-                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME)
+                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME | CLI_OPT_TIME_LIMIT)
 
 /* The order is irrelevant to dispatch (but `plan` comes first: `aplan FILE` runs it); the main help (options.c) lists
  * the commands in its own order. */
@@ -23,7 +23,7 @@ static const cli_command commands[] = {
     {"list", 0, 0, 0, "aplan list", cli_help_list, cli_cmd_list},
     {"targets", 0, 0, 0, "aplan targets", cli_help_targets, cli_cmd_targets},
     {"embed", CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_OUTPUT | CLI_OPT_FORCE |
-                  CLI_OPT_REPLAN | CLI_OPT_MAX_INPUT,
+                  CLI_OPT_REPLAN | CLI_OPT_MAX_INPUT | CLI_OPT_TIME_LIMIT,
      1, 1, "aplan embed [options] MODEL -o OUT", cli_help_embed, cli_cmd_embed},
 };
 

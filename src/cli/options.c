@@ -36,7 +36,9 @@ void cli_error(const char *format, ...) {
 
 #define PLAN_OPTIONS                                                                                                \
     "  -s, --strategy NAME[,NAME...]|all|auto\n"                                                                  \
-    "                        strategies to run (default all; auto runs all and keeps the best)\n"                 \
+    "                        strategies to run (default all; auto runs the fast ones, then, when the best\n"      \
+    "                        is above the lower bound, searches from it with exact; it keeps the best)\n"          \
+    TIME_LIMIT_OPTION                                                                                               \
     "  -a, --align N         default alignment in bytes, a power of two (default: 16 for .tflite\n"               \
     "                        and the example, as TFLM; 1 for CSV, whose own alignment column wins)\n"             \
     "      --round-sizes     round every size up to its alignment (default for .tflite, as TFLM)\n"               \
@@ -52,6 +54,12 @@ void cli_error(const char *format, ...) {
     "                        result is written (a failure leaves it as it was)\n"                                  \
     "  -h, --help            this help\n"
 
+/* --time-limit, for the commands that plan. */
+#define TIME_LIMIT_OPTION                                                                                           \
+    "      --time-limit SECONDS\n"                                                                                 \
+    "                        budget of each search (exact, and auto's search), a decimal number of seconds\n"     \
+    "                        such as 0.5; default 1; 0 leaves auto to the fast strategies\n"
+
 /* --max-input-size, for the commands that read files. */
 #define MAX_INPUT_OPTION                                                                                            \
     "      --max-input-size BYTES\n"                                                                               \
@@ -60,7 +68,8 @@ void cli_error(const char *format, ...) {
 
 const char cli_help_plan[] =
     "Plan INPUT (a .tflite model or a CSV problem, recognised by content) with one strategy, a list, or all,\n"
-    "and print one row per strategy: arena bytes, lower bound, overhead over the bound, time, verified; then\n"
+    "and print one row per strategy: arena bytes, lower bound, overhead over the bound, outcome (optimal, fits,\n"
+    "best found, infeasible, or plan: nothing proven), search nodes, time, verified; then\n"
     "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
     "`aplan INPUT [options]` is the same. With -f csv|svg|html|c the output is the plan of one strategy (the best\n"
     "when several ran).\n\n" PLAN_OPTIONS MAX_INPUT_OPTION;
@@ -102,7 +111,8 @@ const char cli_help_embed[] =
     "was. Prints the arena before (TFLM's greedy planner on MODEL) and after.\n\n"
     "  -o, --output OUT      the model to write (required; never MODEL itself unless --force)\n"
     "  -s, --strategy NAME[,NAME...]|all|auto\n"
-    "                        strategies to try, keeping the best plan (default auto: all of them)\n"
+    "                        strategies to try, keeping the best plan (default auto)\n"
+    TIME_LIMIT_OPTION
     "  -a, --align N         alignment in bytes, a power of two (default 16, TFLM's)\n"
     "      --capacity BYTES  largest arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576); exit 4 when nothing\n"
     "                        fits\n"
@@ -156,6 +166,31 @@ bool cli_same_name(const char *a, const char *b) {
 #define NOT_BYTES                                                                                                   \
     "is not a byte count (digits, then optionally K, KB or KiB for 1024, M, MB or MiB for 1048576, G, GB or GiB " \
     "for 1073741824)"
+
+/* The end of the message for a value parse_seconds refuses, after "--time-limit 'VALUE' ". */
+#define NOT_SECONDS "is not a number of seconds (a decimal such as 0, 0.5 or 10, at most 1000000)"
+
+/* A non-negative decimal number of seconds, at most CLI_MAX_TIME_LIMIT_S, into nanoseconds (digits past the ninth
+ * decimal are dropped): digits, or digits, a point and digits (either side may be empty, not both). No sign, no
+ * exponent, no spaces, no nan or inf: strtod would take all of them, and the locale's decimal point. */
+static bool parse_seconds(const char *s, uint64_t *ns) {
+    uint64_t whole = 0, fraction = 0, scale = 1000000000u;
+    size_t digits = 0;
+    for (; *s >= '0' && *s <= '9'; s++, digits++) {
+        whole = whole * 10u + (uint64_t)(*s - '0');
+        if (whole > CLI_MAX_TIME_LIMIT_S) return false;
+    }
+    if (*s == '.') {
+        for (s++; *s >= '0' && *s <= '9'; s++, digits++) {
+            scale /= 10u; /* 0 past the ninth decimal: the digit counts for nothing */
+            fraction += (uint64_t)(*s - '0') * scale;
+        }
+    }
+    if (*s != '\0' || digits == 0) return false;
+    if (whole == CLI_MAX_TIME_LIMIT_S && fraction > 0) return false;
+    *ns = whole * 1000000000u + fraction;
+    return true;
+}
 
 /* Decimal with an optional suffix, in any case: K, KB or KiB (1024), M, MB or MiB (1024 * 1024), G, GB or GiB
  * (1024^3). KB, MB and GB are binary too, as RAM sizes are quoted in datasheets; false on anything else or
@@ -275,6 +310,7 @@ static const option_spec option_specs[] = {
     {"--replan", 0, CLI_OPT_REPLAN, false},
     {"--name", 0, CLI_OPT_NAME, true},
     {"--max-input-size", 0, CLI_OPT_MAX_INPUT, true},
+    {"--time-limit", 0, CLI_OPT_TIME_LIMIT, true},
 };
 
 /* The spec of "-x" or "--long"; NULL when there is none. */
@@ -387,6 +423,12 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         case CLI_OPT_MAX_INPUT:
             if (!parse_bytes(value, &o->max_input)) {
                 cli_error("%s: --max-input-size '%s' " NOT_BYTES, cmd->name, value);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case CLI_OPT_TIME_LIMIT:
+            if (!parse_seconds(value, &o->time_limit_ns)) {
+                cli_error("%s: --time-limit '%s' " NOT_SECONDS, cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;

@@ -373,11 +373,28 @@ static void write_verdict(FILE *out, const cli_session *s) {
                 (unsigned long long)s->bound, (unsigned long long)(s->bound - st->capacity), of,
                 (unsigned long long)st->capacity);
     } else if (smallest != NULL) {
-        fprintf(out, "does not fit: the smallest plan (%s) needs %llu bytes, %llu more than %s (%llu); the lower "
-                     "bound, %llu, would fit\n",
+        /* A search given the capacity (goal FIT) may have proved that the bound is out of reach, or run out of time. */
+        const cli_run *proof = NULL, *ran_out = NULL;
+        for (size_t i = 0; i < s->run_count; i++) {
+            const cli_run *r = &s->runs[i];
+            if (!r->searched || r->status != APLAN_E_CAPACITY_EXCEEDED) continue;
+            if (r->result.outcome == APLAN_OUTCOME_INFEASIBLE && proof == NULL) proof = r;
+            if (r->result.outcome == APLAN_OUTCOME_BEST_FOUND && ran_out == NULL) ran_out = r;
+        }
+        fprintf(out, "does not fit: the smallest plan (%s) needs %llu bytes, %llu more than %s (%llu); ",
                 smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
-                (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity,
-                (unsigned long long)s->bound);
+                (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity);
+        if (proof != NULL) {
+            fprintf(out, "%s proved that no plan fits it (%llu nodes searched), though the lower bound, %llu, does\n",
+                    proof->strategy->name, (unsigned long long)proof->result.nodes, (unsigned long long)s->bound);
+        } else if (ran_out != NULL) {
+            char limit[40];
+            cli_seconds_text(st->time_limit_ns, limit, sizeof limit);
+            fprintf(out, "the lower bound, %llu, would fit, but %s found no plan within it in the time limit (%s s)\n",
+                    (unsigned long long)s->bound, ran_out->strategy->name, limit);
+        } else {
+            fprintf(out, "the lower bound, %llu, would fit\n", (unsigned long long)s->bound);
+        }
     } else {
         return; /* no plan at all: not a question of fit (the error says why) */
     }
@@ -442,11 +459,32 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
     char planned[256];
     if (strcmp(in->name, "-") == 0 || stem == 0) snprintf(planned, sizeof planned, "planned.tflite");
     else snprintf(planned, sizeof planned, "%.*s_planned.tflite", (int)(stem < 200u ? stem : 200u), base);
-    fprintf(out, "  write it into the model as its offline plan:\n    aplan embed -s %s ", name);
+    if (!b->searched) {
+        fprintf(out, "  write it into the model as its offline plan:\n    aplan embed -s %s ", name);
+    } else {
+        /* A search's plan depends on its budget: the command gives this plan again when the search ends the same
+         * way (complete, or at its first fit), which a budget that ran out does not promise. At run time a search
+         * has no place: the adapter line is left out. */
+        fprintf(out, "  write it into the model as its offline plan (%s):\n    aplan embed -s %s",
+                b->result.outcome == APLAN_OUTCOME_BEST_FOUND
+                    ? "the search ran out of time: this command may find another plan"
+                    : "the search finished, so this command repeats it",
+                s->auto_mode ? "auto" : name);
+        if (s->settings.time_limit_ns != CLI_DEFAULT_TIME_LIMIT) {
+            char limit[40];
+            cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+            fprintf(out, " --time-limit %s", limit);
+        }
+        /* A fit was looked for within the capacity: without it the search would minimise instead. */
+        if (b->goal == APLAN_GOAL_FIT) fprintf(out, " --capacity %llu", (unsigned long long)s->settings.capacity);
+        fputc(' ', out);
+    }
     write_shell_word(out, in->name);
     fputs(" -o ", out);
     write_shell_word(out, planned);
-    fprintf(out, "\n  or plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, "
+    fputc('\n', out);
+    if (b->searched) return;
+    fprintf(out, "  or plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, "
                  "docs/tflm.md):\n    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_%s());\n",
             name);
 }
@@ -454,21 +492,23 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
 int cli_write_table(FILE *out, const cli_session *s) {
     cli_write_heading(out, s);
     write_selection_note(out, s);
-    fprintf(out, "\n  %-22s %12s %12s %9s %11s  %s\n", "strategy", "arena bytes", "lower bound", "overhead", "time",
-            "verified");
+    fprintf(out, "\n  %-22s %12s %12s %9s  %-10s %12s %11s  %s\n", "strategy", "arena bytes", "lower bound",
+            "overhead", "outcome", "nodes", "time", "verified");
     for (size_t i = 0; i < s->run_count; i++) {
         const cli_run *r = &s->runs[i];
         /* arena: 20 digits at most. over: arena / bound can reach 2^64 (bound 1), so "%+.1f%%" can take 27
          * characters ("+1844674407370955161500.0%"); time: milliseconds as a double, "%.3f ms" up to 32 (a run of
          * 10^25 ms aside). None is ever cut: the column widens instead. */
-        char arena[24] = "-", over[48] = "-", time[48];
+        char arena[24] = "-", over[48] = "-", time[48], nodes[24] = "-";
         if (r->planned) {
             snprintf(arena, sizeof arena, "%llu", (unsigned long long)r->result.arena_size);
             snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(r->result.arena_size, s->bound));
         }
+        if (r->searched) snprintf(nodes, sizeof nodes, "%llu", (unsigned long long)r->result.nodes);
         snprintf(time, sizeof time, "%.3f ms", r->millis);
-        fprintf(out, "%c %-22s %12s %12llu %9s %11s  %s", i == s->best ? '*' : ' ', r->strategy->name, arena,
-                (unsigned long long)s->bound, over, time, r->verified ? "yes" : "no");
+        fprintf(out, "%c %-22s %12s %12llu %9s  %-10s %12s %11s  %s", i == s->best ? '*' : ' ', r->strategy->name,
+                arena, (unsigned long long)s->bound, over, cli_outcome_word(r), nodes, time,
+                r->verified ? "yes" : "no");
         if (r->status != APLAN_OK) fprintf(out, "  (%s)", r->error);
         fputc('\n', out);
     }
@@ -495,11 +535,22 @@ int cli_write_table(FILE *out, const cli_session *s) {
         const cli_run *b = &s->runs[s->best];
         uint64_t arena = b->result.arena_size;
         fprintf(out, "best: %s, %llu bytes", b->strategy->name, (unsigned long long)arena);
-        if (arena == s->bound)
+        if (arena == s->bound) {
             fprintf(out, ": proven optimal (equals the lower bound)\n");
-        else
-            fprintf(out, ": %llu bytes above the lower bound (%+.1f%%), not proven optimal\n",
+        } else if (cli_best_proven(s)) {
+            fprintf(out, ": proven optimal by a complete search, %llu bytes above the lower bound (%+.1f%%)\n",
                     (unsigned long long)(arena - s->bound), cli_overhead_percent(arena, s->bound));
+        } else {
+            fprintf(out, ": %llu bytes above the lower bound (%+.1f%%), not proven optimal",
+                    (unsigned long long)(arena - s->bound), cli_overhead_percent(arena, s->bound));
+            char limit[40];
+            cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+            if (b->searched && b->result.outcome == APLAN_OUTCOME_FITS)
+                fprintf(out, " (the search stopped at its first plan within the capacity)");
+            else if (b->searched && b->result.outcome == APLAN_OUTCOME_BEST_FOUND)
+                fprintf(out, " (the search's time limit, %s s, ran out)", limit);
+            fputc('\n', out);
+        }
     }
     write_verdict(out, s);
     write_tflm_use(out, s);
@@ -541,7 +592,15 @@ static void json_fit(FILE *out, const cli_session *s) {
     json_u64_or_null(out, fits, fits ? st->capacity - r->result.arena_size : 0);
     fputs(", \"over_bytes\": ", out);
     json_u64_or_null(out, !fits && r != NULL, !fits && r != NULL ? r->result.arena_size - st->capacity : 0);
-    fprintf(out, ", \"bound_fits\": %s},\n", s->bound <= st->capacity ? "true" : "false");
+    /* Proven that no plan fits: the bound alone, or a search given the capacity that covered every plan. */
+    bool proven = !fits && s->bound > st->capacity;
+    for (size_t i = 0; i < s->run_count && !fits; i++) {
+        const cli_run *x = &s->runs[i];
+        proven = proven || (x->searched && x->status == APLAN_E_CAPACITY_EXCEEDED &&
+                            x->result.outcome == APLAN_OUTCOME_INFEASIBLE);
+    }
+    fprintf(out, ", \"bound_fits\": %s, \"proven_no_fit\": %s},\n", s->bound <= st->capacity ? "true" : "false",
+            proven ? "true" : "false");
 }
 
 /* "peak": the step where the bound is reached, what is live there and its largest buffers. */
@@ -805,7 +864,10 @@ int cli_write_json(FILE *out, const cli_session *s) {
     fputs("  \"best\": ", out);
     if (best != NULL) cli_json_string(out, best->strategy->name);
     else fputs("null", out);
-    fprintf(out, ",\n  \"optimal\": %s,\n", best != NULL && best->result.arena_size == s->bound ? "true" : "false");
+    fprintf(out, ",\n  \"optimal\": %s,\n", cli_best_proven(s) ? "true" : "false");
+    char limit[40];
+    cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+    fprintf(out, "  \"time_limit_seconds\": %s,\n", limit);
     fputs("  \"strategies\": [", out);
     for (size_t i = 0; i < s->run_count; i++) {
         const cli_run *r = &s->runs[i];
@@ -820,6 +882,13 @@ int cli_write_json(FILE *out, const cli_session *s) {
         json_u64_or_null(out, r->planned, r->result.arena_size);
         fprintf(out, ", \"lower_bound\": %llu, \"overhead_percent\": ", (unsigned long long)s->bound);
         if (r->planned) fprintf(out, "%.3f", cli_overhead_percent(r->result.arena_size, s->bound));
+        else fputs("null", out);
+        fputs(", \"outcome\": ", out);
+        if (cli_outcome_key(r) != NULL) cli_json_string(out, cli_outcome_key(r));
+        else fputs("null", out);
+        fprintf(out, ", \"nodes\": %llu, \"goal\": %s, \"start\": ", (unsigned long long)r->result.nodes,
+                !r->searched ? "null" : r->goal == APLAN_GOAL_FIT ? "\"fit\"" : "\"minimise\"");
+        if (r->start_name != NULL) cli_json_string(out, r->start_name);
         else fputs("null", out);
         fprintf(out, ", \"time_ms\": %.6f, \"verified\": %s, \"best\": %s, \"aliased_pairs\": %zu, \"offsets\": ",
                 r->millis, r->verified ? "true" : "false", i == s->best ? "true" : "false",
@@ -971,7 +1040,12 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char 
                  " * Offsets are bytes from an arena base aligned to at least %s_ARENA_ALIGNMENT. */\n",
             run->strategy->name, in->count, (unsigned long long)s->settings.alignment,
             s->settings.round_sizes ? "rounded up" : "as given", (unsigned long long)s->bound,
-            arena == s->bound ? " (this plan is optimal)" : "", up);
+            arena == s->bound                                  ? " (this plan is optimal)"
+            : cli_best_proven(s) && run == &s->runs[s->best]   ? " (this plan is proven optimal by a complete search)"
+            : run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND
+                ? " (the best plan a search found in its time limit; not proven optimal)"
+                : "",
+            up);
     fprintf(out, "#ifndef %s_ARENA_PLAN_H\n#define %s_ARENA_PLAN_H\n\n#include <stdint.h>\n\n", up, up);
     fprintf(out, "#define %s_ARENA_SIZE %llu%s\n", up, (unsigned long long)arena, suffix);
     fprintf(out, "#define %s_ARENA_ALIGNMENT %llu%s\n", up, (unsigned long long)s->settings.alignment, suffix);

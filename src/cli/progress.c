@@ -3,7 +3,9 @@
  * planning greedy_by_size (3 of 5)..."), one line rewritten in place, once the run has taken about a second, and
  * only when standard error is a terminal, so that nothing changes for scripts, pipes, logs or the CSV and JSON on
  * standard output. The clock is read between phases only (no timer, no signal): a single long phase shows the line
- * from the next phase on. Everything that writes to standard error clears the line first (cli_progress_end), so an
+ * from the next phase on. A search is the exception: its stop callback reads the clock anyway, and rewrites the line
+ * with the nodes searched so far ("aplan: searching exact (5 of 5): 1200000 nodes, lower bound 12...",
+ * cli_progress_note). Everything that writes to standard error clears the line first (cli_progress_end), so an
  * error message never lands in the middle of it.
  *
  * APLAN_PROGRESS_AFTER_MS (decimal milliseconds, default 1000) moves the threshold; it is a testing knob (0 shows
@@ -40,6 +42,8 @@ static double now_ms(void) {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
+
+double cli_clock_ms(void) { return now_ms(); }
 
 void cli_progress_begin(void) {
     progress.begun = true;
@@ -79,6 +83,19 @@ void cli_progress(const char *format, ...) {
 #endif
     if (!progress.terminal || now_ms() - progress.start_ms < progress.after_ms) return;
     /* \r and erase-to-end-of-line: the new text replaces the old whatever their lengths. */
+    fprintf(stderr, "\r\033[K%s: %s...", CLI_PROGRAM, text);
+    fflush(stderr);
+    progress.shown = true;
+}
+
+void cli_progress_note(const char *format, ...) {
+    /* No phase line in -DCLI_PHASE_TIMES builds: a note belongs to the phase that is running. */
+    if (!progress.begun || !progress.terminal || now_ms() - progress.start_ms < progress.after_ms) return;
+    char text[160];
+    va_list args;
+    va_start(args, format);
+    (void)vsnprintf(text, sizeof text, format, args);
+    va_end(args);
     fprintf(stderr, "\r\033[K%s: %s...", CLI_PROGRAM, text);
     fflush(stderr);
     progress.shown = true;

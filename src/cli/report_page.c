@@ -53,7 +53,8 @@ const char *const cli_report_style[] = {
 const char *const cli_report_script[] = {
     "/*\n",
     " * aplan's HTML report: draws the plans embedded by src/cli/svg.c as JSON in #aplan-data:\n",
-    " *   {name, bound, boundStep, alignment, capacity (bytes or null), runs: [{name, planned, arena, best, shown}],\n",
+    " *   {name, bound, boundStep, alignment, capacity (bytes or null),\n",
+    " *    runs: [{name, planned, arena, best, shown, outcome (cli_outcome_key's word or null), nodes}],\n",
     " *    id: [...], lower: [...], len: [...], size: [...], offsets: [[...] or null, one per run],\n",
     " *    names: [...] (optional: the tensors' names, when the input names them beyond their ids),\n",
     " *    tensors: [...] (optional: \"INT8 [1x48x48x8]\", type and shape, \"\" when not known),\n",

@@ -1,6 +1,7 @@
 /*
  * aplan's HTML report: draws the plans embedded by src/cli/svg.c as JSON in #aplan-data:
- *   {name, bound, boundStep, alignment, capacity (bytes or null), runs: [{name, planned, arena, best, shown}],
+ *   {name, bound, boundStep, alignment, capacity (bytes or null),
+ *    runs: [{name, planned, arena, best, shown, outcome (cli_outcome_key's word or null), nodes}],
  *    id: [...], lower: [...], len: [...], size: [...], offsets: [[...] or null, one per run],
  *    names: [...] (optional: the tensors' names, when the input names them beyond their ids),
  *    tensors: [...] (optional: "INT8 [1x48x48x8]", type and shape, "" when not known),

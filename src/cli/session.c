@@ -43,6 +43,7 @@ static void resolve_settings(const cli_options *o, const cli_input *in, cli_sett
     s->capacity_from_target = !(o->given & CLI_OPT_CAPACITY) && t != NULL;
     s->capacity = (o->given & CLI_OPT_CAPACITY) ? o->capacity : t != NULL ? t->ram : APLAN_UNLIMITED;
     s->target = o->target;
+    s->time_limit_ns = (o->given & CLI_OPT_TIME_LIMIT) ? o->time_limit_ns : CLI_DEFAULT_TIME_LIMIT;
     aplan_problem_init(p, in->buffers, in->count);
     p->alignment = s->alignment;
     p->capacity = s->capacity;
@@ -352,40 +353,153 @@ static double now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+bool cli_searches(const aplan_strategy *strategy) {
+    return strategy->abi_version >= 2u && strategy->search != NULL; /* the member exists from ABI 2 on */
+}
+
+void cli_seconds_text(uint64_t ns, char *out, size_t out_size) {
+    uint64_t rest = ns % 1000000000u;
+    int digits = 9; /* of the fraction, without its trailing zeros */
+    while (rest != 0 && rest % 10u == 0) {
+        rest /= 10u;
+        digits--;
+    }
+    if (rest == 0) {
+        snprintf(out, out_size, "%llu", (unsigned long long)(ns / 1000000000u));
+    } else {
+        snprintf(out, out_size, "%llu.%0*llu", (unsigned long long)(ns / 1000000000u), digits,
+                 (unsigned long long)rest);
+    }
+}
+
+const char *cli_outcome_word(const cli_run *run) {
+    /* INFEASIBLE is the one outcome that holds without a plan: the bound alone proves it. */
+    if (!run->planned && run->result.outcome != APLAN_OUTCOME_INFEASIBLE) return "-";
+    switch (run->result.outcome) {
+    case APLAN_OUTCOME_OPTIMAL: return "optimal";
+    case APLAN_OUTCOME_FITS: return "fits";
+    case APLAN_OUTCOME_BEST_FOUND: return "best found";
+    case APLAN_OUTCOME_INFEASIBLE: return "infeasible";
+    case APLAN_OUTCOME_PLAN: return "plan";
+    default: return "-";
+    }
+}
+
+const char *cli_outcome_key(const cli_run *run) {
+    const char *word = cli_outcome_word(run);
+    if (strcmp(word, "-") == 0) return NULL;
+    return strcmp(word, "best found") == 0 ? "best_found" : word;
+}
+
+/* A search's clock: the deadline its stop callback compares with, and what the progress line says meanwhile. */
+typedef struct search_clock {
+    double deadline_ms;
+    double next_note_ms;   /* the line is rewritten at most every NOTE_EVERY_MS */
+    const char *name;
+    const char *of;
+    uint64_t bound;
+} search_clock;
+
+#define NOTE_EVERY_MS 250.0
+
+/* aplan_search_options.stop: true once the deadline has passed. Also the only place a search's progress can be
+ * seen from: the nodes so far go on the progress line (the callback is not told the best arena so far). */
+static bool stop_at_deadline(void *context, uint64_t nodes) {
+    search_clock *c = context;
+    double now = cli_clock_ms();
+    if (now >= c->next_note_ms) {
+        cli_progress_note("searching %s%s: %llu nodes, lower bound %llu", c->name, c->of, (unsigned long long)nodes,
+                          (unsigned long long)c->bound);
+        c->next_note_ms = now + NOTE_EVERY_MS;
+    }
+    return now >= c->deadline_ms;
+}
+
+/* run->error for a verified plan above the capacity, or for a search that proved none fits without one. */
+static void capacity_error(const cli_session *s, cli_run *run) {
+    unsigned long long capacity = (unsigned long long)s->settings.capacity;
+    unsigned long long arena = (unsigned long long)run->result.arena_size;
+    if (run->searched && run->result.outcome == APLAN_OUTCOME_INFEASIBLE && !run->planned) {
+        snprintf(run->error, sizeof run->error, "proven: no plan fits %llu bytes: the lower bound is %llu", capacity,
+                 (unsigned long long)s->bound); /* the library's is 0 when validation found a buffer too big */
+    } else if (run->searched && run->result.outcome == APLAN_OUTCOME_INFEASIBLE) {
+        snprintf(run->error, sizeof run->error, "proven: no plan fits %llu bytes (this plan needs %llu, %llu more)",
+                 capacity, arena, arena - capacity);
+    } else if (run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND && run->planned) {
+        snprintf(run->error, sizeof run->error, "no plan within %llu bytes found in the time limit (best: %llu bytes)",
+                 capacity, arena);
+    } else {
+        snprintf(run->error, sizeof run->error, "needs %llu bytes, %llu more than the capacity %llu", arena,
+                 arena - capacity, capacity);
+    }
+}
+
 void cli_run_one(cli_session *s, cli_run *run) {
     const cli_input *in = s->input;
     aplan_problem p = s->problem;
-    p.capacity = APLAN_UNLIMITED;
+    run->searched = cli_searches(run->strategy);
+    /* Only a search is given the capacity: it then looks for a plan within it (FIT) and can prove there is none. A
+     * heuristic plans as it would anyway, and its plan is shown with its size even when too big. */
+    bool fit = run->searched && s->settings.capacity != APLAN_UNLIMITED;
+    if (!fit) p.capacity = APLAN_UNLIMITED;
+    run->goal = fit ? APLAN_GOAL_FIT : APLAN_GOAL_MINIMISE;
     run->offsets = malloc((in->count + 1u) * sizeof *run->offsets);
     size_t bytes = 0;
     void *scratch = NULL;
     aplan_status st = APLAN_E_OUT_OF_MEMORY;
-    if (run->offsets != NULL) st = scratch_alloc(aplan_plan_scratch_size(run->strategy, &p, &bytes), &bytes, &scratch);
+    if (run->offsets != NULL) {
+        /* The query validates the problem: with a capacity below a single buffer it fails, where the search would
+         * say INFEASIBLE. The capacity changes no need (the library's or a strategy's), so ask without it then. */
+        aplan_problem any = p;
+        aplan_status query = aplan_plan_scratch_size(run->strategy, &p, &bytes);
+        any.capacity = APLAN_UNLIMITED;
+        if (query == APLAN_E_CAPACITY_EXCEEDED) query = aplan_plan_scratch_size(run->strategy, &any, &bytes);
+        st = scratch_alloc(query, &bytes, &scratch);
+    }
     /* "(2 of 5)" for the runs the table lists; cli_compute_tflm_arena's own run has no place in it. */
     char of[48] = "";
     for (size_t k = 0; k < s->run_count; k++) {
         if (&s->runs[k] == run) snprintf(of, sizeof of, " (%zu of %zu)", k + 1u, s->run_count);
     }
     cli_progress("planning %s%s", run->strategy->name, of);
+    search_clock clock = {run->deadline_ms, 0.0, run->strategy->name, of, s->bound};
+    aplan_search_options options;
+    aplan_search_options_init(&options);
+    options.goal = run->goal;
+    options.start = run->start;
+    options.stop = stop_at_deadline;
+    options.context = &clock;
+    /* The stop callback reads a clock: every 1024 nodes on small problems, more often on large ones, whose nodes
+     * cost more, so that the deadline is kept to within a few milliseconds either way. */
+    options.check_every = in->count < 64u ? 1024u : in->count > 65536u ? 1u : (uint32_t)(65536u / in->count);
+    if (run->offsets != NULL) {
+        for (size_t i = 0; i <= in->count; i++) run->offsets[i] = APLAN_NO_OFFSET;
+    }
     if (st == APLAN_OK) {
         double t0 = now_ms();
-        st = aplan_plan(run->strategy, &p, scratch, bytes, run->offsets, &run->result);
+        if (clock.deadline_ms == 0.0) clock.deadline_ms = cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6;
+        st = aplan_plan_search(run->strategy, &p, &options, scratch, bytes, run->offsets, &run->result);
         run->millis = now_ms() - t0;
     }
     free(scratch);
-    if (st == APLAN_OK) {
-        /* Independent check with the public verifier: a plan is shown only when a second call accepts it. */
+    /* A plan: APLAN_OK, or APLAN_E_CAPACITY_EXCEEDED with a verified plan above the capacity (a search's best plan;
+     * when the bound alone exceeds the capacity there is none, and the arena is left 0). */
+    bool above = st == APLAN_E_CAPACITY_EXCEEDED && run->result.arena_size > p.capacity;
+    if (st == APLAN_OK || above) {
+        /* Independent check with the public verifier: a plan is shown only when a second call accepts it. The
+         * capacity is the verdict's business, not the plan's validity. */
         cli_progress("verifying %s%s", run->strategy->name, of);
         aplan_report r;
-        run->verified = cli_verify(&p, run->offsets, run->result.arena_size, &r) == APLAN_OK;
+        aplan_problem any = p;
+        any.capacity = APLAN_UNLIMITED;
+        run->verified = cli_verify(&any, run->offsets, run->result.arena_size, &r) == APLAN_OK;
         run->planned = true;
         if (run->result.arena_size > s->settings.capacity) {
             st = APLAN_E_CAPACITY_EXCEEDED;
-            snprintf(run->error, sizeof run->error, "needs %llu bytes, %llu more than the capacity %llu",
-                     (unsigned long long)run->result.arena_size,
-                     (unsigned long long)(run->result.arena_size - s->settings.capacity),
-                     (unsigned long long)s->settings.capacity);
+            capacity_error(s, run);
         }
+    } else if (st == APLAN_E_CAPACITY_EXCEEDED && run->result.outcome == APLAN_OUTCOME_INFEASIBLE) {
+        capacity_error(s, run);
     } else if (st == APLAN_E_OFFSET_MISSING && !in->has_fixed) {
         /* offline named on an input without an offline plan: that, not its first buffer, is the reason. */
         snprintf(run->error, sizeof run->error, "the input has no fixed offsets (no offline plan)");
@@ -395,6 +509,41 @@ void cli_run_one(cli_session *s, cli_run *run) {
         snprintf(run->error, sizeof run->error, "%s", text);
     }
     run->status = st;
+}
+
+void cli_auto_search(cli_session *s, double t0_ms) {
+    const aplan_strategy *exact = NULL;
+    if (s->settings.time_limit_ns == 0 || aplan_strategy_find("exact", &exact) != APLAN_OK || !cli_searches(exact) ||
+        s->run_count >= MAX_RUNS)
+        return;
+    const cli_run *best = cli_smallest_plan(s);
+    if (best == NULL || best->result.arena_size == s->bound) return; /* nothing to start from, or optimal already */
+    uint64_t capacity = s->settings.capacity;
+    /* A capacity: search only when no cheap plan fits it and the bound does (else nothing can, and the bound says
+     * so). */
+    if (capacity != APLAN_UNLIMITED && (best->result.arena_size <= capacity || s->bound > capacity)) return;
+    double deadline = t0_ms + (double)s->settings.time_limit_ns / 1e6;
+    if (cli_clock_ms() >= deadline) return; /* the cheap strategies used the whole limit */
+    cli_run *run = &s->runs[s->run_count++];
+    memset(run, 0, sizeof *run);
+    run->strategy = exact;
+    run->start = best->offsets; /* the best run stays in s->runs, so its offsets outlive the search */
+    run->start_name = best->strategy->name;
+    run->deadline_ms = deadline;
+    cli_run_one(s, run);
+}
+
+bool cli_best_proven(const cli_session *s) {
+    if (s->best == SIZE_MAX) return false;
+    uint64_t arena = s->runs[s->best].result.arena_size;
+    if (arena == s->bound) return true;
+    /* A minimising search's OPTIMAL is about the problem, not about its own plan: no plan is smaller than that
+     * arena, whoever found one of that size. */
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        if (r->planned && r->result.outcome == APLAN_OUTCOME_OPTIMAL && r->result.arena_size == arena) return true;
+    }
+    return false;
 }
 
 void cli_compute_tflm_arena(cli_session *s) {
@@ -520,7 +669,9 @@ int cli_select_strategies(const char *list, cli_session *s) {
         s->default_list = true;
         for (size_t i = 0; i < aplan_strategy_count() && s->run_count < MAX_RUNS; i++) {
             const aplan_strategy *st = aplan_strategy_at(i);
-            if ((st == offline) == whole_plan) s->runs[s->run_count++].strategy = st;
+            /* auto runs the cheap strategies here; its search, if any, comes after them (cli_auto_search). */
+            bool later = s->auto_mode && cli_searches(st);
+            if ((st == offline) == whole_plan && !later) s->runs[s->run_count++].strategy = st;
         }
         return CLI_EXIT_OK;
     }

@@ -652,6 +652,18 @@ static void write_legend(FILE *out, const picture *g, int y) {
     fputs("</g>\n", out);
 }
 
+/* What the heading adds to the arena when a search is behind the figure, "" otherwise (at the bound the figures say
+ * it all): ", proven optimal", ", the best a search found in its time limit", ", a search's first plan within the
+ * capacity". */
+static const char *proof_text(const cli_session *s, const cli_run *run) {
+    if (run->result.arena_size == s->bound) return "";
+    if (s->best != SIZE_MAX && run == &s->runs[s->best] && cli_best_proven(s)) return ", proven optimal";
+    if (!run->searched) return "";
+    if (run->result.outcome == APLAN_OUTCOME_BEST_FOUND) return ", the best a search found in its time limit";
+    if (run->result.outcome == APLAN_OUTCOME_FITS) return ", a search's first plan within the capacity";
+    return "";
+}
+
 static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     const cli_input *in = s->input;
     picture g;
@@ -674,8 +686,8 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
     fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
     put_text(out, in->name, IN_XML);
-    fprintf(out, ": %s, arena %s, lower bound %s (%+.1f%%)</text>\n", run->strategy->name, a, b,
-            cli_overhead_percent(arena, s->bound));
+    fprintf(out, ": %s, arena %s, lower bound %s (%+.1f%%)%s</text>\n", run->strategy->name, a, b,
+            cli_overhead_percent(arena, s->bound), proof_text(s, run));
     fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffers in memory",
             LEFT, g.drawn);
     if (g.individual < g.drawn)
@@ -784,9 +796,12 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
         const cli_run *r = &s->runs[k];
         fputs(k > 0 ? ",\n{\"name\":" : "\n{\"name\":", out);
         json_text(out, r->strategy->name);
-        fprintf(out, ",\"planned\":%s,\"arena\":%llu,\"best\":%s,\"shown\":%s}", r->planned ? "true" : "false",
-                (unsigned long long)(r->planned ? r->result.arena_size : 0u), r == best ? "true" : "false",
-                shown_first(r, best) ? "true" : "false");
+        fprintf(out, ",\"planned\":%s,\"arena\":%llu,\"best\":%s,\"shown\":%s,\"outcome\":",
+                r->planned ? "true" : "false", (unsigned long long)(r->planned ? r->result.arena_size : 0u),
+                r == best ? "true" : "false", shown_first(r, best) ? "true" : "false");
+        if (cli_outcome_key(r) != NULL) json_text(out, cli_outcome_key(r));
+        else fputs("null", out);
+        fprintf(out, ",\"nodes\":%llu}", (unsigned long long)r->result.nodes);
     }
     fputs("],\n\"id\":[", out);
     for (size_t i = 0; i < n; i++) {
@@ -852,7 +867,7 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
 
 static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
     fputs("<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th><th>arena</th><th>lower bound</th>"
-          "<th>overhead</th><th>time</th><th>verified</th></tr>\n", out);
+          "<th>overhead</th><th>outcome</th><th>time</th><th>verified</th></tr>\n", out);
     char bound[64];
     fmt_bytes(bound, sizeof bound, s->bound);
     for (size_t k = 0; k < s->run_count; k++) {
@@ -871,6 +886,9 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
         } else {
             fprintf(out, "<td>-</td><td title=\"%llu bytes\">%s</td><td>-</td>", (unsigned long long)s->bound, bound);
         }
+        fprintf(out, "<td>%s", cli_outcome_word(r));
+        if (r->searched) fprintf(out, " <small>%llu nodes</small>", (unsigned long long)r->result.nodes);
+        fputs("</td>", out);
         fprintf(out, "<td>%.3f ms</td><td>%s", r->millis, r->verified ? "yes" : "no");
         if (r->status != APLAN_OK) {
             fputs(": ", out);

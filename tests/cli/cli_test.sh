@@ -10,6 +10,12 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/check.sh"
 I12=$S/benchmarks/minimalloc/input.12.csv
+# The built-in strategies as `aplan list` names them, in registry order: the suite runs in builds with more than the
+# five it names (best_fit, exact, ...), so lists of every strategy are read from the tool.
+BUILT=$("$A" list | cut -d' ' -f1 | grep -v -x -e all -e auto)
+KNOWN="$(echo "$BUILT" | tr '\n' ',' | sed 's/,/, /g')all, auto" # as an unknown-strategy message lists them
+HAS_EXACT=0
+echo "$BUILT" | grep -qx exact && HAS_EXACT=1
 
 # run EXPECTED_EXIT COMMAND...: run, keep stdout/stderr in $T/out and $T/err.
 run() {
@@ -67,7 +73,7 @@ line err "aplan: unknown command 'Bound' (did you mean 'bound'? see \`aplan --he
 run 2 "$A" plan --capacty 5 "$I12"
 line err "aplan: plan: unknown option '--capacty' (did you mean '--capacity'? see \`aplan plan --help\`)"
 run 2 "$A" plan -s lienar "$I12"
-line err "aplan: plan: unknown strategy 'lienar'; did you mean 'linear'? known: linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline, all, auto"
+line err "aplan: plan: unknown strategy 'lienar'; did you mean 'linear'? known: $KNOWN"
 run 2 "$A" plan -s greedy_by_sise_tflm "$I12"
 has err "unknown strategy 'greedy_by_sise_tflm'; did you mean 'greedy_by_size_tflm'? known:"
 run 2 "$A" plan --target cortex-m44 "$I12"
@@ -91,7 +97,7 @@ has err "expected 1 argument, got 2"
 run 2 "$A" plan --bogus "$I12"
 has err "unknown option '--bogus'"
 run 2 "$A" plan -s bogus "$I12"
-line err "aplan: plan: unknown strategy 'bogus'; known: linear, greedy_by_size, greedy_by_size_tflm, first_fit, offline, all, auto"
+line err "aplan: plan: unknown strategy 'bogus'; known: $KNOWN"
 run 2 "$A" plan -s linear, "$I12"
 has err "empty strategy name"
 run 2 "$A" plan -a 3 "$I12"
@@ -119,8 +125,8 @@ has err "option '--name' does not apply to this command"
 run 0 "$A" plan "$I12"
 has out "input.12.csv: 5 buffers, alignment 1, sizes as given"
 has out "lower bound: 12 bytes, reached at step 0"
-hasre out '^  linear +20 +12 +\+66\.7% +[0-9.]+ ms +yes$'
-hasre out '^\* greedy_by_size +12 +12 +\+0\.0% +[0-9.]+ ms +yes$'
+hasre out '^  linear +20 +12 +\+66\.7% +plan +- +[0-9.]+ ms +yes$'
+hasre out '^\* greedy_by_size +12 +12 +\+0\.0% +optimal +- +[0-9.]+ ms +yes$'
 line out "covers: the input's 5 buffers, nothing else"
 lacks out "  offline " # no fixed offsets: offline does not run
 has out "best: greedy_by_size, 12 bytes: proven optimal"
@@ -257,7 +263,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["best"] is None
 assert d["fit"] == {"fits": False, "capacity": 15, "capacity_from_target": False, "arena_bytes": 20,
-                    "percent_of_capacity": 133.333, "free_bytes": None, "over_bytes": 5, "bound_fits": True}, d["fit"]
+                    "percent_of_capacity": 133.333, "free_bytes": None, "over_bytes": 5, "bound_fits": True,
+                    "proven_no_fit": False}, d["fit"]
 assert d["peak"] == {"step": 0, "live_bytes": 12, "live_buffers": 3, "largest": [0, 2, 4]}, d["peak"]
 ' "$T/nofit.json"
 fi
@@ -289,11 +296,15 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["lower_bound"] == {"bytes": 12, "step": 0, "operator": None}, d["lower_bound"]
 assert d["steps"] is None # a CSV has no operators
-assert d["best"] == "greedy_by_size" and d["optimal"] is True
+assert d["best"] == "greedy_by_size" and d["optimal"] is True and d["time_limit_seconds"] == 1
 names = [s["name"] for s in d["strategies"]]
-assert names == ["linear", "greedy_by_size", "greedy_by_size_tflm", "first_fit"], names
+assert names == [n for n in sys.argv[2].split() if n != "offline"], names # every built-in but offline, in order
 lin = d["strategies"][0]
 assert lin["arena_bytes"] == 20 and lin["verified"] is True and lin["best"] is False and lin["status"] == "ok"
+# What each plan proves: linear is above the bound, a plain plan; greedy_by_size reaches it, so it is optimal.
+assert (lin["outcome"], lin["nodes"], lin["goal"]) == ("plan", 0, None), lin
+gbs = d["strategies"][1]
+assert (gbs["name"], gbs["outcome"], gbs["nodes"], gbs["goal"]) == ("greedy_by_size", "optimal", 0, None), gbs
 assert d["covers"] == {"section": "input_buffers", "text": "the input\x27s 5 buffers, nothing else",
                        "not_included": None}, d["covers"]
 assert d["fit"] is None and d["tflm"] is None
@@ -304,7 +315,7 @@ assert b == {"index": 2, "id": "b3", "line": 4, "size": 4, "planned_size": 4, "l
              "alignment": 1, "fixed_offset": None, "offset": 4, "name": "b3", "type": None, "shape": None}, b
 assert d["strategies"][1]["offsets"] == [0, 0, 4, 0, 8]
 assert d["input"]["kind"] == "csv" and d["input"]["capacity"] is None
-' "$T/plan.json"
+' "$T/plan.json" "$BUILT"
 fi
 
 # An id that is not UTF-8 (the CSV reader takes any byte but controls, commas and quotes) keeps the JSON valid: the
@@ -450,7 +461,8 @@ assert c["section"] == "tflm_planned", c
 assert c["text"] == "TFLM\x27s planned (non-persistent) section, the model\x27s 25 planned tensors", c
 assert c["not_included"].startswith("the kernels\x27 scratch buffers (planned beside the tensors) and TFLM\x27s persistent data"), c
 assert d["fit"] == {"fits": True, "capacity": 262144, "capacity_from_target": True, "arena_bytes": 2096,
-                    "percent_of_capacity": 0.8, "free_bytes": 260048, "over_bytes": None, "bound_fits": True}, d["fit"]
+                    "percent_of_capacity": 0.8, "free_bytes": 260048, "over_bytes": None, "bound_fits": True,
+                    "proven_no_fit": False}, d["fit"]
 assert d["peak"] == {"step": 6, "live_bytes": 2096, "live_buffers": 3, "largest": [5, 6, 4]}, d["peak"]
 assert d["tflm"] == {"greedy_planner_bytes": 3040, "best_is_offline_plan": False}, d["tflm"]
 i = d["input"]
@@ -788,6 +800,205 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 [ "$(ls -A "$T/full")" = keep.tflite ] || fail "a failed embed left files behind: $(ls -A "$T/full")"
 
+# --- searches: --time-limit, what each plan proves, exact and auto ------------------------------------------------
+# --time-limit is a non-negative decimal number of seconds, checked before the input is read (the input is missing).
+NOT_SECONDS="is not a number of seconds (a decimal such as 0, 0.5 or 10, at most 1000000)"
+for v in -1 -0.5 +1 "" abc nan inf 1e3 0x10 " 1" "1 " 1,5 . 1.2.3 1000001 1000000.5 99999999999999999999999; do
+    run 2 "$A" plan --time-limit "$v" "$T/missing.csv"
+    line err "aplan: plan: --time-limit '$v' $NOT_SECONDS"
+    empty out
+done
+run 2 "$A" embed --time-limit=-2 "$T/missing.tflite" -o "$T/x.tflite"
+line err "aplan: embed: --time-limit '-2' $NOT_SECONDS"
+run 2 "$A" example --time-limit x
+line err "aplan: example: --time-limit 'x' $NOT_SECONDS"
+run 2 "$A" plan "$I12" --time-limit
+line err "aplan: plan: option '--time-limit' needs a value"
+run 2 "$A" bound --time-limit 1 "$I12"
+line err "aplan: bound: option '--time-limit' does not apply to this command"
+run 2 "$A" verify --time-limit 1 "$I12" "$I12"
+line err "aplan: verify: option '--time-limit' does not apply to this command"
+for v in 0 0.5 .25 5. 10 000.000 1000000 1000000.000; do
+    run 0 "$A" plan --time-limit "$v" -s linear "$I12"
+done
+run 0 "$A" plan --help
+has out "--time-limit SECONDS"
+run 0 "$A" embed --help
+has out "--time-limit SECONDS"
+# The JSON gives the limit in seconds (digits past the ninth decimal are dropped) and every run's outcome and nodes.
+run 0 "$A" plan -f json --time-limit 2.25 -s linear "$I12"
+has out '"time_limit_seconds": 2.25,'
+run 0 "$A" plan -f json --time-limit 0.0000000019 -s linear "$I12"
+has out '"time_limit_seconds": 0.000000001,'
+
+# The table's outcome column: a plan at the lower bound is proven optimal whoever made it; one above it is a plain
+# plan. Strategies that do not search have no nodes ("-").
+run 0 "$A" plan -s linear,greedy_by_size "$I12"
+line out "  strategy                arena bytes  lower bound  overhead  outcome           nodes        time  verified"
+hasre out '^  linear +20 +12 +\+66\.7% +plan +- +[0-9.]+ ms +yes$'
+hasre out '^\* greedy_by_size +12 +12 +\+0\.0% +optimal +- +[0-9.]+ ms +yes$'
+# The HTML page's table has the column too.
+run 0 "$A" plan -s linear,greedy_by_size -f html "$I12"
+has out "<th>overhead</th><th>outcome</th><th>time</th>"
+has out "<td>+66.7%</td><td>plan</td>"
+has out "<td>+0.0%</td><td>optimal</td>"
+
+if [ "$HAS_EXACT" = 1 ]; then
+    # A problem whose optimum, 7 bytes, is above its lower bound, 6 (every step holds exactly 6 bytes of live
+    # buffers). By hand: in 6 bytes, a and b (3 each, live at step 0) fill the two halves [0, 3) and [3, 6); at step
+    # 1 a keeps its half and c (2) and d (1) fill the other, H. At step 5 f and g (3 each) fill the two halves, so at
+    # step 3, where c, e and f are live, c and e (2 + 1) fill one half: H, as c lies in H. Then e takes the byte of H
+    # that c leaves, which is d's, yet d and e are both live at step 2. So no plan has 6 bytes; greedy_by_size's has
+    # 7. (A brute force over every order of placement, each buffer on top of the placed ones it meets, agrees.)
+    printf 'id,lower,upper,size\na,0,2,3\nb,0,1,3\nc,1,5,2\nd,1,3,1\ne,2,5,1\nf,3,6,3\ng,5,9,3\n' >"$T/gap.csv"
+    # exact minimises without a capacity: it proves 7 optimal. Limits are generous: it takes well under 1 ms.
+    run 0 "$A" plan -s exact --time-limit 60 "$T/gap.csv"
+    line out "$T/gap.csv: 7 buffers, alignment 1, sizes as given"
+    hasre out '^\* exact +7 +6 +\+16\.7% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
+    line out "best: exact, 7 bytes: proven optimal by a complete search, 1 bytes above the lower bound (+16.7%)"
+    run 0 "$A" plan -s exact --time-limit 60 -f csv -o "$T/gap_plan.csv" "$T/gap.csv"
+    run 0 "$A" verify "$T/gap.csv" "$T/gap_plan.csv"
+    has out "valid: 7 buffers, arena 7 bytes, lower bound 6 bytes (+16.7%)"
+    run 0 "$A" plan -s exact --time-limit 60 -f json "$T/gap.csv"
+    cp "$T/out" "$T/gap.json"
+    if [ -n "${PYTHON:-}" ]; then
+        run 0 "$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["best"] == "exact" and d["optimal"] is True and d["time_limit_seconds"] == 60, d
+(r,) = d["strategies"]
+assert (r["arena_bytes"], r["outcome"], r["goal"], r["status"]) == (7, "optimal", "minimise", "ok"), r
+assert r["nodes"] > 0, r # the proof took a search: 6 bytes was worth trying
+' "$T/gap.json"
+    fi
+    # With a capacity exact looks for a plan within it (goal FIT): 7 fits; 6 is proven impossible (exit 4, the plan it
+    # has above it shown); 5 is below the bound, which proves it alone.
+    run 0 "$A" plan -s exact --capacity 7 --time-limit 60 "$T/gap.csv"
+    hasre out '^\* exact +7 +6 +\+16\.7% +fits +[0-9]+ +[0-9.]+ ms +yes$'
+    line out "fits: 7 of 7 bytes (100.0% of the capacity); 0 bytes free"
+    line out "best: exact, 7 bytes: 1 bytes above the lower bound (+16.7%), not proven optimal (the search stopped at its first plan within the capacity)"
+    empty err
+    run 4 "$A" plan -s exact --capacity 6 --time-limit 60 "$T/gap.csv"
+    hasre out '^  exact +7 +6 +\+16\.7% +infeasible +[0-9]+ +[0-9.]+ ms +yes  \(proven: no plan fits 6 bytes \(this plan needs 7, 1 more\)\)$'
+    hasre out '^does not fit: the smallest plan \(exact\) needs 7 bytes, 1 more than the capacity \(6\); exact proved that no plan fits it \([0-9]+ nodes searched\), though the lower bound, 6, does$'
+    lacks out "best:"
+    hasre err "^aplan: $T/gap.csv: proven: no plan fits 6 bytes \\(exact searched [0-9]+ nodes\\): the smallest plan \\(exact\\) needs 7 bytes, 1 more\$"
+    run 4 "$A" plan -s exact --capacity 6 --time-limit 60 -f json "$T/gap.csv"
+    cp "$T/out" "$T/gap6.json"
+    if [ -n "${PYTHON:-}" ]; then
+        run 0 "$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["best"] is None and d["optimal"] is False
+assert d["fit"] == {"fits": False, "capacity": 6, "capacity_from_target": False, "arena_bytes": 7,
+                    "percent_of_capacity": 116.667, "free_bytes": None, "over_bytes": 1, "bound_fits": True,
+                    "proven_no_fit": True}, d["fit"]
+(r,) = d["strategies"]
+assert (r["arena_bytes"], r["outcome"], r["goal"]) == (7, "infeasible", "fit"), r
+assert r["error"] == "proven: no plan fits 6 bytes (this plan needs 7, 1 more)", r
+' "$T/gap6.json"
+    fi
+    run 4 "$A" plan -s exact --capacity 5 "$T/gap.csv"
+    hasre out '^  exact +- +6 +- +infeasible +0 +[0-9.]+ ms +no  \(proven: no plan fits 5 bytes: the lower bound is 6\)$'
+    line out "does not fit: the lower bound, 6 bytes, is 1 more than the capacity (5): no plan can fit"
+    line err "aplan: $T/gap.csv: no plan can fit: the lower bound is 6 bytes, 1 more than the capacity 5"
+    # A capacity below a single buffer (the library's validation refuses the problem): proven the same way.
+    run 4 "$A" plan -s exact,linear --capacity 2 "$T/gap.csv"
+    hasre out '^  exact +- +6 +- +infeasible +0 +[0-9.]+ ms +no  \(proven: no plan fits 2 bytes: the lower bound is 6\)$'
+    hasre out '^  linear +16 +6 .*\(needs 16 bytes, 14 more than the capacity 2\)$'
+    line err "aplan: $T/gap.csv: no plan can fit: the lower bound is 6 bytes, 4 more than the capacity 2"
+
+    # auto: the strategies that do not search, then, as the best of them (7) is above the bound, exact from that plan
+    # for what is left of the time limit: it proves 7 optimal, and its run is the one shown. --time-limit 0 leaves
+    # auto to the fast strategies: the first of the smallest, greedy_by_size, unproven.
+    run 0 "$A" plan -s auto --time-limit 60 "$T/gap.csv"
+    count out " ms  " 1
+    hasre out '^\* exact +7 +6 +\+16\.7% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
+    line out "best: exact, 7 bytes: proven optimal by a complete search, 1 bytes above the lower bound (+16.7%)"
+    run 0 "$A" plan -s auto "$T/gap.csv" # the default limit, 1 s, is plenty here: the same
+    hasre out '^\* exact +7 +6 +\+16\.7% +optimal +[0-9]+ '
+    run 0 "$A" plan -s auto --time-limit 60 -f json "$T/gap.csv"
+    cp "$T/out" "$T/gap_auto.json"
+    if [ -n "${PYTHON:-}" ]; then
+        run 0 "$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["best"] == "exact" and d["optimal"] is True, d
+(r,) = d["strategies"] # auto shows its best run only: the search, started from the best fast plan
+assert (r["outcome"], r["goal"], r["start"], r["arena_bytes"]) == ("optimal", "minimise", "greedy_by_size", 7), r
+' "$T/gap_auto.json"
+        run 0 "$PYTHON" -c '
+import json, sys
+assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"]) # -s exact: its own start
+' "$T/gap.json"
+    fi
+    run 0 "$A" plan -s auto --time-limit 0 "$T/gap.csv"
+    count out " ms  " 1
+    hasre out '^\* greedy_by_size +7 +6 +\+16\.7% +plan +- +[0-9.]+ ms +yes$'
+    line out "best: greedy_by_size, 7 bytes: 1 bytes above the lower bound (+16.7%), not proven optimal"
+    # A capacity that a fast plan fits: no search. One that none fits but the bound does: a search for a fit, which
+    # proves there is none; every run is shown (exit 4), exact's last.
+    run 0 "$A" plan -s auto --capacity 7 --time-limit 60 "$T/gap.csv"
+    hasre out '^\* greedy_by_size +7 +6 +\+16\.7% +plan +- '
+    lacks out "exact"
+    run 4 "$A" plan -s auto --capacity 6 --time-limit 60 "$T/gap.csv"
+    hasre out '^  greedy_by_size +7 +6 .*\(needs 7 bytes, 1 more than the capacity 6\)$'
+    hasre out '^  exact +7 +6 +\+16\.7% +infeasible +[0-9]+ .*\(proven: no plan fits 6 bytes \(this plan needs 7, 1 more\)\)$'
+    checks=$((checks + 1))
+    [ "$(grep -E ' ms  ' "$T/out" | tail -n 1 | cut -c3-7)" = exact ] || fail "auto's search is not its last row"
+    hasre err "^aplan: $T/gap.csv: proven: no plan fits 6 bytes \\(exact searched [0-9]+ nodes\\): the smallest plan \\(greedy_by_size\\) needs 7 bytes, 1 more\$"
+    # all: one row per built-in, exact among them with its proof; the first of the smallest stays the best, and
+    # exact's proof makes its arena proven optimal.
+    run 0 "$A" plan --time-limit 60 "$T/gap.csv"
+    count out " ms  " "$(echo "$BUILT" | grep -cvx offline)"
+    hasre out '^  exact +7 +6 +\+16\.7% +optimal +[0-9]+ '
+    hasre out '^\* greedy_by_size +7 +6 +\+16\.7% +plan +- '
+    line out "best: greedy_by_size, 7 bytes: proven optimal by a complete search, 1 bytes above the lower bound (+16.7%)"
+    # Where the figures mention the arena: the C header and the picture say it is proven.
+    run 0 "$A" plan -s auto --time-limit 60 -f c "$T/gap.csv"
+    line out " * 7 buffers, alignment 1, sizes as given; lower bound 6 bytes (this plan is proven optimal by a complete search)."
+    run 0 "$A" plan -s auto --time-limit 60 -f svg "$T/gap.csv"
+    has out ": exact, arena 7 bytes, lower bound 6 bytes (+16.7%), proven optimal</text>"
+    run 0 "$A" plan -s auto --time-limit 0 -f c "$T/gap.csv"
+    line out " * 7 buffers, alignment 1, sizes as given; lower bound 6 bytes."
+
+    # input.12.csv: greedy_by_size reaches the bound, so auto does not search and exact proves it at once.
+    run 0 "$A" plan -s auto "$I12"
+    hasre out '^\* greedy_by_size +12 +12 +\+0\.0% +optimal +- '
+    run 0 "$A" plan -s exact "$I12"
+    hasre out '^\* exact +12 +12 +\+0\.0% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
+    line out "best: exact, 12 bytes: proven optimal (equals the lower bound)"
+    run 0 "$A" plan -s exact --capacity 12 "$I12"
+    hasre out '^\* exact +12 +12 +\+0\.0% +optimal +[0-9]+ '
+    line out "fits: 12 of 12 bytes (100.0% of the capacity); 0 bytes free"
+    run 4 "$A" plan -s exact --capacity 11 "$I12"
+    hasre out '^  exact +- +12 +- +infeasible +0 '
+    line err "aplan: $I12: no plan can fit: the lower bound is 12 bytes, 1 more than the capacity 11"
+
+    # A budget that runs out: with --time-limit 0 the search stops at its first look at the clock, long before a
+    # perfect packing of MiniMalloc's instance A is found (timing plays no part: the deadline has passed by then).
+    MA=$S/benchmarks/minimalloc/A.1048576.csv
+    run 4 "$A" plan -s exact --capacity 1048576 --time-limit 0 "$MA"
+    hasre out '^  exact +[0-9]+ +1048576 +\+[0-9.]+% +best found +[0-9]+ .*\(no plan within 1048576 bytes found in the time limit \(best: [0-9]+ bytes\)\)$'
+    hasre out '^does not fit: the smallest plan \(exact\) needs [0-9]+ bytes, [0-9]+ more than the capacity \(1048576\); the lower bound, 1048576, would fit, but exact found no plan within it in the time limit \(0 s\)$'
+    hasre err "^aplan: $MA: no plan within 1048576 bytes found in the time limit \\(exact, best: [0-9]+ bytes\\): the smallest plan \\(exact\\) needs [0-9]+ bytes, [0-9]+ more\$"
+    run 0 "$A" plan -s exact --time-limit 0 "$MA"
+    hasre out '^\* exact +[0-9]+ +1048576 +\+[0-9.]+% +best found +[0-9]+ '
+    hasre out "^best: exact, [0-9]+ bytes: [0-9]+ bytes above the lower bound \\(\\+[0-9.]+%\\), not proven optimal \\(the search's time limit, 0 s, ran out\\)\$"
+    run 0 "$A" plan -s exact --time-limit 0 -f c "$MA"
+    has out "lower bound 1048576 bytes (the best plan a search found in its time limit; not proven optimal)."
+    # A model whose best plan is a search's: the report gives the embed command that repeats it (with the limit and,
+    # for a fit, the capacity), and no run-time adapter, which would search again.
+    run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$PD"
+    hasre out '^\* exact +55296 +55296 +\+0\.0% +optimal +[0-9]+ '
+    line out "  write it into the model as its offline plan (the search finished, so this command repeats it):"
+    line out "    aplan embed -s exact --time-limit 5 --capacity 262144 $PD -o person_detect_planned.tflite"
+    lacks out "AplanMemoryPlanner"
+    # embed takes the limit too (its default strategy list is auto).
+    run 0 "$A" embed --time-limit 0.5 "$S/models/audio_preprocessor_int8.tflite" -o "$T/ap_tl.tflite"
+    has out "arena 3040 -> 2096 bytes (TFLM's greedy planner -> greedy_by_size), lower bound 2096 bytes, optimal;"
+fi
+
 # --- the progress line ------------------------------------------------------------------------------------------
 # Only on a terminal: with stderr a file, nothing extra is written, even when every phase would show it.
 run 0 "$A" plan -s linear,greedy_by_size -f csv "$I12"
@@ -847,6 +1058,17 @@ ${E}aplan: writing the plan as CSV...${E}'"
     # An error clears the line first, so it starts its own line (the terminal turns LF into CR LF).
     APLAN_PROGRESS_AFTER_MS=0 run 6 "$PYTHON" "$T/tty.py" err "$T/out" "$T/tty" "$A" plan "$T/missing.csv"
     tty_is "b'${E}aplan: reading $T/missing.csv...${E}aplan: cannot open $T/missing.csv: No such file or directory\r\n'"
+    # A search says how far it got from its stop callback, within its phase: with --time-limit 0 it looks at the
+    # clock once, so there is one such text, between planning and verifying.
+    if [ "$HAS_EXACT" = 1 ]; then
+        APLAN_PROGRESS_AFTER_MS=0 run 0 "$PYTHON" "$T/tty.py" err "$T/out" "$T/tty" "$A" plan -s exact --time-limit 0 \
+            -f csv "$S/benchmarks/minimalloc/A.1048576.csv"
+        checks=$((checks + 1))
+        "$PYTHON" -c 'import re, sys; got = open(sys.argv[1], "rb").read()
+sys.exit(0 if re.search(rb"\.\.\.\r\x1b\[Kaplan: planning exact \(1 of 1\)\.\.\.\r\x1b\[Kaplan: searching exact \(1 of 1\): "
+                        rb"[0-9]+ nodes, lower bound 1048576\.\.\.\r\x1b\[Kaplan: verifying exact \(1 of 1\)\.\.\.", got)
+         else repr(got))' "$T/tty" || fail "'$last': no search progress on the terminal"
+    fi
     # The output on the same terminal: the line is cleared, then the table follows.
     APLAN_PROGRESS_AFTER_MS=0 run 0 "$PYTHON" "$T/tty.py" both "$T/out" "$T/tty" "$A" plan -s linear "$I12"
     checks=$((checks + 1))
