@@ -230,10 +230,8 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
     aplan__sort_by(ends, s->local, n, APLAN__BY_UPPER, p, NULL);
     size_t np = 0;
     for (size_t i = 0, j = 0; i < n || j < n;) {
-        const uint64_t lo = i < n ? p->buffers[g[i]].lower : UINT64_MAX;
-        const uint64_t up = j < n ? p->buffers[ends[j]].upper : UINT64_MAX;
-        const uint64_t v = lo <= up ? lo : up;
-        if (lo <= up) i++; else j++;
+        const bool take_start = i < n && (j == n || p->buffers[g[i]].lower <= p->buffers[ends[j]].upper);
+        const uint64_t v = take_start ? p->buffers[g[i++]].lower : p->buffers[ends[j++]].upper;
         if (np == 0 || s->points[np - 1u] != v) s->points[np++] = v;
     }
     s->sections = np - 1u;
@@ -406,8 +404,11 @@ static bool place(search *s, level *lv, uint32_t y, uint64_t cap) {
         if (x->at != APLAN_NO_OFFSET) continue;
         lv->hatless = false;
         if (s->alias && b->fixed != APLAN_NO_OFFSET && x->fixed != APLAN_NO_OFFSET) continue; /* may share bytes */
-        uint64_t nv;
-        if (!aplan__align_up(end, x->align, &nv)) nv = UINT64_MAX;
+        uint64_t nv, top;
+        if (!aplan__align_up(end, x->align, &nv) || !aplan__add(nv, x->size, &top)) {
+            ok = false; /* x can never be placed now: the node is dead (and nothing is logged) */
+            continue;
+        }
         if (nv <= x->min_off) continue;
         s->off_log[s->off_top].member = s->adj_list[a];
         s->off_log[s->off_top].old = x->min_off;
