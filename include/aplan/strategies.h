@@ -54,7 +54,7 @@ APLAN_API const aplan_strategy *aplan_strategy_greedy_by_conflicts(void);
  *  preorders in turn). Under aplan_plan_search it fits the capacity (APLAN_GOAL_FIT) or minimises the arena from a
  *  starting plan (options.start, else greedy_by_size's), within the caller's budget, and says what it proved
  *  (aplan_result.outcome). Through aplan_plan it minimises with no budget: exponential time in the worst case, so
- *  give large problems a budget. About 200 bytes of scratch per buffer plus up to 40 n^2 bytes (at most 64 MiB) for
+ *  give large problems a budget. About 330 bytes of scratch per buffer plus up to 48 n^2 bytes (at most 64 MiB) for
  *  the conflict lists and undo logs of one group; a larger group is not searched (its start stays, unproven). */
 APLAN_API const aplan_strategy *aplan_strategy_exact(void);
 

@@ -6,10 +6,10 @@
  * placing the buffers in order of rising offset, each at its "minimum offset" (the lowest aligned offset above
  * every placed buffer it conflicts with; a fixed buffer at its fixed offset, which must not lie below that). So a
  * node is a set of placed buffers and a child places one more. Only canonical sequences are searched: the key
- * (offset, rank) never decreases along a path, the rank being the buffer's place in a static preorder. Pruning:
+ * (offset, rank) never decreases along a path, the rank being the buffer's place in a preorder. Pruning:
  *   - section inference: time is cut into sections at every start and end; in each section the floor (the highest
- *     end placed there, and at least the current offset, as nothing later goes lower) plus the unplaced bytes live
- *     there must fit the capacity;
+ *     end placed there), the lowest minimum offset of an unplaced buffer there and the current offset, whichever is
+ *     highest, plus the unplaced bytes live there must fit the capacity;
  *   - a node is dead when an unplaced buffer's minimum offset plus its size passes the capacity (offsets only rise),
  *     or a fixed buffer's fixed offset lies below its minimum offset or below the current key;
  *   - dominance: a child at or above the lowest top (minimum offset + size) of an unplaced movable buffer is skipped:
@@ -17,22 +17,26 @@
  *   - a placed buffer that conflicts with no unplaced one leaves the rest unchanged, and no sibling after it could
  *     place it later (its key is below theirs for good): when its subtree fails, the node fails;
  *   - independent groups: buffers whose lifetimes chain into one interval form a group; groups share no step, so
- *     each is searched alone and the arena is the highest of theirs.
+ *     each is searched alone and the arena is the highest of theirs;
+ *   - decomposition: where no unplaced buffer spans a section boundary, the unplaced buffers fall into pieces that
+ *     share nothing; each is ranked afresh and solved from key (0, -1), one after another, and a piece that fails
+ *     fails the node that split it off, whatever the other pieces do.
  * Children are tried by (minimum offset, rank). Three preorders (lifetime width, area = size x width, and the
  * largest section total over the lifetime, in MiniMalloc's three orders of those keys) take turns under a node limit
  * that doubles every round, so whichever suits the instance finishes early; a pass that completes proves its answer.
  *
- * Goals: FIT stops at the first plan within problem.capacity, or proves that none exists. MINIMISE starts from a
- * plan (options.start, else greedy_by_size's) and searches each group with a capacity one byte below its best
- * height, lowered at every plan found, until a pass completes (the best is then proven optimal) or the group reaches
- * the lower bound. The budget is options.max_nodes and options.stop, asked every options.check_every nodes; when it
- * runs out the best plan found is returned, flagged BEST_FOUND.
+ * Goals: FIT runs passes at problem.capacity, and stops at the first plan or proves that none exists. MINIMISE starts
+ * from a plan (options.start, else greedy_by_size's) and runs passes that fit the best known bound, halfway, and one
+ * byte below the best plan (search_group), until the two meet (the best is then proven optimal) or the budget runs
+ * out: options.max_nodes, and options.stop asked every options.check_every nodes. Then the best plan found is
+ * returned, flagged BEST_FOUND. A pass never changes its capacity, which keeps the decomposition's rule sound.
  *
- * Memory, all from scratch; no recursion (the path is an array of levels): about 200 bytes per buffer, plus a region
- * for the conflict lists and undo logs of one group, 40 bytes per conflicting pair and 8 per (member, section it
- * spans), of at most 40 n^2 bytes and EXACT_REGION. A group that needs more is not searched: its starting plan stays
- * and nothing is proven about it. Time per node O(m + s + d) for the group's m members and s sections and the
- * placed buffer's d conflicts; the number of nodes is exponential in the worst case, which is what the budget is for.
+ * Memory, all from scratch; no recursion (the path is an array of levels, pending pieces an append-only pool, undo
+ * logs for floors, minimum offsets and ranks): about 330 bytes per buffer, plus a region for one group's conflict
+ * lists and logs, 40 bytes per conflicting pair, 12 per (member, section it spans) and 8 per rank logged, of at most
+ * 48 n^2 bytes and EXACT_REGION. A group that needs more is not searched: its starting plan stays and nothing is
+ * proven about it. Time per node O(m + s + d) for the group's m members and s sections and the placed buffer's d
+ * conflicts; the number of nodes is exponential in the worst case, which is what the budget is for.
  */
 #include "aplan/strategies.h"
 #include "core/internal.h"
