@@ -15,15 +15,23 @@
  * For each input: buffers, conflicting pairs (pairs of buffers both live at some step, both of non-zero size: the
  * yardstick, counted in O(n log n) by sorting lowers and uppers and binary search), the most buffers live at once,
  * then the median time of
- *   - each built strategy (the registry, aplan_strategy_at) called directly: strategy->plan with the scratch its
- *     scratch_size asked for, offsets pre-filled with APLAN_NO_OFFSET: planning alone, no validation, bound,
- *     verification or I/O;
+ *   - each built strategy that does not search (the registry, aplan_strategy_at; a search without a budget need not
+ *     end, so searching ones are only in the instance and fit tables) called directly: strategy->plan with the
+ *     scratch its scratch_size asked for, offsets pre-filled with APLAN_NO_OFFSET: planning alone, no validation,
+ *     bound, verification or I/O;
  *   - the same through aplan_plan: validation + lower bound + strategy + arena + verification;
  *   - aplan_lower_bound alone and aplan_verify alone (on greedy_by_size's plan);
  *   - a transcription of TFLM's GreedyMemoryPlanner with 64-bit sizes, offsets and steps (bubble sort, then a walk over
  *     every placed buffer in offset order for each new one), whose offsets must equal greedy_by_size_tflm's.
  * Then, when the aplan tool is at hand (built beside this program, or --cli PATH), the tool as a whole process on the
  * 1M inference problem written to a temporary CSV and on the traces: wall time and peak RSS (wait4) per buffer.
+ *
+ * Then (issue 12) every built-in strategy, and "auto", through aplan_plan_search on every shared instance: the models'
+ * buffer lists (models/lifetimes/, planned as TFLM plans them), MiniMalloc's instances (benchmarks/minimalloc/) and the
+ * large traces, with arena, ratio to the lower bound, time, and for searching strategies (ABI 2, a search member)
+ * nodes and outcome; searches get --time-limit seconds (default 10) through a stop callback on CLOCK_MONOTONIC. And
+ * the fit table: each searching strategy with goal FIT on A.1048576.csv and B.1048576.csv at capacity 1048576 (and
+ * every --fit FILE[:CAPACITY]), median wall and CPU time of 3 runs, nodes, and whether it fit. --only picks parts.
  *
  * Repeats: each measurement runs up to -r times (default 5) and stops repeating once its runs add up to --budget
  * seconds (default 3), so big inputs get fewer runs; the CLI runs at most 3 times under the same budget. Each
@@ -34,6 +42,7 @@
  * progress to stderr.
  */
 #define _DEFAULT_SOURCE /* fork, wait4, mmap, mkstemp, alarm */
+#include <glob.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -63,6 +72,7 @@
 
 #define MAX_RUNS 64
 #define MAX_ROWS 96
+#define MAX_TABLE_ROWS 1024 /* rows of one printed table: the instances table has one per (instance, strategy) */
 #define MAX_FILES 64
 #define MAX_COLS 20
 #define MAX_STRATEGIES 16
@@ -82,7 +92,9 @@ static struct {
     const char *shared;
     const char *cli;  /* "" = no CLI table */
     bool markdown;
-} opt = {5, 3.0, 20, 60, 1000000, APLAN_BENCH_SHARED_DIR, APLAN_BENCH_CLI, false};
+    double time_limit; /* --time-limit: seconds a searching strategy may search per run */
+    bool speed, instances, fit; /* --only: which parts run */
+} opt = {5, 3.0, 20, 60, 1000000, APLAN_BENCH_SHARED_DIR, APLAN_BENCH_CLI, false, 10.0, true, true, true};
 
 static double now(void) {
     struct timespec t;
@@ -613,22 +625,29 @@ static const char *base_name(const char *path) {
     return slash ? slash + 1 : path;
 }
 
-/* A CSV file as the CLI reads one by default: alignment 1 unless the file has an alignment column, sizes as given. */
-static bool run_file(const char *path) {
+/* Read and parse a CSV file; on failure says why on stderr and returns false (the table is then zeroed). */
+static bool load_csv(const char *path, aplan_csv_table *table) {
+    memset(table, 0, sizeof *table);
     size_t length;
     char *text = read_file(path, &length);
     if (text == NULL) {
         fprintf(stderr, "bench_plan: cannot read %s\n", path);
         return false;
     }
-    aplan_csv_table table;
     aplan_format_error error;
-    const aplan_status st = aplan_csv_parse(text, length, &table, &error);
+    const aplan_status st = aplan_csv_parse(text, length, table, &error);
     free(text);
     if (st != APLAN_OK) {
         fprintf(stderr, "bench_plan: %s:%" PRIu32 ":%" PRIu32 ": %s\n", path, error.line, error.column, error.message);
         return false;
     }
+    return true;
+}
+
+/* A CSV file as the CLI reads one by default: alignment 1 unless the file has an alignment column, sizes as given. */
+static bool run_file(const char *path) {
+    aplan_csv_table table;
+    if (!load_csv(path, &table)) return false;
     aplan_problem p;
     aplan_problem_init(&p, table.buffers, table.count);
     aplan_report report;
@@ -809,8 +828,10 @@ static void run_cli(void) {
 
 typedef struct {
     const char *title;
-    char *cell[MAX_ROWS + 1][MAX_COLS];
+    char *cell[MAX_TABLE_ROWS + 1][MAX_COLS];
     int rows, cols;
+    bool truncated;
+    uint32_t left; /* bit c: column c is text, aligned left (column 0 always is) */
     const char *notes[12];
     int note_count;
 } table;
@@ -821,7 +842,16 @@ static void t_header(table *t, const char *title) {
     t->rows = 1;
 }
 
-static void t_row(table *t) { t->rows++; }
+/* Rows past MAX_TABLE_ROWS are left out, with a line on stderr; t_cell drops their cells. */
+static void t_row(table *t) {
+    if (t->rows <= MAX_TABLE_ROWS) {
+        t->rows++;
+    } else if (t->rows == MAX_TABLE_ROWS + 1 && !t->truncated) {
+        fprintf(stderr, "bench_plan: table '%s' has more than %d rows: the rest are left out\n", t->title,
+                MAX_TABLE_ROWS);
+        t->truncated = true;
+    }
+}
 
 PRINTF_LIKE(2, 3) static void t_cell(table *t, const char *format, ...) {
     char text[256];
@@ -829,6 +859,7 @@ PRINTF_LIKE(2, 3) static void t_cell(table *t, const char *format, ...) {
     va_start(ap, format);
     vsnprintf(text, sizeof text, format, ap);
     va_end(ap);
+    if (t->truncated) return;
     int c = 0;
     while (c < MAX_COLS && t->cell[t->rows - 1][c] != NULL) c++;
     if (c == MAX_COLS) return;
@@ -855,14 +886,14 @@ static void t_print(table *t) {
             const size_t pad = w[c] - width(s);
             if (opt.markdown) printf("| ");
             else if (c > 0) printf("  ");
-            if (c == 0) printf("%s%*s", s, (int)pad, "");
+            if (c == 0 || (t->left >> c & 1u)) printf("%s%*s", s, (int)pad, "");
             else printf("%*s%s", (int)pad, "", s);
             if (opt.markdown) printf(" ");
         }
         printf(opt.markdown ? "|\n" : "\n");
         if (r == 0) {
             for (int c = 0; c < t->cols; c++) {
-                if (opt.markdown) printf("|%s", c == 0 ? "---" : "---:");
+                if (opt.markdown) printf("|%s", c == 0 || (t->left >> c & 1u) ? "---" : "---:");
                 else printf("%s%.*s", c > 0 ? "  " : "", (int)w[c], "----------------------------------------"
                                                                      "----------------------------------------");
             }
@@ -913,7 +944,7 @@ static void t_time(table *t, const cell *c, unsigned limit) {
 }
 
 static void print_tables(void) {
-    table t;
+    static table t; /* large: MAX_TABLE_ROWS x MAX_COLS cells */
     t_header(&t, "Inputs");
     t_cell(&t, "input");
     t_cell(&t, "buffers");
@@ -1082,6 +1113,555 @@ static void print_tables(void) {
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Every strategy on every shared instance, and fitting MiniMalloc's challenging instances (issue 12)            */
+/*
+ * Every run goes through aplan_plan_search. A searching strategy (ABI 2, with a search member) gets a budget: a stop
+ * callback that compares CLOCK_MONOTONIC with a deadline --time-limit seconds after the run began; it stops earlier
+ * when it proves what it found (an optimal arena; goal FIT: a plan within the capacity, or that none exists). The
+ * other strategies ("cheap": they plan once) ignore the options. Each measurement runs in a child process, as in the
+ * speed tables, killed after --limit seconds plus the time limit of every search it makes.
+ */
+
+#define MAX_INSTANCES 128
+#define MAX_FITS 64
+/* Nodes between two looks at the clock (the library's default is 1024): a clock read costs less than a node, and runs
+ * on A.1048576.csv end within 2 ms of their deadline. */
+#define SEARCH_CHECK_EVERY 64
+
+static bool searching(const aplan_strategy *s) { return s->abi_version >= 2 && s->search != NULL; }
+
+static size_t registry_count; /* every built-in strategy, searching or not (strategies[] holds the cheap ones) */
+static const aplan_strategy *registry[MAX_STRATEGIES];
+
+typedef struct {
+    int runs;
+    aplan_status status[MAX_RUNS];
+    double ms[MAX_RUNS], cpu_ms[MAX_RUNS];
+    uint64_t arena[MAX_RUNS], nodes[MAX_RUNS];
+    uint32_t outcome[MAX_RUNS];
+    size_t seed;         /* auto: registry index of the best cheap strategy, SIZE_MAX when none planned */
+    uint64_t seed_arena; /* auto: its arena */
+    bool searched;       /* auto: a search ran (the best cheap plan was above the bound) */
+} search_shared;
+static search_shared *found; /* MAP_SHARED: written by the child, read by the parent */
+
+typedef struct {
+    const aplan_problem *problem;   /* with the capacity set for goal FIT */
+    const aplan_strategy *strategy; /* NULL: the auto row */
+    uint32_t goal;                  /* aplan_goal */
+    int runs;                       /* 0: up to --repeats within --budget, as elsewhere; else exactly this many */
+} search_job;
+
+/* What one (instance, strategy) measurement gives: times are medians over the runs; status, arena, nodes and outcome
+ * are those of the run with the median wall time (the faster of the middle two for an even count). */
+typedef struct {
+    enum cell_state state; /* OK: it ran (status says how); TIMEOUT: killed; CRASHED; SKIPPED */
+    aplan_status status;
+    double ms, cpu_ms;
+    int runs;
+    uint64_t arena, nodes;
+    uint32_t outcome;
+    size_t seed;
+    uint64_t seed_arena;
+    bool searched;
+} search_cell;
+
+static bool past_deadline(void *context, uint64_t nodes) {
+    (void)nodes;
+    return now() >= *(const double *)context;
+}
+
+static double cpu_now(void) { /* this process's CPU time (user + system), seconds */
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Seconds after which a run is killed: --limit, plus --time-limit for each search the run makes. */
+static unsigned search_kill_limit(const search_job *j) {
+    size_t searches = 0;
+    for (size_t s = 0; s < registry_count; s++)
+        if (searching(registry[s]) && (j->strategy == NULL || j->strategy == registry[s])) searches++;
+    return opt.limit + (unsigned)((double)searches * opt.time_limit + 1.0);
+}
+
+/* One search run of s: a fresh deadline --time-limit from now, start as given (NULL: none). */
+static aplan_status run_search(const aplan_strategy *s, const aplan_problem *p, uint32_t goal, const uint64_t *start,
+                               void *scratch, size_t need, uint64_t *offsets, aplan_result *result) {
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.goal = goal;
+    o.start = start;
+    double deadline = now() + opt.time_limit;
+    if (searching(s)) {
+        o.stop = past_deadline;
+        o.context = &deadline;
+        o.check_every = SEARCH_CHECK_EVERY;
+    }
+    return aplan_plan_search(s, p, &o, scratch, need, offsets, result);
+}
+
+/* The auto row, what `aplan plan -s auto` does: every cheap strategy, keeping the smallest plan (the first in registry
+ * order among equals); then, unless that plan already equals the bound (proven optimal), each searching strategy in
+ * registry order, seeded (options.start) with the best plan so far, each with its own --time-limit. out gets the
+ * final arena and outcome and the nodes of all searches. APLAN_E_STRATEGY_FAILED when no strategy planned. */
+static aplan_status plan_auto(const aplan_problem *p, void *scratch, size_t need, uint64_t *offsets, uint64_t *best,
+                              aplan_result *out, search_shared *sh) {
+    const size_t bytes = p->count * sizeof *best;
+    bool have = false;
+    uint64_t nodes = 0;
+    sh->seed = SIZE_MAX;
+    sh->searched = false;
+    memset(out, 0, sizeof *out);
+    for (size_t s = 0; s < registry_count; s++) {
+        aplan_result r;
+        if (searching(registry[s]) ||
+            run_search(registry[s], p, APLAN_GOAL_MINIMISE, NULL, scratch, need, offsets, &r) != APLAN_OK)
+            continue;
+        if (!have || r.arena_size < out->arena_size) {
+            memcpy(best, offsets, bytes);
+            *out = r;
+            sh->seed = s;
+            sh->seed_arena = r.arena_size;
+            have = true;
+        }
+    }
+    for (size_t s = 0; s < registry_count; s++) {
+        if (!searching(registry[s]) || (have && out->outcome == APLAN_OUTCOME_OPTIMAL)) continue;
+        aplan_result r;
+        const aplan_status st =
+            run_search(registry[s], p, APLAN_GOAL_MINIMISE, have ? best : NULL, scratch, need, offsets, &r);
+        sh->searched = true;
+        nodes += r.nodes;
+        if (st != APLAN_OK) continue;
+        if (!have || r.arena_size <= out->arena_size) { /* a search that proves its seed optimal returns it again */
+            memcpy(best, offsets, bytes);
+            *out = r;
+            have = true;
+        }
+    }
+    out->nodes = nodes;
+    memcpy(offsets, best, bytes);
+    return have ? APLAN_OK : APLAN_E_STRATEGY_FAILED;
+}
+
+static _Noreturn void search_child(const search_job *j) {
+    const aplan_problem *p = j->problem;
+    size_t need = 0;
+    for (size_t s = 0; s < registry_count; s++) {
+        if (j->strategy != NULL && j->strategy != registry[s]) continue;
+        size_t n;
+        const aplan_status st = aplan_plan_scratch_size(registry[s], p, &n);
+        if (st != APLAN_OK) {
+            if (j->strategy == NULL) continue; /* auto: that strategy will fail on its own */
+            found->status[0] = st;
+            found->runs = 1;
+            _exit(0);
+        }
+        if (n > need) need = n;
+    }
+    void *scratch = xmalloc(need);
+    memset(scratch, 0, need); /* touched before timing: page faults are not planning */
+    uint64_t *offsets = xmalloc(p->count * sizeof *offsets), *best = xmalloc(p->count * sizeof *best);
+    memset(offsets, 0, p->count * sizeof *offsets);
+    memset(best, 0, p->count * sizeof *best);
+    const int most = j->runs > 0 ? (j->runs < MAX_RUNS ? j->runs : MAX_RUNS) : opt.repeats;
+    double total = 0;
+    for (int k = 0; k < most; k++) {
+        aplan_result result;
+        alarm(search_kill_limit(j));
+        const double t0 = now(), c0 = cpu_now();
+        const aplan_status st = j->strategy != NULL
+                                    ? run_search(j->strategy, p, j->goal, NULL, scratch, need, offsets, &result)
+                                    : plan_auto(p, scratch, need, offsets, best, &result, found);
+        const double t1 = now(), c1 = cpu_now();
+        alarm(0);
+        found->ms[k] = (t1 - t0) * 1e3;
+        found->cpu_ms[k] = (c1 - c0) * 1e3;
+        found->status[k] = st;
+        found->arena[k] = result.arena_size;
+        found->nodes[k] = result.nodes;
+        found->outcome[k] = result.outcome;
+        found->runs = k + 1;
+        total += t1 - t0;
+        /* A fit that failed is a result to time again; any other failure is the strategy's answer. */
+        const bool answered = st == APLAN_OK || (j->goal == APLAN_GOAL_FIT && st == APLAN_E_CAPACITY_EXCEEDED);
+        if (!answered || (j->runs == 0 && total >= opt.budget)) break;
+    }
+    _exit(0);
+}
+
+static search_cell measure_search(const search_job *j) {
+    search_cell c;
+    memset(&c, 0, sizeof c);
+    c.state = CELL_CRASHED;
+    memset(found, 0, sizeof *found);
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        perror("bench_plan: fork");
+        exit(1);
+    }
+    if (pid == 0) search_child(j);
+    int ws;
+    if (waitpid(pid, &ws, 0) != pid) return c;
+    if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGALRM) {
+        c.state = CELL_TIMEOUT;
+        return c;
+    }
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || found->runs == 0) return c;
+    const int n = found->runs;
+    int order[MAX_RUNS];
+    for (int k = 0; k < n; k++) order[k] = k;
+    for (int a = 1; a < n; a++) /* insertion sort of the runs by wall time */
+        for (int b = a; b > 0 && found->ms[order[b]] < found->ms[order[b - 1]]; b--) {
+            const int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    const int m = order[(n - 1) / 2];
+    c.state = CELL_OK;
+    c.runs = n;
+    c.status = found->status[m];
+    c.arena = found->arena[m];
+    c.nodes = found->nodes[m];
+    c.outcome = found->outcome[m];
+    c.seed = found->seed;
+    c.seed_arena = found->seed_arena;
+    c.searched = found->searched;
+    c.ms = median(found->ms, n);
+    c.cpu_ms = median(found->cpu_ms, n);
+    return c;
+}
+
+static const char *outcome_name(uint32_t o) {
+    switch (o) {
+    case APLAN_OUTCOME_NONE: return "none";
+    case APLAN_OUTCOME_PLAN: return "plan";
+    case APLAN_OUTCOME_OPTIMAL: return "optimal";
+    case APLAN_OUTCOME_FITS: return "fits";
+    case APLAN_OUTCOME_BEST_FOUND: return "best found";
+    case APLAN_OUTCOME_INFEASIBLE: return "infeasible";
+    default: return "?";
+    }
+}
+
+/* ---- every strategy on every instance ---- */
+
+typedef struct {
+    char name[96];
+    bool tflm;  /* a model's buffer list, planned as TFLM plans it; else a CSV as the CLI reads it */
+    size_t n;
+    uint64_t bound;
+    bool bound_ok;
+    search_cell cell[MAX_STRATEGIES + 1]; /* registry order, then auto */
+} instance_row;
+static instance_row instances[MAX_INSTANCES];
+static int instance_count;
+
+static void run_instance(const char *path, bool tflm) {
+    if (instance_count == MAX_INSTANCES) {
+        fprintf(stderr, "bench_plan: more than %d instances: %s left out\n", MAX_INSTANCES, path);
+        return;
+    }
+    aplan_csv_table csv;
+    if (!load_csv(path, &csv)) return;
+    aplan_problem p;
+    aplan_problem_init(&p, csv.buffers, csv.count);
+    if (tflm) { /* TFLM: every tensor aligned to 16, sizes rounded up to 16, offline offsets kept and may alias */
+        p.alignment = 16;
+        p.flags = APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS;
+    }
+    aplan_report report;
+    if (aplan_problem_validate(&p, &report) != APLAN_OK) {
+        char why[256];
+        aplan_report_format(&report, why, sizeof why);
+        fprintf(stderr, "bench_plan: %s: %s\n", path, why);
+        aplan_csv_free(&csv);
+        return;
+    }
+    instance_row *r = &instances[instance_count++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", base_name(path));
+    char *dot = strrchr(r->name, '.');
+    if (tflm && dot != NULL) *dot = '\0'; /* the model's name */
+    r->tflm = tflm;
+    r->n = p.count;
+    size_t need = 0;
+    if (aplan_lower_bound_scratch_size(&p, &need) == APLAN_OK) {
+        void *scratch = xmalloc(need);
+        r->bound_ok = aplan_lower_bound(&p, scratch, need, &r->bound, NULL) == APLAN_OK;
+        free(scratch);
+    }
+    const double started = now();
+    fprintf(stderr, "instance %s (%zu buffers):", r->name, p.count);
+    for (size_t s = 0; s <= registry_count; s++) {
+        progress(s < registry_count ? registry[s]->name : "auto");
+        const search_job j = {&p, s < registry_count ? registry[s] : NULL, APLAN_GOAL_MINIMISE, 0};
+        r->cell[s] = measure_search(&j);
+    }
+    fprintf(stderr, ": %.1f s\n", now() - started);
+    aplan_csv_free(&csv);
+}
+
+/* Every file matching pattern, in glob's (sorted) order; a line on stderr when there is none. */
+static void run_instances_matching(const char *pattern, bool tflm) {
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0) {
+        fprintf(stderr, "bench_plan: nothing matches %s: left out (--shared DIR)\n", pattern);
+        return;
+    }
+    for (size_t k = 0; k < g.gl_pathc; k++) run_instance(g.gl_pathv[k], tflm);
+    globfree(&g);
+}
+
+static void fmt_ratio(uint64_t arena, uint64_t bound, char *out, size_t size) {
+    if (bound == 0) snprintf(out, size, "%s", arena == 0 ? "1.000" : "–");
+    else snprintf(out, size, "%.3f", (double)arena / (double)bound);
+}
+
+static void print_instances(void) {
+    static table t;
+    t_header(&t, "Every strategy on every shared instance (through aplan_plan_search; searching strategies within "
+                 "the time limit)");
+    t_cell(&t, "instance");
+    t_cell(&t, "buffers");
+    t_cell(&t, "lower bound");
+    t_cell(&t, "strategy");
+    t_cell(&t, "arena");
+    t_cell(&t, "× bound");
+    t_cell(&t, "ms");
+    t_cell(&t, "nodes");
+    t_cell(&t, "outcome");
+    t_cell(&t, "note");
+    t.left = 1u << 3 | 1u << 8 | 1u << 9; /* strategy, outcome, note */
+    for (int k = 0; k < instance_count; k++) {
+        const instance_row *r = &instances[k];
+        for (size_t s = 0; s <= registry_count; s++) {
+            const search_cell *c = &r->cell[s];
+            const bool is_auto = s == registry_count, searches = !is_auto && searching(registry[s]);
+            char text[64];
+            t_row(&t);
+            t_cell(&t, "%s", r->name);
+            t_int(&t, r->n);
+            if (r->bound_ok) t_int(&t, r->bound);
+            else t_cell(&t, "–");
+            t_cell(&t, "%s", is_auto ? "auto" : registry[s]->name);
+            if (c->state != CELL_OK || c->status != APLAN_OK) {
+                t_cell(&t, "%s", c->state == CELL_TIMEOUT ? "killed" : c->state == CELL_OK ? "fails" : "crash");
+                t_cell(&t, "–");
+                const search_job j = {NULL, is_auto ? NULL : registry[s], APLAN_GOAL_MINIMISE, 0};
+                if (c->state == CELL_TIMEOUT) t_cell(&t, "> %u s", search_kill_limit(&j));
+                else t_cell(&t, "–");
+                t_cell(&t, "–");
+                t_cell(&t, "–");
+                t_cell(&t, "%s", c->state == CELL_OK ? aplan_status_str(c->status) : "");
+                continue;
+            }
+            t_int(&t, c->arena);
+            fmt_ratio(c->arena, r->bound, text, sizeof text);
+            t_cell(&t, "%s", text);
+            fmt_ms(c->ms, text, sizeof text);
+            t_cell(&t, "%s", text);
+            if (searches || (is_auto && c->searched)) t_int(&t, c->nodes);
+            else t_cell(&t, "–");
+            t_cell(&t, "%s", outcome_name(c->outcome));
+            if (is_auto && c->seed < registry_count) {
+                char arena[40];
+                fmt_int(c->seed_arena, arena, sizeof arena);
+                t_cell(&t, "best cheap: %s %s%s", registry[c->seed]->name, arena,
+                       c->searched ? ", then the search from it" : "");
+            } else {
+                t_cell(&t, "%s", "");
+            }
+        }
+    }
+    static char note[600];
+    snprintf(note, sizeof note,
+             "models (lifetimes/*.csv, named without .csv): as TFLM plans them (alignment 16, sizes rounded up to 16, "
+             "offline offsets kept and allowed to alias); the other instances as the CLI reads a CSV (alignment 1, "
+             "sizes as given). ms: median wall time of up to %d runs, fewer once they add up to %g s (so a "
+             "search that uses its whole time limit, %g s, runs once); a search stops earlier when it proves its plan "
+             "optimal.",
+             opt.repeats, opt.budget, opt.time_limit);
+    t.notes[t.note_count++] = note;
+    t.notes[t.note_count++] = "outcome: what the plan is proven to be (aplan_result.outcome): optimal (the arena "
+                              "equals the bound, or the search was complete), best found (the time limit ran out "
+                              "first), plan (a heuristic above the bound: nothing proven). nodes: search nodes visited.";
+    t.notes[t.note_count++] = "auto: every cheap strategy, the smallest plan kept; then, unless it equals the bound, "
+                              "each searching strategy seeded with it (options.start) within the time limit, as "
+                              "`aplan plan -s auto` does. Its ms covers all of it.";
+    t.notes[t.note_count++] = "fails: the strategy returned the status in the note (offline: the input has buffers "
+                              "without a fixed offset); killed: a run passed --limit plus the time limit.";
+    t_print(&t);
+}
+
+/* ---- fitting MiniMalloc's challenging instances ---- */
+
+typedef struct {
+    char path[4096];
+    uint64_t capacity;
+} fit_input;
+static fit_input fit_inputs[MAX_FITS];
+static int fit_input_count;
+
+typedef struct {
+    char name[96];
+    size_t n;
+    uint64_t capacity, bound;
+    size_t strategy; /* registry index */
+    search_cell cell;
+} fit_row;
+static fit_row fit_rows[MAX_FITS * MAX_STRATEGIES];
+static int fit_count;
+
+/* FILE[:CAPACITY]; without CAPACITY, the number between the last two dots of the name (MiniMalloc's A.1048576.csv).
+ * Capacity: decimal bytes. Returns false when neither gives one. */
+static bool add_fit(const char *arg) {
+    if (fit_input_count == MAX_FITS) return false;
+    fit_input *f = &fit_inputs[fit_input_count];
+    snprintf(f->path, sizeof f->path, "%s", arg);
+    char *colon = strrchr(f->path, ':');
+    const char *digits = NULL;
+    if (colon != NULL && colon[1] != '\0' && colon[1 + strspn(colon + 1, "0123456789")] == '\0') {
+        *colon = '\0';
+        digits = colon + 1;
+    } else {
+        const char *name = base_name(f->path), *last = strrchr(name, '.');
+        const char *prev = last;
+        while (prev != NULL && prev > name && prev[-1] != '.') prev--;
+        if (last != NULL && prev != NULL && prev > name && prev < last) {
+            static char number[32];
+            const size_t len = (size_t)(last - prev);
+            if (len < sizeof number) {
+                memcpy(number, prev, len);
+                number[len] = '\0';
+                if (number[strspn(number, "0123456789")] == '\0') digits = number;
+            }
+        }
+    }
+    if (digits == NULL || digits[0] == '\0' || strlen(digits) > 19) return false;
+    f->capacity = strtoull(digits, NULL, 10);
+    fit_input_count++;
+    return true;
+}
+
+static void run_fit(const fit_input *in) {
+    aplan_csv_table csv;
+    if (!load_csv(in->path, &csv)) return;
+    aplan_problem p;
+    aplan_problem_init(&p, csv.buffers, csv.count);
+    p.capacity = in->capacity;
+    aplan_problem unlimited = p;
+    unlimited.capacity = APLAN_UNLIMITED;
+    uint64_t bound = 0;
+    size_t need = 0;
+    if (aplan_lower_bound_scratch_size(&unlimited, &need) == APLAN_OK) {
+        void *scratch = xmalloc(need);
+        if (aplan_lower_bound(&unlimited, scratch, need, &bound, NULL) != APLAN_OK) bound = 0;
+        free(scratch);
+    }
+    for (size_t s = 0; s < registry_count && fit_count < MAX_FITS * MAX_STRATEGIES; s++) {
+        if (!searching(registry[s])) continue;
+        fit_row *r = &fit_rows[fit_count++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->name, sizeof r->name, "%.*s", (int)sizeof r->name - 1, base_name(in->path));
+        r->n = p.count;
+        r->capacity = in->capacity;
+        r->bound = bound;
+        r->strategy = s;
+        const double started = now();
+        fprintf(stderr, "fit %s in %" PRIu64 " with %s:", r->name, r->capacity, registry[s]->name);
+        const search_job j = {&p, registry[s], APLAN_GOAL_FIT, opt.repeats < 3 ? opt.repeats : 3};
+        r->cell = measure_search(&j);
+        fprintf(stderr, " %.1f s\n", now() - started);
+    }
+    aplan_csv_free(&csv);
+}
+
+/* The issue's goal and MiniMalloc's published times for the two shared instances at capacity 1048576 (README of
+ * benchmarks/minimalloc). */
+static const struct {
+    const char *name;
+    const char *minimalloc;
+} fit_references[] = {
+    {"A.1048576.csv", "about 9 s here; paper 4.9 s"},
+    {"B.1048576.csv", "about 6.5 s here; paper 3.7 s"},
+};
+
+static void print_fits(void) {
+    static table t;
+    t_header(&t, "Fitting a capacity (goal FIT): searching strategies, median of 3 runs");
+    t_cell(&t, "instance");
+    t_cell(&t, "buffers");
+    t_cell(&t, "capacity");
+    t_cell(&t, "lower bound");
+    t_cell(&t, "strategy");
+    t_cell(&t, "fits");
+    t_cell(&t, "arena");
+    t_cell(&t, "wall s");
+    t_cell(&t, "CPU s");
+    t_cell(&t, "nodes");
+    t_cell(&t, "runs");
+    t_cell(&t, "goal");
+    t_cell(&t, "met");
+    t_cell(&t, "MiniMalloc");
+    t.left = 1u << 4 | 1u << 5 | 1u << 13; /* strategy, fits, MiniMalloc */
+    for (int k = 0; k < fit_count; k++) {
+        const fit_row *r = &fit_rows[k];
+        const search_cell *c = &r->cell;
+        t_row(&t);
+        t_cell(&t, "%s", r->name);
+        t_int(&t, r->n);
+        t_int(&t, r->capacity);
+        t_int(&t, r->bound);
+        t_cell(&t, "%s", registry[r->strategy]->name);
+        const char *reference = "";
+        for (size_t q = 0; q < sizeof fit_references / sizeof fit_references[0]; q++)
+            if (strcmp(r->name, fit_references[q].name) == 0 && r->capacity == 1048576)
+                reference = fit_references[q].minimalloc;
+        const bool ran = c->state == CELL_OK && (c->status == APLAN_OK || c->status == APLAN_E_CAPACITY_EXCEEDED);
+        if (!ran) {
+            t_cell(&t, "%s", c->state == CELL_TIMEOUT ? "killed" : c->state == CELL_OK ? aplan_status_str(c->status)
+                                                                                       : "crash");
+            for (int q = 0; q < 5; q++) t_cell(&t, "–");
+        } else {
+            const bool fits = c->status == APLAN_OK;
+            t_cell(&t, "%s", fits ? "yes" : c->outcome == APLAN_OUTCOME_INFEASIBLE ? "no (proven)" : "not found");
+            if (c->arena > 0) t_int(&t, c->arena);
+            else t_cell(&t, "–");
+            t_cell(&t, "%.2f", c->ms / 1e3);
+            t_cell(&t, "%.2f", c->cpu_ms / 1e3);
+            t_int(&t, c->nodes);
+            t_cell(&t, "%d", c->runs);
+        }
+        if (reference[0] != '\0') {
+            t_cell(&t, "fits, < 5 s");
+            t_cell(&t, "%s", ran && c->status == APLAN_OK && c->cpu_ms < 5000 ? "yes" : "no");
+        } else {
+            t_cell(&t, "%s", "");
+            t_cell(&t, "%s", "");
+        }
+        t_cell(&t, "%s", reference);
+    }
+    static char note[500];
+    snprintf(note, sizeof note,
+             "Each file as the CLI reads a CSV (alignment 1, sizes as given), problem.capacity = capacity, "
+             "goal APLAN_GOAL_FIT, budget %g s (--time-limit) through a stop callback on CLOCK_MONOTONIC. wall s, "
+             "CPU s: medians (CPU: user + system of the process, which plans on one thread); arena, nodes: of the "
+             "run with the median wall time.",
+             opt.time_limit);
+    t.notes[t.note_count++] = note;
+    t.notes[t.note_count++] = "fits: yes (a plan within the capacity), no (proven) (outcome INFEASIBLE), not found "
+                              "(the time limit ran out first; arena: the best plan found above the capacity). met: "
+                              "fits with a median CPU time under 5 s (issue 12's goal for A and B).";
+    t.notes[t.note_count++] = "MiniMalloc: its time on this kind of 2-core machine and in its paper (ASPLOS 2023), "
+                              "from benchmarks/minimalloc/README.md; race it in the same run with "
+                              "bench/race_minimalloc.sh.";
+    t_print(&t);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 
 static void usage(FILE *to) {
     fprintf(to,
@@ -1096,9 +1676,16 @@ static void usage(FILE *to) {
             "  --cli PATH          the aplan tool for the whole-process table (default %s)\n"
             "  --no-cli            leave the whole-process table out\n"
             "  --markdown          print the tables as markdown\n"
+            "  --time-limit SECONDS  budget of a searching strategy per run (default 10)\n"
+            "  --fit FILE[:CAPACITY]  one more instance for the fit table (repeatable); without CAPACITY, the\n"
+            "                      number before .csv in the name (A.1048576.csv)\n"
+            "  --only PARTS        comma-separated: speed (the speed and CLI tables), instances (every strategy on\n"
+            "                      every shared instance), fit (fitting a capacity); default all three\n"
             "FILE.csv: more problems in MiniMalloc's CSV format, benchmarked like the shared traces.\n",
             APLAN_BENCH_SHARED_DIR, APLAN_BENCH_CLI[0] ? APLAN_BENCH_CLI : "none built");
 }
+
+static void run_speed(bool with_shared, char **files, int file_count);
 
 static double number(const char *option, const char *value) {
     char *end;
@@ -1148,6 +1735,30 @@ int main(int argc, char **argv) {
             opt.cli = "";
         } else if (strcmp(a, "--markdown") == 0) {
             opt.markdown = true;
+        } else if (strcmp(a, "--time-limit") == 0) {
+            opt.time_limit = number(a, v);
+            k++;
+        } else if (strcmp(a, "--fit") == 0 && v) {
+            if (!add_fit(v)) {
+                fprintf(stderr, "bench_plan: --fit %s: FILE:CAPACITY (bytes), or a name like A.1048576.csv (at most "
+                                "%d)\n", v, MAX_FITS);
+                return 2;
+            }
+            k++;
+        } else if (strcmp(a, "--only") == 0 && v) {
+            opt.speed = opt.instances = opt.fit = false;
+            char parts[256];
+            snprintf(parts, sizeof parts, "%s", v);
+            for (char *part = strtok(parts, ","); part != NULL; part = strtok(NULL, ",")) {
+                if (strcmp(part, "speed") == 0) opt.speed = true;
+                else if (strcmp(part, "instances") == 0) opt.instances = true;
+                else if (strcmp(part, "fit") == 0) opt.fit = true;
+                else {
+                    fprintf(stderr, "bench_plan: --only: unknown part '%s' (speed, instances, fit)\n", part);
+                    return 2;
+                }
+            }
+            k++;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;
@@ -1162,10 +1773,63 @@ int main(int argc, char **argv) {
         }
     }
     shared = shared_alloc(sizeof *shared);
-    strategy_count = aplan_strategy_count() < MAX_STRATEGIES ? aplan_strategy_count() : MAX_STRATEGIES;
-    for (size_t s = 0; s < strategy_count; s++) strategies[s] = aplan_strategy_at(s);
+    found = shared_alloc(sizeof *found);
+    /* The speed tables time the cheap strategies: a search without a budget need not end. */
+    registry_count = aplan_strategy_count() < MAX_STRATEGIES ? aplan_strategy_count() : MAX_STRATEGIES;
+    for (size_t s = 0; s < registry_count; s++) {
+        registry[s] = aplan_strategy_at(s);
+        if (!searching(registry[s])) strategies[strategy_count++] = registry[s];
+    }
     const double started = now();
 
+    if (opt.speed) run_speed(with_shared, files, file_count);
+    if (opt.instances) {
+        char pattern[4200];
+        if (with_shared) {
+            snprintf(pattern, sizeof pattern, "%s/models/lifetimes/*.csv", opt.shared);
+            run_instances_matching(pattern, true);
+            snprintf(pattern, sizeof pattern, "%s/benchmarks/minimalloc/*.csv", opt.shared);
+            run_instances_matching(pattern, false);
+            snprintf(pattern, sizeof pattern, "%s/benchmarks/large/*.csv", opt.shared);
+            run_instances_matching(pattern, false);
+        }
+        for (int k = 0; k < file_count; k++) run_instance(files[k], false);
+    }
+    if (opt.fit) {
+        if (with_shared) {
+            static const char *const published[] = {"A.1048576.csv", "B.1048576.csv"};
+            for (size_t k = 0; k < sizeof published / sizeof published[0]; k++) {
+                fit_input in;
+                snprintf(in.path, sizeof in.path, "%s/benchmarks/minimalloc/%s", opt.shared, published[k]);
+                if (access(in.path, R_OK) != 0) {
+                    fprintf(stderr, "bench_plan: %s not readable: left out (--shared DIR)\n", in.path);
+                    continue;
+                }
+                in.capacity = 1048576;
+                run_fit(&in);
+            }
+        }
+        for (int k = 0; k < fit_input_count; k++) run_fit(&fit_inputs[k]);
+    }
+
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("bench_plan: aplan %s, %ld CPUs online; up to %d runs per measurement (budget %g s); a run is killed "
+           "after %u s (TFLM-style and CLI: %u s; a search: plus its time limit, %g s)\n",
+           aplan_version(), cpus, opt.repeats, opt.budget, opt.limit, opt.slow_limit, opt.time_limit);
+    if (opt.speed) print_tables();
+    if (opt.instances) print_instances();
+    if (opt.fit) {
+        bool any = false;
+        for (size_t s = 0; s < registry_count; s++) any |= searching(registry[s]);
+        if (any) print_fits();
+        else printf("\nFitting a capacity: no searching strategy in this build (aplan list): table left out\n");
+    }
+    printf("\ntotal %.0f s\n", now() - started);
+    return 0;
+}
+
+/* The speed tables' inputs: the two large traces, the files named, the generated problems, then the CLI. */
+static void run_speed(bool with_shared, char **files, int file_count) {
     if (with_shared) {
         static const char *const traces[] = {"iopddl_S_1.csv", "somas_pangu_2.6B.csv"};
         for (size_t k = 0; k < 2; k++) {
@@ -1187,12 +1851,4 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_plan: no aplan tool at '%s': the whole-process table is left out (--cli PATH)\n",
                 opt.cli);
     run_cli();
-
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("bench_plan: aplan %s, %ld CPUs online; up to %d runs per measurement (budget %g s); a run is killed "
-           "after %u s (TFLM-style and CLI: %u s)\n",
-           aplan_version(), cpus, opt.repeats, opt.budget, opt.limit, opt.slow_limit);
-    print_tables();
-    printf("\ntotal %.0f s\n", now() - started);
-    return 0;
 }
