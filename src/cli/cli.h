@@ -296,6 +296,9 @@ void cli_compute_tflm_arena(cli_session *s);
 /* The run with the smallest plan, within the capacity or not (the first on ties: a search that proves a heuristic's
  * arena optimal proves it for every plan of that size, cli_best_proven); NULL when none planned. */
 const cli_run *cli_smallest_plan(const cli_session *s);
+/* What the searches given the capacity found out about it: the first run that proved no plan fits (*proof), and the
+ * first that ran out of time before finding one (*ran_out); NULL when there is none. */
+void cli_capacity_verdicts(const cli_session *s, const cli_run **proof, const cli_run **ran_out);
 /* The buffers live at step with a non-zero planned size: returns how many, sets *bytes to their planned sizes' sum
  * and fills largest[0..min(k, count)) with the indices of the largest, largest first (ties: lower index first). */
 size_t cli_live_at(const cli_session *s, uint64_t step, size_t *largest, size_t k, uint64_t *bytes);

@@ -129,13 +129,8 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
         return CLI_EXIT_OK;
     }
     /* What a search found out about the capacity: proven that nothing fits, or out of time before finding a fit. */
-    const cli_run *proof = NULL, *ran_out = NULL;
-    for (size_t i = 0; i < s->run_count; i++) {
-        const cli_run *r = &s->runs[i];
-        if (!r->searched || r->status != APLAN_E_CAPACITY_EXCEEDED) continue;
-        if (r->result.outcome == APLAN_OUTCOME_INFEASIBLE && proof == NULL) proof = r;
-        if (r->result.outcome == APLAN_OUTCOME_BEST_FOUND && ran_out == NULL) ran_out = r;
-    }
+    const cli_run *proof, *ran_out;
+    cli_capacity_verdicts(s, &proof, &ran_out);
     /* Plans that do not fit are still plans: the table or JSON shows them (exit 4), and so does a search that proved
      * that none fits. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
     if (show && (smallest != NULL || proof != NULL) && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON))

@@ -374,13 +374,8 @@ static void write_verdict(FILE *out, const cli_session *s) {
                 (unsigned long long)st->capacity);
     } else if (smallest != NULL) {
         /* A search given the capacity (goal FIT) may have proved that the bound is out of reach, or run out of time. */
-        const cli_run *proof = NULL, *ran_out = NULL;
-        for (size_t i = 0; i < s->run_count; i++) {
-            const cli_run *r = &s->runs[i];
-            if (!r->searched || r->status != APLAN_E_CAPACITY_EXCEEDED) continue;
-            if (r->result.outcome == APLAN_OUTCOME_INFEASIBLE && proof == NULL) proof = r;
-            if (r->result.outcome == APLAN_OUTCOME_BEST_FOUND && ran_out == NULL) ran_out = r;
-        }
+        const cli_run *proof, *ran_out;
+        cli_capacity_verdicts(s, &proof, &ran_out);
         fprintf(out, "does not fit: the smallest plan (%s) needs %llu bytes, %llu more than %s (%llu); ",
                 smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
                 (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity);

@@ -533,6 +533,16 @@ void cli_auto_search(cli_session *s, double t0_ms) {
     cli_run_one(s, run);
 }
 
+void cli_capacity_verdicts(const cli_session *s, const cli_run **proof, const cli_run **ran_out) {
+    *proof = *ran_out = NULL;
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        if (!r->searched || r->status != APLAN_E_CAPACITY_EXCEEDED) continue;
+        if (r->result.outcome == APLAN_OUTCOME_INFEASIBLE && *proof == NULL) *proof = r;
+        if (r->result.outcome == APLAN_OUTCOME_BEST_FOUND && *ran_out == NULL) *ran_out = r;
+    }
+}
+
 bool cli_best_proven(const cli_session *s) {
     if (s->best == SIZE_MAX) return false;
     uint64_t arena = s->runs[s->best].result.arena_size;

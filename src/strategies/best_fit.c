@@ -40,23 +40,5 @@ static const aplan__greedy_rule rule = {APLAN__GAP_SMALLEST, false, less_size_th
 static const aplan__greedy_rule rule = {APLAN__GAP_SMALLEST, false, APLAN__TIE_LOWER, NULL};
 #endif
 
-static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
-    (void)self;
-    return aplan__greedy_scratch_size(&rule, p, bytes);
-}
-
-static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
-                         uint64_t *offsets, aplan_report *report) {
-    (void)self;
-    return aplan__greedy_plan(&rule, p, scratch, scratch_size, offsets, report);
-}
-
-static const aplan_strategy best_fit = {
-    .abi_version = APLAN_STRATEGY_ABI_VERSION,
-    .name = "best_fit",
-    .description = APLAN_TEXT("largest first into the smallest gap that fits (TFLite's ArenaPlanner, XLA)"),
-    .scratch_size = scratch_size,
-    .plan = plan,
-};
-
-const aplan_strategy *aplan_strategy_best_fit(void) { return &best_fit; }
+APLAN__GREEDY_STRATEGY(best_fit, rule,
+                       "largest first into the smallest gap that fits (TFLite's ArenaPlanner, XLA)")

@@ -95,8 +95,9 @@ typedef struct {
     /* per buffer of the problem */
     uint32_t *by_lower; /* buffers that occupy memory, by (lower, index) */
     uint32_t *tmp;
-    uint32_t *local;    /* buffer -> its rank in the current group */
-    uint64_t *width, *area, *peak; /* preorder keys, by position in the group's part of by_lower */
+    uint32_t *local;    /* buffer -> its member index in the group; later a sort's spare array */
+    uint64_t *width, *area, *peak; /* preorder keys by position in the group's part of by_lower while it is built;
+                                       peak is reused by member while a scope is re-ranked */
     /* the group being searched */
     member *m;
     level *path;
@@ -187,22 +188,23 @@ static uint64_t mul_saturating(uint64_t a, uint64_t b) {
 /* Preorder keys: 'W' width, 'A' area, 'T' peak section total, each largest first; ties by buffer index. */
 static const char *const preorders[PREORDERS] = {"WAT", "TAW", "TWA"};
 
-/* a before b in preorder h? a and b are positions in the group's run of by_lower. */
-static bool before(const search *s, const char *h, uint32_t a, uint32_t b) {
-    for (; *h != '\0'; h++) {
+/* a before b in the pass's preorder? a and b are positions in the group's part of by_lower (while it is built). */
+static bool before(const search *s, uint32_t a, uint32_t b) {
+    for (const char *h = preorders[s->heuristic]; *h != '\0'; h++) {
         const uint64_t *k = *h == 'W' ? s->width : *h == 'A' ? s->area : s->peak;
         if (k[a] != k[b]) return k[a] > k[b];
     }
     return s->by_lower[a] < s->by_lower[b];
 }
 
-/* Bottom-up merge sort of n positions by preorder h; tmp has n entries. O(n log n), stable. */
-static void sort_preorder(const search *s, const char *h, uint32_t *items, uint32_t *tmp, size_t n) {
+/* Stable bottom-up merge sort of n items by less; tmp has n entries. O(n log n) calls of less. */
+static void merge_sort(const search *s, bool (*less)(const search *, uint32_t, uint32_t), uint32_t *items,
+                       uint32_t *tmp, size_t n) {
     for (size_t width = 1; width < n; width *= 2u) {
         for (size_t lo = 0; lo < n; lo += 2u * width) {
             const size_t mid = lo + width < n ? lo + width : n, hi = lo + 2u * width < n ? lo + 2u * width : n;
             size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = before(s, h, items[j], items[i]) ? items[j++] : items[i++];
+            while (i < mid && j < hi) tmp[k++] = less(s, items[j], items[i]) ? items[j++] : items[i++];
             while (i < mid) tmp[k++] = items[i++];
             while (j < hi) tmp[k++] = items[j++];
         }
@@ -265,7 +267,8 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
     /* Ranks: positions sorted by the preorder. */
     uint32_t *order = s->tmp;
     for (uint32_t k = 0; k < n; k++) order[k] = k;
-    sort_preorder(s, preorders[h], order, s->local, n);
+    s->heuristic = h;
+    merge_sort(s, before, order, s->local, n);
     for (uint32_t r = 0; r < n; r++) s->local[g[order[r]]] = r;
     /* Conflict lists: in lower order, member k conflicts with every later one that starts before it ends. Counted
      * first, so the region's need is known before anything is written. */
@@ -288,7 +291,6 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
     s->sec_list = (uint32_t *)(void *)(s->region + 40u * pairs + 8u * spans);
     s->rank_log = (rank_change *)(void *)(s->region + 40u * pairs + 12u * spans);
     s->rank_top = 0;
-    s->heuristic = h;
     for (size_t r = 0; r < n; r++) s->m[r].adj_end = 0;
     for (size_t k = 0; k < n; k++) {
         const uint64_t upper = p->buffers[g[k]].upper;
@@ -500,7 +502,7 @@ static bool ranks_before(const search *s, uint32_t x, uint32_t y) {
  * restore_ranks unwinds. O(k log k + spans) for the k members.
  */
 static void rerank(search *s, uint32_t lo, uint32_t hi) {
-    uint32_t *list = s->tmp, *spare = s->local;
+    uint32_t *const list = s->tmp, *const spare = s->local;
     size_t k = 0;
     for (uint32_t x = 0; x < s->count; x++) {
         const member *b = &s->m[x];
@@ -510,18 +512,7 @@ static void rerank(search *s, uint32_t lo, uint32_t hi) {
         s->peak[x] = peak;
         list[k++] = x;
     }
-    for (size_t width = 1; width < k; width *= 2u) { /* a stable bottom-up merge sort */
-        for (size_t a = 0; a < k; a += 2u * width) {
-            const size_t mid = a + width < k ? a + width : k, end = a + 2u * width < k ? a + 2u * width : k;
-            size_t i = a, j = mid, o = a;
-            while (i < mid && j < end) spare[o++] = ranks_before(s, list[j], list[i]) ? list[j++] : list[i++];
-            while (i < mid) spare[o++] = list[i++];
-            while (j < end) spare[o++] = list[j++];
-        }
-        uint32_t *t = list;
-        list = spare;
-        spare = t;
-    }
+    merge_sort(s, ranks_before, list, spare, k);
     for (uint32_t r = 0; r < k; r++) {
         s->rank_log[s->rank_top].member = list[r];
         s->rank_log[s->rank_top].old = s->rank[list[r]];
@@ -778,16 +769,7 @@ static group_result search_group(search *s, size_t first, size_t n, uint64_t h, 
     }
 }
 
-#if APLAN_COMPACT
-static bool larger_first(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_problem *p = ctx;
-    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
-    return sa != sb ? sa > sb : a < b;
-}
-static const aplan__greedy_rule start_rule = {APLAN__GAP_LOWEST, 0, larger_first, NULL};
-#else
-static const aplan__greedy_rule start_rule = {APLAN__GAP_LOWEST, 0, APLAN__TIE_INDEX, NULL};
-#endif
+static const aplan__greedy_rule start_rule = APLAN__BY_SIZE_RULE;
 
 static aplan_status exact_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
     (void)self;

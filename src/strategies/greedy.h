@@ -179,4 +179,40 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
                                 size_t scratch_size, uint64_t *offsets, aplan_report *report);
 #endif
 
+/* greedy_by_size's rule: largest first, equal sizes by index (exact starts from its plan too). */
+#if APLAN_COMPACT
+static inline bool aplan__larger_first(const void *ctx, uint32_t a, uint32_t b) {
+    const aplan_problem *p = ctx;
+    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
+    return sa != sb ? sa > sb : a < b;
+}
+#  define APLAN__BY_SIZE_RULE {APLAN__GAP_LOWEST, false, aplan__larger_first, NULL}
+#else
+#  define APLAN__BY_SIZE_RULE {APLAN__GAP_LOWEST, false, APLAN__TIE_INDEX, NULL}
+#endif
+
+/*
+ * Defines a strategy of the engine: its scratch query and plan over the const rule the_rule (so that a compact
+ * build folds the rule into its inline copy of the engine), the const aplan_strategy and its getter
+ * aplan_strategy_<id>, the one public symbol of the file.
+ */
+#define APLAN__GREEDY_STRATEGY(id, the_rule, text)                                                                  \
+    static aplan_status id##_scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {   \
+        (void)self;                                                                                             \
+        return aplan__greedy_scratch_size(&(the_rule), p, bytes);                                              \
+    }                                                                                                           \
+    static aplan_status id##_plan(const aplan_strategy *self, const aplan_problem *p, void *scratch,             \
+                                  size_t scratch_size, uint64_t *offsets, aplan_report *report) {               \
+        (void)self;                                                                                             \
+        return aplan__greedy_plan(&(the_rule), p, scratch, scratch_size, offsets, report);                     \
+    }                                                                                                           \
+    static const aplan_strategy id##_strategy = {                                                               \
+        .abi_version = APLAN_STRATEGY_ABI_VERSION,                                                              \
+        .name = #id,                                                                                            \
+        .description = APLAN_TEXT(text),                                                                        \
+        .scratch_size = id##_scratch_size,                                                                      \
+        .plan = id##_plan,                                                                                      \
+    };                                                                                                          \
+    const aplan_strategy *aplan_strategy_##id(void) { return &id##_strategy; }
+
 #endif

@@ -155,24 +155,6 @@ static void order_by_breadth(const aplan__greedy_view *v) {
 static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, true, APLAN__TIE_INDEX, order_by_breadth};
 #endif
 
-static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
-    (void)self;
-    return aplan__greedy_scratch_size(&rule, p, bytes);
-}
-
-static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
-                         uint64_t *offsets, aplan_report *report) {
-    (void)self;
-    return aplan__greedy_plan(&rule, p, scratch, scratch_size, offsets, report);
-}
-
-static const aplan_strategy greedy_by_breadth = {
-    .abi_version = APLAN_STRATEGY_ABI_VERSION,
-    .name = "greedy_by_breadth",
-    .description = APLAN_TEXT("the buffers of the step with the most live bytes first, then the next step's, each at "
-                              "the lowest free offset"),
-    .scratch_size = scratch_size,
-    .plan = plan,
-};
-
-const aplan_strategy *aplan_strategy_greedy_by_breadth(void) { return &greedy_by_breadth; }
+APLAN__GREEDY_STRATEGY(greedy_by_breadth, rule,
+                       "the buffers of the step with the most live bytes first, then the next step's, each at "
+                       "the lowest free offset")

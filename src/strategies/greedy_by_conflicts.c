@@ -61,23 +61,5 @@ static void order_by_conflicts(const aplan__greedy_view *v) {
 static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, APLAN__TIE_INDEX, order_by_conflicts};
 #endif
 
-static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
-    (void)self;
-    return aplan__greedy_scratch_size(&rule, p, bytes);
-}
-
-static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
-                         uint64_t *offsets, aplan_report *report) {
-    (void)self;
-    return aplan__greedy_plan(&rule, p, scratch, scratch_size, offsets, report);
-}
-
-static const aplan_strategy greedy_by_conflicts = {
-    .abi_version = APLAN_STRATEGY_ABI_VERSION,
-    .name = "greedy_by_conflicts",
-    .description = APLAN_TEXT("most overlapping lifetimes first, then largest, at the lowest free offset (TVM USMP)"),
-    .scratch_size = scratch_size,
-    .plan = plan,
-};
-
-const aplan_strategy *aplan_strategy_greedy_by_conflicts(void) { return &greedy_by_conflicts; }
+APLAN__GREEDY_STRATEGY(greedy_by_conflicts, rule,
+                       "most overlapping lifetimes first, then largest, at the lowest free offset (TVM USMP)")

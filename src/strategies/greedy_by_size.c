@@ -22,35 +22,7 @@
 #include "aplan/strategies.h"
 #include "strategies/greedy.h"
 
-#if APLAN_COMPACT
-/* Largest first; equal sizes in input order. */
-static bool less_size_then_index(const void *ctx, uint32_t a, uint32_t b) {
-    const aplan_problem *p = ctx;
-    const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
-    return sa != sb ? sa > sb : a < b;
-}
-static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, less_size_then_index, NULL};
-#else
-static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, APLAN__TIE_INDEX, NULL};
-#endif
+static const aplan__greedy_rule rule = APLAN__BY_SIZE_RULE;
 
-static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
-    (void)self;
-    return aplan__greedy_scratch_size(&rule, p, bytes);
-}
-
-static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
-                         uint64_t *offsets, aplan_report *report) {
-    (void)self;
-    return aplan__greedy_plan(&rule, p, scratch, scratch_size, offsets, report);
-}
-
-static const aplan_strategy greedy_by_size = {
-    .abi_version = APLAN_STRATEGY_ABI_VERSION,
-    .name = "greedy_by_size",
-    .description = APLAN_TEXT("largest first at the lowest free offset; equal sizes in input order"),
-    .scratch_size = scratch_size,
-    .plan = plan,
-};
-
-const aplan_strategy *aplan_strategy_greedy_by_size(void) { return &greedy_by_size; }
+APLAN__GREEDY_STRATEGY(greedy_by_size, rule,
+                       "largest first at the lowest free offset; equal sizes in input order")

@@ -24,23 +24,5 @@ static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, less_size_then
 static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, APLAN__TIE_LAST_ADDED, NULL};
 #endif
 
-static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
-    (void)self;
-    return aplan__greedy_scratch_size(&rule, p, bytes);
-}
-
-static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
-                         uint64_t *offsets, aplan_report *report) {
-    (void)self;
-    return aplan__greedy_plan(&rule, p, scratch, scratch_size, offsets, report);
-}
-
-static const aplan_strategy greedy_by_size_tflm = {
-    .abi_version = APLAN_STRATEGY_ABI_VERSION,
-    .name = "greedy_by_size_tflm",
-    .description = APLAN_TEXT("greedy_by_size with TFLite Micro's tie order: reproduces GreedyMemoryPlanner"),
-    .scratch_size = scratch_size,
-    .plan = plan,
-};
-
-const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void) { return &greedy_by_size_tflm; }
+APLAN__GREEDY_STRATEGY(greedy_by_size_tflm, rule,
+                       "greedy_by_size with TFLite Micro's tie order: reproduces GreedyMemoryPlanner")
