@@ -31,7 +31,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALL_STRATEGIES = ["linear", "greedy_by_size", "first_fit", "best_fit", "greedy_by_breadth", "greedy_by_conflicts",
-                  "offline"]
+                  "exact", "offline"]
 # The strategies built on the greedy engine (src/strategies/greedy.c), as in meson.build.
 GREEDY_FAMILY = ["greedy_by_size", "best_fit", "greedy_by_breadth", "greedy_by_conflicts", "exact"]
 # The recursions the device side has, and their documented depth bounds (frames): tflite.c's mark() is at most
@@ -102,7 +102,7 @@ def groups(strategies):
     ]
     getters = {"linear": ["linear"], "greedy_by_size": ["greedy_by_size", "greedy_by_size_tflm"],
                "first_fit": ["first_fit"], "best_fit": ["best_fit"], "greedy_by_breadth": ["greedy_by_breadth"],
-               "greedy_by_conflicts": ["greedy_by_conflicts"], "offline": ["offline"]}
+               "greedy_by_conflicts": ["greedy_by_conflicts"], "exact": ["exact"], "offline": ["offline"]}
     for name in ALL_STRATEGIES:
         if name not in strategies:
             continue
@@ -185,19 +185,21 @@ class Callgraph:
 
     STRATEGY_CALLERS = {"aplan_plan", "aplan_plan_search", "aplan_plan_scratch_size", "needs", "aplan_fp_entry"}
     ORDERS = re.compile(r"^(placed|less_.*|aplan__less_.*)$")
+    # A strategy's entry points: plan, search (ABI 2) and scratch_size, alone or with a prefix (greedy_by_size_plan,
+    # exact_search: APLAN__GREEDY_STRATEGY names them so), and the measuring program's do-nothing ones.
+    ENTRIES = re.compile(r"^((\w+_)?(plan|search|scratch_size)|nothing|no_scratch)$")
     # What the greedy engine (strategies/greedy.c) calls through its rule: the strategy's order function and, in
     # compact builds, the gap walk the rule names.
     ENGINE = re.compile(r"^(order_.*|aplan__greedy_lowest|aplan__greedy_smallest)$")
 
     def callbacks(self, caller, strategy):
         """What a call through a pointer in caller can reach: the core (plan.c) and the measuring program call the
-        measured strategy's entry points (file strategies/<strategy>.c, or the program's do-nothing one); the greedy
-        engine's plan calls its rule's functions (ENGINE) and comparators; everything else calls comparators and
-        filters (ORDERS), which call nothing back."""
+        measured strategy's entry points (ENTRIES of file strategies/<strategy>.c, or the program's do-nothing
+        ones); the greedy engine's plan calls its rule's functions (ENGINE) and comparators; everything else calls
+        comparators and filters (ORDERS), which call nothing back."""
         if self.short.get(caller) in self.STRATEGY_CALLERS:
             where = "/strategies/%s.c:" % strategy if strategy else "/prog_"
-            return [t for t, s in self.short.items() if where in t and s in ("plan", "scratch_size", "nothing",
-                                                                              "no_scratch")]
+            return [t for t, s in self.short.items() if where in t and self.ENTRIES.match(s)]
         engine = self.short.get(caller) == "aplan__greedy_plan"
         return [t for t, s in self.short.items() if self.ORDERS.match(s) or (engine and self.ENGINE.match(s))]
 
