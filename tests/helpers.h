@@ -46,7 +46,7 @@ bool compact_build(void);
 
 /* Plan with malloc'd scratch, run the brute-force checker, return the status; offsets must hold p->count entries.
  * A searching strategy gets a budget of PLAN_WITH_NODES nodes (aplan_plan_search), so every call ends. */
-#define PLAN_WITH_NODES 100000u
+#define PLAN_WITH_NODES 2000u
 aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *result);
 
 /* Seeded random problems (xorshift64*): count buffers, steps below max_step, sizes below max_size, alignments among
