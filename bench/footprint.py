@@ -18,7 +18,7 @@ Usage:
                                      fail if it needs anything beyond memcpy/memset/memmove and libgcc, or recurses
                                      without bound; prints the table for the build's configuration
   options: --targets m0plus,m4,m33,rv32imc  --compact
-           --strategies linear,greedy_by_size,first_fit,best_fit,greedy_by_breadth,greedy_by_conflicts,offline
+           --strategies NAME,...  (-Dstrategies names; default: every one in APLAN_BUILTIN_STRATEGIES)
 """
 import argparse
 import glob
@@ -30,10 +30,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALL_STRATEGIES = ["linear", "greedy_by_size", "first_fit", "best_fit", "greedy_by_breadth", "greedy_by_conflicts",
-                  "exact", "offline"]
-# The strategies built on the greedy engine (src/strategies/greedy.c), as in meson.build.
-GREEDY_FAMILY = ["greedy_by_size", "best_fit", "greedy_by_breadth", "greedy_by_conflicts", "exact"]
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import declarations  # noqa: E402  (the built-in strategies, as include/aplan/strategies.h declares them)
+
+BUILTINS = declarations.builtin_strategies()
+ALL_STRATEGIES = declarations.strategy_options()
 # The recursions the device side has, and their documented depth bounds (frames): tflite.c's mark() is at most
 # APLAN_TFLITE_MAX_NESTING (32) calls deep below subgraph 0.
 BOUNDED_RECURSION = {"tflite.c:mark": 33}
@@ -100,16 +101,10 @@ def groups(strategies):
         ("aplan_plan (validate, bound, verify)",
          "return (int)aplan_plan(&noop, &p, scratch, sizeof scratch, offsets, &result);", None),
     ]
-    getters = {"linear": ["linear"], "greedy_by_size": ["greedy_by_size", "greedy_by_size_tflm"],
-               "first_fit": ["first_fit"], "best_fit": ["best_fit"], "greedy_by_breadth": ["greedy_by_breadth"],
-               "greedy_by_conflicts": ["greedy_by_conflicts"], "exact": ["exact"], "offline": ["offline"]}
-    for name in ALL_STRATEGIES:
-        if name not in strategies:
-            continue
-        for getter in getters[name]:
-            g.append((getter + " plan()",
-                      "s = aplan_strategy_%s(); return (int)s->plan(s, &p, scratch, sizeof scratch, offsets, "
-                      "&report);" % getter, getter))
+    for getter in [b.name for b in BUILTINS if b.option in strategies]:
+        g.append((getter + " plan()",
+                  "s = aplan_strategy_%s(); return (int)s->plan(s, &p, scratch, sizeof scratch, offsets, "
+                  "&report);" % getter, getter))
     if "greedy_by_size" in strategies:
         g.append(("aplan_plan + greedy_by_size",
                   "return (int)aplan_plan(aplan_strategy_greedy_by_size(), &p, scratch, sizeof scratch, offsets, "
@@ -145,13 +140,12 @@ def run(cmd, **kw):
 
 def sources(strategies):
     core = sorted(glob.glob(os.path.join(ROOT, "src/core/*.c")))
+    built = [b for b in BUILTINS if b.option in strategies]  # as meson.build: each engine needed once, each file
     strat = []
-    if any(name in GREEDY_FAMILY for name in strategies):
-        strat.append(os.path.join(ROOT, "src/strategies/greedy.c"))
-    for name in strategies:
-        strat.append(os.path.join(ROOT, "src/strategies/%s.c" % name))
-        if name == "greedy_by_size":
-            strat.append(os.path.join(ROOT, "src/strategies/greedy_by_size_tflm.c"))
+    for f in [b.engine for b in built if b.engine != "none"] + [b.name for b in built]:
+        path = os.path.join(ROOT, "src/strategies/%s.c" % f)
+        if path not in strat:
+            strat.append(path)
     reader = [os.path.join(ROOT, "src/formats/%s.c" % f) for f in ("flatbuf", "tflite", "tflite_write")]
     return core + strat + reader
 

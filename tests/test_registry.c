@@ -13,33 +13,78 @@
 #include "aplan/strategies.h"
 #include "helpers.h"
 
-/* meson passes the configured list (option `strategies`, greedy_by_size expanded with its _tflm variant) as
- * APLAN_BUILT_STRATEGIES: the library must hold exactly those, in the fixed order, and no other. */
+/* meson passes the configured list (option `strategies`, greedy_by_size expanded with its _tflm variant), as it
+ * read it from APLAN_BUILTIN_STRATEGIES, as APLAN_BUILT_STRATEGIES: the library must hold exactly those, in the
+ * declaration's order, and no other. */
+#define NAME_OF(name, option, engine, in_auto) #name,
+static const char *const declared[] = {APLAN_BUILTIN_STRATEGIES(NAME_OF)};
+
+static bool built(const char *name) {
+    char list[] = "," APLAN_BUILT_STRATEGIES ",";
+    char key[64];
+    snprintf(key, sizeof key, ",%s,", name);
+    return strstr(list, key) != NULL;
+}
+
 static void test_registry_lists_builtins_in_fixed_order(void **state) {
     (void)state;
-    const char *const order[] = {"linear", "greedy_by_size", "greedy_by_size_tflm", "first_fit", "best_fit",
-                                 "greedy_by_breadth", "greedy_by_conflicts", "exact", "offline"};
-    char built[] = "," APLAN_BUILT_STRATEGIES ",";
     size_t k = 0;
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        char key[64];
-        snprintf(key, sizeof key, ",%s,", order[i]);
+    for (size_t i = 0; i < sizeof declared / sizeof declared[0]; i++) {
         const aplan_strategy *found = NULL;
-        if (strstr(built, key) == NULL) {
-            assert_int_equal(aplan_strategy_find(order[i], &found), APLAN_E_UNKNOWN_STRATEGY);
+        if (!built(declared[i])) {
+            assert_int_equal(aplan_strategy_find(declared[i], &found), APLAN_E_UNKNOWN_STRATEGY);
             assert_null(found);
             continue;
         }
         const aplan_strategy *s = aplan_strategy_at(k++);
         assert_non_null(s);
-        assert_string_equal(s->name, order[i]);
+        assert_string_equal(s->name, declared[i]);
         assert_int_equal(s->abi_version, APLAN_STRATEGY_ABI_VERSION);
         assert_true(strlen(s->description) > 10);
-        assert_int_equal(aplan_strategy_find(order[i], &found), APLAN_OK);
+        assert_int_equal(aplan_strategy_find(declared[i], &found), APLAN_OK);
         assert_ptr_equal(found, s);
     }
     assert_int_equal(aplan_strategy_count(), k);
     assert_null(aplan_strategy_at(k));
+    /* Every built name meson passed is one the library has: nothing built that the declaration lacks. */
+    char list[] = APLAN_BUILT_STRATEGIES;
+    size_t names = 0;
+    for (char *name = strtok(list, ","); name != NULL; name = strtok(NULL, ",")) {
+        const aplan_strategy *found = NULL;
+        assert_int_equal(aplan_strategy_find(name, &found), APLAN_OK);
+        names++;
+    }
+    assert_int_equal(names, aplan_strategy_count());
+}
+
+/* The auto set: the strategies declared `first`, then `yes`, each in registry order, of those built; the others
+ * (linear, exact, offline) never. TFLM's own plan breaks ties, so it comes first whenever it is built. */
+#define AUTO_OF(name, option, engine, in_auto) #in_auto,
+static const char *const declared_auto[] = {APLAN_BUILTIN_STRATEGIES(AUTO_OF)};
+
+static void test_registry_auto_set(void **state) {
+    (void)state;
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < sizeof declared / sizeof declared[0]; i++) {
+            if (!built(declared[i]) || strcmp(declared_auto[i], pass == 0 ? "first" : "yes") != 0) continue;
+            const aplan_strategy *s = aplan_strategy_auto_at(k++);
+            assert_non_null(s);
+            assert_string_equal(s->name, declared[i]);
+        }
+    }
+    assert_int_equal(aplan_strategy_auto_count(), k);
+    assert_null(aplan_strategy_auto_at(k));
+    if (built("greedy_by_size")) {
+        assert_string_equal(aplan_strategy_auto_at(0)->name, "greedy_by_size_tflm");
+        assert_string_equal(aplan_strategy_auto_at(1)->name, "greedy_by_size");
+    }
+    for (size_t i = 0; i < aplan_strategy_auto_count(); i++) {
+        const aplan_strategy *s = aplan_strategy_auto_at(i);
+        assert_true(strcmp(s->name, "linear") != 0 && strcmp(s->name, "exact") != 0 &&
+                    strcmp(s->name, "offline") != 0);
+        assert_true(s->abi_version < 2u || s->search == NULL); /* auto's plans are the ones that do not search */
+    }
 }
 
 static void test_registry_rejects_unknown_name(void **state) {
@@ -211,6 +256,7 @@ static void test_plan_rejects_bad_strategy_and_arguments(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry_lists_builtins_in_fixed_order),
+        cmocka_unit_test(test_registry_auto_set),
         cmocka_unit_test(test_registry_rejects_unknown_name),
         cmocka_unit_test(test_plan_runs_third_party_strategy),
         cmocka_unit_test(test_plan_rejects_overlapping_plan),

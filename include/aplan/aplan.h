@@ -42,8 +42,8 @@ extern "C" {
  * Build-time configuration (meson options set these for the library; a device build sets them itself):
  *   APLAN_COMPACT=1          the device configuration: least code and scratch, same plans (docs/footprint.md);
  *   APLAN_NO_STATUS_STRINGS  status names and strategy descriptions compiled out to save ROM;
- *   APLAN_WITH_<STRATEGY>=0  leaves a built-in strategy out (LINEAR, GREEDY_BY_SIZE, FIRST_FIT, BEST_FIT,
- *                            GREEDY_BY_BREADTH, GREEDY_BY_CONFLICTS, OFFLINE).
+ *   APLAN_WITH_<OPTION>=0|1  builds a built-in strategy or leaves it out, one for each OPTION of
+ *                            APLAN_BUILTIN_STRATEGIES in <aplan/strategies.h>; every one must be defined.
  */
 
 /*
@@ -403,10 +403,20 @@ typedef struct aplan_strategy {
 /** Number of built-in strategies enabled in this build (meson option `strategies`). O(1). */
 APLAN_API size_t aplan_strategy_count(void);
 
-/** The i-th built-in strategy in a fixed order (linear, greedy_by_size, greedy_by_size_tflm, first_fit, best_fit,
- *  greedy_by_breadth, greedy_by_conflicts, exact, offline, less those disabled), or NULL when i >= aplan_strategy_count().
- *  O(1). */
+/** The i-th built-in strategy in the fixed order of APLAN_BUILTIN_STRATEGIES (<aplan/strategies.h>), less those
+ *  this build leaves out, or NULL when i >= aplan_strategy_count(). O(1). */
 APLAN_API const aplan_strategy *aplan_strategy_at(size_t i);
+
+/**
+ * The strategies "auto" chooses among, built in this build, in the order that breaks ties between equal arenas
+ * (those APLAN_BUILTIN_STRATEGIES in <aplan/strategies.h> marks `first`, then those it marks `yes`, in registry
+ * order): run each, keep the smallest verified arena, the earliest on a tie.
+ * The CLI's `-s auto` runs these and then searches from the best of them (with a strategy that has a search entry,
+ * exact); aplan_tflm::AplanMemoryPlanner's default runs these. O(1).
+ */
+APLAN_API size_t aplan_strategy_auto_count(void);
+/** The i-th of them, or NULL when i >= aplan_strategy_auto_count(). O(1). */
+APLAN_API const aplan_strategy *aplan_strategy_auto_at(size_t i);
 
 /**
  * Look up a built-in strategy by name.

@@ -3,6 +3,9 @@
  * program; pass it to aplan_plan. aplan_strategy_count() and aplan_strategy_at() list the ones enabled in this build
  * (meson option `strategies`) and aplan_strategy_find() looks one up by name; the getter of a disabled strategy is
  * not in the library, so code meant for any build should look strategies up by name.
+ *
+ * What each strategy does, its complexity, its scratch per buffer and what it guarantees: docs/design.md, "The
+ * strategies", and the opening comment of src/strategies/NAME.c. `aplan list` prints each one's description.
  */
 #ifndef APLAN_STRATEGIES_H
 #define APLAN_STRATEGIES_H
@@ -13,54 +16,39 @@
 extern "C" {
 #endif
 
-/** "linear": no reuse. Buffers back to back in input order, each aligned, skipping fixed buffers' bytes.
- *  O(n + f log f) for f fixed buffers; scratch 8 bytes per fixed buffer. */
-APLAN_API const aplan_strategy *aplan_strategy_linear(void);
+/*
+ * APLAN_BUILTIN_STRATEGIES(X): the one declaration of the built-in strategies, one X(...) per strategy in the
+ * registry's fixed order (aplan_strategy_at). Everything that lists the built-ins reads it: the getters below, the
+ * registry (src/core/registry.c), meson.build (sources, the `strategies` option's check, APLAN_WITH_<OPTION>),
+ * bench/footprint.py, the tests, and tests/tree_test.py, which holds the docs' lists to it. A new built-in
+ * strategy is its file src/strategies/NAME.c, defining aplan_strategy_NAME(), and one line here.
+ *
+ *   NAME    the strategy's name, its getter aplan_strategy_NAME and its file src/strategies/NAME.c;
+ *   OPTION  the name, in capitals, that `-Dstrategies=` builds it under (APLAN_WITH_<OPTION>): its own name, or
+ *           the strategy it is a variant of;
+ *   ENGINE  a shared file it needs, src/strategies/ENGINE.c (none: nothing beyond its own file);
+ *   AUTO    its part in "auto" (aplan_strategy_auto_at, the CLI's -s auto and the TFLM adapter's default):
+ *           first  in auto, and first when arenas tie (TFLM's own plan: a tie changes nothing on the device),
+ *           yes    in auto, ties in this order after the first,
+ *           no     not in auto (no reuse, a pass-through, or a search: auto's search comes after its plans).
+ * Lines are `X(NAME, OPTION, ENGINE, AUTO)` with nothing else on them but a trailing comment, as the scripts read them.
+ */
+#define APLAN_BUILTIN_STRATEGIES(X)                                                                             \
+    X(linear, LINEAR, none, no)                              /* no reuse: the baseline */                       \
+    X(greedy_by_size, GREEDY_BY_SIZE, greedy, yes)           /* largest first at the lowest free offset */      \
+    X(greedy_by_size_tflm, GREEDY_BY_SIZE, greedy, first)    /* the same with TFLite Micro's tie order */       \
+    X(first_fit, FIRST_FIT, none, yes)                       /* a runtime arena simulated step by step */       \
+    X(best_fit, BEST_FIT, greedy, yes)                       /* largest first into the smallest gap */          \
+    X(greedy_by_breadth, GREEDY_BY_BREADTH, greedy, yes)     /* the busiest step's buffers first */             \
+    X(greedy_by_conflicts, GREEDY_BY_CONFLICTS, greedy, yes) /* the most overlapping buffers first */           \
+    X(exact, EXACT, greedy, no)                              /* branch and bound, with proofs */                \
+    X(offline, OFFLINE, none, no)                            /* an offline plan, verified */
 
-/** "greedy_by_size": largest first, each at the lowest aligned offset clear of every placed buffer it conflicts
- *  with; equal sizes in input order. O(n + P log n) for P conflicting pairs (O(n) when every buffer is live
- *  at one step); about 20 bytes per buffer. */
-APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size(void);
-
-/** "greedy_by_size_tflm": greedy_by_size with TFLite Micro's GreedyMemoryPlanner tie order (equal sizes: the
- *  buffer added last goes first), so its offsets equal TFLM's. Same cost as greedy_by_size. */
-APLAN_API const aplan_strategy *aplan_strategy_greedy_by_size_tflm(void);
-
-/** "first_fit": simulates a runtime arena in step order (release, coalesce, allocate largest first at the lowest
- *  free block that fits, grow at the top). O(n log n) expected (live buffers in a search tree by offset), plus
- *  O(f log f) per buffer for its f conflicting fixed buffers; 32 bytes per buffer, 16 more per fixed buffer. */
-APLAN_API const aplan_strategy *aplan_strategy_first_fit(void);
-
-/** "best_fit": largest first (equal sizes: earliest lower step, then index), each into the smallest gap that holds
- *  it among the placed buffers it conflicts with (gaps in offset order, from 0 up, starts aligned; an exact fit
- *  first, equal gaps: the lowest), else on top of them: the rule of TFLite's ArenaPlanner and XLA's heap simulator.
- *  O(n + P log n) for P conflicting pairs, each buffer sorting all of its placed neighbours unless a gap fits
- *  exactly; about 20 bytes of scratch per buffer (8 in compact builds). */
-APLAN_API const aplan_strategy *aplan_strategy_best_fit(void);
-
-/** "greedy_by_breadth": steps by breadth (the bytes live at them), broadest first (equal: earlier first); at each,
- *  its buffers not yet ordered, largest first (equal: by index); each at greedy_by_size's lowest aligned offset
- *  (Pisarchyk and Lee, 2020). O(n log n) for the order plus O(n + P log n) to place; about 28 bytes of scratch per
- *  buffer (16 in compact builds). */
-APLAN_API const aplan_strategy *aplan_strategy_greedy_by_breadth(void);
-
-/** "greedy_by_conflicts": most conflicts first (the other buffers live with it, fixed ones included), then largest,
- *  then by index; each at greedy_by_size's lowest aligned offset (TVM USMP's order). O(n) for the order after the
- *  engine's sorts plus O(n + P log n) to place; about 20 bytes of scratch per buffer (8 in compact builds). */
-APLAN_API const aplan_strategy *aplan_strategy_greedy_by_conflicts(void);
-
-/** "exact": a depth-first branch and bound (MiniMalloc's search space: buffers placed in rising offset order, each
- *  at the lowest offset above its placed conflicts; section inference, dominance, independent groups, three
- *  preorders in turn). Under aplan_plan_search it fits the capacity (APLAN_GOAL_FIT) or minimises the arena from a
- *  starting plan (options.start, else greedy_by_size's), within the caller's budget, and says what it proved
- *  (aplan_result.outcome). Through aplan_plan it minimises with no budget: exponential time in the worst case, so
- *  give large problems a budget. About 330 bytes of scratch per buffer plus up to 48 n^2 bytes (at most 64 MiB) for
- *  the conflict lists and undo logs of one group; a larger group is not searched (its start stays, unproven). */
-APLAN_API const aplan_strategy *aplan_strategy_exact(void);
-
-/** "offline": pass-through of fixed offsets; every buffer must carry one (APLAN_E_OFFSET_MISSING names the first
- *  that does not). O(n); no scratch. */
-APLAN_API const aplan_strategy *aplan_strategy_offline(void);
+/* The getters: const aplan_strategy *aplan_strategy_NAME(void), one per line above. */
+#define APLAN_DECLARE_BUILTIN_(name, option, engine, in_auto)                                                   \
+    APLAN_API const aplan_strategy *aplan_strategy_##name(void);
+APLAN_BUILTIN_STRATEGIES(APLAN_DECLARE_BUILTIN_)
+#undef APLAN_DECLARE_BUILTIN_
 
 #ifdef __cplusplus
 }

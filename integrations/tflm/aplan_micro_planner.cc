@@ -24,14 +24,7 @@ namespace aplan_tflm {
 constexpr size_t AplanMemoryPlanner::kRecordBytes;
 constexpr uint64_t AplanMemoryPlanner::kAlignment;
 constexpr size_t AplanMemoryPlanner::kErrorTextSize;
-constexpr size_t AplanMemoryPlanner::kAutoStrategyCount;
 #endif
-
-const char *const AplanMemoryPlanner::kAutoStrategies[kAutoStrategyCount] = {
-    "greedy_by_size_tflm",
-    "greedy_by_size",
-    "first_fit",
-};
 
 namespace {
 
@@ -313,40 +306,32 @@ TfLiteStatus AplanMemoryPlanner::Plan() {
     plan_ok_ = true;
     return kTfLiteOk;
   }
-  if (!by_name_) return PlanWith(candidates_, candidate_count_);
+  if (!by_name_) return PlanWith(candidates_, candidate_count_, false);
 
-  // A strategy named at build time, or the auto set: look the names up in this build of aplan.
-  const aplan_strategy *found[kAutoStrategyCount] = {};
-  size_t n = 0;
+  // A strategy named at build time, or the auto set: looked up in this build of aplan.
+  const aplan_strategy *found = nullptr;
   const bool is_auto = strategy_name_ == nullptr || SameName(strategy_name_, "auto");
-  if (is_auto) {
-    for (size_t i = 0; i < kAutoStrategyCount; ++i) {
-      if (aplan_strategy_find(kAutoStrategies[i], &found[n]) == APLAN_OK) ++n;
-    }
-  } else if (aplan_strategy_find(strategy_name_, &found[0]) == APLAN_OK) {
-    n = 1;
-  }
-  if (n == 0) {
+  if (is_auto ? aplan_strategy_auto_count() == 0 : aplan_strategy_find(strategy_name_, &found) != APLAN_OK) {
     aplan_report r;
     ClearReport(&r, APLAN_E_UNKNOWN_STRATEGY, APLAN_NO_BUFFER);
     Text t(error_text_, sizeof error_text_);
     t.Put("Plan: ");
     if (is_auto) {
-      t.Put("none of greedy_by_size_tflm, greedy_by_size, first_fit is in this build of aplan");
+      t.Put("this build of aplan has none of the auto set (aplan_strategy_auto_at)");
     } else {
       t.Put("strategy \"").Put(strategy_name_).Put("\" is not in this build of aplan");
     }
     return Fail(APLAN_E_UNKNOWN_STRATEGY, &r, nullptr);
   }
-  return PlanWith(found, n);
+  return is_auto ? PlanWith(nullptr, aplan_strategy_auto_count(), true) : PlanWith(&found, 1, false);
 }
 
-TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidates, size_t count) {
+TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidates, size_t count, bool auto_set) {
   plan_ok_ = false;
   chosen_ = nullptr;
   result_ = aplan_result();
   scratch_needed_ = 0;
-  if (candidates == nullptr || count == 0) {
+  if ((candidates == nullptr && !auto_set) || count == 0) {
     aplan_report r;
     ClearReport(&r, APLAN_E_INVALID_ARG, APLAN_NO_BUFFER);
     Text t(error_text_, sizeof error_text_);
@@ -377,8 +362,11 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
   aplan_status failure_status = APLAN_OK;
   aplan_report failure_report;
   aplan_report_clear(&failure_report);
+  const auto candidate = [candidates](size_t i) {
+    return candidates != nullptr ? candidates[i] : aplan_strategy_auto_at(i);
+  };
   for (size_t i = 0; i < count; ++i) {
-    const aplan_strategy *s = candidates[i];
+    const aplan_strategy *s = candidate(i);
     size_t need = 0;
     st = aplan_plan_scratch_size(s, &problem, &need);
     if (st == APLAN_OK && need > room) {
@@ -412,7 +400,7 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
   if (best == count) {
     if (first_failure != count) {
       scratch_needed_ = held + peak;
-      return Fail(failure_status, &failure_report, Name(candidates[first_failure]));
+      return Fail(failure_status, &failure_report, Name(candidate(first_failure)));
     }
     // Every candidate's need was larger than what is left.
     scratch_needed_ = held + smallest_need;
@@ -428,12 +416,12 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
   if (best != last_run) {
     // The offsets array holds the last run's plan: plan the winner again (deterministic, verified again).
     size_t need = 0;
-    st = aplan_plan_scratch_size(candidates[best], &problem, &need);
-    if (st == APLAN_OK) st = aplan_plan(candidates[best], &problem, work, need, offsets, &best_result);
-    if (st != APLAN_OK) return Fail(st, &best_result.report, Name(candidates[best]));
+    st = aplan_plan_scratch_size(candidate(best), &problem, &need);
+    if (st == APLAN_OK) st = aplan_plan(candidate(best), &problem, work, need, offsets, &best_result);
+    if (st != APLAN_OK) return Fail(st, &best_result.report, Name(candidate(best)));
   }
   scratch_needed_ = held + peak;
-  chosen_ = candidates[best];
+  chosen_ = candidate(best);
   result_ = best_result;
   plan_ok_ = true;
   return kTfLiteOk;

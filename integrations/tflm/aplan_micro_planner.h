@@ -4,7 +4,7 @@
  * aplan_tflm::AplanMemoryPlanner implements tflite::MicroMemoryPlanner on top of aplan's C API, so a TFLM
  * application gets aplan's strategies, lower bound and verifier by handing one object to MicroAllocator::Create:
  *
- *   static aplan_tflm::AplanMemoryPlanner planner;            // auto: the best of the cheap strategies
+ *   static aplan_tflm::AplanMemoryPlanner planner;            // auto: the best of aplan's auto set
  *   tflite::MicroAllocator *allocator = tflite::MicroAllocator::Create(arena, arena_size, &planner);
  *   tflite::MicroInterpreter interpreter(model, resolver, allocator);
  *
@@ -38,9 +38,9 @@
 
 /*
  * APLAN_TFLM_STRATEGY: the name of the strategy the default constructor plans with, fixed when the adapter is
- * built, e.g. -DAPLAN_TFLM_STRATEGY=\"greedy_by_size\". "auto" (the default) chooses per model among
- * AplanMemoryPlanner::kAutoStrategies. A name this build of aplan lacks fails at planning time with
- * APLAN_E_UNKNOWN_STRATEGY.
+ * built, e.g. -DAPLAN_TFLM_STRATEGY=\"greedy_by_size\". "auto" (the default) chooses per model among the
+ * library's auto set (aplan_strategy_auto_at in <aplan/strategies.h>: the same set as the CLI's -s auto, TFLM's own
+ * plan first on a tie). A name this build of aplan lacks fails at planning time with APLAN_E_UNKNOWN_STRATEGY.
  */
 #ifndef APLAN_TFLM_STRATEGY
 #define APLAN_TFLM_STRATEGY "auto"
@@ -75,16 +75,13 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
   static constexpr uint64_t kAlignment = 16;
   /** Length of error_text()'s buffer, NUL included; longer reasons are cut. */
   static constexpr size_t kErrorTextSize = 192;
-  /** The auto set, by name, in tie-break order: greedy_by_size_tflm first, so that when it ties for the smallest
-   *  arena the offsets are exactly those of TFLM's GreedyMemoryPlanner. Strategies left out of this build of aplan
-   *  (meson option `strategies`) are skipped. */
-  static constexpr size_t kAutoStrategyCount = 3;
-  static const char *const kAutoStrategies[kAutoStrategyCount];
 
   /** Plans with APLAN_TFLM_STRATEGY, the strategy chosen when the adapter was built ("auto" unless defined). */
   AplanMemoryPlanner();
-  /** Plans with `strategy` (owned by the caller, alive as long as the planner), or, for nullptr, the auto set: every
-   *  candidate whose scratch fits runs and the smallest verified arena wins (ties: the earlier candidate). */
+  /** Plans with `strategy` (owned by the caller, alive as long as the planner), or, for nullptr, the auto set
+   *  (aplan_strategy_auto_at, in its order: greedy_by_size_tflm first, so that when it ties for the smallest arena the
+   *  offsets are exactly those of TFLM's GreedyMemoryPlanner): every candidate whose scratch fits runs and the
+   *  smallest verified arena wins (ties: the earlier candidate). */
   explicit AplanMemoryPlanner(const aplan_strategy *strategy);
   /** Plans with the best of `count` candidates, as auto does over its set: those whose scratch need does not fit
    *  or whose plan fails are skipped. The array and the strategies must outlive the planner. count 0 or a null
@@ -157,7 +154,8 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
    *   - whatever Init or a failed AddBuffer left (planning is then not attempted);
    *   - a validation status from aplan (e.g. APLAN_E_MISALIGNED_OFFSET for an offline offset, or
    *     APLAN_E_CAPACITY_EXCEEDED when a buffer or the arena passes INT_MAX);
-   *   - APLAN_E_UNKNOWN_STRATEGY when no strategy of the set is in this build of aplan;
+   *   - APLAN_E_UNKNOWN_STRATEGY when the named strategy is not in this build of aplan, or, for auto, when the
+   *     build has none of the auto set;
    *   - APLAN_E_SCRATCH_TOO_SMALL when no candidate's need fits (scratch_needed() says the smallest);
    *   - the first candidate's failure when every candidate that fitted failed: its own status, or
    *     APLAN_E_PLAN_REJECTED when its plan broke a verifier rule.
@@ -184,7 +182,8 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
 
  private:
   TfLiteStatus AddRecord(int size, int first_time_used, int last_time_used, uint64_t fixed_offset);
-  TfLiteStatus PlanWith(const aplan_strategy *const *candidates, size_t count);
+  // candidates[0, count), or, when auto_set, aplan_strategy_auto_at(0, count).
+  TfLiteStatus PlanWith(const aplan_strategy *const *candidates, size_t count, bool auto_set);
   void ResetPlan();
   TfLiteStatus Fail(aplan_status status, const aplan_report *report, const char *context);
   void Remember(aplan_status status, const aplan_report *report);

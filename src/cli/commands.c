@@ -390,8 +390,13 @@ int cli_cmd_list(const cli_options *o) {
         printf("%-20s %s\n", st->name, st->description);
     }
     printf("%-20s %s\n", "all", "run every strategy above (the default)");
-    printf("%-20s %s\n", "auto", "run the strategies that do not search, then search from the best plan with exact "
-                                  "while --time-limit lasts; keep the best plan");
+    printf("%-20s run", "auto");
+    for (size_t i = 0; i < aplan_strategy_auto_count(); i++)
+        printf("%s %s", i == 0 ? "" : ",", aplan_strategy_auto_at(i)->name);
+    const aplan_strategy *exact = NULL;
+    if (aplan_strategy_find("exact", &exact) == APLAN_OK)
+        printf("; then search from the best plan with exact while --time-limit lasts");
+    printf("; keep the best plan (ties: the first listed)\n");
     return cli_flush_stdout();
 }
 

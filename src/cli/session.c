@@ -677,11 +677,16 @@ int cli_select_strategies(const char *list, cli_session *s) {
         bool whole_plan = offline != NULL && all_fixed(s->input);
         s->auto_mode = list != NULL && strcmp(list, "auto") == 0;
         s->default_list = true;
+        if (s->auto_mode && !whole_plan) {
+            /* The library's auto set, in its tie order (TFLM's own plan first); the search, if any, comes after
+             * them (cli_auto_search). */
+            for (size_t i = 0; i < aplan_strategy_auto_count() && s->run_count < MAX_RUNS; i++)
+                s->runs[s->run_count++].strategy = aplan_strategy_auto_at(i);
+            return CLI_EXIT_OK;
+        }
         for (size_t i = 0; i < aplan_strategy_count() && s->run_count < MAX_RUNS; i++) {
             const aplan_strategy *st = aplan_strategy_at(i);
-            /* auto runs the cheap strategies here; its search, if any, comes after them (cli_auto_search). */
-            bool later = s->auto_mode && cli_searches(st);
-            if ((st == offline) == whole_plan && !later) s->runs[s->run_count++].strategy = st;
+            if ((st == offline) == whole_plan) s->runs[s->run_count++].strategy = st;
         }
         return CLI_EXIT_OK;
     }

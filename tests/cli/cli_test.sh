@@ -138,7 +138,7 @@ checks=$((checks + 1))
 run 0 "$A" plan -sauto "$I12"
 checks=$((checks + 1))
 [ "$(grep -cE '^[ *] [a-z_]+ +[0-9]+ ' "$T/out")" = 1 ] || fail "auto shows one row"
-hasre out '^\* greedy_by_size '
+hasre out '^\* greedy_by_size_tflm ' # a tie goes to TFLM's own plan (aplan_strategy_auto_at)
 
 # --- the plan as CSV: exact text, then checked by `aplan verify` ------------------------------------------------
 run 0 "$A" plan -s greedy_by_size -f csv "$I12"
@@ -910,7 +910,7 @@ assert r["error"] == "proven: no plan fits 6 bytes (this plan needs 7, 1 more)",
 
     # auto: the strategies that do not search, then, as the best of them (7) is above the bound, exact from that plan
     # for what is left of the time limit: it proves 7 optimal, and its run is the one shown. --time-limit 0 leaves
-    # auto to the fast strategies: the first of the smallest, greedy_by_size, unproven.
+    # auto to the fast strategies: the first of the smallest in auto's order, greedy_by_size_tflm, unproven.
     run 0 "$A" plan -s auto --time-limit 60 "$T/gap.csv"
     count out " ms  " 1
     hasre out '^\* exact +7 +6 +\+16\.7% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
@@ -925,7 +925,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["best"] == "exact" and d["optimal"] is True, d
 (r,) = d["strategies"] # auto shows its best run only: the search, started from the best fast plan
-assert (r["outcome"], r["goal"], r["start"], r["arena_bytes"]) == ("optimal", "minimise", "greedy_by_size", 7), r
+assert (r["outcome"], r["goal"], r["start"], r["arena_bytes"]) == ("optimal", "minimise", "greedy_by_size_tflm", 7), r
 ' "$T/gap_auto.json"
         run 0 "$PYTHON" -c '
 import json, sys
@@ -934,19 +934,19 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     fi
     run 0 "$A" plan -s auto --time-limit 0 "$T/gap.csv"
     count out " ms  " 1
-    hasre out '^\* greedy_by_size +7 +6 +\+16\.7% +plan +- +[0-9.]+ ms +yes$'
-    line out "best: greedy_by_size, 7 bytes: 1 bytes above the lower bound (+16.7%), not proven optimal"
+    hasre out '^\* greedy_by_size_tflm +7 +6 +\+16\.7% +plan +- +[0-9.]+ ms +yes$'
+    line out "best: greedy_by_size_tflm, 7 bytes: 1 bytes above the lower bound (+16.7%), not proven optimal"
     # A capacity that a fast plan fits: no search. One that none fits but the bound does: a search for a fit, which
     # proves there is none; every run is shown (exit 4), exact's last.
     run 0 "$A" plan -s auto --capacity 7 --time-limit 60 "$T/gap.csv"
-    hasre out '^\* greedy_by_size +7 +6 +\+16\.7% +plan +- '
+    hasre out '^\* greedy_by_size_tflm +7 +6 +\+16\.7% +plan +- '
     lacks out "exact"
     run 4 "$A" plan -s auto --capacity 6 --time-limit 60 "$T/gap.csv"
-    hasre out '^  greedy_by_size +7 +6 .*\(needs 7 bytes, 1 more than the capacity 6\)$'
+    hasre out '^  greedy_by_size_tflm +7 +6 .*\(needs 7 bytes, 1 more than the capacity 6\)$'
     hasre out '^  exact +7 +6 +\+16\.7% +infeasible +[0-9]+ .*\(proven: no plan fits 6 bytes \(this plan needs 7, 1 more\)\)$'
     checks=$((checks + 1))
     [ "$(grep -E ' ms  ' "$T/out" | tail -n 1 | cut -c3-7)" = exact ] || fail "auto's search is not its last row"
-    hasre err "^aplan: $T/gap.csv: proven: no plan fits 6 bytes \\(exact searched [0-9]+ nodes\\): the smallest plan \\(greedy_by_size\\) needs 7 bytes, 1 more\$"
+    hasre err "^aplan: $T/gap.csv: proven: no plan fits 6 bytes \\(exact searched [0-9]+ nodes\\): the smallest plan \\(greedy_by_size_tflm\\) needs 7 bytes, 1 more\$"
     # all: one row per built-in, exact among them with its proof; the first of the smallest stays the best, and
     # exact's proof makes its arena proven optimal.
     run 0 "$A" plan --time-limit 60 "$T/gap.csv"
@@ -964,7 +964,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
 
     # input.12.csv: greedy_by_size reaches the bound, so auto does not search and exact proves it at once.
     run 0 "$A" plan -s auto "$I12"
-    hasre out '^\* greedy_by_size +12 +12 +\+0\.0% +optimal +- '
+    hasre out '^\* greedy_by_size_tflm +12 +12 +\+0\.0% +optimal +- '
     run 0 "$A" plan -s exact "$I12"
     hasre out '^\* exact +12 +12 +\+0\.0% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
     line out "best: exact, 12 bytes: proven optimal (equals the lower bound)"

@@ -145,13 +145,12 @@ void CheckPlan(aplan_tflm::AplanMemoryPlanner *p, const aplan_strategy *s, const
   }
 }
 
-// The auto choice by hand: the smallest arena over the auto set, ties to the earlier name.
+// The auto choice by hand: the smallest arena over the library's auto set, ties to the earlier one.
 const aplan_strategy *AutoChoice(const TflmBuffer *b, size_t n) {
   const aplan_strategy *best = nullptr;
   uint64_t best_arena = 0;
-  for (size_t i = 0; i < aplan_tflm::AplanMemoryPlanner::kAutoStrategyCount; ++i) {
-    const aplan_strategy *s = Find(aplan_tflm::AplanMemoryPlanner::kAutoStrategies[i]);
-    if (s == nullptr) continue;
+  for (size_t i = 0; i < aplan_strategy_auto_count(); ++i) {
+    const aplan_strategy *s = aplan_strategy_auto_at(i);
     const Direct d = PlanDirect(s, b, n);
     if (d.status == APLAN_OK && (best == nullptr || d.arena < best_arena)) {
       best = s;
@@ -748,9 +747,8 @@ void test_tflm_person_detection_list() {
       {18432, 4, 5, -1},  {9216, 3, 4, -1},   {36864, 2, 3, -1},  {18432, 1, 2, -1},  {18432, 0, 1, -1},
   };
   const size_t n = sizeof b / sizeof b[0];
-  for (size_t i = 0; i < aplan_tflm::AplanMemoryPlanner::kAutoStrategyCount; ++i) {
-    const aplan_strategy *s = Find(aplan_tflm::AplanMemoryPlanner::kAutoStrategies[i]);
-    if (s == nullptr) continue;
+  for (size_t i = 0; i < aplan_strategy_auto_count(); ++i) {
+    const aplan_strategy *s = aplan_strategy_auto_at(i);
     aplan_tflm::AplanMemoryPlanner p(s);
     CHECK_EQ(p.Init(g_scratch, sizeof g_scratch), kTfLiteOk);
     Add(&p, b, n);
@@ -849,9 +847,9 @@ void test_random_lists() {
       b[i].offline = Random(10) == 0 ? 16 * Random(128) : -1;
     }
     const aplan_strategy *best = AutoChoice(b, n);
-    for (size_t k = 0; k <= aplan_tflm::AplanMemoryPlanner::kAutoStrategyCount; ++k) {
-      const bool is_auto = k == aplan_tflm::AplanMemoryPlanner::kAutoStrategyCount;
-      const aplan_strategy *s = is_auto ? best : Find(aplan_tflm::AplanMemoryPlanner::kAutoStrategies[k]);
+    for (size_t k = 0; k <= aplan_strategy_auto_count(); ++k) {
+      const bool is_auto = k == aplan_strategy_auto_count();
+      const aplan_strategy *s = is_auto ? best : aplan_strategy_auto_at(k);
       if (s == nullptr) continue;
       aplan_tflm::AplanMemoryPlanner p(is_auto ? nullptr : s);
       CHECK_EQ(p.Init(g_scratch, sizeof g_scratch), kTfLiteOk);

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The tree agrees with its declarations: every list of built-in strategies is the one APLAN_BUILTIN_STRATEGIES
+declares (include/aplan/strategies.h), every strategy has its file and every file its strategy, and what
+docs/contributing.md says a change touches exists. Needs nothing but python3 and the source tree.
+
+Usage: tree_test.py [SOURCE_ROOT]. Prints each disagreement and exits 1, or prints a summary and exits 0.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import declarations  # noqa: E402
+
+problems = []
+checked = 0
+
+
+def check(ok, message):
+    global checked
+    checked += 1
+    if not ok:
+        problems.append(message)
+
+
+def read(rel):
+    with open(os.path.join(ROOT, rel)) as f:
+        return f.read()
+
+
+def table_names(rel, heading):
+    """The names in the first column (`name`) of the first table after the line `heading`, in order."""
+    lines = read(rel).split("\n")
+    try:
+        at = lines.index(heading)
+    except ValueError:
+        problems.append("%s: no line '%s'" % (rel, heading))
+        return []
+    names, in_table = [], False
+    for line in lines[at + 1:]:
+        if line.startswith("|"):
+            in_table = True
+            m = re.match(r"^\| `([a-z0-9_]+)` \|", line)
+            if m:
+                names.append(m.group(1))
+        elif in_table:
+            break
+    return names
+
+
+def compare_lists(where, got, want):
+    check(got == want, "%s lists %s; APLAN_BUILTIN_STRATEGIES declares %s (missing: %s; extra: %s)" % (
+        where, ", ".join(got) or "nothing", ", ".join(want), ", ".join(w for w in want if w not in got) or "none",
+        ", ".join(g for g in got if g not in want) or "none"))
+
+
+# --- strategies ---------------------------------------------------------------------------------------------------
+builtins = declarations.builtin_strategies(ROOT)
+names = [b.name for b in builtins]
+engines = sorted({b.engine for b in builtins if b.engine != "none"})
+check(len(set(names)) == len(names), "APLAN_BUILTIN_STRATEGIES names a strategy twice")
+for b in builtins:
+    check(re.fullmatch(r"[a-z][a-z0-9_]*", b.name) is not None, "strategy name '%s' is not [a-z0-9_]" % b.name)
+    check(b.auto in ("first", "yes", "no"), "%s: AUTO is '%s', not first, yes or no" % (b.name, b.auto))
+    check(b.option in names, "%s: OPTION %s is no strategy's name" % (b.name, b.option.upper()))
+    path = "src/strategies/%s.c" % b.name
+    if not os.path.exists(os.path.join(ROOT, path)):
+        check(False, "%s is declared but %s does not exist" % (b.name, path))
+        continue
+    text = read(path)
+    defines = ("aplan_strategy_%s(void)" % b.name in text) or ("APLAN__GREEDY_STRATEGY(%s," % b.name in text)
+    check(defines, "%s does not define aplan_strategy_%s()" % (path, b.name))
+for e in engines:
+    check(os.path.exists(os.path.join(ROOT, "src/strategies/%s.c" % e)), "engine src/strategies/%s.c is missing" % e)
+for f in sorted(os.listdir(os.path.join(ROOT, "src/strategies"))):
+    if f.endswith(".c"):
+        check(f[:-2] in names or f[:-2] in engines,
+              "src/strategies/%s is neither a declared strategy nor an engine one uses" % f)
+compare_lists("README.md's strategy table", table_names("README.md", "## What is here"), names)
+compare_lists("docs/design.md's strategy table", table_names("docs/design.md", "## The strategies"), names)
+options = read("meson_options.txt")
+m = re.search(r"option\('strategies'[^)]*\)", options, re.S)
+check(m is not None and "choices" not in m.group(0),
+      "meson_options.txt: the strategies option lists choices of its own (meson.build checks the names against "
+      "APLAN_BUILTIN_STRATEGIES)")
+
+# --- what docs/contributing.md says a change touches -------------------------------------------------------------
+contributing = read("docs/contributing.md")
+section = contributing.split("## What a change touches", 1)[-1].split("\n## ", 1)[0]
+for path in sorted(set(re.findall(r"`((?:src|include|tests|fuzz|docs|bench|tools|integrations|cmake|\.ci)/[^`*]+)`",
+                                  section))):
+    # A placeholder (NAME, <module>) stands for a new file: its folder must exist.
+    where = os.path.dirname(path.rstrip("/")) if re.search(r"NAME|<", path) else path
+    check(os.path.exists(os.path.join(ROOT, where)), "docs/contributing.md names %s, which does not exist" % path)
+
+if problems:
+    for p in problems:
+        print("tree_test: " + p)
+    print("tree_test: %d of %d checks failed" % (len(problems), checked))
+    sys.exit(1)
+print("tree_test: %d checks: %d strategies declared, each with its file, in every list" % (checked, len(names)))
