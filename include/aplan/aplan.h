@@ -286,6 +286,54 @@ APLAN_API aplan_status aplan_verify(const aplan_problem *problem, const uint64_t
                                     void *scratch, size_t scratch_size, aplan_report *report);
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Overlapping pairs and sorting: the verifier's sweep and the strategies' sort, for callers (library 0.3.1)      */
+
+/**
+ * Called by aplan_overlaps once per pair: pair->buffer_a < pair->buffer_b, pair->rule APLAN_E_FIXED_OVERLAP when
+ * both have a fixed offset and APLAN_E_OVERLAP otherwise, the common steps [step_lo, step_hi) and the shared bytes
+ * [byte_lo, byte_hi), as the verifier reports an overlap. The report lives only during the call. Return true to go
+ * on, false to stop.
+ */
+typedef bool (*aplan_overlap_fn)(void *context, const aplan_report *pair);
+
+/** Scratch bytes aplan_overlaps needs: the verifier's sweep's, at most 32 per buffer, in every build (compact ones
+ *  included). APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW. O(log n). */
+APLAN_API aplan_status aplan_overlaps_scratch_size(const aplan_problem *problem, size_t *bytes);
+
+/**
+ * Every pair of buffers that are both placed (offsets[i] != APLAN_NO_OFFSET), occupy memory, are live at a common
+ * step and share bytes, each once: rule 6 of the verifier, for any set of buffers. Unplaced buffers are left out,
+ * so it serves a partial plan, or the fixed buffers alone (offsets[i] = buffers[i].offset, APLAN_NO_OFFSET for the
+ * others). Pairs come in sweep order: by the step at which the later of the two starts (ends before starts, as the
+ * lifetimes are half-open), then by that buffer's (lower, index), then by the other's offset, so the first pair is
+ * one that clashes earliest. Aliasing (APLAN_ALLOW_FIXED_ALIAS) changes nothing here: every sharing pair is listed.
+ * @param[in]  problem  a problem (validated here).
+ * @param[in]  offsets  count offsets, APLAN_NO_OFFSET for the buffers to leave out.
+ * @param[in]  scratch  aplan_overlaps_scratch_size bytes, APLAN_SCRATCH_ALIGN aligned (required when count > 0).
+ * @param[in]  found    called for each pair; context is passed to it.
+ * @param[out] report   optional: what failed.
+ * @return APLAN_OK (every pair listed, or found stopped the sweep); a validation status; APLAN_E_INVALID_ARG (NULL
+ *         offsets with count > 0, NULL found); APLAN_E_SCRATCH_MISALIGNED / APLAN_E_SCRATCH_TOO_SMALL;
+ *         APLAN_E_SIZE_OVERFLOW when a placed buffer's offset + size passes 2^64 - 1 (report names it, value and
+ *         limit the offset and the size), before any pair is listed.
+ * Complexity O((n + k) log n) for k pairs listed (the sorts are O(n^2) in compact builds).
+ */
+APLAN_API aplan_status aplan_overlaps(const aplan_problem *problem, const uint64_t *offsets, void *scratch,
+                                      size_t scratch_size, aplan_overlap_fn found, void *context,
+                                      aplan_report *report);
+
+/**
+ * Stable sort of n indices by keys[index], ascending: equal keys keep their order in items, so a list built by rising
+ * index comes out tied by index, the total order every strategy sorts by. items holds indices into keys; tmp has
+ * room for n entries, is overwritten and must not overlap items (unused, and may be NULL, in compact builds).
+ * @return APLAN_OK; APLAN_E_INVALID_ARG when n > 0 and items or keys is NULL (or tmp, in default builds), or
+ *         n > APLAN_MAX_BUFFERS.
+ * Complexity O(n * b) for the b bytes in which the keys differ (an LSD radix sort, at most 8 passes); insertion sort,
+ * O(n^2), below 49 items and in compact builds.
+ */
+APLAN_API aplan_status aplan_sort_indices(uint32_t *items, uint32_t *tmp, size_t n, const uint64_t *keys);
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* Strategies                                                                                                    */
 
 /** The strategy ABI this header describes; aplan_plan accepts strategies whose abi_version is 1..this.

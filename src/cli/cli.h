@@ -253,10 +253,10 @@ int cli_check_problem(const cli_session *s);
 int cli_check_fixed(const cli_session *s);
 /* Called for a pair of fixed buffers i < j that share bytes [lo, hi) while both are live; false stops the search. */
 typedef bool (*cli_pair_found)(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi);
-/* Every such pair of the (valid) problem, each once, in step order (the step where the later one starts): a sweep
- * over steps with the live fixed buffers in a tree by offset, so O(f log f + pairs log f) for f fixed buffers, and
- * nothing when none is fixed. Up to 28 bytes per fixed buffer and 4 per buffer, freed on return. false only when out
- * of memory (no pair was reported). */
+/* Every such pair of the (valid) problem, each once, in step order (the step where the later one starts): the
+ * library's aplan_overlaps over the fixed buffers alone, so O(n + f log f + pairs log f) for f fixed buffers, and
+ * nothing when none is fixed. 8 bytes per buffer and aplan_overlaps' scratch (at most 32 per buffer), freed on
+ * return. false only when out of memory (no pair was reported). */
 bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state);
 /* Fill s->bound and s->bound_step (capacity aside). CLI_EXIT_INTERNAL on out of memory, BAD_INPUT otherwise. */
 int cli_compute_bound(cli_session *s);

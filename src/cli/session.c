@@ -107,177 +107,37 @@ int cli_check_problem(const cli_session *s) {
     return CLI_EXIT_OK;
 }
 
-/* A sort key with its buffer. */
-typedef struct keyed {
-    uint64_t key;
-    uint32_t index;
-} keyed;
+/* cli_fixed_pairs' adapter from the library's callback to the CLI's. */
+typedef struct pair_relay {
+    cli_pair_found found;
+    void *state;
+} pair_relay;
 
-/* Sort a[0..n) by key, equal keys keeping their order (the input's index order, so every order below is total and
- * the run deterministic): an LSD radix sort, a byte per pass, skipping the bytes all keys share. tmp holds n
- * entries. O(n) per pass, 8 passes at most. */
-static void radix_sort(keyed *a, keyed *tmp, size_t n) {
-    keyed *from = a, *to = tmp;
-    for (unsigned shift = 0; shift < 64u; shift += 8u) {
-        size_t count[256] = {0};
-        for (size_t i = 0; i < n; i++) count[(from[i].key >> shift) & 0xFFu]++;
-        if (count[(from[0].key >> shift) & 0xFFu] == n) continue; /* one value of this byte: nothing moves */
-        size_t at = 0;
-        for (size_t d = 0; d < 256u; d++) {
-            size_t c = count[d];
-            count[d] = at;
-            at += c;
-        }
-        for (size_t i = 0; i < n; i++) to[count[(from[i].key >> shift) & 0xFFu]++] = from[i];
-        keyed *t = from;
-        from = to;
-        to = t;
-    }
-    if (from != a) memcpy(a, from, n * sizeof *a);
-}
-
-/* The fixed buffers of the sweep, by offset: rank r is the r-th by (offset, index). */
-typedef struct fixed_set {
-    size_t f;           /* fixed buffers that occupy memory */
-    uint32_t *buffer;   /* rank -> buffer */
-    uint64_t *offset;   /* rank -> its offset */
-    uint64_t *end;      /* rank -> its offset + planned size */
-    uint32_t *rank;     /* buffer -> rank (entries of other buffers unused) */
-    uint32_t *starts;   /* buffers by (lower, index) */
-    uint32_t *ends;     /* buffers by (upper, index) */
-    uint32_t *below;    /* rank -> how many ranks have an offset below its end: the ones it may share bytes with */
-} fixed_set;
-
-static void fixed_set_free(fixed_set *x) {
-    free(x->buffer);
-    free(x->offset);
-    free(x->end);
-    free(x->rank);
-    free(x->starts);
-    free(x->ends);
-    free(x->below);
-}
-
-/* Fill x from the problem: four radix sorts over the fixed buffers that occupy memory (by offset, lower, upper and
- * end) and linear passes. false when out of memory. */
-static bool fixed_set_init(const cli_session *s, fixed_set *x) {
-    const cli_input *in = s->input;
-    memset(x, 0, sizeof *x);
-    for (size_t i = 0; i < in->count; i++) {
-        const aplan_buffer *b = &in->buffers[i];
-        x->f += b->offset != APLAN_NO_OFFSET && b->lower < b->upper && aplan_buffer_size(&s->problem, i) != 0;
-    }
-    if (x->f < 2) return true;
-    size_t f = x->f;
-    keyed *a = malloc(f * sizeof *a), *tmp = malloc(f * sizeof *tmp);
-    x->buffer = malloc(f * sizeof *x->buffer);
-    x->offset = malloc(f * sizeof *x->offset);
-    x->end = malloc(f * sizeof *x->end);
-    x->rank = malloc(in->count * sizeof *x->rank);
-    x->starts = malloc(f * sizeof *x->starts);
-    x->ends = malloc(f * sizeof *x->ends);
-    x->below = malloc(f * sizeof *x->below);
-    bool ok = a != NULL && tmp != NULL && x->buffer != NULL && x->offset != NULL && x->end != NULL &&
-              x->rank != NULL && x->starts != NULL && x->ends != NULL && x->below != NULL;
-    for (int pass = 0; ok && pass < 3; pass++) {
-        size_t k = 0;
-        for (size_t i = 0; i < in->count; i++) {
-            const aplan_buffer *b = &in->buffers[i];
-            if (b->offset == APLAN_NO_OFFSET || b->lower >= b->upper || aplan_buffer_size(&s->problem, i) == 0) continue;
-            a[k].key = pass == 0 ? b->offset : pass == 1 ? b->lower : b->upper;
-            a[k++].index = (uint32_t)i;
-        }
-        radix_sort(a, tmp, f);
-        uint32_t *out = pass == 0 ? x->buffer : pass == 1 ? x->starts : x->ends;
-        for (size_t r = 0; r < f; r++) out[r] = a[r].index;
-    }
-    for (size_t r = 0; ok && r < f; r++) {
-        uint32_t i = x->buffer[r];
-        x->rank[i] = (uint32_t)r;
-        x->offset[r] = in->buffers[i].offset;
-        x->end[r] = in->buffers[i].offset + aplan_buffer_size(&s->problem, i); /* valid problem: no overflow */
-    }
-    if (ok) { /* below[]: the ranks by end, merged with the offsets, which are in rank order */
-        for (size_t r = 0; r < f; r++) a[r] = (keyed){x->end[r], (uint32_t)r};
-        radix_sort(a, tmp, f);
-        size_t p = 0;
-        for (size_t k = 0; k < f; k++) {
-            while (p < f && x->offset[p] < a[k].key) p++;
-            x->below[a[k].index] = (uint32_t)p;
-        }
-    }
-    free(a);
-    free(tmp);
-    if (!ok) fixed_set_free(x);
-    return ok;
-}
-
-/* The tree over the ranks: node n holds the highest end of the live buffers below it, 0 when none is live (every
- * end is at least 1: the buffers occupy memory). Set or clear rank r's leaf and update its ancestors, stopping where
- * nothing changes. O(log f), sequential in memory. */
-static void tree_set(uint64_t *tree, size_t leaves, uint32_t r, uint64_t end) {
-    size_t node = leaves + r;
-    tree[node] = end;
-    for (node /= 2u; node >= 1u; node /= 2u) {
-        uint64_t a = tree[2u * node], b = tree[2u * node + 1u];
-        uint64_t m = a > b ? a : b;
-        if (tree[node] == m) break;
-        tree[node] = m;
-    }
+static bool relay_pair(void *context, const aplan_report *pair) {
+    const pair_relay *relay = context;
+    return relay->found(relay->state, pair->buffer_a, pair->buffer_b, pair->byte_lo, pair->byte_hi);
 }
 
 bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state) {
     const cli_input *in = s->input;
     if (!in->has_fixed) return true;
-    fixed_set x;
-    if (!fixed_set_init(s, &x)) return false;
-    size_t f = x.f;
-    if (f < 2) return true;
-    size_t leaves = 1;
-    while (leaves < f) leaves *= 2u;
-    uint64_t *tree = calloc(2u * leaves, sizeof *tree);
-    if (tree == NULL) {
-        fixed_set_free(&x);
-        return false;
+    /* The fixed buffers alone: every other one is left out of the library's sweep (aplan_overlaps). */
+    aplan_problem p = s->problem;
+    p.capacity = APLAN_UNLIMITED; /* the capacity is the verdict's business */
+    uint64_t *fixed = malloc((in->count + 1u) * sizeof *fixed);
+    size_t bytes = 0;
+    void *scratch = NULL;
+    aplan_status st = fixed != NULL ? scratch_alloc(aplan_overlaps_scratch_size(&p, &bytes), &bytes, &scratch)
+                                    : APLAN_E_OUT_OF_MEMORY;
+    if (st == APLAN_OK) {
+        for (size_t i = 0; i < in->count; i++) fixed[i] = in->buffers[i].offset;
+        pair_relay relay = {found, state};
+        /* The problem is valid (cli_check_problem) and fixed ends fit 64 bits (validation): no failure is left. */
+        st = aplan_overlaps(&p, fixed, scratch, bytes, relay_pair, &relay, NULL);
     }
-    /* The descent's pending nodes as (node, first leaf, width): at most two per level of a tree of at most 2^32
-     * leaves. */
-    size_t stack[3u * 2u * 34u];
-    /* Sweep the steps: at each step ends before starts ([lower, upper) is half-open). A starting buffer b = [o, e)
-     * shares bytes with a live one a iff a's offset is below e (the ranks below x.below[b's rank]) and a's end is
-     * above o: a descent that skips subtrees
-     * whose highest live end is at most o finds exactly those, O(log f) each. Each pair is found once, when its
-     * later-starting buffer starts. */
-    bool stop = false;
-    for (size_t si = 0, ei = 0; !stop && si < f;) {
-        const aplan_buffer *sb = &in->buffers[x.starts[si]];
-        if (in->buffers[x.ends[ei]].upper <= sb->lower) { /* an end first: that buffer leaves the tree */
-            tree_set(tree, leaves, x.rank[x.ends[ei++]], 0);
-            continue;
-        }
-        uint32_t b = x.starts[si++], rb = x.rank[b];
-        uint64_t o = x.offset[rb], e = x.end[rb];
-        size_t lo = x.below[rb]; /* ranks [0, lo) have offsets below e; rb is one of them */
-        size_t top = 0;
-        stack[top++] = 1u, stack[top++] = 0u, stack[top++] = leaves;
-        while (top > 0 && !stop) {
-            size_t width = stack[--top], first = stack[--top], node = stack[--top];
-            if (tree[node] <= o || first >= lo) continue;
-            if (width == 1u) {
-                uint32_t a = x.buffer[first];
-                uint64_t ao = x.offset[first], ae = tree[node];
-                stop = !found(state, a < b ? a : b, a < b ? b : a, ao > o ? ao : o, ae < e ? ae : e);
-                continue;
-            }
-            /* the right child first, so the left one (lower offsets) is visited first */
-            stack[top++] = 2u * node + 1u, stack[top++] = first + width / 2u, stack[top++] = width / 2u;
-            stack[top++] = 2u * node, stack[top++] = first, stack[top++] = width / 2u;
-        }
-        tree_set(tree, leaves, rb, e);
-    }
-    free(tree);
-    fixed_set_free(&x);
-    return true;
+    free(scratch);
+    free(fixed);
+    return st == APLAN_OK;
 }
 
 /* cli_check_fixed's callback: keep the first pair and stop. */

@@ -113,3 +113,11 @@ void aplan__sort_by_key(uint32_t *items, uint32_t *tmp, size_t n, const uint32_t
 #endif
     insertion(items, n, APLAN__BY_KEY32, NULL, keys);
 }
+
+aplan_status aplan_sort_indices(uint32_t *items, uint32_t *tmp, size_t n, const uint64_t *keys) {
+    if (n == 0) return APLAN_OK;
+    if (items == NULL || keys == NULL || (tmp == NULL && !APLAN_COMPACT) || n > APLAN_MAX_BUFFERS)
+        return APLAN_E_INVALID_ARG;
+    aplan__sort_by(items, tmp, n, APLAN__BY_OFFSET, NULL, keys);
+    return APLAN_OK;
+}

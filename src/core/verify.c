@@ -16,7 +16,10 @@
  * overlapping live buffer with the lowest offset).
  *
  * Pairwise, O(n^2) without memory, for devices that cannot spare scratch; compact builds (APLAN_COMPACT) keep only
- * this path and leave the sweep out.
+ * this path for the verifier.
+ *
+ * The segment tree's sweep is also aplan_overlaps, which lists every overlapping pair of the placed buffers for a
+ * caller (the CLI's aliased pairs, a plan's clashes): it is the one copy of that algorithm, in every build.
  *
  * Scratch: 16 bytes per buffer plus the segment tree (2 x the next power of two >= n entries of 4 bytes), so at most
  * 32 bytes per buffer.
@@ -27,7 +30,6 @@
 
 #define NONE UINT32_MAX
 
-#if !APLAN_COMPACT
 typedef struct {
     const aplan_problem *p;
     const uint64_t *off;
@@ -63,7 +65,16 @@ static void layout(aplan__scratch *s, size_t n, uint32_t **by_lower, uint32_t **
     *seg = aplan__scratch_take(s, *leaves, 2u * sizeof(uint32_t), sizeof(uint64_t)); /* also the bit tree's words */
 }
 
-#endif
+static aplan_status sweep_scratch_size(size_t n, size_t *bytes) {
+    aplan__scratch s;
+    uint32_t *a, *b, *c, *d, *e;
+    size_t leaves;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    layout(&s, n, &a, &b, &c, &d, &e, &leaves);
+    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used;
+    return APLAN_OK;
+}
 
 aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes) {
     if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
@@ -71,14 +82,7 @@ aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *byt
     *bytes = 0; /* compact builds keep only the pairwise path */
     return APLAN_OK;
 #else
-    aplan__scratch s;
-    uint32_t *a, *b, *c, *d, *e;
-    size_t leaves;
-    aplan__scratch_init(&s, NULL, SIZE_MAX);
-    layout(&s, problem->count, &a, &b, &c, &d, &e, &leaves);
-    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
-    *bytes = s.used;
-    return APLAN_OK;
+    return sweep_scratch_size(problem->count, bytes);
 #endif
 }
 
@@ -123,7 +127,6 @@ static aplan_status pairwise(const aplan_problem *p, const uint64_t *off, aplan_
     return APLAN_OK;
 }
 
-#if !APLAN_COMPACT
 static void seg_set(sweep_state *s, uint32_t buffer, bool live) {
     size_t node = s->leaves + s->pos[buffer];
     s->seg[node] = live ? buffer : NONE;
@@ -136,8 +139,13 @@ static void seg_set(sweep_state *s, uint32_t buffer, bool live) {
     }
 }
 
-/* Admits buffer x, checking it against every live buffer it shares bytes with. Returns true on failure. */
-static bool admit(sweep_state *s, uint32_t x) {
+/* What the segment tree's sweep calls for each live buffer that shares bytes with x, the one being admitted; it
+ * returns false to stop the sweep. */
+typedef bool (*overlap_found)(void *context, uint32_t live, uint32_t x);
+
+/* Admits buffer x after calling found for every live buffer it shares bytes with, lowest offset first. Returns false
+ * when found stopped the sweep (x is then not admitted). */
+static bool admit(sweep_state *s, uint32_t x, overlap_found found, void *context) {
     const uint64_t x_off = s->off[x];
     const uint64_t x_end = end_of(s->p, s->off, x);
     /* prefix = number of occupying buffers whose offset is below x_end */
@@ -159,8 +167,8 @@ static bool admit(sweep_state *s, uint32_t x) {
     node_lo[top] = 0;
     width[top] = s->leaves;
     top++;
-    bool failed = false;
-    while (top > 0 && !failed) {
+    bool go_on = true;
+    while (top > 0 && go_on) {
         top--;
         const size_t node = stack[top];
         const size_t nlo = node_lo[top];
@@ -168,7 +176,7 @@ static bool admit(sweep_state *s, uint32_t x) {
         const uint32_t best = s->seg[node];
         if (nlo >= prefix || best == NONE || end_of(s->p, s->off, best) <= x_off) continue;
         if (w == 1u) {
-            failed = conflict(s->p, s->off, best, x, s->report);
+            go_on = found(context, best, x);
             continue;
         }
         stack[top] = 2u * node + 1u;
@@ -180,10 +188,57 @@ static bool admit(sweep_state *s, uint32_t x) {
         width[top] = w / 2u;
         top++;
     }
-    if (!failed) seg_set(s, x, true);
-    return failed;
+    if (go_on) seg_set(s, x, true);
+    return go_on;
 }
 
+/*
+ * The sweep's setup: carves the scratch and lists, sorted, the members, the buffers that occupy memory and are
+ * placed (offsets[i] != APLAN_NO_OFFSET), whose ends the caller has checked to fit 64 bits. O(m log m) (radix
+ * sorts; insertion sorts in compact builds).
+ */
+static void sweep_init(sweep_state *s, const aplan_problem *p, const uint64_t *off, void *scratch, size_t scratch_size,
+                       uint32_t **by_lower, uint32_t **by_upper) {
+    aplan__scratch sc;
+    *s = (sweep_state){.p = p, .off = off};
+    aplan__scratch_init(&sc, scratch, scratch_size);
+    layout(&sc, p->count, by_lower, by_upper, &s->by_off, &s->pos, &s->seg, &s->leaves);
+    APLAN_ASSERT(!sc.failed);
+    size_t m = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        if (aplan__occupies(p, i) && off[i] != APLAN_NO_OFFSET) {
+            (*by_lower)[m] = (*by_upper)[m] = s->by_off[m] = (uint32_t)i;
+            m++;
+        }
+    }
+    s->m = m;
+    if (m == 0) return;
+    /* pos is free until the orders are known: it is the sorts' second array. */
+    aplan__sort_by(s->by_off, s->pos, m, APLAN__BY_OFFSET, p, off);
+    aplan__sort_by(*by_lower, s->pos, m, APLAN__BY_LOWER, p, NULL);
+    aplan__sort_by(*by_upper, s->pos, m, APLAN__BY_UPPER, p, NULL);
+    for (size_t k = 0; k < m; k++) s->pos[s->by_off[k]] = (uint32_t)k;
+}
+
+/* Every pair of members live at a common step that share bytes, each once, when the later-starting one is admitted:
+ * at each step, ends first ([lower, upper) is half-open), then starts by (lower, index). Returns false when found
+ * stopped it. O((m + pairs) log m). */
+static bool each_overlap(sweep_state *s, const uint32_t *by_lower, const uint32_t *by_upper, overlap_found found,
+                         void *context) {
+    const aplan_problem *p = s->p;
+    for (size_t k = 0; k < 2u * s->leaves; k++) s->seg[k] = NONE;
+    size_t j = 0;
+    for (size_t i = 0; i < s->m;) {
+        const uint64_t t = p->buffers[by_lower[i]].lower;
+        for (; j < s->m && p->buffers[by_upper[j]].upper <= t; j++) seg_set(s, by_upper[j], false);
+        for (; i < s->m && p->buffers[by_lower[i]].lower == t; i++) {
+            if (!admit(s, by_lower[i], found, context)) return false;
+        }
+    }
+    return true;
+}
+
+#if !APLAN_COMPACT
 /* The set of live positions: bit p of level 0 is position p; bit q of level l + 1 says whether word q of level l is
  * non-zero. The top level is one word. */
 typedef struct {
@@ -302,39 +357,21 @@ static aplan_status sweep_disjoint(sweep_state *s, const uint32_t *by_lower, con
     return APLAN_OK;
 }
 
+/* The verifier's rule 6 under APLAN_ALLOW_FIXED_ALIAS: each pair is a failure, or an alias that is counted. */
+static bool check_pair(void *context, uint32_t live, uint32_t x) {
+    const sweep_state *s = context;
+    return !conflict(s->p, s->off, live, x, s->report);
+}
+
 static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scratch, size_t scratch_size,
                           aplan_report *r) {
-    aplan__scratch sc;
+    sweep_state s;
     uint32_t *by_lower, *by_upper;
-    sweep_state s = {.p = p, .off = off, .report = r};
-    aplan__scratch_init(&sc, scratch, scratch_size);
-    layout(&sc, p->count, &by_lower, &by_upper, &s.by_off, &s.pos, &s.seg, &s.leaves);
-    APLAN_ASSERT(!sc.failed);
-    size_t m = 0;
-    for (size_t i = 0; i < p->count; i++) {
-        if (aplan__occupies(p, i)) {
-            by_lower[m] = by_upper[m] = s.by_off[m] = (uint32_t)i;
-            m++;
-        }
-    }
-    s.m = m;
-    if (m == 0) return APLAN_OK;
-    /* pos is free until the orders are known: it is the sorts' second array. */
-    aplan__sort_by(s.by_off, s.pos, m, APLAN__BY_OFFSET, p, off);
-    aplan__sort_by(by_lower, s.pos, m, APLAN__BY_LOWER, p, NULL);
-    aplan__sort_by(by_upper, s.pos, m, APLAN__BY_UPPER, p, NULL);
-    for (size_t k = 0; k < m; k++) s.pos[s.by_off[k]] = (uint32_t)k;
+    sweep_init(&s, p, off, scratch, scratch_size, &by_lower, &by_upper);
+    s.report = r;
+    if (s.m == 0) return APLAN_OK;
     if ((p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0) return sweep_disjoint(&s, by_lower, by_upper);
-    for (size_t k = 0; k < 2u * s.leaves; k++) s.seg[k] = NONE;
-    size_t j = 0;
-    for (size_t i = 0; i < m;) {
-        const uint64_t t = p->buffers[by_lower[i]].lower;
-        for (; j < m && p->buffers[by_upper[j]].upper <= t; j++) seg_set(&s, by_upper[j], false);
-        for (; i < m && p->buffers[by_lower[i]].lower == t; i++) {
-            if (admit(&s, by_lower[i])) return r->rule;
-        }
-    }
-    return APLAN_OK;
+    return each_overlap(&s, by_lower, by_upper, check_pair, &s) ? APLAN_OK : r->rule;
 }
 #endif
 
@@ -405,5 +442,60 @@ aplan_status aplan__verify(const aplan_problem *p, const uint64_t *offsets, uint
         aplan__report_value(r, APLAN_E_CAPACITY_EXCEEDED, APLAN_NO_BUFFER, arena_size, p->capacity);
         return APLAN_E_CAPACITY_EXCEEDED;
     }
+    return APLAN_OK;
+}
+
+/* aplan_overlaps: what its callback is given for a pair, built by conflict() into a report of its own. */
+typedef struct {
+    const aplan_problem *p;
+    const uint64_t *off;
+    aplan_overlap_fn found;
+    void *context;
+} overlaps_call;
+
+static bool report_pair(void *context, uint32_t live, uint32_t x) {
+    const overlaps_call *c = context;
+    aplan_problem strict = *c->p;
+    strict.flags &= ~APLAN_ALLOW_FIXED_ALIAS; /* so that conflict() describes the pair rather than counting it */
+    aplan_report pair;
+    aplan_report_clear(&pair);
+    (void)conflict(&strict, c->off, live, x, &pair);
+    return c->found(c->context, &pair);
+}
+
+aplan_status aplan_overlaps_scratch_size(const aplan_problem *problem, size_t *bytes) {
+    if (problem == NULL || bytes == NULL) return APLAN_E_INVALID_ARG;
+    return sweep_scratch_size(problem->count, bytes);
+}
+
+aplan_status aplan_overlaps(const aplan_problem *problem, const uint64_t *offsets, void *scratch, size_t scratch_size,
+                            aplan_overlap_fn found, void *context, aplan_report *report) {
+    aplan_report local;
+    aplan_report *r = report != NULL ? report : &local;
+    aplan_status st = aplan_problem_validate(problem, r);
+    if (st != APLAN_OK) return st;
+    if ((offsets == NULL && problem->count != 0) || found == NULL) {
+        r->rule = APLAN_E_INVALID_ARG;
+        return APLAN_E_INVALID_ARG;
+    }
+    size_t need;
+    if ((st = aplan_overlaps_scratch_size(problem, &need)) != APLAN_OK ||
+        (st = aplan__scratch_check(scratch, scratch_size, need)) != APLAN_OK) {
+        r->rule = st;
+        return st;
+    }
+    for (size_t i = 0; i < problem->count; i++) { /* every member's end must fit before the sweep compares ends */
+        uint64_t end;
+        if (offsets[i] != APLAN_NO_OFFSET && !aplan__add(offsets[i], aplan__size(problem, i), &end)) {
+            aplan__report_value(r, APLAN_E_SIZE_OVERFLOW, i, offsets[i], aplan__size(problem, i));
+            return APLAN_E_SIZE_OVERFLOW;
+        }
+    }
+    if (problem->count == 0) return APLAN_OK;
+    sweep_state s;
+    uint32_t *by_lower, *by_upper;
+    sweep_init(&s, problem, offsets, scratch, scratch_size, &by_lower, &by_upper);
+    overlaps_call call = {problem, offsets, found, context};
+    if (s.m != 0) (void)each_overlap(&s, by_lower, by_upper, report_pair, &call);
     return APLAN_OK;
 }
