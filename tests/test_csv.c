@@ -611,7 +611,7 @@ static void colliding_name(size_t i, char *out) { strcpy(out, colliding[i]); }
 
 static void test_duplicate_ids(void **state) {
     (void)state;
-    /* Plain integers (a bitmap), sparse integers and text (the hash table). */
+    /* Plain integers (a direct table), sparse integers and text (the hash table). */
     void (*names[])(size_t, char *) = {integer_name, sparse_integer_name, text_name};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         check_duplicates(5000, names[k], SIZE_MAX, 0);
@@ -637,6 +637,90 @@ static void test_duplicate_ids(void **state) {
     check_duplicates(600, colliding_name, SIZE_MAX, 0);
     check_duplicates(600, colliding_name, 599, 3);
     check_duplicates(600, colliding_name, 300, 299);
+}
+
+/* The id index itself: every id found at its row, ids it lacks not found, a repeated id at its first row, with each
+ * of its forms (a direct table for small integers, the hash table, the sorted fallback for ids that collide or that
+ * fill one run of slots). */
+static void check_index(size_t n, void (*name)(size_t i, char *out), size_t dup, size_t first) {
+    char (*text)[48] = malloc(n * sizeof *text);
+    const char **ids = malloc(n * sizeof *ids);
+    assert_non_null(text);
+    assert_non_null(ids);
+    for (size_t i = 0; i < n; i++) {
+        name(i == dup ? first : i, text[i]);
+        ids[i] = text[i];
+    }
+    aplan_csv_id_index *index;
+    size_t got_dup, got_first;
+    assert_int_equal(aplan_csv_id_index_build(ids, n, &index, &got_dup, &got_first),
+                     dup < n ? APLAN_E_FORMAT_BAD_VALUE : APLAN_OK);
+    assert_non_null(index);
+    assert_int_equal(got_dup, dup < n ? dup : SIZE_MAX);
+    assert_int_equal(got_first, dup < n ? first : SIZE_MAX);
+    for (size_t i = 0; i < n; i++) assert_int_equal(aplan_csv_id_index_find(index, ids[i]), i == dup ? first : i);
+    const char *absent[] = {"", "007", "-1", "x", "tensor_/out", "c", "99999999999999999999999"};
+    for (size_t k = 0; k < sizeof absent / sizeof absent[0]; k++)
+        assert_int_equal(aplan_csv_id_index_find(index, absent[k]), SIZE_MAX);
+    char past[48];
+    name(n, past); /* the next name, which no row has */
+    assert_int_equal(aplan_csv_id_index_find(index, past), SIZE_MAX);
+    assert_int_equal(aplan_csv_id_index_find(index, NULL), SIZE_MAX);
+    aplan_csv_id_index_free(index);
+    free(ids);
+    free(text);
+}
+
+/* 300 ids, each alone in its slot of the reader's 1024 (n = 300 rounds the table up to 2^10), in slots 0..299:
+ * no collision at all, but one run far longer than a lookup may walk, so the sorted form takes over. */
+static char in_a_run[301][16];
+static void in_a_run_name(size_t i, char *out) { strcpy(out, in_a_run[i]); }
+
+static void test_id_index(void **state) {
+    (void)state;
+    void (*names[])(size_t, char *) = {integer_name, sparse_integer_name, text_name};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        check_index(1, names[k], SIZE_MAX, 0);
+        check_index(3000, names[k], SIZE_MAX, 0);
+        check_index(3000, names[k], 2999, 5);
+        check_index(3000, names[k], 1, 0);
+    }
+    size_t found = 0;
+    for (uint64_t c = 0; found < 600; c++) {
+        char id[16];
+        snprintf(id, sizeof id, "c%llu", (unsigned long long)c);
+        if (reader_hash(id) >> 53 == 0) strcpy(colliding[found++], id);
+    }
+    check_index(600, colliding_name, SIZE_MAX, 0);
+    check_index(600, colliding_name, 400, 17);
+    bool taken[300] = {false};
+    found = 0;
+    for (uint64_t c = 0; found < 300; c++) {
+        char id[16];
+        snprintf(id, sizeof id, "r%llu", (unsigned long long)c);
+        const uint64_t slot = reader_hash(id) >> 54;
+        if (slot < 300 && !taken[slot]) {
+            taken[slot] = true;
+            strcpy(in_a_run[found++], id);
+        }
+    }
+    strcpy(in_a_run[300], "r-none");
+    check_index(300, in_a_run_name, SIZE_MAX, 0);
+    check_index(300, in_a_run_name, 299, 0);
+    /* Arguments. */
+    aplan_csv_id_index *index = (aplan_csv_id_index *)1;
+    size_t dup, first;
+    const char *one[] = {"a", NULL};
+    assert_int_equal(aplan_csv_id_index_build(NULL, 1, &index, &dup, &first), APLAN_E_INVALID_ARG);
+    assert_null(index);
+    assert_int_equal(aplan_csv_id_index_build(one, 2, &index, &dup, &first), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_csv_id_index_build(one, 1, NULL, &dup, &first), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_csv_id_index_build(one, 1, &index, NULL, &first), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_csv_id_index_build(NULL, 0, &index, &dup, &first), APLAN_OK);
+    assert_int_equal(aplan_csv_id_index_find(index, "a"), SIZE_MAX);
+    aplan_csv_id_index_free(index);
+    aplan_csv_id_index_free(NULL);
+    assert_int_equal(aplan_csv_id_index_find(NULL, "a"), SIZE_MAX);
 }
 
 static void test_round_trip_shared(void **state) {
@@ -754,6 +838,7 @@ int main(void) {
         cmocka_unit_test(test_fast_path_matches_exact_path),
         cmocka_unit_test(test_fast_path_edges),
         cmocka_unit_test(test_duplicate_ids),
+        cmocka_unit_test(test_id_index),
         cmocka_unit_test(test_round_trip_shared),
         cmocka_unit_test(test_rows_grow_with_content),
     };

@@ -65,9 +65,9 @@ typedef struct aplan_csv_table {
  *   - APLAN_E_TOO_MANY_BUFFERS: more rows than APLAN_MAX_BUFFERS or lines than fit 32 bits;
  *   - APLAN_E_OUT_OF_MEMORY: the allocator failed (the table would not fit in memory).
  * Line and column are 1-based; column is the field number (0 when the whole line is at fault).
- * Complexity O(length) expected: rows are read in one pass each, and duplicate ids are found with a bitmap (ids
- * that are all plain integers) or a hash table; O(length + n log n) id comparisons at worst (ids that collide in
- * the hash fall back to a sort). Memory follows the rows, not the lines: the row arrays (52 bytes a row) grow
+ * Complexity O(length) expected: rows are read in one pass each, and duplicate ids are found with an id index
+ * (aplan_csv_id_index_build: a direct table for ids that are all plain integers, else a hash table);
+ * O(length + n log n) id comparisons at worst (ids that collide in the hash fall back to a sort). Memory follows the rows, not the lines: the row arrays (52 bytes a row) grow
  * geometrically as rows are parsed, to at most twice the rows read (a text of blank lines allocates no row), plus
  * one block of length + 1 bytes for the ids' text and, while ids are checked, at most 16 bytes a row. A failure
  * frees everything. APLAN_E_TOO_MANY_BUFFERS comes at the row or line that passes the limit.
@@ -77,6 +77,35 @@ APLAN_API aplan_status aplan_csv_parse(const char *text, size_t length, aplan_cs
 
 /** Release a table filled by aplan_csv_parse (NULL or a zeroed table is fine) and zero it. */
 APLAN_API void aplan_csv_free(aplan_csv_table *table);
+
+/**
+ * An index from id to row over an array of NUL-terminated ids (a table's, or any other), for matching rows by id: a
+ * plan to its problem. aplan_csv_parse checks its ids for duplicates with one. Opaque; it points into ids, which
+ * must outlive it unchanged.
+ */
+typedef struct aplan_csv_id_index aplan_csv_id_index;
+
+/**
+ * Build an index over ids[0, count).
+ * @param[out] index     the index (NULL on failure other than a duplicate); release it with aplan_csv_id_index_free.
+ * @param[out] duplicate the earliest row whose id an earlier row has, or SIZE_MAX when the ids are distinct;
+ * @param[out] first     that earlier row (the first with the id), or SIZE_MAX.
+ * @return APLAN_OK; APLAN_E_FORMAT_BAD_VALUE when two ids are equal (the index is built: a lookup of the repeated id
+ *         gives its first row); APLAN_E_INVALID_ARG (a NULL out-parameter, ids NULL with count > 0, a NULL id);
+ *         APLAN_E_TOO_MANY_BUFFERS (count > APLAN_MAX_BUFFERS); APLAN_E_OUT_OF_MEMORY.
+ * Complexity O(n) expected, no hashing when every id is a plain integer below 4 n + 1024 (0, 1, 2, ...), and
+ * O(n log n) comparisons at worst (ids crafted to collide in the hash fall back to a sorted array). Memory at most
+ * 16 bytes a row (plus 4 KiB for integer ids).
+ */
+APLAN_API aplan_status aplan_csv_id_index_build(const char *const *ids, size_t count, aplan_csv_id_index **index,
+                                                size_t *duplicate, size_t *first);
+
+/** The row whose id is id (the first, if several), or SIZE_MAX when none is or index or id is NULL. O(1) expected,
+ *  O(log n) at worst. */
+APLAN_API size_t aplan_csv_id_index_find(const aplan_csv_id_index *index, const char *id);
+
+/** Release an index (NULL is fine). */
+APLAN_API void aplan_csv_id_index_free(aplan_csv_id_index *index);
 
 /**
  * Output callback: consume length bytes. Return true on success; false stops the writer, which then returns

@@ -254,33 +254,20 @@ int cli_cmd_bound(const cli_options *o) {
     return rc;
 }
 
-/* A problem buffer's id with its index, for the index by id. */
-typedef struct id_entry {
-    const char *id;
-    size_t index;
-} id_entry;
-
-static int compare_id_entries(const void *a, const void *b) {
-    return strcmp(((const id_entry *)a)->id, ((const id_entry *)b)->id); /* ids are unique: a total order */
-}
-
 /* The problem buffer whose id is id: the one at hint when it matches (a plan written by aplan lists the rows in the
- * problem's order), else a binary search of *index, which is built on the first miss (problem ids sorted, O(n log n)
- * comparisons, 16 bytes a buffer). SIZE_MAX when there is none; *oom set when the index cannot be allocated. */
-static size_t find_id(const cli_input *problem, const char *id, size_t hint, id_entry **index, bool *oom) {
+ * problem's order), else a look-up in *index, the library's id index (aplan_csv_id_index_build), built on the first
+ * miss (O(n) expected, at most 16 bytes a buffer). SIZE_MAX when there is none; *oom set when the index cannot be
+ * built. */
+static size_t find_id(const cli_input *problem, const char *id, size_t hint, aplan_csv_id_index **index, bool *oom) {
     if (hint < problem->count && strcmp(problem->ids[hint], id) == 0) return hint;
     if (*index == NULL) {
-        *index = malloc((problem->count + 1u) * sizeof **index);
-        if (*index == NULL) {
+        size_t dup, first; /* a problem's ids are distinct: its reader checked them */
+        if (aplan_csv_id_index_build(problem->ids, problem->count, index, &dup, &first) == APLAN_E_OUT_OF_MEMORY) {
             *oom = true;
             return SIZE_MAX;
         }
-        for (size_t i = 0; i < problem->count; i++) (*index)[i] = (id_entry){problem->ids[i], i};
-        qsort(*index, problem->count, sizeof **index, compare_id_entries);
     }
-    id_entry key = {id, 0};
-    const id_entry *e = bsearch(&key, *index, problem->count, sizeof key, compare_id_entries);
-    return e != NULL ? e->index : SIZE_MAX;
+    return aplan_csv_id_index_find(*index, id);
 }
 
 /* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
@@ -299,7 +286,7 @@ static int load_plan_offsets(const char *path, uint64_t max_size, const cli_inpu
         cli_input_free(&plan);
         return CLI_EXIT_BAD_INPUT;
     }
-    id_entry *index = NULL;
+    aplan_csv_id_index *index = NULL;
     bool oom = false;
     rc = CLI_EXIT_OK;
     for (size_t j = 0; j < plan.count && rc == CLI_EXIT_OK; j++) {
@@ -324,7 +311,7 @@ static int load_plan_offsets(const char *path, uint64_t max_size, const cli_inpu
             offsets[i] = b->offset;
         }
     }
-    free(index);
+    aplan_csv_id_index_free(index);
     cli_input_free(&plan);
     return rc;
 }

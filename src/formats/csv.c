@@ -459,15 +459,7 @@ static bool fast_row(const layout *l, const char *s, const char *end, uint32_t l
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* Duplicate ids                                                                                                 */
-
-/* The earliest row that repeats an earlier row's id (*dup, SIZE_MAX when none) and that earlier row (*first). */
-typedef struct duplicate {
-    size_t dup;
-    size_t first;
-} duplicate;
-
-typedef enum search { SEARCH_DONE, SEARCH_NOT_APPLICABLE, SEARCH_OUT_OF_MEMORY } search;
+/* The id index: duplicates while parsing, and rows by id for callers (a plan matched to its problem)             */
 
 /* The value of a plain integer id: 1 to 20 digits without a leading zero ("0" itself allowed) that fit 64 bits.
  * Two such ids are equal iff their values are. false for any other id. */
@@ -487,36 +479,6 @@ static bool plain_integer(const char *id, uint64_t *value) {
     return s != id && *s == '\0';
 }
 
-/* Ids that are all plain integers no larger than about 8 per row (0..n-1 is the usual naming): one bit per value,
- * so at most about one byte per row. O(n) time. NOT_APPLICABLE when an id is not a plain integer or one is too
- * large for the bitmap. */
-static search duplicates_by_bitmap(const aplan_csv_table *t, duplicate *d) {
-    const uint64_t limit = 8u * (uint64_t)t->count + 1024u;
-    uint64_t max = 0;
-    for (size_t i = 0; i < t->count; i++) {
-        uint64_t v;
-        if (!plain_integer(t->ids[i], &v) || v >= limit) return SEARCH_NOT_APPLICABLE;
-        if (v > max) max = v;
-    }
-    uint64_t *seen = calloc((size_t)(max / 64u + 1u), sizeof *seen);
-    if (seen == NULL) return SEARCH_OUT_OF_MEMORY;
-    for (size_t i = 0; i < t->count; i++) {
-        uint64_t v = 0;
-        (void)plain_integer(t->ids[i], &v);
-        const uint64_t bit = (uint64_t)1 << (v % 64u);
-        if ((seen[v / 64u] & bit) != 0) {
-            d->dup = i;
-            size_t q = 0;
-            while (strcmp(t->ids[q], t->ids[i]) != 0) q++; /* once, O(n): the earlier row holding the value */
-            d->first = q;
-            break;
-        }
-        seen[v / 64u] |= bit;
-    }
-    free(seen);
-    return SEARCH_DONE;
-}
-
 /* FNV-1a over the id, then a multiplicative mix so that the table index can take the top bits. */
 static uint64_t hash_id(const char *id) {
     uint64_t h = 14695981039346656037u;
@@ -524,45 +486,9 @@ static uint64_t hash_id(const char *id) {
     return (h ^ (h >> 29)) * 0x9E3779B97F4A7C15u;
 }
 
-/* Any ids: rows inserted in order into an open-addressing table (linear probing, at most half full, 8 to 16 bytes
- * per row), so the first row found already there is the earliest repeat and the row found its first. Expected O(n);
- * NOT_APPLICABLE when the probes pass 4 per row (ids crafted to collide), so the sort takes over and the worst case
- * stays O(n log n). */
-static search duplicates_by_hash(const aplan_csv_table *t, duplicate *d) {
-    unsigned bits = 2;
-    while (((size_t)1 << bits) < 2u * t->count) bits++;
-    const size_t mask = ((size_t)1 << bits) - 1u;
-    uint32_t *slots = calloc(mask + 1u, sizeof *slots); /* row + 1; 0 = empty. Rows < APLAN_MAX_BUFFERS fit. */
-    if (slots == NULL) return SEARCH_OUT_OF_MEMORY;
-    size_t budget = 4u * t->count + 64u;
-    search result = SEARCH_DONE;
-    for (size_t i = 0; i < t->count && d->dup == SIZE_MAX && result == SEARCH_DONE; i++) {
-        size_t at = (size_t)(hash_id(t->ids[i]) >> (64u - bits));
-        for (;;) {
-            const uint32_t q = slots[at];
-            if (q == 0) {
-                slots[at] = (uint32_t)(i + 1u);
-                break;
-            }
-            if (strcmp(t->ids[q - 1u], t->ids[i]) == 0) {
-                d->dup = i;
-                d->first = q - 1u;
-                break;
-            }
-            if (budget-- == 0) {
-                result = SEARCH_NOT_APPLICABLE;
-                break;
-            }
-            at = (at + 1u) & mask;
-        }
-    }
-    free(slots);
-    return result;
-}
-
 typedef struct id_entry {
     const char *id;
-    size_t row;
+    uint32_t row;
 } id_entry;
 
 static int compare_ids(const void *a, const void *b) {
@@ -573,27 +499,175 @@ static int compare_ids(const void *a, const void *b) {
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* The fallback: sort (id, row) pairs, 16 bytes per row; equal ids end up together in row order. O(n log n)
- * comparisons. */
-static search duplicates_by_sort(const aplan_csv_table *t, duplicate *d) {
-    id_entry *entries = malloc(t->count * sizeof *entries);
-    if (entries == NULL) return SEARCH_OUT_OF_MEMORY;
-    for (size_t i = 0; i < t->count; i++) {
-        entries[i].id = t->ids[i];
-        entries[i].row = i;
+/*
+ * Three forms, the first that applies:
+ *   DENSE   every id a plain integer below 4 n + 1024 (0..n-1 is the usual naming): slot[value] = row + 1, one
+ *           uint32_t per value, at most 16 bytes a row plus 4 KiB; O(1) per id, no hashing;
+ *   HASH    open addressing (linear probing, at most half full, 8 to 16 bytes a row); given up when the probes of
+ *           the build pass 4 per row or a run of occupied slots passes 16 + 8 log2(slots) (ids crafted to collide,
+ *           which would make a lookup walk the run), so a lookup probes O(log n) slots at worst;
+ *   SORTED  (id, row) pairs sorted, 16 bytes a row; O(log n) comparisons per lookup.
+ * Rows go in by rising index, so the first row found already present is the earliest repeat.
+ */
+typedef enum { INDEX_DENSE, INDEX_HASH, INDEX_SORTED } index_kind;
+
+struct aplan_csv_id_index {
+    const char *const *ids;
+    size_t count;
+    index_kind kind;
+    uint32_t *slot;     /* DENSE, HASH: row + 1, 0 = empty */
+    size_t slots;       /* DENSE: values; HASH: a power of two */
+    unsigned bits;      /* HASH: log2(slots) */
+    id_entry *sorted;   /* SORTED */
+};
+
+typedef enum { BUILT, NOT_APPLICABLE, NO_MEMORY } built;
+
+static built build_dense(aplan_csv_id_index *x, size_t *dup, size_t *first) {
+    const uint64_t limit = 4u * (uint64_t)x->count + 1024u;
+    uint64_t max = 0;
+    for (size_t i = 0; i < x->count; i++) {
+        uint64_t v;
+        if (!plain_integer(x->ids[i], &v) || v >= limit) return NOT_APPLICABLE;
+        if (v > max) max = v;
     }
-    qsort(entries, t->count, sizeof *entries, compare_ids);
-    for (size_t i = 1; i < t->count; i++) {
-        if (strcmp(entries[i].id, entries[i - 1u].id) == 0 && entries[i].row < d->dup) {
-            d->dup = entries[i].row;
-            /* Sorted by row within equal ids, so the group's first entry is the original. */
-            size_t g = i - 1u;
-            while (g > 0 && strcmp(entries[g - 1u].id, entries[i].id) == 0) g--;
-            d->first = entries[g].row;
+    if (max >= SIZE_MAX / sizeof *x->slot) return NOT_APPLICABLE; /* 32-bit hosts */
+    x->slots = (size_t)max + 1u;
+    x->slot = calloc(x->slots, sizeof *x->slot);
+    if (x->slot == NULL) return NO_MEMORY;
+    for (size_t i = 0; i < x->count; i++) {
+        uint64_t v = 0;
+        (void)plain_integer(x->ids[i], &v);
+        if (x->slot[v] != 0) {
+            if (*dup == SIZE_MAX) *dup = i, *first = x->slot[v] - 1u;
+            continue;
+        }
+        x->slot[v] = (uint32_t)(i + 1u);
+    }
+    x->kind = INDEX_DENSE;
+    return BUILT;
+}
+
+static built build_hash(aplan_csv_id_index *x, size_t *dup, size_t *first) {
+    unsigned bits = 2;
+    while (((size_t)1 << bits) < 2u * x->count) bits++;
+    const size_t mask = ((size_t)1 << bits) - 1u;
+    x->slot = calloc(mask + 1u, sizeof *x->slot); /* rows < APLAN_MAX_BUFFERS: row + 1 fits */
+    if (x->slot == NULL) return NO_MEMORY;
+    size_t budget = 4u * x->count + 64u, found_dup = SIZE_MAX, found_first = SIZE_MAX;
+    for (size_t i = 0; i < x->count; i++) {
+        size_t at = (size_t)(hash_id(x->ids[i]) >> (64u - bits));
+        for (;;) {
+            const uint32_t q = x->slot[at];
+            if (q == 0) {
+                x->slot[at] = (uint32_t)(i + 1u);
+                break;
+            }
+            if (strcmp(x->ids[q - 1u], x->ids[i]) == 0) {
+                if (found_dup == SIZE_MAX) found_dup = i, found_first = q - 1u;
+                break;
+            }
+            if (budget-- == 0) goto give_up;
+            at = (at + 1u) & mask;
         }
     }
-    free(entries);
-    return SEARCH_DONE;
+    /* The longest run of occupied slots (wrapping) bounds every lookup's probes. */
+    const size_t longest = 16u + 8u * bits;
+    size_t run = 0;
+    for (size_t k = 0; k < 2u * (mask + 1u); k++) {
+        run = x->slot[k & mask] != 0 ? run + 1u : 0;
+        if (run > longest) goto give_up;
+    }
+    x->slots = mask + 1u;
+    x->bits = bits;
+    x->kind = INDEX_HASH;
+    if (*dup == SIZE_MAX) *dup = found_dup, *first = found_first;
+    return BUILT;
+give_up:
+    free(x->slot);
+    x->slot = NULL;
+    return NOT_APPLICABLE;
+}
+
+static built build_sorted(aplan_csv_id_index *x, size_t *dup, size_t *first) {
+    x->sorted = malloc((x->count > 0 ? x->count : 1u) * sizeof *x->sorted);
+    if (x->sorted == NULL) return NO_MEMORY;
+    for (size_t i = 0; i < x->count; i++) x->sorted[i] = (id_entry){x->ids[i], (uint32_t)i};
+    qsort(x->sorted, x->count, sizeof *x->sorted, compare_ids);
+    for (size_t i = 1; i < x->count; i++) {
+        if (strcmp(x->sorted[i].id, x->sorted[i - 1u].id) == 0 && (*dup == SIZE_MAX || x->sorted[i].row < *dup)) {
+            *dup = x->sorted[i].row;
+            /* Sorted by row within equal ids, so the group's first entry is the original. */
+            size_t g = i - 1u;
+            while (g > 0 && strcmp(x->sorted[g - 1u].id, x->sorted[i].id) == 0) g--;
+            *first = x->sorted[g].row;
+        }
+    }
+    x->kind = INDEX_SORTED;
+    return BUILT;
+}
+
+aplan_status aplan_csv_id_index_build(const char *const *ids, size_t count, aplan_csv_id_index **index,
+                                      size_t *duplicate, size_t *first) {
+    if (index == NULL || duplicate == NULL || first == NULL) return APLAN_E_INVALID_ARG;
+    *index = NULL;
+    *duplicate = SIZE_MAX;
+    *first = SIZE_MAX;
+    if (ids == NULL && count > 0) return APLAN_E_INVALID_ARG;
+    if (count > APLAN_MAX_BUFFERS) return APLAN_E_TOO_MANY_BUFFERS;
+    for (size_t i = 0; i < count; i++) {
+        if (ids[i] == NULL) return APLAN_E_INVALID_ARG;
+    }
+    aplan_csv_id_index *x = calloc(1, sizeof *x);
+    if (x == NULL) return APLAN_E_OUT_OF_MEMORY;
+    x->ids = ids;
+    x->count = count;
+    built b = build_dense(x, duplicate, first);
+    if (b == NOT_APPLICABLE) b = build_hash(x, duplicate, first);
+    if (b == NOT_APPLICABLE) b = build_sorted(x, duplicate, first);
+    if (b == NO_MEMORY) {
+        aplan_csv_id_index_free(x);
+        *duplicate = *first = SIZE_MAX;
+        return APLAN_E_OUT_OF_MEMORY;
+    }
+    *index = x;
+    return *duplicate == SIZE_MAX ? APLAN_OK : APLAN_E_FORMAT_BAD_VALUE;
+}
+
+size_t aplan_csv_id_index_find(const aplan_csv_id_index *x, const char *id) {
+    if (x == NULL || id == NULL) return SIZE_MAX;
+    switch (x->kind) {
+    case INDEX_DENSE: {
+        uint64_t v;
+        if (!plain_integer(id, &v) || v >= x->slots || x->slot[v] == 0) return SIZE_MAX;
+        return x->slot[v] - 1u; /* plain integers are equal iff their texts are */
+    }
+    case INDEX_HASH: {
+        const size_t mask = x->slots - 1u;
+        for (size_t at = (size_t)(hash_id(id) >> (64u - x->bits));; at = (at + 1u) & mask) {
+            const uint32_t q = x->slot[at];
+            if (q == 0) return SIZE_MAX;
+            if (strcmp(x->ids[q - 1u], id) == 0) return q - 1u;
+        }
+    }
+    case INDEX_SORTED: {
+        size_t lo = 0, hi = x->count;
+        while (lo < hi) { /* the first entry not below id: the lowest row among equal ids */
+            const size_t mid = lo + (hi - lo) / 2u;
+            if (strcmp(x->sorted[mid].id, id) < 0) lo = mid + 1u;
+            else hi = mid;
+        }
+        return lo < x->count && strcmp(x->sorted[lo].id, id) == 0 ? x->sorted[lo].row : SIZE_MAX;
+    }
+    }
+    return SIZE_MAX;
+}
+
+void aplan_csv_id_index_free(aplan_csv_id_index *x) {
+    if (x == NULL) return;
+    free(x->slot);
+    free(x->sorted);
+    free(x);
 }
 
 /* The byte offset of the id field on line `line` (a data row, which parsed): found again from the text, O(length),
@@ -611,18 +685,15 @@ static size_t id_field_offset(const parser *p, const layout *l, uint32_t line) {
 /* Ids must be unique so a plan file can be matched to its problem by id. Reports the earliest repeated row. */
 static aplan_status check_unique_ids(parser *p, const aplan_csv_table *t, const layout *l) {
     if (t->count < 2) return APLAN_OK;
-    duplicate d = {SIZE_MAX, 0};
-    search s = duplicates_by_bitmap(t, &d);
-    if (s == SEARCH_NOT_APPLICABLE) s = duplicates_by_hash(t, &d);
-    if (s == SEARCH_NOT_APPLICABLE) {
-        d.dup = SIZE_MAX; /* nothing was found: the hash gave up before any repeat */
-        s = duplicates_by_sort(t, &d);
-    }
-    if (s == SEARCH_OUT_OF_MEMORY) return fail(p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
-    if (d.dup == SIZE_MAX) return APLAN_OK;
-    return fail(p, APLAN_E_FORMAT_BAD_VALUE, id_field_offset(p, l, t->lines[d.dup]), t->lines[d.dup],
-                (uint32_t)l->at[COL_ID] + 1u, "duplicate id \"%.24s\" (first on line %lu)", t->ids[d.dup],
-                (unsigned long)t->lines[d.first]);
+    aplan_csv_id_index *index;
+    size_t dup, first;
+    const aplan_status st = aplan_csv_id_index_build(t->ids, t->count, &index, &dup, &first);
+    aplan_csv_id_index_free(index);
+    if (st == APLAN_E_OUT_OF_MEMORY) return fail(p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    if (dup == SIZE_MAX) return APLAN_OK;
+    return fail(p, APLAN_E_FORMAT_BAD_VALUE, id_field_offset(p, l, t->lines[dup]), t->lines[dup],
+                (uint32_t)l->at[COL_ID] + 1u, "duplicate id \"%.24s\" (first on line %lu)", t->ids[dup],
+                (unsigned long)t->lines[first]);
 }
 
 /* Grow the row arrays of t from *capacity rows (0: none yet) to twice as many, at least 256 and at most
