@@ -17,7 +17,11 @@ Usage:
   bench/footprint.py --check         CI: link a planning program for every target whose compiler is installed and
                                      fail if it needs anything beyond memcpy/memset/memmove and libgcc, or recurses
                                      without bound; prints the table for the build's configuration
+  bench/footprint.py --write-doc     both tables, written into docs/footprint.md in place of the ones there
   options: --targets m0plus,m4,m33,rv32imc  --compact
+           --doc docs/footprint.md  (with --check: the table of the build's configuration must be the one in that
+                                     file, when every strategy and every target is in; docs/footprint.md's tables
+                                     can then only come from this script)
            --strategies NAME,...  (-Dstrategies names; default: every one in APLAN_BUILTIN_STRATEGIES)
 """
 import argparse
@@ -338,6 +342,8 @@ def main():
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--strategies", default=",".join(ALL_STRATEGIES))
     ap.add_argument("--compact", action="store_true", help="with --check: the compact configuration")
+    ap.add_argument("--doc", help="with --check: the markdown file whose table must match")
+    ap.add_argument("--write-doc", action="store_true", help="write both tables into docs/footprint.md")
     args = ap.parse_args()
     strategies = [s for s in args.strategies.split(",") if s]
     targets = []
@@ -351,6 +357,7 @@ def main():
         return 77 if args.check else 1
     configs = [args.compact] if args.check else [False, True]
     status = 0
+    tables = []
     with tempfile.TemporaryDirectory() as work:
         for compact in configs:
             results = {}
@@ -368,11 +375,47 @@ def main():
             scratch = scratch_per_buffer(strategies, compact, work)
             title = "%s configuration (bytes of text + data, -Os, status strings off; worst-case stack in bytes)" % (
                 "compact (-Dcompact=true)" if compact else "default")
-            print(table(results, scratch, targets, title))
+            tables.append(table(results, scratch, targets, title))
+            print(tables[-1])
             print()
     if args.check and status == 0:
         print("footprint: every target links with nothing beyond memcpy/memset/memmove and libgcc; stack bounded")
+    complete = strategies == ALL_STRATEGIES and targets == list(TARGETS)
+    if args.write_doc and status == 0:
+        if not complete:
+            print("footprint: --write-doc needs every strategy and every target", file=sys.stderr)
+            return 1
+        doc = os.path.join(ROOT, "docs", "footprint.md")
+        with open(doc) as f:
+            text = f.read()
+        for t in tables:
+            text = replace_table(text, t)
+        with open(doc, "w") as f:
+            f.write(text)
+        print("footprint: wrote both tables into %s" % os.path.relpath(doc, ROOT))
+    if args.check and args.doc and status == 0:
+        if not complete:
+            print("footprint: %s not compared: this build has %s and %s (the doc's tables have every strategy and "
+                  "every target)" % (args.doc, ",".join(strategies), ",".join(targets)))
+        elif replace_table(open(args.doc).read(), tables[0]) != open(args.doc).read():
+            print("footprint: %s's table differs from this measurement (run bench/footprint.py --write-doc):"
+                  % args.doc, file=sys.stderr)
+            status = 1
+        else:
+            print("footprint: %s's table is this measurement" % args.doc)
     return status
+
+
+def replace_table(text, new):
+    """text with the table titled as new's first line replaced by new (the title line up to the blank line after
+    the table). RuntimeError when text has no such title."""
+    title = new.split("\n", 1)[0]
+    at = text.find(title + "\n")
+    if at < 0:
+        raise RuntimeError("no table titled '%s'" % title)
+    end = text.find("\n\n", text.find("\n|", at))
+    end = len(text) if end < 0 else end
+    return text[:at] + new + text[end:]
 
 
 if __name__ == "__main__":

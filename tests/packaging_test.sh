@@ -4,11 +4,13 @@
 # the header's version, and a CMake project finds the package with find_package(aplan MAJOR.MINOR REQUIRED), links
 # aplan::aplan (shared, then static with aplan_USE_STATIC_LIBS) and gets aplan_version() equal to the header's
 # APLAN_VERSION_STRING. Since the DESTDIR is not the prefix the package was configured for, finding it there also
-# proves that the CMake files are relocatable. The version file's rule (same MAJOR.MINOR while MAJOR is 0) is checked
-# with requests on either side. Exits 77 (skip) when cmake or pkg-config is missing or cannot run.
+# proves that the CMake files are relocatable, and the staged tool running without LD_LIBRARY_PATH proves its RPATH
+# is relative. The version file's rule (a request from APLAN_COMPATIBLE_SINCE up to this version) is checked with
+# requests on either side of both ends. Exits 77 (skip) when cmake or pkg-config is missing or cannot run.
 #
 # Environment (tests/meson.build sets it): MESON (the meson command), BUILD_ROOT (the build to install), SOURCE_ROOT,
-# APLAN_VERSION (MAJOR.MINOR.PATCH, read from include/aplan/aplan.h by meson.build), PREFIX and LIBDIR,
+# APLAN_VERSION (MAJOR.MINOR.PATCH, read from include/aplan/aplan.h by meson.build), APLAN_COMPATIBLE_SINCE (the
+# oldest version a CMake request may name, MAJOR.MINOR.0, from the same header), PREFIX and LIBDIR,
 # BINDIR, MANDIR, DOCDIR (absolute install paths), WITH_CLI (1 when the aplan tool and its man page are installed).
 set -eu
 
@@ -59,14 +61,26 @@ if ! grep -q 'Apache License' "$license" || ! grep -q 'Version 2.0, January 2004
 fi
 cmp -s "$license" "$dest$DOCDIR/LICENSE" || fail "LICENSE is not installed as $DOCDIR/LICENSE"
 
-# The tool and its man page (when the CLI is built). meson does not keep a build rpath on install, so the installed
-# tool finds the installed library through LD_LIBRARY_PATH here, as it does through the loader's cache after ldconfig.
+# The tool and its man page (when the CLI is built). The installed tool finds the installed library through its RPATH,
+# relative to itself ($ORIGIN/../LIBDIR): so the staged copy, run without LD_LIBRARY_PATH (meson test sets one to the
+# build), must load the staged library, not the build's or one installed on this machine.
 if [ "$WITH_CLI" = 1 ]; then
     cmp -s "$SOURCE_ROOT/docs/aplan.1" "$dest$MANDIR/man1/aplan.1" ||
         fail "the man page is not installed as $MANDIR/man1/aplan.1"
-    out=$(LD_LIBRARY_PATH=$staged_libdir "$dest$BINDIR/aplan" --version) || fail "the installed aplan does not run"
+    out=$(env -u LD_LIBRARY_PATH "$dest$BINDIR/aplan" --version) ||
+        fail "the installed aplan does not run without LD_LIBRARY_PATH (no RPATH to its library?)"
     [ "$out" = "aplan $APLAN_VERSION" ] || fail "installed aplan --version printed '$out', not 'aplan $APLAN_VERSION'"
-    echo "installed aplan and its man page: ok"
+    case $LIBDIR in
+    "$PREFIX"/*)
+        loaded=$(env -u LD_LIBRARY_PATH LD_TRACE_LOADED_OBJECTS=1 "$dest$BINDIR/aplan" |
+            sed -n 's/.*libaplan[^ ]* => \([^ ]*\).*/\1/p')
+        case $loaded in
+        "$dest"/*) ;;
+        *) fail "the staged aplan loads '$loaded', not the staged library under $dest" ;;
+        esac
+        ;;
+    esac
+    echo "installed aplan (RPATH relative to itself) and its man page: ok"
 fi
 
 # pkg-config: only the temporary tree is searched, so a copy of aplan installed on this machine cannot answer.
@@ -160,19 +174,21 @@ expect() { # request, TRUE or FALSE
     grep -q "aplan-found: $2\$" "$tmp/versions.log" ||
         fail "find_package(aplan $1) against $APLAN_VERSION: expected $2, got $(grep aplan-found "$tmp/versions.log")"
 }
+since=$APLAN_COMPATIBLE_SINCE
+since_minor=${since#*.}
+since_minor=${since_minor%%.*}
 expect "$series" TRUE
 expect "$APLAN_VERSION" TRUE
+expect "$since" TRUE
+expect "${since%.*}" TRUE
 expect "$series.$((patch + 1))" FALSE
+expect "$major.$((minor + 1))" FALSE
 expect "$((major + 1))" FALSE
 expect "$series...$((major + 1))" TRUE
-if [ "$major" = 0 ]; then
-    expect "0.$((minor + 1))" FALSE
-    if [ "$minor" -gt 0 ]; then
-        expect "0.$((minor - 1))" FALSE
-        expect "0.$((minor - 1))...$((major + 1))" FALSE
-    fi
-else
-    expect "$major" TRUE
+expect "$since...$((major + 1))" TRUE
+if [ "$since_minor" -gt 0 ]; then
+    expect "$major.$((since_minor - 1))" FALSE
+    expect "$major.$((since_minor - 1))...$((major + 1))" FALSE
 fi
-echo "cmake: the version file accepts $series and refuses other ABI series"
+echo "cmake: the version file accepts $since to $APLAN_VERSION and refuses the versions outside"
 echo "packaging: ok"

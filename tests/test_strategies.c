@@ -414,8 +414,50 @@ static void test_plan_reports_capacity_exceeded_by_plan(void **state) {
     assert_int_equal(r.arena_size, 90);
     assert_int_equal(r.report.value, 90);
     assert_int_equal(r.report.limit, 89);
+    assert_int_equal(r.report.byte_lo, 0); /* the quantity is in value/limit, as aplan.h says, not in the bytes */
+    assert_int_equal(r.report.byte_hi, 0);
     p.capacity = 90;
     assert_int_equal(plan_with(need_strategy("greedy_by_size_tflm"), &p, off, &r), APLAN_OK);
+}
+
+/* A start given to a strategy that does not search is checked as for a search: an invalid one is refused with the
+ * verifier's report, a valid one (above the capacity too) is accepted and ignored. */
+static void test_plan_search_checks_start_for_every_strategy(void **state) {
+    (void)state;
+    aplan_problem p = tflm_five();
+    uint64_t off[5];
+    aplan_result r;
+    const aplan_strategy *s = need_strategy("greedy_by_size");
+    assert_int_equal(plan_with(s, &p, off, &r), APLAN_OK);
+    uint64_t start[5];
+    memcpy(start, off, sizeof start);
+    size_t need;
+    assert_int_equal(aplan_plan_scratch_size(s, &p, &need), APLAN_OK);
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.start = start;
+    for (size_t k = 0; k < aplan_strategy_count(); k++) {
+        const aplan_strategy *t = aplan_strategy_at(k);
+        size_t t_need;
+        assert_int_equal(aplan_plan_scratch_size(t, &p, &t_need), APLAN_OK);
+        void *t_scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, t_need + 8u);
+        uint64_t overlapping[5];
+        memcpy(overlapping, start, sizeof overlapping);
+        overlapping[1] = overlapping[0]; /* buffers 0 and 1 are live together (tflm_five): they now share bytes */
+        o.start = overlapping;
+        assert_int_equal(aplan_plan_search(t, &p, &o, t_scratch, t_need, off, &r), APLAN_E_INVALID_ARG);
+        assert_int_equal(r.report.rule, APLAN_E_OVERLAP);
+        assert_int_equal(r.report.buffer_a, 0);
+        assert_int_equal(r.report.buffer_b, 1);
+        free(t_scratch);
+    }
+    p.capacity = 80; /* the bound: greedy's 90 is above it, still a valid start */
+    o.start = start;
+    aplan_status st = aplan_plan_search(s, &p, &o, scratch, need, off, &r);
+    assert_int_equal(st, APLAN_E_CAPACITY_EXCEEDED); /* greedy plans as it would anyway */
+    assert_int_equal(r.arena_size, 90);
+    free(scratch);
 }
 
 static void test_plan_reports_offset_overflow(void **state) {
@@ -495,6 +537,7 @@ int main(void) {
         cmocka_unit_test(test_every_strategy_rejects_scratch_one_byte_short),
         cmocka_unit_test(test_plan_reports_capacity_exceeded_by_bound),
         cmocka_unit_test(test_plan_reports_capacity_exceeded_by_plan),
+        cmocka_unit_test(test_plan_search_checks_start_for_every_strategy),
         cmocka_unit_test(test_plan_reports_offset_overflow),
         cmocka_unit_test(test_plan_reports_input_fixed_conflict),
     };

@@ -1,7 +1,7 @@
 /* The .tflite reader: small models built by tests/tflite_writer.c (chains, unused, variable and constant tensors,
  * offline plans valid and malformed, IF / WHILE / CALL_ONCE, cycles and nesting), hostile inputs (every truncation,
  * every single-byte mutation), the two-call contract, the lookups (tensor names, types and shapes, operators,
- * subgraphs, the operator at every step) with every failure, and the 14 shared models against their lifetimes CSVs
+ * subgraphs, the operator at every step) with every failure, and every shared model against its lifetimes CSV
  * and, for names and operators, against the bytes they hold. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1857,7 +1857,7 @@ static void test_tflite_query_work_is_counted(void **state) {
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* The 14 shared models.                                                                                        */
+/* The shared models.                                                                                           */
 
 static const char *const shared_models[] = {
     "hello_world_float",  "hello_world_int8",       "simple_add_model",    "audio_preprocessor_int8",

@@ -52,7 +52,15 @@ extern "C" {
  */
 #define APLAN_VERSION_MAJOR 0
 #define APLAN_VERSION_MINOR 3
-#define APLAN_VERSION_PATCH 0
+#define APLAN_VERSION_PATCH 1
+/*
+ * The oldest version whose programs compile and behave unchanged against these headers: every version from it to
+ * this one is compatible at the source level (types and functions were only appended), and the CMake package
+ * accepts a find_package() request for any of them. The binary interface is the soname's business:
+ * libaplan.so.0.MINOR, so a program linked against an older MINOR's library is relinked, not rewritten.
+ */
+#define APLAN_COMPATIBLE_MAJOR 0
+#define APLAN_COMPATIBLE_MINOR 2
 /** MAJOR * 10000 + MINOR * 100 + PATCH, for compile-time comparisons. */
 #define APLAN_VERSION_NUMBER (APLAN_VERSION_MAJOR * 10000 + APLAN_VERSION_MINOR * 100 + APLAN_VERSION_PATCH)
 #define APLAN_STRINGIFY_(x) #x
@@ -286,7 +294,7 @@ APLAN_API aplan_status aplan_verify(const aplan_problem *problem, const uint64_t
                                     void *scratch, size_t scratch_size, aplan_report *report);
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* Overlapping pairs and sorting: the verifier's sweep and the strategies' sort, for callers (library 0.3.1)      */
+/* Overlapping pairs and sorting: the verifier's sweep and the strategies' sort, for callers (since 0.3.1)        */
 
 /**
  * Called by aplan_overlaps once per pair: pair->buffer_a < pair->buffer_b, pair->rule APLAN_E_FIXED_OVERLAP when
@@ -460,7 +468,7 @@ APLAN_API const aplan_strategy *aplan_strategy_at(size_t i);
  * (those APLAN_BUILTIN_STRATEGIES in <aplan/strategies.h> marks `first`, then those it marks `yes`, in registry
  * order): run each, keep the smallest verified arena, the earliest on a tie.
  * The CLI's `-s auto` runs these and then searches from the best of them (with a strategy that has a search entry,
- * exact); aplan_tflm::AplanMemoryPlanner's default runs these. O(1).
+ * exact); aplan_tflm::AplanMemoryPlanner's default runs these. O(1). Since 0.3.1.
  */
 APLAN_API size_t aplan_strategy_auto_count(void);
 /** The i-th of them, or NULL when i >= aplan_strategy_auto_count(). O(1). */
@@ -515,8 +523,8 @@ APLAN_API aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, c
  * @return APLAN_OK, or:
  *   - a validation status (see aplan_problem_validate), APLAN_E_INVALID_ARG, APLAN_E_UNSUPPORTED_VERSION;
  *   - APLAN_E_SCRATCH_MISALIGNED, APLAN_E_SCRATCH_TOO_SMALL (nothing written outside out-parameters);
- *   - APLAN_E_CAPACITY_EXCEEDED when the lower bound or the plan exceeds the capacity (result->arena_size and the
- *     report's byte_lo/byte_hi say by how much);
+ *   - APLAN_E_CAPACITY_EXCEEDED when the lower bound or the plan exceeds the capacity: the report's value is the
+ *     bytes needed (the bound, or the plan's arena, also in result->arena_size), its limit the capacity;
  *   - what the strategy returned when it is one a strategy may return (APLAN_E_STRATEGY_FAILED,
  *     APLAN_E_SIZE_OVERFLOW, APLAN_E_OFFSET_MISSING), its report kept (a buffer index past count becomes
  *     APLAN_NO_BUFFER); any other failure status of the strategy's, and a strategy that wrote past offsets[count]
@@ -530,7 +538,8 @@ APLAN_API aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_pr
 
 /**
  * aplan_plan under a goal and a budget (library 0.3). A strategy with a search member (ABI 2) runs it with options
- * (the defaults when options is NULL); any other strategy runs its plan() and options are ignored, except start.
+ * (the defaults when options is NULL); any other strategy runs its plan() and ignores the options, but a start given
+ * to it is checked all the same (it cannot be handed an invalid plan unnoticed).
  * Everything aplan_plan says holds, plus:
  *   - result->outcome says what the plan proves: OPTIMAL whenever the arena equals the lower bound (any strategy);
  *     INFEASIBLE when the lower bound alone exceeds the capacity; otherwise the search's own outcome (checked, see
@@ -538,7 +547,8 @@ APLAN_API aplan_status aplan_plan(const aplan_strategy *strategy, const aplan_pr
  *   - goal FIT: APLAN_OK with outcome FITS (or OPTIMAL) when a plan fits the capacity; otherwise
  *     APLAN_E_CAPACITY_EXCEEDED with outcome INFEASIBLE (proven) or BEST_FOUND (the budget ran out), and the best
  *     plan found in offsets when there is one;
- *   - options->start that is not a valid plan: APLAN_E_INVALID_ARG, the verifier's report in result->report;
+ *   - options->start that is not a valid plan (any strategy): APLAN_E_INVALID_ARG, the verifier's report in
+ *     result->report (a plan that is valid but above the capacity is a valid start);
  *   - a reserved field of options not zero, or a goal other than the two: APLAN_E_INVALID_ARG.
  * Scratch: aplan_plan_scratch_size. Complexity: the strategy's (a search is bounded only by its budget), plus
  * O(n log n).

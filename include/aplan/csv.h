@@ -81,7 +81,7 @@ APLAN_API void aplan_csv_free(aplan_csv_table *table);
 /**
  * An index from id to row over an array of NUL-terminated ids (a table's, or any other), for matching rows by id: a
  * plan to its problem. aplan_csv_parse checks its ids for duplicates with one. Opaque; it points into ids, which
- * must outlive it unchanged.
+ * must outlive it unchanged. Since 0.3.1.
  */
 typedef struct aplan_csv_id_index aplan_csv_id_index;
 

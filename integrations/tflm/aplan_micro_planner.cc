@@ -22,6 +22,9 @@ namespace aplan_tflm {
 #if __cplusplus < 201703L
 // Before C++17 a static constexpr member used by reference needs one definition.
 constexpr size_t AplanMemoryPlanner::kRecordBytes;
+constexpr size_t AplanMemoryPlanner::kPlanScratchPerBuffer;
+constexpr size_t AplanMemoryPlanner::kPlanScratchPerOfflineBuffer;
+constexpr size_t AplanMemoryPlanner::kPlanScratchExtra;
 constexpr uint64_t AplanMemoryPlanner::kAlignment;
 constexpr size_t AplanMemoryPlanner::kErrorTextSize;
 #endif

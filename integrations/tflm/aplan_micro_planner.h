@@ -68,9 +68,17 @@ bool LifetimeToSteps(int first_time_used, int last_time_used, uint64_t *lower, u
 class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
  public:
   /** Init scratch each buffer holds from AddBuffer until the next Init: its aplan_buffer record (40 bytes) and
-   *  its offset (8 bytes). Planning n buffers needs n * kRecordBytes plus aplan_plan_scratch_size of the strategy
-   *  (at most 32 bytes per buffer with the built-in strategies: the verifier's need). */
+   *  its offset (8 bytes). Planning n buffers needs n * kRecordBytes plus aplan_plan_scratch_size of the strategy. */
   static constexpr size_t kRecordBytes = sizeof(aplan_buffer) + sizeof(uint64_t);
+  /** What aplan_plan_scratch_size asks for at most, for any strategy of the auto set (aplan_strategy_auto_at) on
+   *  any problem of n buffers of which f have an offline offset: kPlanScratchPerBuffer * n +
+   *  kPlanScratchPerOfflineBuffer * f + kPlanScratchExtra bytes (first_fit's need with aplan_plan's guarded copy
+   *  of the offsets; the others ask less). So auto plans in any Init scratch of at least
+   *  (kRecordBytes + kPlanScratchPerBuffer) * n + kPlanScratchPerOfflineBuffer * f + kPlanScratchExtra bytes.
+   *  The adapter's tests hold every build of aplan to these. */
+  static constexpr size_t kPlanScratchPerBuffer = 40;
+  static constexpr size_t kPlanScratchPerOfflineBuffer = 16;
+  static constexpr size_t kPlanScratchExtra = 64;
   /** TFLM's arena buffer alignment: sizes are rounded up to it and every offset is a multiple of it. */
   static constexpr uint64_t kAlignment = 16;
   /** Length of error_text()'s buffer, NUL included; longer reasons are cut. */

@@ -189,7 +189,7 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
     APLAN_MEMSET(&ctx, 0, sizeof ctx);
     ctx.options = options;
     ctx.lower_bound = result->lower_bound;
-    if (searched && options->start != NULL) { /* a starting plan must be one: checked before the search trusts it */
+    if (options->start != NULL) { /* a starting plan must be one, whoever is given it: checked before any strategy */
         size_t verify_need;
         (void)aplan_verify_scratch_size(p, &verify_need);
         ctx.start_arena = highest_end(p, options->start);

@@ -737,16 +737,19 @@ void test_unknown_or_empty_strategy_set() {
 // The person detection buffer list from TFLM's greedy planner test (sizes as written, so rounded here): every
 // strategy of the auto set gives aplan's own offsets, and auto the smallest of them, well under the 241,027 bytes
 // the sizes add up to.
-void test_tflm_person_detection_list() {
-  const TflmBuffer b[] = {
+// TFLM's own person-detection buffer list (its greedy planner test): 30 buffers, sizes as TFLM passes them.
+const TflmBuffer kPersonDetection[] = {
       {9216, 0, 29, -1},  {3, 28, 29, -1},    {256, 27, 28, -1},  {2304, 26, 27, -1}, {2304, 25, 26, -1},
       {2304, 24, 25, -1}, {1152, 23, 24, -1}, {4608, 22, 23, -1}, {4608, 21, 22, -1}, {4608, 20, 21, -1},
       {4608, 19, 20, -1}, {4608, 18, 19, -1}, {4608, 17, 18, -1}, {4608, 16, 17, -1}, {4608, 15, 16, -1},
       {4608, 14, 15, -1}, {4608, 13, 14, -1}, {4608, 12, 13, -1}, {2304, 11, 12, -1}, {9216, 10, 11, -1},
       {9216, 9, 10, -1},  {9216, 8, 9, -1},   {4608, 7, 8, -1},   {18432, 6, 7, -1},  {18432, 5, 6, -1},
       {18432, 4, 5, -1},  {9216, 3, 4, -1},   {36864, 2, 3, -1},  {18432, 1, 2, -1},  {18432, 0, 1, -1},
-  };
-  const size_t n = sizeof b / sizeof b[0];
+};
+
+void test_tflm_person_detection_list() {
+  const TflmBuffer *b = kPersonDetection;
+  const size_t n = sizeof kPersonDetection / sizeof kPersonDetection[0];
   for (size_t i = 0; i < aplan_strategy_auto_count(); ++i) {
     const aplan_strategy *s = aplan_strategy_auto_at(i);
     aplan_tflm::AplanMemoryPlanner p(s);
@@ -859,6 +862,53 @@ void test_random_lists() {
   }
 }
 
+// The sizing figures of aplan_micro_planner.h: every strategy of the auto set asks at most
+// kPlanScratchPerBuffer * n + kPlanScratchPerOfflineBuffer * f + kPlanScratchExtra bytes of aplan_plan, on lists of
+// every shape (short and long lifetimes, offline offsets, up to 1,500 buffers), and auto plans in an Init scratch of
+// exactly the size the header gives.
+void test_auto_sizing_figures() {
+  typedef aplan_tflm::AplanMemoryPlanner P;
+  static TflmBuffer b[1500];
+  static aplan_buffer records[1500];
+  for (int round = 0; round < 120; ++round) {
+    const size_t n = static_cast<size_t>(round < 40 ? 1 + round : 1 + Random(round < 100 ? 300 : 1500));
+    const int span = 1 + Random(round % 3 == 0 ? 4 : 200);
+    size_t f = 0;
+    for (size_t i = 0; i < n; ++i) {
+      b[i].first = Random(span) - 1;
+      b[i].last = b[i].first + Random(1 + Random(span));
+      b[i].size = 16 * (1 + Random(64));
+      b[i].offline = round % 4 == 1 && Random(3) == 0 ? 16 * static_cast<int>(i) * 1024 : -1;
+      f += b[i].offline >= 0;
+      records[i] = aplan_buffer();
+      records[i].size = static_cast<uint64_t>(b[i].size);
+      records[i].lower = static_cast<uint64_t>(b[i].first + 1);
+      records[i].upper = static_cast<uint64_t>(b[i].last + 2);
+      records[i].offset = b[i].offline >= 0 ? static_cast<uint64_t>(b[i].offline) : APLAN_NO_OFFSET;
+    }
+    aplan_problem problem;
+    aplan_problem_init(&problem, records, n);
+    problem.alignment = P::kAlignment;
+    problem.capacity = static_cast<uint64_t>(INT_MAX);
+    problem.flags = APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS;
+    const size_t limit = P::kPlanScratchPerBuffer * n + P::kPlanScratchPerOfflineBuffer * f + P::kPlanScratchExtra;
+    for (size_t k = 0; k < aplan_strategy_auto_count(); ++k) {
+      size_t need = 0;
+      CHECK_EQ(aplan_plan_scratch_size(aplan_strategy_auto_at(k), &problem, &need), APLAN_OK);
+      Report(need <= limit, __FILE__, __LINE__, "an auto strategy asks no more than the header's figure");
+      if (need > limit) fprintf(stderr, "    %s: %zu > %zu (n %zu, f %zu)\n", aplan_strategy_auto_at(k)->name, need,
+                                limit, n, f);
+    }
+    const size_t init = P::kRecordBytes * n + limit;
+    if (init > sizeof g_scratch || aplan_strategy_auto_count() == 0) continue;
+    P planner(nullptr);
+    CHECK_EQ(planner.Init(g_scratch, static_cast<int>(init)), kTfLiteOk);
+    for (size_t i = 0; i < n; ++i) CHECK_EQ(planner.AddBuffer(b[i].size, b[i].first, b[i].last, b[i].offline), kTfLiteOk);
+    CHECK_EQ(planner.Plan(), kTfLiteOk);
+    Report(planner.scratch_needed() <= init, __FILE__, __LINE__, "auto's peak is within the header's figure");
+  }
+}
+
 struct Test {
   const char *name;
   void (*run)();
@@ -866,6 +916,7 @@ struct Test {
 
 const Test kTests[] = {
     {"lifetime_mapping_matches_tflm_conflicts", test_lifetime_mapping_matches_tflm_conflicts},
+    {"auto_sizing_figures", test_auto_sizing_figures},
     {"lifetime_mapping_rejects_outside_domain", test_lifetime_mapping_rejects_outside_domain},
     {"tflm_greedy_cases_scaled", test_tflm_greedy_cases_scaled},
     {"sizes_rounded_to_16", test_sizes_rounded_to_16},
@@ -890,7 +941,30 @@ const Test kTests[] = {
 
 }  // namespace
 
+// --figures: what docs/tflm.md states about the adapter, as `key value` lines for tests/docs_test.py.
+int PrintFigures() {
+  typedef aplan_tflm::AplanMemoryPlanner P;
+  printf("tflm.object_bytes.%zu %zu\n", sizeof(void *) * 8, sizeof(P));
+  printf("tflm.record_bytes %zu\n", P::kRecordBytes);
+  printf("tflm.plan_per_buffer %zu\n", P::kPlanScratchPerBuffer);
+  printf("tflm.plan_per_offline_buffer %zu\n", P::kPlanScratchPerOfflineBuffer);
+  printf("tflm.plan_extra %zu\n", P::kPlanScratchExtra);
+  printf("tflm.peak_per_buffer %zu\n", P::kRecordBytes + P::kPlanScratchPerBuffer);
+  const aplan_strategy *s = Find("greedy_by_size");
+  if (s != nullptr) {
+    P planner(s);
+    const size_t n = sizeof kPersonDetection / sizeof kPersonDetection[0];
+    if (planner.Init(g_scratch, sizeof g_scratch) != kTfLiteOk) return 1;
+    Add(&planner, kPersonDetection, n);
+    if (planner.Plan() != kTfLiteOk) return 1;
+    printf("tflm.person_detection_buffers %zu\n", n);
+    printf("tflm.person_detection_scratch.greedy_by_size %zu\n", planner.scratch_needed());
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--figures") == 0) return PrintFigures();
   g_lifetimes_dir = argc > 1 && argv[1][0] != '\0' ? argv[1] : nullptr;
   g_rng = argc > 2 ? strtoul(argv[2], nullptr, 10) : static_cast<unsigned long>(time(nullptr));
   printf("seed %lu%s%s\n", g_rng, g_lifetimes_dir ? ", lifetimes from " : "", g_lifetimes_dir ? g_lifetimes_dir : "");

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Every figure the documentation states about the code, checked against the code.
+
+The figures come from programs of this build: tests/figures (the library's scratch needs, measured as
+bench/footprint.py measures them, and its version), the TFLM adapter's test binary with --figures (its sizing
+constants and object size) and, when ../shared is there, the aplan tool on the shared buffer lists (the arena table
+in docs/design.md). docs/footprint.md's tables are bench/footprint.py's output and are held to it by the
+device_build test; the prose around them, and the README's device figures, are held to those tables here.
+
+Each rule names a file, a pattern whose groups are figures, and the values they must have; a pattern that matches
+nowhere is a failure too (the sentence was reworded: update the rule with it). Comment leaders (` * `) and line
+breaks are folded into single spaces first, so a sentence may wrap anywhere.
+
+Usage: docs_test.py SOURCE_ROOT FIGURES [TFLM_FIGURES|-] [APLAN|-] [SHARED_DIR]
+Exit 0 when every figure holds, 1 otherwise (each wrong figure printed with its file and the value it should have).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT, FIGURES = sys.argv[1], sys.argv[2]
+TFLM = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] != "-" else None
+APLAN = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] != "-" else None
+SHARED = sys.argv[5] if len(sys.argv) > 5 else ""
+
+problems = []
+checked = 0
+
+
+def figures_of(cmd):
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, check=True, text=True).stdout
+    return dict(line.split(" ", 1) for line in out.strip().split("\n"))
+
+
+fig = figures_of([FIGURES])
+if TFLM:
+    fig.update(figures_of([TFLM, "--figures"]))
+
+_texts = {}
+
+
+def text(rel):
+    """The file with comment leaders and line breaks folded into single spaces."""
+    if rel not in _texts:
+        with open(os.path.join(ROOT, rel)) as f:
+            raw = f.read()
+        raw = re.sub(r"\n[ \t]*(\*(?!/)|//)?[ \t]*", " ", raw)
+        _texts[rel] = re.sub(r"[ \t]+", " ", raw)
+    return _texts[rel]
+
+
+def expect(rel, pattern, *values):
+    """Every match of pattern in rel has groups equal to values (strings; commas in numbers ignored)."""
+    global checked
+    matches = list(re.finditer(pattern, text(rel)))
+    checked += 1
+    if not matches:
+        problems.append("%s: no text matches /%s/ (reworded? update tests/docs_test.py)" % (rel, pattern))
+        return
+    want = [str(v) for v in values]
+    for m in matches:
+        got = [g.replace(",", "") for g in m.groups()]
+        if got != want:
+            problems.append("%s: '%s' states %s; the code gives %s" % (rel, m.group(0), ", ".join(got),
+                                                                       ", ".join(want)))
+
+
+def tens(x):
+    return str(int(round(float(x) / 10.0)) * 10)
+
+
+def forbid(rel, pattern, why):
+    global checked
+    checked += 1
+    for m in re.finditer(pattern, text(rel)):
+        problems.append("%s: '%s': %s" % (rel, m.group(0), why))
+
+
+built = [k.split(".", 1)[1] for k in fig if k.startswith("plan_scratch.")]
+version = fig["version"]
+major_minor = ".".join(version.split(".")[:2])
+
+# --- scratch per buffer -------------------------------------------------------------------------------------------
+design = "docs/design.md"
+for name in built:
+    if name == "exact":
+        expect(design, r"\| `exact` \|[^|]*\|[^|]*\| about (\d+) bytes \+ up to 48 n² \(at most 64 MiB\) \|",
+               tens(fig["scratch_beside_region.exact"]))
+        expect("src/strategies/exact.c", r"about (\d+) bytes per buffer, plus a region", tens(fig[
+            "scratch_beside_region.exact"]))
+        continue
+    own = fig["scratch." + name]
+    per_fixed = fig["scratch_per_fixed." + name]
+    if name == "linear":
+        expect(design, r"\| `linear` \|[^|]*\|[^|]*\| (\d+) bytes per fixed buffer, else (\d+) \|", per_fixed,
+               int(float(own)))
+        expect("src/strategies/linear.c", r"Scratch: (\d+) bytes per fixed buffer", per_fixed)
+    elif name == "first_fit":
+        expect(design, r"\| `first_fit` \|[^|]*\|[^|]*\| (\d+) bytes \+ (\d+) per fixed buffer \|", int(float(own)),
+               per_fixed)
+        expect("src/strategies/first_fit.c", r"Scratch: (\d+) bytes per buffer", int(float(own)))
+    elif name == "offline":
+        expect(design, r"\| `offline` \|[^|]*\|[^|]*\| (\d+) \|", int(float(own)))
+    else:
+        expect(design, r"\| `%s` \|[^|]*\|[^|]*\| ([\d.]+) bytes \|" % name, own)
+        expect("src/strategies/%s.c" % name, r"[Ss]cratch: about ([\d.]+) bytes per buffer", own)
+expect("src/strategies/greedy_by_breadth.c", r"the engine's ([\d.]+) plus", fig["scratch.greedy_by_size"])
+expect(design, r"is about ([\d.]+) bytes per buffer against TFLM's 40", fig["scratch.greedy_by_size"])
+expect(design, r"about (\d+) bytes per buffer, plus a region of at most 48 n²", tens(fig["scratch_beside_region.exact"]))
+expect("docs/footprint.md", r"about (\d+) bytes per buffer plus a region", tens(fig["scratch_beside_region.exact"]))
+bound, verify, verify_max = fig["bound_per_buffer"], fig["verify_per_buffer_at_power_of_two"], fig[
+    "verify_max_per_buffer"]
+expect(design, r"in O\(n log n\) with (\d+) bytes of scratch per buffer", bound)
+expect(design, r"at most (\d+) bytes of scratch per buffer", verify_max)
+expect("include/aplan/aplan.h", r"aplan_lower_bound needs for its O\(n log n\) path: (\d+) per buffer", bound)
+expect("include/aplan/aplan.h", r"aplan_verify needs for its O\(n log n\) path: (\d+) per buffer plus 8 per leaf of a "
+       r"segment tree over the next power of two >= n, so at most (\d+) per buffer", verify, verify_max)
+expect("include/aplan/aplan.h", r"the verifier's sweep's, at most (\d+) per buffer", verify_max)
+expect("src/core/bound.c", r"\((\d+) bytes of scratch per buffer", bound)
+expect("src/core/verify.c", r"Scratch: (\d+) bytes per buffer plus the segment tree \(2 x the next power of two >= n "
+       r"entries of 4 bytes\), so at most (\d+) bytes per buffer", verify, verify_max)
+
+# --- the TFLM adapter ---------------------------------------------------------------------------------------------
+tflm = "docs/tflm.md"
+if TFLM:
+    record = int(fig["tflm.record_bytes"])
+    expect(tflm, r"\| a record per buffer \(`aplan_buffer`\) \| (\d+) \|", record - 8)
+    expect(tflm, r"`kRecordBytes` = (\d+) bytes per buffer, plus at most (\d+) per buffer while planning, so \*\*at "
+           r"most (\d+) bytes per buffer\*\* at the peak in a default build, plus (\d+) per offline buffer and (\d+) "
+           r"bytes", record, fig["tflm.plan_per_buffer"], fig["tflm.peak_per_buffer"],
+           fig["tflm.plan_per_offline_buffer"], fig["tflm.plan_extra"])
+    expect(tflm, r"`kPlanScratchPerBuffer` = (\d+) per buffer, plus `kPlanScratchPerOfflineBuffer` = (\d+) per "
+           r"offline buffer and `kPlanScratchExtra` = (\d+) bytes", fig["tflm.plan_per_buffer"],
+           fig["tflm.plan_per_offline_buffer"], fig["tflm.plan_extra"])
+    expect(tflm, r"the lower bound's (\d+) per buffer and the verifier's (\d+) per buffer \+ 8 per leaf", bound, verify)
+    expect(tflm, r"greedy_by_size's is at most (\d+) per buffer",
+           max(int(verify_max), int(round(float(fig["plan_scratch.greedy_by_size"]) + 0.5))))
+    expect("integrations/tflm/aplan_micro_planner.h", r"its aplan_buffer record \((\d+) bytes\) and its offset "
+           r"\((\d+) bytes\)", record - 8, 8)
+    if "tflm.person_detection_scratch.greedy_by_size" in fig:
+        expect(tflm, r"The (\d+) buffers of TFLM's own person-detection test list need ([\d,]+) bytes with "
+               r"greedy_by_size", fig["tflm.person_detection_buffers"], fig["tflm.person_detection_scratch.greedy_by_size"])
+    if "tflm.object_bytes.64" in fig:
+        expect(tflm, r"The object itself is (\d+) bytes on x86-64", fig["tflm.object_bytes.64"])
+
+# --- versions in examples -----------------------------------------------------------------------------------------
+for rel in ["README.md", "docs/cli.md", "docs/design.md", "docs/tflm.md", "docs/contributing.md"]:
+    for m in re.finditer(r'"aplan_version": "([\d.]+)"', text(rel)):
+        expect(rel, re.escape(m.group(0)).replace(re.escape(m.group(1)), r"([\d.]+)"), version)
+expect("README.md", r"find_package\(aplan ([\d.]+) REQUIRED\)", major_minor)
+
+# --- counts of the shared data: never written down, as ../shared may grow -----------------------------------------
+for rel in ["README.md", design, tflm, "docs/fuzzing.md", "docs/cli.md", "docs/contributing.md"]:
+    forbid(rel, r"\b(all )?\d+ (shared|real) (models|buffer lists)\b|\bthe \d+ shared\b",
+           "a count of ../shared's files, which grows: say 'every shared model'")
+
+# --- docs/footprint.md's prose and the README against its tables ------------------------------------------------
+def footprint_table(title):
+    """{group: {"m0plus": bytes, "m4": bytes, "scratch": text}} of the table under `### title`."""
+    with open(os.path.join(ROOT, "docs/footprint.md")) as f:
+        lines = f.read().split("\n")
+    rows = {}
+    start = [i for i, line in enumerate(lines) if line.startswith("### " + title)][0]
+    for line in lines[start + 1:]:
+        if line.startswith("### ") or line.startswith("## "):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and "(stack" in cells[2]:
+            rows[cells[0]] = {"m0plus": int(cells[1].split()[0]), "m4": int(cells[2].split()[0]), "scratch": cells[5]}
+    return rows
+
+
+default = footprint_table("default configuration")
+compact = footprint_table("compact (-Dcompact=true) configuration")
+fp = "docs/footprint.md"
+gbs_c, gbs_d = compact["greedy_by_size plan()"], default["greedy_by_size plan()"]
+expect("README.md", r"greedy_by_size in ([\d,]+) bytes of Cortex-M4 code with (\d+) bytes of scratch per buffer",
+       gbs_c["m4"], int(float(gbs_c["scratch"])))
+expect(fp, r"\| aplan, compact build \| \*\*([\d,]+)\*\* \| \*\*([\d,]+)\*\* \| \*\*(\d+)\*\* \|", gbs_c["m4"],
+       gbs_c["m0plus"], int(float(gbs_c["scratch"])))
+expect(fp, r"On Cortex-M0\+ the compact greedy_by_size is (\d+) bytes smaller than TFLM's planner; on Cortex-M4 it is "
+       r"\*\*(\d+) bytes \((\d+)%\) larger\*\*", 1200 - gbs_c["m0plus"], gbs_c["m4"] - 904,
+       int(round(100.0 * (gbs_c["m4"] - 904) / 904)))
+expect(fp, r"missed by (\d+) bytes on M4", gbs_c["m4"] - 904)
+expect(fp, r"apart: ([\d,]+) and ([\d,]+) bytes on M4 in the compact build", compact["verifier"]["m4"],
+       compact["lower bound"]["m4"])
+expect(fp, r"is ([\d,]+) bytes on M4 \(([\d,]+) in the default build", compact["aplan_plan + greedy_by_size"]["m4"],
+       default["aplan_plan + greedy_by_size"]["m4"])
+expect(fp, r"(\d+) bytes on M4 over the greedy_by_size-only engine it replaced \(3,888\)", gbs_d["m4"] - 3888)
+expect(fp, r"8 bytes of scratch per buffer \((\d+) for greedy_by_breadth; ([\d.]+) and ([\d.]+) in the default build\)",
+       int(float(compact["greedy_by_breadth plan()"]["scratch"])), default["greedy_by_size plan()"]["scratch"],
+       default["greedy_by_breadth plan()"]["scratch"])
+expect(fp, r"no more scratch than its strategy: (\d+) bytes per buffer with greedy_by_size",
+       int(float(compact["aplan_plan + greedy_by_size"]["scratch"])))
+for name in built:
+    if "scratch." + name in fig:
+        checked_row = default.get(name + " plan()")
+        if checked_row is not None and checked_row["scratch"] != fig["scratch." + name]:
+            problems.append("%s: the default table's scratch for %s is %s; the code gives %s (run bench/footprint.py "
+                            "--write-doc)" % (fp, name, checked_row["scratch"], fig["scratch." + name]))
+
+# --- docs/design.md's arena table, against the tool on the shared buffer lists -----------------------------------
+notes = []
+lifetimes = os.path.join(SHARED, "models", "lifetimes") if SHARED else ""
+if APLAN and lifetimes and os.path.isdir(lifetimes):
+    t = text(design)
+    head = re.search(r"\| model \| bound \| TFLM greedy \| TFLM linear \| ((?:[a-z_]+ \| )+)", t)
+    columns = head.group(1).strip(" |").split(" | ")
+    rows = dict((m.group(1), m.group(2)) for m in re.finditer(r"\| ([a-z0-9_]+) \| ((?:[^|]+ \| ){%d}[^|]+) \|" % (
+        3 + len(columns) - 1), t[head.end():head.end() + 30000]))
+    for csv in sorted(os.listdir(lifetimes)):
+        model = csv[:-4]
+        checked += 1
+        if model not in rows:
+            problems.append("%s: the arena table has no row for %s (a shared buffer list)" % (design, model))
+            continue
+        cells = [c.strip().split(" ")[0].replace("*", "") for c in rows[model].split("|")]
+        run = subprocess.run([APLAN, "plan", "-f", "json", "-a", "16", "--round-sizes", "--allow-alias", "-s",
+                              ",".join(c for c in columns if c in built), os.path.join(lifetimes, csv)],
+                             stdout=subprocess.PIPE, text=True)
+        got = json.loads(run.stdout)
+        arenas = {r["name"]: r["arena_bytes"] for r in got["strategies"]}
+        if cells[0] != str(got["lower_bound"]["bytes"]):
+            problems.append("%s: %s's bound is %s in the table; the tool gives %s" % (design, model, cells[0],
+                                                                                      got["lower_bound"]["bytes"]))
+        for col, cell in zip(columns, cells[3:]):
+            if col not in arenas:
+                continue
+            want = "–" if arenas[col] is None else str(arenas[col])
+            if cell != want:
+                problems.append("%s: %s with %s is %s in the table; the tool gives %s" % (design, model, col, cell,
+                                                                                          want))
+else:
+    notes.append("docs/design.md's arena table not checked: needs the aplan tool and %s" % (
+        lifetimes or "../shared/models/lifetimes"))
+
+for n in notes:
+    print("docs_test: " + n)
+if problems:
+    for p in problems:
+        print("docs_test: " + p)
+    print("docs_test: %d of %d checks failed" % (len(problems), checked))
+    sys.exit(1)
+print("docs_test: %d checks: every figure the docs state holds (version %s, %d strategies)" % (checked, version,
+                                                                                             len(built)))

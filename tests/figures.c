@@ -1,0 +1,70 @@
+/*
+ * The figures the documentation states about the code, measured: one `key value` line each, read by
+ * tests/docs_test.py, which checks every place a doc states one. Scratch is measured as bench/footprint.py
+ * measures it (n = 4096 buffers, buffer i of 64 + i bytes live over steps [i, i + 3)), per buffer with one decimal;
+ * a figure per fixed buffer is the growth of the need when a quarter of them get fixed offsets.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "aplan/strategies.h"
+
+enum { N = 4096, FIXED = N / 4 };
+
+static aplan_buffer shape[N];
+
+static aplan_problem problem_of(size_t fixed) {
+    for (size_t i = 0; i < N; i++) {
+        shape[i] = (aplan_buffer){64 + i, i, i + 3, 0, i < fixed ? (uint64_t)i * 1000000u : APLAN_NO_OFFSET};
+    }
+    aplan_problem p;
+    aplan_problem_init(&p, shape, N);
+    return p;
+}
+
+static size_t own_need(const aplan_strategy *s, size_t fixed) {
+    aplan_problem p = problem_of(fixed);
+    size_t bytes = 0;
+    if (s->scratch_size(s, &p, &bytes) != APLAN_OK) exit(1);
+    return bytes;
+}
+
+static size_t plan_need(const aplan_strategy *s, size_t fixed) {
+    aplan_problem p = problem_of(fixed);
+    size_t bytes = 0;
+    if (aplan_plan_scratch_size(s, &p, &bytes) != APLAN_OK) exit(1);
+    return bytes;
+}
+
+int main(void) {
+    printf("version %s\n", aplan_version());
+    for (size_t k = 0; k < aplan_strategy_count(); k++) {
+        const aplan_strategy *s = aplan_strategy_at(k);
+        size_t own = own_need(s, 0);
+        printf("plan_scratch.%s %.1f\n", s->name, (double)plan_need(s, 0) / N);
+        printf("scratch_per_fixed.%s %zu\n", s->name, (own_need(s, FIXED) - own) / FIXED);
+        /* exact: one group's region, min(48 n^2, 64 MiB), comes on top of a need per buffer. */
+        const size_t region = (size_t)64u << 20;
+        if (own >= region && aplan_strategy_find("exact", &s) == APLAN_OK && s == aplan_strategy_at(k))
+            printf("scratch_beside_region.%s %.1f\n", s->name, (double)(own - region) / N);
+        else
+            printf("scratch.%s %.1f\n", s->name, (double)own / N);
+    }
+    aplan_problem p = problem_of(0);
+    size_t bound = 0, verify = 0;
+    (void)aplan_lower_bound_scratch_size(&p, &bound);
+    printf("bound_per_buffer %zu\n", bound / N);
+    /* The verifier's need is 16 per buffer plus 8 per leaf of a tree over the next power of two: the most per buffer
+     * is just past a power of two. */
+    double worst = 0;
+    for (size_t n = 1; n <= N; n++) {
+        p.count = n;
+        (void)aplan_verify_scratch_size(&p, &verify);
+        if ((double)verify / (double)n > worst) worst = (double)verify / (double)n;
+    }
+    p.count = N;
+    (void)aplan_verify_scratch_size(&p, &verify);
+    printf("verify_per_buffer_at_power_of_two %zu\n", verify / N - 8u);
+    printf("verify_max_per_buffer %.0f\n", worst + 0.5);
+    return 0;
+}
