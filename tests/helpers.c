@@ -14,6 +14,14 @@
 
 #include <cmocka.h>
 
+/* APLAN_TEST=PATTERN runs only the CMocka cases of each executable whose name matches PATTERN (CMocka's glob: * and
+ * ?), e.g. `APLAN_TEST='test_exact_*' meson test -C build exact -v`: set before main() runs, so every suite that
+ * links these helpers takes it without a line of its own. */
+__attribute__((constructor)) static void filter_from_environment(void) {
+    const char *pattern = getenv("APLAN_TEST");
+    if (pattern != NULL && *pattern != '\0') cmocka_set_test_filter(pattern);
+}
+
 aplan_buffer buf(uint64_t size, uint64_t lower, uint64_t upper) {
     aplan_buffer b = {size, lower, upper, 0, APLAN_NO_OFFSET};
     return b;

@@ -355,8 +355,9 @@ static aplan_status ref_plan_heuristic(const aplan_problem *p, int rule, uint64_
         for (uint32_t i = 0; i < n; i++) {
             if (ref_occupies(p, i) && p->buffers[i].upper > steps) steps = p->buffers[i].upper;
         }
-        uint64_t *breadth = calloc(steps + 1, sizeof *breadth), *earlier = calloc(steps + 1, sizeof *earlier);
-        uint32_t *by_breadth = malloc((steps + 1) * sizeof *by_breadth);
+        const size_t nsteps = (size_t)steps; /* the reference's problems are small: steps fits any size_t */
+        uint64_t *breadth = calloc(nsteps + 1, sizeof *breadth), *earlier = calloc(nsteps + 1, sizeof *earlier);
+        uint32_t *by_breadth = malloc((nsteps + 1) * sizeof *by_breadth);
         bool *ordered = calloc(n + 1, sizeof *ordered);
         for (uint32_t t = 0; t < steps; t++) {
             for (uint32_t i = 0; i < n; i++) {
@@ -370,7 +371,7 @@ static aplan_status ref_plan_heuristic(const aplan_problem *p, int rule, uint64_
         }
         ref_k1 = breadth;
         ref_k2 = earlier;
-        qsort(by_breadth, steps, sizeof *by_breadth, ref_cmp_keys);
+        qsort(by_breadth, nsteps, sizeof *by_breadth, ref_cmp_keys);
         ref_k1 = k1;
         ref_k2 = k2; /* 0: ties by index */
         size_t done = 0;

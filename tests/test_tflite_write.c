@@ -601,7 +601,7 @@ static tw_file chain_with_external_data(uint64_t at, tw_extra *x) {
     tw_file f = tw_build_ex(&m, x);
     if (at != 0) return f;
     /* Now that the size is known: the data 16 bytes past a 16-aligned end, as TFLite's writer aligns it. */
-    uint64_t end = (f.size + 15u) & ~(uint64_t)15u;
+    const size_t end = (f.size + 15u) & ~(size_t)15u;
     tw_free(&f);
     f = chain_with_external_data(end, x);
     f.data = realloc(f.data, end + 16u);

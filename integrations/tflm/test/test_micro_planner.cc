@@ -833,10 +833,10 @@ void test_shared_models() {
 
 // Random buffer lists as TFLM could hand them over (steps from -1, one-step lifetimes, some offline buffers at
 // multiples of 16): every strategy and auto agree with aplan run directly and keep TFLM's rule.
-unsigned long g_rng = 1;
+uint64_t g_rng = 1;  // 64 bits on every ABI, so a seed gives the same lists on 32-bit builds
 int Random(int n) {
-  g_rng = g_rng * 6364136223846793005UL + 1442695040888963407UL;
-  return static_cast<int>((g_rng >> 33) % static_cast<unsigned long>(n));
+  g_rng = g_rng * 6364136223846793005ULL + 1442695040888963407ULL;
+  return static_cast<int>((g_rng >> 33) % static_cast<uint64_t>(n));
 }
 
 void test_random_lists() {
@@ -966,8 +966,9 @@ int PrintFigures() {
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--figures") == 0) return PrintFigures();
   g_lifetimes_dir = argc > 1 && argv[1][0] != '\0' ? argv[1] : nullptr;
-  g_rng = argc > 2 ? strtoul(argv[2], nullptr, 10) : static_cast<unsigned long>(time(nullptr));
-  printf("seed %lu%s%s\n", g_rng, g_lifetimes_dir ? ", lifetimes from " : "", g_lifetimes_dir ? g_lifetimes_dir : "");
+  g_rng = argc > 2 ? strtoull(argv[2], nullptr, 10) : static_cast<uint64_t>(time(nullptr));
+  printf("seed %llu%s%s\n", static_cast<unsigned long long>(g_rng), g_lifetimes_dir ? ", lifetimes from " : "",
+         g_lifetimes_dir ? g_lifetimes_dir : "");
 #if defined(TF_LITE_STATIC_MEMORY)
   printf("built with TF_LITE_STATIC_MEMORY\n");
 #endif
