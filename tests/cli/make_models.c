@@ -1,15 +1,15 @@
 /*
- * Writes the .tflite models the CLI tests run on when the shared folder's real models are not there (and beside
- * them when they are), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
+ * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
+ * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
  * writes DIR/chain.tflite, DIR/ties.tflite, DIR/offline.tflite and DIR/names.tflite; exit 0, or 1 with a message
  * when a file cannot be written.
  *
- * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, docs/tflm.md: step 1
+ * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
  * holds the subgraph's inputs, op k runs at step k + 2, a tensor lives from the step that writes it through the last
  * step that reads it, the subgraph's outputs to the last step; sizes rounded up to 16, alignment 16).
  *
  * chain.tflite, the person_detect of these tests: one subgraph, int8, named tensors, three constant weight tensors
- * (16,384 bytes of them, so the file is above 16 KiB), 4 operators, 6 steps:
+ * (the dense layer's 16,384 bytes put the file above 16 KiB), 4 operators, 6 steps:
  *   op 0 CONV_2D            input, block/conv/weights  -> block/conv
  *   op 1 DEPTHWISE_CONV_2D  block/conv, block/conv_dw/weights -> block/conv_dw
  *   op 2 ADD                block/conv, block/conv_dw -> block/add
