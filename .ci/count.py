@@ -2,8 +2,10 @@
 """Counts test cases across meson builds and prints one line `N passed, N failed, N skipped`.
 
 Each meson test that runs a CMocka group counts as its cases (read from its "[  PASSED  ] N test(s).",
-"[  FAILED  ] N test(s)" and "[  SKIPPED ] N test(s)" lines: cases of strategies a build leaves out skip); any
-other test counts as one. A test that failed without CMocka's summary (a crash, a timeout) counts as one failure.
+"[  FAILED  ] N test(s)" and "[  SKIPPED ] N test(s)" lines: cases of strategies a build leaves out skip, and cases
+on the shared folder's files where it is absent); any other test counts as one, and adds to the skipped the parts it
+reports skipped in its last lines ("..., N parts skipped" from tests/cli, "N of M tests failed, N skipped, ..." from
+the TFLM adapter's tests). A test that failed without CMocka's summary (a crash, a timeout) counts as one failure.
 Usage: count.py [--extra PASSED FAILED] BUILD_DIR...  (--extra adds results that are not meson tests, such as fuzz
 runs.) Exit status: 1 when anything failed.
 """
@@ -38,5 +40,8 @@ for build in args:
                 passed += 1
             else:
                 failed += 1
+            if not (p or f):
+                parts = re.search(r"(?:, (\d+) parts skipped|^\d+ of \d+ tests failed, (\d+) skipped,.*)$", out, re.M)
+                skipped += int(parts.group(1) or parts.group(2)) if parts else 0
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)

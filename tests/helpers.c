@@ -1,4 +1,5 @@
 /* Test helpers; see helpers.h. Written independently of the library's verifier and bound so they can catch it. */
+#define _POSIX_C_SOURCE 200809L /* stat, for the shared folder */
 #include "helpers.h"
 
 #include "oracle.h"
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -37,6 +39,19 @@ const char *shared_path(const char *relative) {
     const char *dir = getenv("APLAN_SHARED_DIR");
     snprintf(path, sizeof path, "%s/%s", dir != NULL ? dir : "../shared", relative);
     return path;
+}
+
+bool shared_exists(const char *relative) {
+    struct stat st;
+    return stat(shared_path(relative), &st) == 0;
+}
+
+const char *need_shared(const char *relative) {
+    if (!shared_exists(relative)) {
+        print_message("skipped: needs %s (not found)\n", shared_path(relative));
+        skip();
+    }
+    return shared_path(relative);
 }
 
 static int parse_u64(const char *s, uint64_t *out) {

@@ -25,8 +25,15 @@ typedef struct test_lifetimes {
 int load_lifetimes(const char *path, test_lifetimes *out);
 void free_lifetimes(test_lifetimes *l);
 
-/* Path of a file under the shared folder ($APLAN_SHARED_DIR, set by meson), in a static buffer. */
+/* Path of a file under the shared folder ($APLAN_SHARED_DIR, set by meson; ../shared when unset), in a static buffer
+ * that the next call overwrites. */
 const char *shared_path(const char *relative);
+/* True when that path exists now (the folder is looked for at test time, not when meson configures). */
+bool shared_exists(const char *relative);
+/* For a case on the shared folder's real models and traces: when the path is not there, prints
+ * "skipped: needs PATH (not found)" and skips the calling test (cmocka's skip()), so a clone without the folder
+ * passes and says what it left out. Returns shared_path(relative) otherwise. */
+const char *need_shared(const char *relative);
 
 /* 1 when fuzz/oracle.c, the independent O(n^2) model of the rules, finds the plan valid. */
 int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size);

@@ -2006,9 +2006,20 @@ static uint8_t *load_shared(size_t k, size_t *size) {
     return data;
 }
 
+/* Skips the calling test, naming the first missing file, unless every shared model and its lifetimes CSV is there. */
+static void need_shared_models(void) {
+    for (size_t k = 0; k < sizeof shared_models / sizeof shared_models[0]; k++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "models/%s.tflite", shared_models[k]);
+        need_shared(rel);
+        snprintf(rel, sizeof rel, "models/lifetimes/%s.csv", shared_models[k]);
+        need_shared(rel);
+    }
+}
+
 static void test_tflite_shared_models_match_lifetimes(void **state) {
     (void)state;
-    if (getenv("APLAN_SHARED_DIR") == NULL) skip();
+    need_shared_models();
     for (size_t k = 0; k < sizeof shared_models / sizeof shared_models[0]; k++) {
         char rel[128];
         size_t size = 0;
@@ -2070,76 +2081,104 @@ static bool raw_string(const uint8_t *table, unsigned id, const uint8_t **bytes,
     return true;
 }
 
-/* Names, steps and operators on the shared models: every tensor's name is the bytes the model holds there (read
- * independently above), every step past the first two is an operator with a name, in order, and the operators'
- * names are their codes' (custom ones: their custom_code). */
+/* Names, steps and operators of a model with one subgraph and no control flow: every tensor's name is the bytes the
+ * model holds there (read independently above), every step past the first two is an operator with a name, in
+ * order, and the operators' names are their codes' (custom ones: their custom_code). Returns how many steps run a
+ * custom operator named by its custom_code. */
+static size_t check_names_and_steps(const uint8_t *data, size_t size) {
+    readout r = read_exact(data, size);
+    assert_int_equal(r.status, APLAN_OK);
+    step_list l = read_steps(data, size);
+    assert_int_equal(l.status, APLAN_OK);
+    assert_int_equal(l.count, r.info.operator_count + 2); /* one subgraph, no control flow */
+    for (size_t i = 0; i < r.count; i++) assert_true(r.buffers[i].upper <= l.count);
+    expect_step(&l, 0, APLAN_TFLITE_STEP_START, NO, NO, NO, 0, -1, NULL);
+    expect_step(&l, 1, APLAN_TFLITE_STEP_ENTRY, NO, NO, 0, 0, -1, NULL);
+
+    const uint8_t *root = data + le32(data);
+    const uint8_t *sg = raw_vec_table(root, 2, 0);
+    size_t customs = 0;
+    for (size_t s = 2; s < l.count; s++) {
+        const aplan_tflite_step *st = &l.steps[s];
+        assert_int_equal(st->kind, APLAN_TFLITE_STEP_OPERATOR);
+        assert_int_equal(st->subgraph, 0);
+        assert_int_equal(st->op, s - 2);
+        assert_int_equal(st->depth, 0);
+        assert_non_null(st->name.data);
+        assert_true(st->name.size > 0);
+        aplan_tflite_operator_info o;
+        assert_int_equal(aplan_tflite_operator(data, size, 0, st->op, &o, NULL), APLAN_OK);
+        assert_int_equal(o.builtin_code, st->builtin_code);
+        assert_ptr_equal(o.name.data, st->name.data);
+        /* the code and custom_code as the file holds them */
+        const uint8_t *op = raw_vec_table(sg, 3, st->op);
+        const uint8_t *f = raw_field(op, 0);
+        uint32_t opcode_index = f ? le32(f) : 0;
+        assert_int_equal(o.opcode_index, opcode_index);
+        const uint8_t *oc = raw_vec_table(root, 1, opcode_index);
+        f = raw_field(oc, 0);
+        int32_t code = f ? (int8_t)f[0] : 0;
+        f = raw_field(oc, 3);
+        if (f && (int32_t)le32(f) > code) code = (int32_t)le32(f);
+        assert_int_equal(st->builtin_code, code);
+        const uint8_t *custom;
+        uint32_t custom_len;
+        if (code == 32 && raw_string(oc, 1, &custom, &custom_len) && custom_len > 0) {
+            expect_text(st->name, (const char *)custom, custom_len);
+            assert_ptr_equal(st->name.data, (const char *)custom);
+            customs++;
+        }
+    }
+    uint32_t n_tensors = le32(raw_deref(raw_field(sg, 0)));
+    assert_int_equal(n_tensors, r.info.tensor_count);
+    for (uint32_t t = 0; t < n_tensors; t++) {
+        aplan_tflite_tensor_info info = tensor_ok(data, size, 0, t);
+        const uint8_t *bytes;
+        uint32_t len;
+        if (raw_string(raw_vec_table(sg, 0, t), 3, &bytes, &len)) {
+            assert_ptr_equal(info.name.data, (const char *)bytes);
+            assert_int_equal(info.name.size, len);
+        } else {
+            assert_null(info.name.data);
+        }
+    }
+    for (size_t i = 0; i < r.count; i++) {
+        aplan_tflite_tensor_info info = tensor_ok(data, size, 0, r.ids[i].tensor);
+        assert_int_equal(info.size, r.buffers[i].size);
+        assert_false(info.constant);
+    }
+    free(l.steps);
+    free_readout(&r);
+    return customs;
+}
+
+/* The same on models the writer builds, so that a clone without the shared folder checks it too: the names model
+ * (names of every kind, an empty one, a custom operator named by its custom_code), the chain and the rich chain
+ * (no names at all; constants, a variable, external data). */
+static void test_tflite_built_models_names_and_steps(void **state) {
+    (void)state;
+    tw_file f = names_model();
+    assert_int_equal(check_names_and_steps(f.data, f.size), 1);
+    tw_free(&f);
+    f = tw_build(&chain_model);
+    assert_int_equal(check_names_and_steps(f.data, f.size), 0);
+    tw_free(&f);
+    tw_model m = rich_model(NULL, 0, rich_buffers, COUNT(rich_buffers));
+    f = tw_build(&m);
+    assert_int_equal(check_names_and_steps(f.data, f.size), 0);
+    tw_free(&f);
+}
+
+/* The shared models, with what the issue and the CLI's docs name on two of them. */
 static void test_tflite_shared_models_names_and_steps(void **state) {
     (void)state;
-    if (getenv("APLAN_SHARED_DIR") == NULL) skip();
+    need_shared_models();
     for (size_t k = 0; k < sizeof shared_models / sizeof shared_models[0]; k++) {
         size_t size = 0;
         uint8_t *data = load_shared(k, &size);
-        readout r = read_exact(data, size);
-        assert_int_equal(r.status, APLAN_OK);
+        const size_t customs = check_names_and_steps(data, size);
         step_list l = read_steps(data, size);
         assert_int_equal(l.status, APLAN_OK);
-        assert_int_equal(l.count, r.info.operator_count + 2); /* one subgraph each, no control flow */
-        for (size_t i = 0; i < r.count; i++) assert_true(r.buffers[i].upper <= l.count);
-        expect_step(&l, 0, APLAN_TFLITE_STEP_START, NO, NO, NO, 0, -1, NULL);
-        expect_step(&l, 1, APLAN_TFLITE_STEP_ENTRY, NO, NO, 0, 0, -1, NULL);
-
-        const uint8_t *root = data + le32(data);
-        const uint8_t *sg = raw_vec_table(root, 2, 0);
-        size_t customs = 0;
-        for (size_t s = 2; s < l.count; s++) {
-            const aplan_tflite_step *st = &l.steps[s];
-            assert_int_equal(st->kind, APLAN_TFLITE_STEP_OPERATOR);
-            assert_int_equal(st->subgraph, 0);
-            assert_int_equal(st->op, s - 2);
-            assert_int_equal(st->depth, 0);
-            assert_non_null(st->name.data);
-            assert_true(st->name.size > 0);
-            aplan_tflite_operator_info o;
-            assert_int_equal(aplan_tflite_operator(data, size, 0, st->op, &o, NULL), APLAN_OK);
-            assert_int_equal(o.builtin_code, st->builtin_code);
-            assert_ptr_equal(o.name.data, st->name.data);
-            /* the code and custom_code as the file holds them */
-            const uint8_t *op = raw_vec_table(sg, 3, st->op);
-            const uint8_t *f = raw_field(op, 0);
-            uint32_t opcode_index = f ? le32(f) : 0;
-            assert_int_equal(o.opcode_index, opcode_index);
-            const uint8_t *oc = raw_vec_table(root, 1, opcode_index);
-            f = raw_field(oc, 0);
-            int32_t code = f ? (int8_t)f[0] : 0;
-            f = raw_field(oc, 3);
-            if (f && (int32_t)le32(f) > code) code = (int32_t)le32(f);
-            assert_int_equal(st->builtin_code, code);
-            const uint8_t *custom;
-            uint32_t custom_len;
-            if (code == 32 && raw_string(oc, 1, &custom, &custom_len) && custom_len > 0) {
-                expect_text(st->name, (const char *)custom, custom_len);
-                assert_ptr_equal(st->name.data, (const char *)custom);
-                customs++;
-            }
-        }
-        uint32_t n_tensors = le32(raw_deref(raw_field(sg, 0)));
-        assert_int_equal(n_tensors, r.info.tensor_count);
-        for (uint32_t t = 0; t < n_tensors; t++) {
-            aplan_tflite_tensor_info info = tensor_ok(data, size, 0, t);
-            const uint8_t *bytes;
-            uint32_t len;
-            if (raw_string(raw_vec_table(sg, 0, t), 3, &bytes, &len)) {
-                assert_ptr_equal(info.name.data, (const char *)bytes);
-                assert_int_equal(info.name.size, len);
-            } else {
-                assert_null(info.name.data);
-            }
-        }
-        for (size_t i = 0; i < r.count; i++) {
-            aplan_tflite_tensor_info info = tensor_ok(data, size, 0, r.ids[i].tensor);
-            assert_int_equal(info.size, r.buffers[i].size);
-            assert_false(info.constant);
-        }
         if (strcmp(shared_models[k], "person_detect") == 0) {
             /* The tensor the issue names, and the first operators (schema codes 4 and 3 in the file). */
             aplan_tflite_tensor_info info = tensor_ok(data, size, 0, 86);
@@ -2153,10 +2192,12 @@ static void test_tflite_shared_models_names_and_steps(void **state) {
             expect_text(l.steps[3].name, "RESHAPE", 7);
             assert_true(customs > 0);
         }
+        aplan_tflite_info info;
+        aplan_format_error e;
+        assert_int_equal(aplan_tflite_query(data, size, &info, &e), APLAN_OK);
         printf("%-24s %3zu steps named, %zu custom, %3zu tensor names equal\n", shared_models[k], l.count - 2,
-               customs, (size_t)n_tensors);
+               customs, (size_t)info.tensor_count);
         free(l.steps);
-        free_readout(&r);
         free(data);
     }
 }
@@ -2197,6 +2238,7 @@ int main(void) {
         cmocka_unit_test(test_tflite_query_work_is_counted),
         cmocka_unit_test(test_tflite_fuzz_seeds_are_current),
         cmocka_unit_test(test_tflite_shared_models_match_lifetimes),
+        cmocka_unit_test(test_tflite_built_models_names_and_steps),
         cmocka_unit_test(test_tflite_shared_models_names_and_steps),
     };
     return cmocka_run_group_tests_name("tflite", tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /* aplan_tflite_embed: a plan written into models built by tests/tflite_writer.c (one and several subgraphs, an
  * existing offline plan kept in place or replaced beside a shared buffer, extra metadata and Model fields, data
- * beside the flatbuffer) and into every shared model, then read back through the reader and through a flatbuffer
- * walk of this file's own; the size query; and every failure status with its message. */
+ * beside the flatbuffer), into the fuzz corpus's models and into every shared model (skipped, saying so, without
+ * the shared folder), then read back through the reader and through a flatbuffer walk of this file's own; the size
+ * query; and every failure status with its message. */
 #define _POSIX_C_SOURCE 200809L /* opendir for the shared models */
 
 #include <dirent.h>
@@ -806,14 +807,53 @@ static void test_embed_refuses_models_it_cannot_write(void **state) {
     tw_free(&f);
 }
 
-/* Every model in the shared folder: embed a plan made with TFLM's settings, read it back, replay it offline. */
+/* A model file: embed a plan made with TFLM's settings, read it back, replay it offline. Prints a line about it. */
+static void round_trip_file(const char *path, const char *name) {
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL) fail_msg("cannot open %s", path);
+    fseek(fp, 0, SEEK_END);
+    size_t size = (size_t)ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    uint8_t *data = malloc(size);
+    assert_int_equal(fread(data, 1, size, fp), size);
+    fclose(fp);
+    model_read r = read_ok(data, size);
+    uint64_t *offsets = calloc(r.count + 1u, sizeof *offsets);
+    aplan_result res;
+    plan_tflm(&r, offsets, &res);
+    embedded out = embed_ok(data, size, &r, offsets);
+    check_embedded(data, size, &r, offsets, &out);
+    check_offline_replays(&out, offsets, res.arena_size);
+    printf("%-40s %4zu buffers, arena %8llu, +%4zu bytes, plan in buffer %u%s\n", name, r.count,
+           (unsigned long long)res.arena_size, out.info.shift, out.info.plan_buffer,
+           out.info.replaced ? out.info.buffer_added ? " (replaced, buffer added)" : " (replaced in place)" : "");
+    free(out.data);
+    free(offsets);
+    free_read(&r);
+    free(data);
+}
+
+/* The fuzz corpus's models that read (the writer built them; the hostile ones exceed the work budget on purpose):
+ * files as the shared models are, so a clone without the shared folder round-trips them too. One has an offline
+ * plan and an IF, one a WHILE, one names, one control flow two calls deep. */
+static void test_embed_round_trips_corpus_models(void **state) {
+    (void)state;
+    static const char *const seeds[] = {"seed-names.tflite", "seed-offline-plan-and-if.tflite", "seed-steps.tflite",
+                                        "seed-while.tflite"};
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", getenv("APLAN_TFLITE_CORPUS"), seeds[k]);
+        round_trip_file(path, seeds[k]);
+    }
+}
+
+/* Every model in the shared folder. */
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void test_embed_round_trips_every_shared_model(void **state) {
     (void)state;
-    if (getenv("APLAN_SHARED_DIR") == NULL) skip();
-    DIR *dir = opendir(shared_path("models"));
-    if (dir == NULL) skip();
+    DIR *dir = opendir(need_shared("models"));
+    assert_non_null(dir);
     char *names[256];
     size_t n = 0;
     for (struct dirent *d; (d = readdir(dir)) != NULL && n < 256;) {
@@ -826,28 +866,7 @@ static void test_embed_round_trips_every_shared_model(void **state) {
     for (size_t k = 0; k < n; k++) {
         char rel[512];
         snprintf(rel, sizeof rel, "models/%s", names[k]);
-        FILE *fp = fopen(shared_path(rel), "rb");
-        assert_non_null(fp);
-        fseek(fp, 0, SEEK_END);
-        size_t size = (size_t)ftell(fp);
-        fseek(fp, 0, SEEK_SET);
-        uint8_t *data = malloc(size);
-        assert_int_equal(fread(data, 1, size, fp), size);
-        fclose(fp);
-        model_read r = read_ok(data, size);
-        uint64_t *offsets = calloc(r.count + 1u, sizeof *offsets);
-        aplan_result res;
-        plan_tflm(&r, offsets, &res);
-        embedded out = embed_ok(data, size, &r, offsets);
-        check_embedded(data, size, &r, offsets, &out);
-        check_offline_replays(&out, offsets, res.arena_size);
-        printf("%-40s %4zu buffers, arena %8llu, +%4zu bytes, plan in buffer %u%s\n", names[k], r.count,
-               (unsigned long long)res.arena_size, out.info.shift, out.info.plan_buffer,
-               out.info.replaced ? out.info.buffer_added ? " (replaced, buffer added)" : " (replaced in place)" : "");
-        free(out.data);
-        free(offsets);
-        free_read(&r);
-        free(data);
+        round_trip_file(shared_path(rel), names[k]);
         free(names[k]);
     }
 }
@@ -862,6 +881,7 @@ int main(void) {
         cmocka_unit_test(test_embed_size_query_and_too_small_output),
         cmocka_unit_test(test_embed_argument_errors),
         cmocka_unit_test(test_embed_refuses_models_it_cannot_write),
+        cmocka_unit_test(test_embed_round_trips_corpus_models),
         cmocka_unit_test(test_embed_round_trips_every_shared_model),
     };
     return cmocka_run_group_tests_name("tflite_write", tests, NULL, NULL);

@@ -13,9 +13,11 @@
 #     editing them); a 100,000-buffer report is under 3 MB plus 1 MB per strategy (the page holds every strategy's
 #     offsets) and draws in seconds.
 #   Ids that are markup, "</script>", or invalid UTF-8 keep both outputs valid and searchable.
-# Inputs: MiniMalloc's 5-buffer example, two MediaPipe models from the shared directory, and CSVs of 10,000 and
-# 100,000 buffers generated here. Set APLAN_BROWSER_SHOTS=DIR to keep the screenshots.
-# Exit 77 (meson: skipped) when chromium or python3 is missing, so `.ci/run` can install it and run suite `browser`.
+# Inputs: MiniMalloc's 5-buffer example, tests/cli/make_models.c's chain.tflite, CSVs of 10,000 and 100,000 buffers
+# generated here, and, when the shared folder has them, person_detect and two MediaPipe models (skipped otherwise,
+# saying so). Set APLAN_BROWSER_SHOTS=DIR to keep the screenshots.
+# Exit 77 (meson: skipped) when chromium or python3 is missing, so `.ci/run` can install it and run suite `browser`,
+# or when the build leaves out a strategy the panels name.
 set -u
 A=${APLAN:?}
 S=${APLAN_SHARED_DIR:?}
@@ -27,9 +29,13 @@ if [ -z "$CHROMIUM" ] || [ -z "$PYTHON" ]; then
     exit 77
 fi
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+IN=$(mktemp -d)
+trap 'rm -rf "$T" "$IN"' EXIT
+. "$(dirname "$0")/check.sh"
+need_strategies linear greedy_by_size greedy_by_size_tflm first_fit offline
+made_inputs "$IN"
 failures=0
-fail() {
+fail() { # this script's own: its checks look at files and pages, not at one command's $T/out and $T/err
     echo "FAIL: $*"
     failures=$((failures + 1))
 }
@@ -172,7 +178,7 @@ html() {
 }
 
 # --- The page's style and script are the source files ------------------------------------------------------------
-"$A" plan -f html -o "$T/small.html" "$S/benchmarks/minimalloc/input.12.csv" || fail "small.html: aplan failed"
+"$A" plan -f html -o "$T/small.html" "$I12" || fail "small.html: aplan failed"
 "$PYTHON" - "$T/small.html" "$SRC/report_page.css" "$SRC/report_page.js" <<'EOF' || fail "the page's style or script differs from src/cli/report_page.css/.js: regenerate report_page.c"
 import sys
 page = open(sys.argv[1], encoding="utf-8").read()
@@ -182,7 +188,7 @@ sys.exit(0 if style == open(sys.argv[2]).read() and script == open(sys.argv[3]).
 EOF
 
 # --- 5 buffers ------------------------------------------------------------------------------------------------------
-"$A" plan -f svg -o "$T/small.svg" "$S/benchmarks/minimalloc/input.12.csv" || fail "small.svg: aplan failed"
+"$A" plan -f svg -o "$T/small.svg" "$I12" || fail "small.svg: aplan failed"
 svg small_svg "$T/small.svg" 5
 html small_html "$T/small.html" b3 b3
 rm -f "$T/small.png"
@@ -224,9 +230,9 @@ esac
 [ "$(attr driven zoom)" = changed ] || fail "driven: the wheel did not zoom ($(attr driven zoom))"
 
 # A model's tooltips: the tensor's name and id, type and shape, and the operators of its first and last step; the
-# live-bytes panel names the operator of the step under the pointer. The pointer goes to greedy_by_size's step 5,
-# byte 18432 (s0t54 there: offset 0, 36864 bytes), then to step 4 of the live panel, from the view the page reports.
-"$A" plan -f html -o "$T/pd.html" "$S/models/person_detect.tflite" || fail "pd.html: aplan failed"
+# live-bytes panel names the operator of the step under the pointer. hover_model NAME MODEL STEP BYTES LIVE TIP
+# LIVE_TIP: the pointer goes to greedy_by_size's STEP at byte BYTES, then to step LIVE of the live panel, from the view
+# the page reports; the tooltips must say TIP and LIVE_TIP.
 cat >"$T/drive_model.html" <<'EOF'
 <script>
 (function () {
@@ -241,39 +247,65 @@ cat >"$T/drive_model.html" <<'EOF'
     return tip.hidden ? 'hidden' : Array.prototype.map.call(tip.childNodes, function (n) { return n.textContent; })
       .join(' | ');
   }
-  out.dataset.tip = hover(document.querySelector('figure.panel[data-run="1"] .stage'), 5, 18432);
-  out.dataset.liveTip = hover(document.querySelector('#live .stage'), 4, null);
+  out.dataset.tip = hover(document.querySelector('figure.panel[data-run="1"] .stage'), @STEP@, @BYTES@);
+  out.dataset.liveTip = hover(document.querySelector('#live .stage'), @LIVE@, null);
 })();
 </script>
 EOF
-sed '/^<\/body>$/,$d' "$T/pd.html" >"$T/pd_driven.html"
-cat "$T/drive_model.html" >>"$T/pd_driven.html"
-printf '</body>\n</html>\n' >>"$T/pd_driven.html"
-chrome --virtual-time-budget=5000 --dump-dom "file://$T/pd_driven.html" >"$T/pd_driven.dom"
-no_console pd_driven
-want='MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6 (s0t54) | INT8 [1x48x48x16] | size 36 KiB (36864 bytes) | offset 0 bytes in greedy_by_size | steps [4, 6): live for 2 steps | from CONV_2D (op 2 of subgraph 0) | to DEPTHWISE_CONV_2D (op 3 of subgraph 0)'
-[ "$(attr pd_driven tip)" = "$want" ] || fail "pd_driven: the tooltip says '$(attr pd_driven tip)'"
-[ "$(attr pd_driven live-tip)" = 'step 4: CONV_2D (op 2 of subgraph 0) | 54 KiB (55296 bytes) live' ] ||
-    fail "pd_driven: the live panel's tooltip says '$(attr pd_driven live-tip)'"
+hover_model() {
+    "$A" plan -f html -o "$T/$1.html" "$2" || fail "$1.html: aplan failed"
+    sed '/^<\/body>$/,$d' "$T/$1.html" >"$T/$1_driven.html"
+    sed "s/@STEP@/$3/; s/@BYTES@/$4/; s/@LIVE@/$5/" "$T/drive_model.html" >>"$T/$1_driven.html"
+    printf '</body>\n</html>\n' >>"$T/$1_driven.html"
+    chrome --virtual-time-budget=5000 --dump-dom "file://$T/$1_driven.html" >"$T/$1_driven.dom"
+    no_console "$1_driven"
+    [ "$(attr "$1_driven" tip)" = "$6" ] || fail "$1_driven: the tooltip says '$(attr "$1_driven" tip)'"
+    [ "$(attr "$1_driven" live-tip)" = "$7" ] ||
+        fail "$1_driven: the live panel's tooltip says '$(attr "$1_driven" live-tip)'"
+}
+# chain (make_models.c): greedy_by_size puts s0t2 at offset 0, 512 bytes, steps [2, 5).
+hover_model chain "$CHAIN" 3 256 4 \
+    'block/conv (s0t2) | INT8 [1x8x8x8] | size 512 bytes | offset 0 bytes in greedy_by_size | steps [2, 5): live for 3 steps | from CONV_2D (op 0 of subgraph 0) | to ADD (op 2 of subgraph 0)' \
+    'step 4: ADD (op 2 of subgraph 0) | 1.5 KiB (1536 bytes) live'
+# person_detect: s0t54 at greedy_by_size's step 5, byte 18432 (offset 0, 36864 bytes).
+if have_shared models/person_detect.tflite; then
+    hover_model pd "$S/models/person_detect.tflite" 5 18432 4 \
+        'MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6 (s0t54) | INT8 [1x48x48x16] | size 36 KiB (36864 bytes) | offset 0 bytes in greedy_by_size | steps [4, 6): live for 2 steps | from CONV_2D (op 2 of subgraph 0) | to DEPTHWISE_CONV_2D (op 3 of subgraph 0)' \
+        'step 4: CONV_2D (op 2 of subgraph 0) | 54 KiB (55296 bytes) live'
+fi
+
+# --- A model's buffers go by their tensors' names; the search matches a name or an id (any case), exact ones first --
+"$A" plan -f svg -o "$T/chain.svg" "$CHAIN" || fail "chain.svg: aplan failed"
+svg chain_svg "$T/chain.svg" 5
+html chain_html "$T/chain.html" S0T5 block/add
+html chain_name_html "$T/chain.html" block%2Fconv_dw block/conv_dw
+[ "$(attr chain_name_html matches)" = 1 ] ||
+    fail "chain_name_html: block/conv_dw matched $(attr chain_name_html matches) buffers"
+grep -q '<li data-index="[0-9]*"><button type="button" class="name">block/conv_dw</button> (s0t4): ' \
+    "$T/chain_name_html.dom" || fail "chain_name_html: the match is not listed with its id"
+grep -q '<title>block/conv_dw (s0t4), INT8 \[1x8x8x8\]: 512 bytes at offset' "$T/chain.svg" ||
+    fail "chain_svg: no tooltip with the tensor's name, type and shape"
 
 # --- MediaPipe models: 165 and 713 buffers --------------------------------------------------------------------------
-for m in mp_face_detection_short_range mp_face_landmark_with_attention; do
-    "$A" plan -f svg -o "$T/$m.svg" "$S/models/$m.tflite" || fail "$m.svg: aplan failed"
-    "$A" plan -f html -o "$T/$m.html" "$S/models/$m.tflite" || fail "$m.html: aplan failed"
-done
-svg face_detection_svg "$T/mp_face_detection_short_range.svg" 165
-# A model's buffers go by their tensors' names; the search matches a name or an id (any case), exact ones first.
-html face_detection_html "$T/mp_face_detection_short_range.html" s0t3 conv2d
-svg face_landmark_svg "$T/mp_face_landmark_with_attention.svg" "" noshot
-html face_landmark_html "$T/mp_face_landmark_with_attention.html" S0T12 add__xeno_compat__1
-html face_landmark_name_html "$T/mp_face_landmark_with_attention.html" output_mesh%2FKernel_dequantize \
-    output_mesh/Kernel_dequantize
-[ "$(attr face_landmark_name_html matches)" = 1 ] ||
-    fail "face_landmark_name_html: output_mesh/Kernel_dequantize matched $(attr face_landmark_name_html matches) buffers"
-grep -q '<li data-index="[0-9]*"><button type="button" class="name">output_mesh/Kernel_dequantize</button> (s0t1008): ' \
-    "$T/face_landmark_name_html.dom" || fail "face_landmark_name_html: the match is not listed with its id"
-grep -q '<title>output_mesh/Kernel_dequantize (s0t1008), FLOAT32 \[1404x3x3x32\]: 1.54 MiB (1617408 bytes) at offset' \
-    "$T/mp_face_landmark_with_attention.svg" || fail "face_landmark_svg: no tooltip with the tensor's name, type and shape"
+if have_shared models/mp_face_detection_short_range.tflite models/mp_face_landmark_with_attention.tflite; then
+    for m in mp_face_detection_short_range mp_face_landmark_with_attention; do
+        "$A" plan -f svg -o "$T/$m.svg" "$S/models/$m.tflite" || fail "$m.svg: aplan failed"
+        "$A" plan -f html -o "$T/$m.html" "$S/models/$m.tflite" || fail "$m.html: aplan failed"
+    done
+    svg face_detection_svg "$T/mp_face_detection_short_range.svg" 165
+    # A model's buffers go by their tensors' names; the search matches a name or an id (any case), exact ones first.
+    html face_detection_html "$T/mp_face_detection_short_range.html" s0t3 conv2d
+    svg face_landmark_svg "$T/mp_face_landmark_with_attention.svg" "" noshot
+    html face_landmark_html "$T/mp_face_landmark_with_attention.html" S0T12 add__xeno_compat__1
+    html face_landmark_name_html "$T/mp_face_landmark_with_attention.html" output_mesh%2FKernel_dequantize \
+        output_mesh/Kernel_dequantize
+    [ "$(attr face_landmark_name_html matches)" = 1 ] ||
+        fail "face_landmark_name_html: output_mesh/Kernel_dequantize matched $(attr face_landmark_name_html matches) buffers"
+    grep -q '<li data-index="[0-9]*"><button type="button" class="name">output_mesh/Kernel_dequantize</button> (s0t1008): ' \
+        "$T/face_landmark_name_html.dom" || fail "face_landmark_name_html: the match is not listed with its id"
+    grep -q '<title>output_mesh/Kernel_dequantize (s0t1008), FLOAT32 \[1404x3x3x32\]: 1.54 MiB (1617408 bytes) at offset' \
+        "$T/mp_face_landmark_with_attention.svg" || fail "face_landmark_svg: no tooltip with the tensor's name, type and shape"
+fi
 
 # --- Ids from files: markup, "</script>", invalid UTF-8 -------------------------------------------------------------
 printf 'id,lower,upper,size\n</script><script>alert(1)</script>,0,3,100\nbad\377\376utf,1,4,200\n<!--x,3,6,80\n' >"$T/ids.csv"
@@ -305,7 +337,7 @@ html 10k_html "$T/10k.html" t4242 t4242
 # the pictures are the same code in every build, and the other builds check them at this size.
 if [ "${APLAN_COMPACT:-0}" = 1 ]; then
   echo "100k: skipped in a compact build (its strategies are O(n^2) by design)"
-  echo "browser: $failures failures"
+  echo "browser: $failures failures, $skipped parts skipped"
   [ "$failures" = 0 ]
   exit
 fi
@@ -327,5 +359,5 @@ took=$(($(date +%s) - started))
 echo "100k_html: loaded and drawn by headless Chromium in ${took} s"
 [ "$(attr 100k_html drawn)" = 100000 ] || fail "100k_html: $(attr 100k_html drawn) buffers drawn, want 100000"
 
-echo "browser: $failures failures"
+echo "browser: $failures failures, $skipped parts skipped"
 [ "$failures" = 0 ]

@@ -4,9 +4,10 @@
 # size is not their content (20 MB of blank lines), and every way a run can fail after it started to write: a full
 # device, a missing or unwritable folder, a write cut short by a file size limit. Each case checks the exact exit
 # code and message, that it finished within its time limit, and that no output file was damaged or left behind.
-# Then the exit code table of docs/cli.md, row by row, for every command.
-# Environment (set by meson): APLAN (the binary), APLAN_SHARED_DIR, APLAN_SANITIZED (1 in sanitizer builds),
-# APLAN_COMPACT (1 in compact builds).
+# Then the exit code table of docs/cli.md, row by row, for every command. Its inputs are made here or committed (the
+# model is tests/cli/make_models.c's chain.tflite), so every case runs in any clone.
+# Environment (set by meson): APLAN (the binary), APLAN_SHARED_DIR, APLAN_MAKE_MODELS, APLAN_SANITIZED (1 in sanitizer
+# builds), APLAN_COMPACT (1 in compact builds).
 #
 # Times: each case names the time it should take on this kind of machine (its goal, under a second), and fails at
 # GUARD times that: 10, or 100 in sanitizer builds. The guard is no speed test (docs/benchmarks.md measures speed):
@@ -23,10 +24,12 @@ N=100000
 [ "${APLAN_COMPACT:-0}" = 1 ] && N=2000
 DOCS=$(dirname "$0")/../../docs/cli.md
 T=$(mktemp -d)
-trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+IN=$(mktemp -d)
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T" "$IN"' EXIT
 . "$(dirname "$0")/check.sh"
-PD=$S/models/person_detect.tflite
-I12=$S/benchmarks/minimalloc/input.12.csv
+need_strategies linear greedy_by_size greedy_by_size_tflm first_fit offline
+made_inputs "$IN"
+MODEL=$CHAIN # above 16 KiB, with no offline plan
 # Every built-in strategy as an unknown-strategy message lists them (the build may have more than the original five).
 KNOWN="$("$A" list | cut -d' ' -f1 | grep -v -x -e all -e auto | tr '\n' ',' | sed 's/,/, /g')all, auto"
 
@@ -119,8 +122,8 @@ run 0 1000 "$A" bound --max-input-size "$(wc -c <"$I12" | tr -d ' ')" "$I12"
 run 7 1000 "$A" verify --max-input-size 1K "$T/p100k.csv" "$T/plan100k.csv"
 has err "$T/p100k.csv: "
 has err "bytes, more than the maximum input size of 1024 bytes (see --max-input-size)"
-run 7 1000 "$A" graph --max-input-size 1K "$PD"
-run 7 1000 "$A" embed --max-input-size 1K "$PD" -o "$T/never.tflite"
+run 7 1000 "$A" graph --max-input-size 1K "$MODEL"
+run 7 1000 "$A" embed --max-input-size 1K "$MODEL" -o "$T/never.tflite"
 checks=$((checks + 1))
 [ ! -e "$T/never.tflite" ] || fail "embed wrote its output on exit 7"
 run 2 1000 "$A" plan --max-input-size 1T "$I12"
@@ -156,7 +159,7 @@ line err "aplan: plan: empty strategy list (-s NAME[,NAME...], all or auto; see 
 "$A" plan -s greedy_by_size -f csv "$I12" >"$T/plan12.csv"
 if [ -w /dev/full ]; then
     for cmd in "--help" "--version" "-V" "plan --help" "verify --help" "example --graph" "list" "targets" \
-        "bound $I12" "verify $I12 $T/plan12.csv" "plan $I12" "plan -f json $I12" "graph $PD" "example" "example -f csv"; do
+        "bound $I12" "verify $I12 $T/plan12.csv" "plan $I12" "plan -f json $I12" "graph $MODEL" "example" "example -f csv"; do
         # shellcheck disable=SC2086 # the words of cmd are the arguments
         run 6 1000 sh -c 'exec "$0" "$@" >/dev/full' "$A" $cmd
         line err "aplan: cannot write standard output: No space left on device"
@@ -168,7 +171,7 @@ if [ -w /dev/full ]; then
 fi
 # A device is written in place, never replaced (aplan may run as root).
 run 0 1000 "$A" plan -f svg "$I12" -o /dev/null
-run 0 2000 "$A" embed "$PD" -o /dev/null
+run 0 2000 "$A" embed "$MODEL" -o /dev/null
 checks=$((checks + 1))
 [ -c /dev/null ] || fail "-o /dev/null replaced the device"
 # Missing input files: the reason, exit 6, for every command that reads one.
@@ -222,10 +225,10 @@ checks=$((checks + 1))
     fail "-o through a link: the link or its file is wrong"
 # No plan, no output (exit 3): an existing file is untouched, a new one not created.
 printf 'old' >"$T/keep.json"
-run 3 1000 "$A" plan -s offline -f json "$PD" -o "$T/keep.json"
-line err "aplan: $PD: no strategy could plan the input"
+run 3 1000 "$A" plan -s offline -f json "$MODEL" -o "$T/keep.json"
+line err "aplan: $MODEL: no strategy could plan the input"
 same "$T/keep.json" old
-run 3 1000 "$A" plan -s offline -f json "$PD" -o "$T/new.json"
+run 3 1000 "$A" plan -s offline -f json "$MODEL" -o "$T/new.json"
 checks=$((checks + 1))
 [ ! -e "$T/new.json" ] || fail "exit 3 created its output"
 # Exit 4: the table and JSON show the plans that do not fit; the plan formats write nothing.
@@ -246,7 +249,7 @@ documented=$(sed -n '/^## Exit codes/,/^## /p' "$DOCS" | grep -E '^\| [0-9]+ \|'
 printf 'id,lower,upper,size,offset\nx,0,2,4,0\ny,1,3,4,0\n' >"$T/clash.csv"
 printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$T/x.png"
 printf 'id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,0\n' >"$T/bad_plan.csv"
-cp "$PD" "$T/pd.tflite"
+cp "$MODEL" "$T/pd.tflite"
 tested=""
 while IFS='|' read -r code limit cmd; do
     [ -n "$code" ] || continue
@@ -258,18 +261,18 @@ done <<EOF
 0|1000|example
 0|1000|verify $I12 $T/plan12.csv
 0|1000|bound $I12
-0|1000|graph $PD
+0|1000|graph $MODEL
 0|1000|list
 0|1000|targets
-0|1000|embed $PD -o $T/e0.tflite
+0|1000|embed $MODEL -o $T/e0.tflite
 2|1000|plan
 2|1000|example $I12
 2|1000|verify $I12
 2|1000|bound -f csv $I12
-2|1000|graph -s linear $PD
+2|1000|graph -s linear $MODEL
 2|1000|list extra
 2|1000|targets --capacity 1
-2|1000|embed $PD
+2|1000|embed $MODEL
 3|1000|plan $T/clash.csv
 3|1000|verify $T/clash.csv $I12
 3|1000|bound $T/x.png
@@ -277,19 +280,19 @@ done <<EOF
 3|1000|embed $I12 -o $T/e3.tflite
 4|1000|plan --capacity 10 $I12
 4|1000|example --capacity 1K
-4|1000|embed --capacity 1K $PD -o $T/e4.tflite
+4|1000|embed --capacity 1K $MODEL -o $T/e4.tflite
 5|1000|verify $I12 $T/bad_plan.csv
 6|1000|plan $T/missing.csv
 6|1000|example -o $T/no/dir/x
 6|1000|verify $I12 $T/missing.csv
 6|1000|bound $T/missing.csv
 6|1000|graph $T/missing.csv
-6|1000|embed $PD -o $T/no/dir/x.tflite
+6|1000|embed $MODEL -o $T/no/dir/x.tflite
 7|1000|plan --max-input-size 10 $I12
 7|1000|verify --max-input-size 10 $I12 $T/plan12.csv
 7|1000|bound --max-input-size 10 $I12
-7|1000|graph --max-input-size 10 $PD
-7|1000|embed --max-input-size 10 $PD -o $T/e7.tflite
+7|1000|graph --max-input-size 10 $MODEL
+7|1000|embed --max-input-size 10 $MODEL -o $T/e7.tflite
 EOF
 # list and targets read nothing and plan nothing: beyond 0 and 2, only a write error (6), tested above.
 # Exit 1 (out of memory) under an address space limit, without sanitizers: 1M rows need more than 100 MB of

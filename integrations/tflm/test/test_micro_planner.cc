@@ -1,8 +1,8 @@
 // Unit tests of aplan_tflm::AplanMemoryPlanner against the test-only TFLM interface in tflm_stub/.
 //
 // Usage: test_tflm [lifetimes_dir] [seed]
-//   lifetimes_dir  folder of <model>.csv buffer lists (../shared/models/lifetimes); the model cases are skipped
-//                  when it or a file is missing.
+//   lifetimes_dir  folder of <model>.csv buffer lists (../shared/models/lifetimes, looked for as the test runs); a
+//                  model case whose file is missing is skipped, printing "skipped: needs PATH (not found)".
 //   seed           seed of the random cases (default: the time), printed either way.
 // Exit code: the number of failed checks (0 = pass). Strategies left out of this build of aplan skip the cases that
 // name them.
@@ -25,6 +25,7 @@
 namespace {
 
 int g_failures = 0;
+bool g_skipped = false;  // set by a test that left a case out (a missing file), reported as "skip"
 const char *g_lifetimes_dir = nullptr;
 
 void Report(bool ok, const char *file, int line, const char *what) {
@@ -770,13 +771,17 @@ void test_tflm_person_detection_list() {
 }
 
 // A model's buffer list from ../shared/models/lifetimes (half-open steps TFLM's + 1, raw sizes, optional offline
-// offset), handed over as TFLM's allocator does: inclusive steps, sizes rounded to 16. Returns the count, 0 if absent.
+// offset), handed over as TFLM's allocator does: inclusive steps, sizes rounded to 16. Returns the count; 0 when the
+// file cannot be opened, after saying that the case is skipped and setting g_skipped.
 size_t ReadLifetimes(const char *model, TflmBuffer *out, size_t max) {
-  if (g_lifetimes_dir == nullptr) return 0;
   char path[1024];
-  snprintf(path, sizeof path, "%s/%s.csv", g_lifetimes_dir, model);
-  FILE *f = fopen(path, "r");
-  if (f == nullptr) return 0;
+  snprintf(path, sizeof path, "%s/%s.csv", g_lifetimes_dir != nullptr ? g_lifetimes_dir : "LIFETIMES_DIR", model);
+  FILE *f = g_lifetimes_dir != nullptr ? fopen(path, "r") : nullptr;
+  if (f == nullptr) {
+    printf("  shared_models: skipped: needs %s (%s)\n", path, g_lifetimes_dir != nullptr ? "not found" : "none given");
+    g_skipped = true;
+    return 0;
+  }
   char line[256];
   size_t n = 0;
   bool header = true;
@@ -813,10 +818,7 @@ void test_shared_models() {
   for (const Model &m : models) {
     TflmBuffer b[256];
     const size_t n = ReadLifetimes(m.name, b, 256);
-    if (n == 0) {
-      printf("  shared_models: %s.csv not found, skipped\n", m.name);
-      continue;
-    }
+    if (n == 0) continue;
     CHECK_EQ(n, m.buffers);
     const aplan_strategy *best = AutoChoice(b, n);
     if (best == nullptr) continue;
@@ -973,13 +975,17 @@ int main(int argc, char **argv) {
   printf("built with TF_LITE_STATIC_MEMORY\n");
 #endif
   int failed_tests = 0;
+  int skipped_tests = 0;
   for (const Test &t : kTests) {
     const int before = g_failures;
+    g_skipped = false;
     t.run();
     const bool ok = g_failures == before;
-    printf("%s %s\n", ok ? "ok  " : "FAIL", t.name);
+    printf("%s %s\n", !ok ? "FAIL" : g_skipped ? "skip" : "ok  ", t.name);
     if (!ok) ++failed_tests;
+    if (ok && g_skipped) ++skipped_tests;
   }
-  printf("%d of %zu tests failed, %d checks\n", failed_tests, sizeof kTests / sizeof kTests[0], g_failures);
+  printf("%d of %zu tests failed, %d skipped, %d checks\n", failed_tests, sizeof kTests / sizeof kTests[0],
+         skipped_tests, g_failures);
   return g_failures > 255 ? 255 : g_failures;
 }

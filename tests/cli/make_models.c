@@ -1,0 +1,168 @@
+/*
+ * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
+ * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
+ * writes DIR/chain.tflite, DIR/ties.tflite, DIR/offline.tflite and DIR/names.tflite; exit 0, or 1 with a message
+ * when a file cannot be written.
+ *
+ * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
+ * holds the subgraph's inputs, op k runs at step k + 2, a tensor lives from the step that writes it through the last
+ * step that reads it, the subgraph's outputs to the last step; sizes rounded up to 16, alignment 16).
+ *
+ * chain.tflite, the person_detect of these tests: one subgraph, int8, named tensors, three constant weight tensors
+ * (the dense layer's 16,384 bytes put the file above 16 KiB), 4 operators, 6 steps:
+ *   op 0 CONV_2D            input, block/conv/weights  -> block/conv
+ *   op 1 DEPTHWISE_CONV_2D  block/conv, block/conv_dw/weights -> block/conv_dw
+ *   op 2 ADD                block/conv, block/conv_dw -> block/add
+ *   op 3 FULLY_CONNECTED    block/add, dense/weights -> output
+ *   planned: s0t0 input [1x8x8x4] 256 B [1, 3); s0t2 block/conv [1x8x8x8] 512 B [2, 5); s0t4 block/conv_dw 512 B
+ *   [3, 5); s0t5 block/add 512 B [4, 6); s0t7 output [1x32] 32 B [5, 6).
+ *   Live bytes per step 1..5: 256, 768, 1024, 1536, 544: the lower bound is 1536 at step 4 (ADD).
+ *   greedy_by_size (largest first, ties in input order): s0t2 0, s0t4 512, s0t5 1024, s0t0 512 (it meets only s0t2),
+ *   s0t7 0 (it meets only s0t5): 1536, the bound. TFLM's order (ties: last added first): s0t5 0, s0t4 512, s0t2 1024,
+ *   s0t0 0, s0t7 512: also 1536. linear: 256 + 3 * 512 + 32 = 1824.
+ *
+ * ties.tflite, the audio_preprocessor_int8 of these tests: TFLM's tie order costs 16 bytes that greedy_by_size's
+ * does not. Custom operators Window, Spectrum and Energy, then FULLY_CONNECTED; 6 steps:
+ *   op 0 Window           frame -> window (written, never read)
+ *   op 1 Spectrum         frame -> spectrum
+ *   op 2 Energy           spectrum -> energy
+ *   op 3 FULLY_CONNECTED  energy, spectrum -> features
+ *   planned: s0t0 frame INT16 [16] 32 B [1, 4); s0t1 window INT16 [16] 32 B [2, 3); s0t2 energy INT32 [12] 48 B
+ *   [4, 6); s0t3 spectrum INT16 [16] 32 B [3, 6); s0t4 features INT64 [] (a scalar) 8 B, 16 planned, [5, 6).
+ *   Live bytes per step 1..5: 32, 64, 64, 80, 96: the bound is 96 at step 5 (FULLY_CONNECTED).
+ *   greedy_by_size: s0t2 0, s0t0 0 (it never meets s0t2), s0t1 32, s0t3 48 (above s0t2 and s0t0), s0t4 80: 96.
+ *   TFLM's order: s0t2 0, s0t3 48, s0t1 0, then s0t0 meets s0t1 [0, 32) and s0t3 [48, 80): the 16 bytes between
+ *   are too few, so 80; s0t4 80: 112. linear: 32 + 32 + 48 + 32 + 16 = 160.
+ *
+ * offline.tflite, the person_detect_vela of these tests: chain.tflite with an OfflineMemoryAllocation entry that
+ * fixes every planned tensor: s0t0 0, s0t2 0 (sharing bytes [0, 256) with s0t0 at step 2, on purpose), s0t4 512,
+ * s0t5 1024, s0t7 0. Arena 1536, the bound.
+ *
+ * names.tflite: names no other input has (see names_model below).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tflite_writer.h"
+
+enum { INT32 = 2, INT64 = 4, INT16 = 7, INT8 = 9 };
+enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, FULLY_CONNECTED = 9, MUL = 18, CUSTOM = 32, WHILE = 119 };
+enum { WHILE_OPTIONS = 93 };
+
+/* DIR/NAME: model m with the tensor names and custom codes given (n of each); 1 when written, else 0 (said). */
+static int write_model(const char *dir, const char *name, const tw_model *m, const tw_string *names, uint32_t n_names,
+                       const tw_string *custom, uint32_t n_custom) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.tensor_names = names;
+    x.n_tensor_names = n_names;
+    x.custom_codes = custom;
+    x.n_custom_codes = n_custom;
+    tw_file f = tw_build_ex(m, &x);
+    FILE *out = fopen(path, "wb");
+    int ok = out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
+    if (out != NULL) ok = fclose(out) == 0 && ok;
+    tw_free(&f);
+    if (!ok) fprintf(stderr, "make_models: cannot write %s\n", path);
+    return ok;
+}
+
+static const int32_t in_0[] = {0}, in_0_1[] = {0, 1}, in_2_3[] = {2, 3}, in_2_4[] = {2, 4}, in_5_6[] = {5, 6};
+static const int32_t in_3[] = {3}, in_2[] = {2}, out_1[] = {1}, out_2[] = {2}, out_3[] = {3}, out_4[] = {4};
+static const int32_t out_5[] = {5}, out_7[] = {7};
+
+/* chain.tflite, and offline.tflite with its plan. */
+static int chain(const char *dir) {
+    static const int32_t s_input[] = {1, 8, 8, 4}, s_conv_w[] = {8, 3, 3, 4}, s_act[] = {1, 8, 8, 8},
+                         s_dw_w[] = {1, 3, 3, 8}, s_dense_w[] = {32, 512}, s_output[] = {1, 32};
+    static const tw_opcode codes[] = {{CONV_2D, CONV_2D}, {DEPTHWISE_CONV_2D, DEPTHWISE_CONV_2D}, {ADD, ADD},
+                                      {FULLY_CONNECTED, FULLY_CONNECTED}};
+    static const tw_tensor tensors[] = {
+        {s_input, 4, INT8, 0, false}, {s_conv_w, 4, INT8, 1, false},   {s_act, 4, INT8, 0, false},
+        {s_dw_w, 4, INT8, 2, false},  {s_act, 4, INT8, 0, false},      {s_act, 4, INT8, 0, false},
+        {s_dense_w, 2, INT8, 3, false}, {s_output, 2, INT8, 0, false}};
+    static const tw_op ops[] = {{0, in_0_1, 2, out_2, 1, 0, {0, 0}, 0}, {1, in_2_3, 2, out_4, 1, 0, {0, 0}, 0},
+                                {2, in_2_4, 2, out_5, 1, 0, {0, 0}, 0}, {3, in_5_6, 2, out_7, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 8, in_0, 1, out_7, 1, ops, 4}};
+    static const tw_string names[] = {{0, 0, "input", 0},         {0, 1, "block/conv/weights", 0},
+                                      {0, 2, "block/conv", 0},    {0, 3, "block/conv_dw/weights", 0},
+                                      {0, 4, "block/conv_dw", 0}, {0, 5, "block/add", 0},
+                                      {0, 6, "dense/weights", 0}, {0, 7, "output", 0}};
+    static uint8_t conv_w[288], dw_w[72], dense_w[16384], plan[4 * 11];
+    /* version 0, 1 subgraph, 8 tensors; then each tensor's offset, -1 for the constants */
+    static const int32_t words[] = {0, 1, 8, 0, -1, 0, -1, 512, 1024, -1, 0};
+    for (size_t i = 0; i < sizeof conv_w; i++) conv_w[i] = (uint8_t)i;
+    for (size_t i = 0; i < sizeof dw_w; i++) dw_w[i] = (uint8_t)(3 * i);
+    for (size_t i = 0; i < sizeof dense_w; i++) dense_w[i] = (uint8_t)(i * 7 + (i >> 8));
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        for (unsigned k = 0; k < 4; k++) plan[4 * i + k] = (uint8_t)((uint32_t)words[i] >> (8 * k));
+    }
+    const tw_buffer buffers[] = {{NULL, 0, 0, 0},
+                                 {conv_w, sizeof conv_w, 0, 0},
+                                 {dw_w, sizeof dw_w, 0, 0},
+                                 {dense_w, sizeof dense_w, 0, 0},
+                                 {plan, sizeof plan, 0, 0}};
+    static const tw_metadata md[] = {{"OfflineMemoryAllocation", 4}};
+    const tw_model m = {3, codes, 4, sg, 1, buffers, 4, NULL, 0};
+    const tw_model planned = {3, codes, 4, sg, 1, buffers, 5, md, 1};
+    return write_model(dir, "chain.tflite", &m, names, 8, NULL, 0) &&
+           write_model(dir, "offline.tflite", &planned, names, 8, NULL, 0);
+}
+
+static int ties(const char *dir) {
+    static const int32_t s16[] = {16}, s12[] = {12};
+    static const tw_opcode codes[] = {{CUSTOM, CUSTOM}, {CUSTOM, CUSTOM}, {CUSTOM, CUSTOM},
+                                      {FULLY_CONNECTED, FULLY_CONNECTED}};
+    static const tw_tensor tensors[] = {{s16, 1, INT16, 0, false}, {s16, 1, INT16, 0, false},
+                                        {s12, 1, INT32, 0, false}, {s16, 1, INT16, 0, false},
+                                        {NULL, 0, INT64, 0, false}};
+    static const tw_op ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0}, {1, in_0, 1, out_3, 1, 0, {0, 0}, 0},
+                                {2, in_3, 1, out_2, 1, 0, {0, 0}, 0}, {3, in_2_3, 2, out_4, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 5, in_0, 1, out_4, 1, ops, 4}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    static const tw_string names[] = {{0, 0, "frame", 0},
+                                      {0, 1, "window", 0},
+                                      {0, 2, "energy", 0},
+                                      {0, 3, "spectrum", 0},
+                                      {0, 4, "features", 0}};
+    static const tw_string custom[] = {{0, 0, "Window", 0}, {0, 1, "Spectrum", 0}, {0, 2, "Energy", 0}};
+    const tw_model m = {3, codes, 4, sg, 1, buffers, 1, NULL, 0};
+    return write_model(dir, "ties.tflite", &m, names, 5, custom, 3);
+}
+
+/* names.tflite: subgraph 0 runs ADD (t0 -> t1), WHILE (cond 1, body 2; t1 -> t2) and the custom operator
+ * "Scale,\"x\"" (t2 -> t3); subgraphs 1 and 2 run ADD and MUL on u0 -> u1. Tensor names: s0t0 a comma, quotes, a
+ * newline, a NUL, a byte that is not UTF-8 and markup; s0t1 a long scope path; s0t2 UTF-8 (a snowman); s0t3 none. */
+static int names_model(const char *dir) {
+    static const int32_t shape[] = {1, 4};
+    static const tw_opcode codes[] = {{ADD, ADD}, {WHILE, WHILE}, {CUSTOM, CUSTOM}, {MUL, MUL}};
+    static const tw_tensor t4[] = {{shape, 2, INT8, 0, false}, {shape, 2, INT8, 0, false},
+                                   {shape, 2, INT8, 0, false}, {shape, 2, INT8, 0, false}};
+    static const tw_op main_ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0},
+                                     {1, out_1, 1, out_2, 1, WHILE_OPTIONS, {1, 2}, 2},
+                                     {2, in_2, 1, out_3, 1, 0, {0, 0}, 0}};
+    static const tw_op cond_ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0}};
+    static const tw_op body_ops[] = {{3, in_0, 1, out_1, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sgs[] = {{t4, 4, in_0, 1, out_3, 1, main_ops, 3},
+                                      {t4, 2, in_0, 1, out_1, 1, cond_ops, 1},
+                                      {t4, 2, in_0, 1, out_1, 1, body_ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    static const char odd[] = "a,b \"q\"\n\0\xff</x>";
+    static const tw_string names[] = {
+        {0, 1, "encoder/layer_11/attention/self/query_projection/MatMul;bias_add", 0},
+        {0, 0, odd, sizeof odd - 1u},
+        {0, 2, "snow\xe2\x98\x83man", 0}};
+    static const tw_string custom[] = {{0, 2, "Scale,\"x\"", 0}};
+    const tw_model m = {3, codes, 4, sgs, 3, buffers, 1, NULL, 0};
+    return write_model(dir, "names.tflite", &m, names, 3, custom, 1);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_models DIR\n");
+        return 1;
+    }
+    return chain(argv[1]) && ties(argv[1]) && names_model(argv[1]) ? 0 : 1;
+}
