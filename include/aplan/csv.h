@@ -67,10 +67,11 @@ typedef struct aplan_csv_table {
  * Line and column are 1-based; column is the field number (0 when the whole line is at fault).
  * Complexity O(length) expected: rows are read in one pass each, and duplicate ids are found with an id index
  * (aplan_csv_id_index_build: a direct table for ids that are all plain integers, else a hash table);
- * O(length + n log n) id comparisons at worst (ids that collide in the hash fall back to a sort). Memory follows the rows, not the lines: the row arrays (52 bytes a row) grow
- * geometrically as rows are parsed, to at most twice the rows read (a text of blank lines allocates no row), plus
- * one block of length + 1 bytes for the ids' text and, while ids are checked, at most 16 bytes a row. A failure
- * frees everything. APLAN_E_TOO_MANY_BUFFERS comes at the row or line that passes the limit.
+ * O(length + n log n) id comparisons at worst (ids that collide in the hash fall back to a sort). Memory follows
+ * the rows, not the lines: the row arrays (52 bytes a row on a 64-bit host) grow geometrically as rows are parsed,
+ * to at most twice the rows read (a text of blank lines allocates no row), plus one block of length + 1 bytes for
+ * the ids' text and, while ids are checked, at most 16 bytes a row. A failure frees everything.
+ * APLAN_E_TOO_MANY_BUFFERS comes at the row or line that passes the limit.
  */
 APLAN_API aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *table,
                                        aplan_format_error *error);
