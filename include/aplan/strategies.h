@@ -3,6 +3,10 @@
  * program; pass it to aplan_plan. aplan_strategy_count() and aplan_strategy_at() list the ones enabled in this build
  * (meson option `strategies`) and aplan_strategy_find() looks one up by name; the getter of a disabled strategy is
  * not in the library, so code meant for any build should look strategies up by name.
+ *
+ * Sizes near 2^64: a strategy that does not search fails with APLAN_E_SIZE_OVERFLOW, naming the buffer, only where
+ * the place its own rule chooses for that buffer would end past 2^64 - 1 (another order may still fit: exact then
+ * finds it); wherever its rule fits 64 bits it plans. docs/design.md, "Sizes near 2^64", says what each guarantees.
  */
 #ifndef APLAN_STRATEGIES_H
 #define APLAN_STRATEGIES_H
@@ -13,7 +17,8 @@
 extern "C" {
 #endif
 
-/** "linear": no reuse. Buffers back to back in input order, each aligned, skipping fixed buffers' bytes.
+/** "linear": no reuse. Buffers back to back in input order, each aligned, skipping fixed buffers' bytes; so it fails
+ *  with APLAN_E_SIZE_OVERFLOW once that sum passes 2^64 - 1, even where a plan with reuse fits.
  *  O(n + f log f) for f fixed buffers; scratch 8 bytes per fixed buffer. */
 APLAN_API const aplan_strategy *aplan_strategy_linear(void);
 
@@ -54,7 +59,10 @@ APLAN_API const aplan_strategy *aplan_strategy_greedy_by_conflicts(void);
  *  preorders in turn). Under aplan_plan_search it fits the capacity (APLAN_GOAL_FIT) or minimises the arena from a
  *  starting plan (options.start, else greedy_by_size's), within the caller's budget, and says what it proved
  *  (aplan_result.outcome). Through aplan_plan it minimises with no budget: exponential time in the worst case, so
- *  give large problems a budget. About 330 bytes of scratch per buffer plus up to 48 n^2 bytes (at most 64 MiB) for
+ *  give large problems a budget. Where greedy_by_size's start passes 2^64 - 1 it searches from the lower bound and
+ *  the capacity instead; it fails with APLAN_E_SIZE_OVERFLOW only when a complete search found no plan whose ends
+ *  fit 64 bits, and with APLAN_E_STRATEGY_FAILED when the budget ran out before it found one (both naming a buffer
+ *  left without a place). About 330 bytes of scratch per buffer plus up to 48 n^2 bytes (at most 64 MiB) for
  *  the conflict lists and undo logs of one group; a larger group is not searched (its start stays, unproven). */
 APLAN_API const aplan_strategy *aplan_strategy_exact(void);
 
