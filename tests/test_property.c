@@ -579,7 +579,10 @@ static void test_property_near_2_64_match_reference(void **state) {
                   "problems, passed 64 bits on %zu\n",
                   ref_planned, ref_overflowed, planned, overflowed);
     if (linear != NULL) assert_true(planned >= 100 && overflowed >= 100);
-    if (ref_planned + ref_overflowed > 0) assert_true(ref_planned >= 1000 && ref_overflowed >= 1000);
+    /* Each is about a third or two thirds of the comparisons, whichever heuristics the build has. */
+    const size_t compared = ref_planned + ref_overflowed;
+    assert_true(ref_planned >= compared / 5u && ref_overflowed >= compared / 5u);
+    if (compared > 0) assert_true(compared >= 1000);
 }
 
 int main(int argc, char **argv) {
