@@ -56,6 +56,17 @@ static void gap_case(aplan_buffer *b) {
     memcpy(b, list, sizeof list);
 }
 
+/* One buffer of b (the gap case) a step longer or a byte larger or smaller. */
+static void nudge_gap_case(test_rng *rng, aplan_buffer *b) {
+    aplan_buffer *x = &b[rng_below(rng, GAP_COUNT)];
+    switch (rng_below(rng, 4)) {
+    case 0: x->size += 1u; break;
+    case 1: x->size -= x->size > 1u; break;
+    case 2: x->lower -= x->lower > 0; break;
+    default: x->upper += 1u; break;
+    }
+}
+
 static void test_exact_proves_an_optimum_above_the_bound(void **state) {
     (void)state;
     const aplan_strategy *ex = need_strategy("exact");
@@ -86,6 +97,28 @@ static void test_exact_proves_an_optimum_above_the_bound(void **state) {
     assert_int_equal(r.arena_size, optimum);
 }
 
+/* exact's minimum of p is optimum, flagged optimal; a fit at the optimum succeeds and one byte below is proven
+ * impossible. Returns whether the optimum lies above the lower bound. */
+static bool expect_optimum(const aplan_strategy *ex, aplan_problem p, uint64_t optimum) {
+    uint64_t off[8];
+    aplan_result r;
+    assert_true(p.count <= 8);
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, optimum);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    const bool above_bound = optimum > r.lower_bound;
+    aplan_search_options o = fit_options();
+    p.capacity = optimum;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_true(r.outcome == APLAN_OUTCOME_FITS || r.outcome == APLAN_OUTCOME_OPTIMAL);
+    if (optimum > 0) {
+        p.capacity = optimum - 1u;
+        assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+        assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
+    }
+    return above_bound;
+}
+
 /* Random tiny problems: exact's minimum is the brute force's, flagged optimal; a fit at the optimum succeeds and one
  * byte below is proven impossible (or refused by the bound alone). Fixed offsets and mixed alignments included. */
 static void test_exact_matches_brute_force(void **state) {
@@ -103,15 +136,7 @@ static void test_exact_matches_brute_force(void **state) {
              * from the gap case, one or two buffers changed by a step or a byte: many keep an optimum above it. */
             n = GAP_COUNT;
             gap_case(b);
-            for (uint64_t k = 1u + rng_below(&rng, 2); k-- > 0;) {
-                aplan_buffer *x = &b[rng_below(&rng, GAP_COUNT)];
-                switch (rng_below(&rng, 4)) {
-                case 0: x->size += 1u; break;
-                case 1: x->size -= x->size > 1u; break;
-                case 2: x->lower -= x->lower > 0; break;
-                default: x->upper += 1u; break;
-                }
-            }
+            for (uint64_t k = 1u + rng_below(&rng, 2); k-- > 0;) nudge_gap_case(&rng, b);
             if (round % 7 == 0) { /* an alignment the others lack */
                 b[rng_below(&rng, GAP_COUNT)].alignment = 2;
             }
@@ -123,24 +148,11 @@ static void test_exact_matches_brute_force(void **state) {
         const uint64_t optimum = brute_force_optimum(&p);
         uint64_t off[8];
         aplan_result r;
-        aplan_status st = search_with(ex, &p, NULL, off, &r);
         if (optimum == UINT64_MAX) { /* fixed buffers that clash: the core refuses the input */
-            assert_int_not_equal(st, APLAN_OK);
+            assert_int_not_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
             continue;
         }
-        assert_int_equal(st, APLAN_OK);
-        assert_int_equal(r.arena_size, optimum);
-        assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
-        above_bound += optimum > r.lower_bound;
-        aplan_search_options o = fit_options();
-        p.capacity = optimum;
-        assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
-        assert_true(r.outcome == APLAN_OUTCOME_FITS || r.outcome == APLAN_OUTCOME_OPTIMAL);
-        if (optimum > 0) {
-            p.capacity = optimum - 1u;
-            assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
-            assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
-        }
+        above_bound += expect_optimum(ex, p, optimum);
         checked++;
     }
     assert_true(checked > 300);
@@ -450,13 +462,7 @@ static void test_exact_matches_brute_force_near_2_64(void **state) {
             random_problem(&rng, base, n, 6, 16, 8, 0);
         } else {
             gap_case(base);
-            aplan_buffer *x = &base[rng_below(&rng, GAP_COUNT)];
-            switch (rng_below(&rng, 4)) {
-            case 0: x->size += 1u; break;
-            case 1: x->size -= x->size > 1u; break;
-            case 2: x->lower -= x->lower > 0; break;
-            default: x->upper += 1u; break;
-            }
+            nudge_gap_case(&rng, base);
         }
         aplan_problem p;
         aplan_problem_init(&p, base, n);
@@ -481,16 +487,7 @@ static void test_exact_matches_brute_force_near_2_64(void **state) {
         const uint64_t want = brute_force_optimum(&q);
         assert_int_equal(want, optimum * k); /* the rules scale with sizes, offsets and alignments */
         start_overflowed += search_with(greedy, &q, NULL, off, &r) == APLAN_E_SIZE_OVERFLOW;
-        assert_int_equal(search_with(ex, &q, NULL, off, &r), APLAN_OK);
-        assert_int_equal(r.arena_size, want);
-        assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
-        above_bound += want > r.lower_bound;
-        aplan_search_options o = fit_options();
-        q.capacity = want;
-        assert_int_equal(search_with(ex, &q, &o, off, &r), APLAN_OK);
-        q.capacity = want - 1u;
-        assert_int_equal(search_with(ex, &q, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
-        assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
+        above_bound += expect_optimum(ex, q, want);
         checked++;
         /* The next factor: the optimum times it passes 2^64 - 1, so no plan exists. */
         aplan_problem_init(&q, b, n);
