@@ -1,7 +1,8 @@
 /*
  * The exact strategy: proofs checked against a brute force over every placement order (fuzz/oracle.c, through helpers.h), fits and
  * infeasible capacities, fixed offsets and mixed alignments, budgets that run out, the search options' checks, and
- * what aplan_plan_search says about plans of strategies that do not search.
+ * what aplan_plan_search says about plans of strategies that do not search; sizes near 2^64, where greedy_by_size's
+ * start plan overflows and exact searches from the bound and the capacity.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,6 +56,17 @@ static void gap_case(aplan_buffer *b) {
     memcpy(b, list, sizeof list);
 }
 
+/* One buffer of b (the gap case) a step longer or a byte larger or smaller. */
+static void nudge_gap_case(test_rng *rng, aplan_buffer *b) {
+    aplan_buffer *x = &b[rng_below(rng, GAP_COUNT)];
+    switch (rng_below(rng, 4)) {
+    case 0: x->size += 1u; break;
+    case 1: x->size -= x->size > 1u; break;
+    case 2: x->lower -= x->lower > 0; break;
+    default: x->upper += 1u; break;
+    }
+}
+
 static void test_exact_proves_an_optimum_above_the_bound(void **state) {
     (void)state;
     const aplan_strategy *ex = need_strategy("exact");
@@ -85,6 +97,28 @@ static void test_exact_proves_an_optimum_above_the_bound(void **state) {
     assert_int_equal(r.arena_size, optimum);
 }
 
+/* exact's minimum of p is optimum, flagged optimal; a fit at the optimum succeeds and one byte below is proven
+ * impossible. Returns whether the optimum lies above the lower bound. */
+static bool expect_optimum(const aplan_strategy *ex, aplan_problem p, uint64_t optimum) {
+    uint64_t off[8];
+    aplan_result r;
+    assert_true(p.count <= 8);
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, optimum);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    const bool above_bound = optimum > r.lower_bound;
+    aplan_search_options o = fit_options();
+    p.capacity = optimum;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_true(r.outcome == APLAN_OUTCOME_FITS || r.outcome == APLAN_OUTCOME_OPTIMAL);
+    if (optimum > 0) {
+        p.capacity = optimum - 1u;
+        assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+        assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
+    }
+    return above_bound;
+}
+
 /* Random tiny problems: exact's minimum is the brute force's, flagged optimal; a fit at the optimum succeeds and one
  * byte below is proven impossible (or refused by the bound alone). Fixed offsets and mixed alignments included. */
 static void test_exact_matches_brute_force(void **state) {
@@ -102,15 +136,7 @@ static void test_exact_matches_brute_force(void **state) {
              * from the gap case, one or two buffers changed by a step or a byte: many keep an optimum above it. */
             n = GAP_COUNT;
             gap_case(b);
-            for (uint64_t k = 1u + rng_below(&rng, 2); k-- > 0;) {
-                aplan_buffer *x = &b[rng_below(&rng, GAP_COUNT)];
-                switch (rng_below(&rng, 4)) {
-                case 0: x->size += 1u; break;
-                case 1: x->size -= x->size > 1u; break;
-                case 2: x->lower -= x->lower > 0; break;
-                default: x->upper += 1u; break;
-                }
-            }
+            for (uint64_t k = 1u + rng_below(&rng, 2); k-- > 0;) nudge_gap_case(&rng, b);
             if (round % 7 == 0) { /* an alignment the others lack */
                 b[rng_below(&rng, GAP_COUNT)].alignment = 2;
             }
@@ -122,24 +148,11 @@ static void test_exact_matches_brute_force(void **state) {
         const uint64_t optimum = brute_force_optimum(&p);
         uint64_t off[8];
         aplan_result r;
-        aplan_status st = search_with(ex, &p, NULL, off, &r);
         if (optimum == UINT64_MAX) { /* fixed buffers that clash: the core refuses the input */
-            assert_int_not_equal(st, APLAN_OK);
+            assert_int_not_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
             continue;
         }
-        assert_int_equal(st, APLAN_OK);
-        assert_int_equal(r.arena_size, optimum);
-        assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
-        above_bound += optimum > r.lower_bound;
-        aplan_search_options o = fit_options();
-        p.capacity = optimum;
-        assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
-        assert_true(r.outcome == APLAN_OUTCOME_FITS || r.outcome == APLAN_OUTCOME_OPTIMAL);
-        if (optimum > 0) {
-            p.capacity = optimum - 1u;
-            assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
-            assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
-        }
+        above_bound += expect_optimum(ex, p, optimum);
         checked++;
     }
     assert_true(checked > 300);
@@ -325,6 +338,179 @@ static void test_exact_solves_groups_apart(void **state) {
     assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
 }
 
+/*
+ * Sizes near 2^64 (issue 17). big (2^63 + 1 bytes) and q (2^62, aligned to 2^62) are live together, late (2^62)
+ * after them. greedy_by_size, exact's start, puts big at 0 and q aligned above it, at 2^63 + 2^62, where it would
+ * end at 2^64; q at 0 and big above it end at the bound, 2^63 + 2^62 + 1. exact searches both groups (late's too,
+ * which greedy never reached) from the bound and the capacity.
+ */
+#define G62 ((uint64_t)1 << 62)
+#define G63 ((uint64_t)1 << 63)
+static void test_exact_plans_where_its_start_overflows(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer b[3] = {buf(G63 + 1u, 0, 2), buf(G62, 0, 2), buf(G62, 2, 3)};
+    b[1].alignment = G62;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[3];
+    aplan_result r;
+    assert_int_equal(search_with(need_strategy("greedy_by_size"), &p, NULL, off, &r), APLAN_E_SIZE_OVERFLOW);
+    assert_int_equal(r.report.buffer_a, 1);
+    for (int goal = 0; goal < 2; goal++) { /* minimise; fit within the bound as capacity */
+        aplan_search_options o = fit_options();
+        o.goal = (uint32_t)goal;
+        p.capacity = goal == APLAN_GOAL_FIT ? G63 + G62 + 1u : APLAN_UNLIMITED;
+        assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+        assert_int_equal(off[0], G62);
+        assert_int_equal(off[1], 0);
+        assert_int_equal(off[2], 0);
+        assert_int_equal(r.arena_size, G63 + G62 + 1u);
+        assert_int_equal(r.lower_bound, G63 + G62 + 1u);
+        assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+        assert_int_equal(r.report.rule, APLAN_OK); /* greedy's failure is not the answer */
+    }
+    /* A budget that ends before any plan of the group: no plan to return, and not a proof either. */
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.max_nodes = 1;
+    p.capacity = APLAN_UNLIMITED;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(r.report.rule, APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(r.report.buffer_a, 1);
+    assert_int_equal(r.nodes, 1);
+    /* Aligned to 2^63, big fits in no order: at 0 it leaves q to end at 2^64, above q at 2^63 it ends past 2^64. */
+    b[0].alignment = G63;
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_E_SIZE_OVERFLOW);
+    assert_int_equal(r.report.rule, APLAN_E_SIZE_OVERFLOW);
+    assert_int_equal(r.report.buffer_a, 1); /* the largest buffer left without a place */
+    assert_int_equal(r.report.limit, G62);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_NONE);
+}
+
+/* The gap case with every size times 5 * 2^58: the optimum, 12 units, fits 64 bits; greedy's 13 do not; the bound
+ * is 11. Minimising proves 12 units optimal; a fit at 12 units fits; at one byte less exact proves that none fits
+ * and still returns a plan, the one within 64 bits it then looks for. */
+static void test_exact_proves_an_optimum_above_the_bound_near_2_64(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    const uint64_t unit = 5u * ((uint64_t)1 << 58);
+    aplan_buffer b[GAP_COUNT];
+    gap_case(b);
+    for (size_t i = 0; i < GAP_COUNT; i++) b[i].size *= unit;
+    aplan_problem p;
+    aplan_problem_init(&p, b, GAP_COUNT);
+    uint64_t off[GAP_COUNT];
+    aplan_result r;
+    assert_int_equal(search_with(need_strategy("greedy_by_size"), &p, NULL, off, &r), APLAN_E_SIZE_OVERFLOW);
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.lower_bound, 11u * unit);
+    assert_int_equal(r.arena_size, 12u * unit);
+    assert_int_equal(brute_force_optimum(&p), 12u * unit);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    aplan_search_options o = fit_options();
+    p.capacity = 12u * unit;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, 12u * unit);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_FITS);
+    p.capacity = 12u * unit - 1u;
+    for (int goal = 0; goal < 2; goal++) {
+        o.goal = (uint32_t)goal;
+        assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_E_CAPACITY_EXCEEDED);
+        assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
+        assert_int_equal(r.arena_size, 12u * unit);
+        aplan_problem any = p;
+        any.capacity = APLAN_UNLIMITED;
+        assert_int_equal(brute_force_valid(&any, off, r.arena_size), 1);
+    }
+}
+
+/* b[i] = base[i] with sizes and fixed offsets times k and alignments times align_k; false when one passes 64 bits. */
+static bool scaled(const aplan_buffer *base, aplan_buffer *b, size_t n, uint64_t k, uint64_t align_k) {
+    for (size_t i = 0; i < n; i++) {
+        b[i] = base[i];
+        if (__builtin_mul_overflow(base[i].size, k, &b[i].size) ||
+            __builtin_mul_overflow(base[i].alignment, align_k, &b[i].alignment) ||
+            (base[i].offset != APLAN_NO_OFFSET && __builtin_mul_overflow(base[i].offset, k, &b[i].offset)) ||
+            b[i].alignment > ((uint64_t)1 << 63)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Random tiny problems scaled up to the top of 64 bits, the optimum (the brute force's) just below 2^64: alignments
+ * and fixed offsets times 2^s, the largest s at which it still fits; or, where every alignment is 1, every size and
+ * offset times floor((2^64 - 1) / optimum), so that any plan above the optimum passes 64 bits (greedy_by_size's
+ * too, exact's start). exact finds the optimum, flagged optimal; a fit at the optimum succeeds and one byte below is
+ * proven impossible (with a plan above it returned); at the next factor no plan fits 64 bits, and exact (or the
+ * bound before it) fails with APLAN_E_SIZE_OVERFLOW. Half the problems are the gap case's variants, whose optimum
+ * lies above the bound.
+ */
+static void test_exact_matches_brute_force_near_2_64(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact"), *greedy = need_strategy("greedy_by_size");
+    test_rng rng = {0x5eed2640000ull};
+    size_t checked = 0, start_overflowed = 0, above_bound = 0, proved_none = 0;
+    for (int round = 0; round < 300; round++) {
+        aplan_buffer base[8], b[8];
+        size_t n = GAP_COUNT;
+        const bool aligned = round % 2 == 0;
+        if (aligned) {
+            n = 2u + (size_t)rng_below(&rng, 6);
+            random_problem(&rng, base, n, 6, 16, 8, 0);
+        } else {
+            gap_case(base);
+            nudge_gap_case(&rng, base);
+        }
+        aplan_problem p;
+        aplan_problem_init(&p, base, n);
+        uint64_t off[8];
+        aplan_result r;
+        if (round % 3 == 0 && search_with(greedy, &p, NULL, off, &r) == APLAN_OK) {
+            for (size_t i = 0; i < n; i++) { /* some buffers fixed where greedy put them */
+                if (rng_below(&rng, 3) == 0) base[i].offset = off[i];
+            }
+        }
+        const uint64_t optimum = brute_force_optimum(&p);
+        if (optimum == 0 || optimum == UINT64_MAX) continue;
+        uint64_t k = UINT64_MAX / optimum, next = k + 1u;
+        if (aligned) {
+            unsigned shift = 63u - (unsigned)__builtin_clzll(k); /* 2^shift <= k */
+            k = (uint64_t)1 << shift;
+            next = shift < 63u ? k << 1 : 0;
+        }
+        aplan_problem q;
+        aplan_problem_init(&q, b, n);
+        if (!scaled(base, b, n, k, aligned ? k : 1u) || aplan_problem_validate(&q, NULL) != APLAN_OK) continue;
+        const uint64_t want = brute_force_optimum(&q);
+        assert_int_equal(want, optimum * k); /* the rules scale with sizes, offsets and alignments */
+        start_overflowed += search_with(greedy, &q, NULL, off, &r) == APLAN_E_SIZE_OVERFLOW;
+        above_bound += expect_optimum(ex, q, want);
+        checked++;
+        /* The next factor: the optimum times it passes 2^64 - 1, so no plan exists. */
+        aplan_problem_init(&q, b, n);
+        if (next == 0 || !scaled(base, b, n, next, aligned ? next : 1u) || aplan_problem_validate(&q, NULL) != APLAN_OK)
+            continue;
+        uint64_t bound;
+        const aplan_status bound_st = aplan_lower_bound(&q, NULL, 0, &bound, NULL);
+        assert_int_equal(search_with(ex, &q, NULL, off, &r), APLAN_E_SIZE_OVERFLOW);
+        if (bound_st == APLAN_OK) { /* the bound fits: exact's own proof, naming a buffer */
+            proved_none++;
+            assert_int_equal(r.report.rule, APLAN_E_SIZE_OVERFLOW);
+            assert_true(r.report.buffer_a < n);
+        }
+    }
+    print_message("%zu problems near 2^64 (%zu above the bound), greedy's start overflowed on %zu; exact proved %zu "
+                  "without a plan\n",
+                  checked, above_bound, start_overflowed, proved_none);
+    assert_true(checked > 200);
+    assert_true(start_overflowed >= 30); /* the path this test is for */
+    assert_true(above_bound >= 30);
+    assert_true(proved_none >= 30);
+}
+
 /* Minimalloc's A at its published capacity (shared folder): exact fits it, which no heuristic here does. */
 static void test_exact_fits_minimalloc_a(void **state) {
     (void)state;
@@ -355,6 +541,9 @@ int main(void) {
         cmocka_unit_test(test_search_options_are_checked),
         cmocka_unit_test(test_outcome_of_heuristics),
         cmocka_unit_test(test_exact_solves_groups_apart),
+        cmocka_unit_test(test_exact_plans_where_its_start_overflows),
+        cmocka_unit_test(test_exact_proves_an_optimum_above_the_bound_near_2_64),
+        cmocka_unit_test(test_exact_matches_brute_force_near_2_64),
         cmocka_unit_test(test_exact_fits_minimalloc_a),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

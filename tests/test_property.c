@@ -1,7 +1,8 @@
 /* Property test: every strategy on many seeded random problems. Every plan passes aplan_verify (inside aplan_plan)
  * and the independent brute-force check, the arena is at least the lower bound (which equals the brute-force
  * bound), linear equals the back-to-back fold, planning twice gives the same offsets, and the verifier's two paths
- * agree on corrupted plans. The seed is printed; pass it as the first argument to replay a failure. */
+ * agree on corrupted plans; near 2^64 each heuristic plans or fails exactly as its reference does. The seed is
+ * printed; pass it as the first argument to replay a failure. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -411,6 +412,9 @@ static aplan_status ref_plan_heuristic(const aplan_problem *p, int rule, uint64_
     return st;
 }
 
+/* What the references said, over every compare_with_reference: plans, and placements past 2^64 - 1. */
+static size_t ref_planned, ref_overflowed;
+
 static void compare_with_reference(const aplan_problem *p, const char *shape) {
     static const char *const names[] = {"greedy_by_size", "greedy_by_size_tflm", "first_fit", "best_fit",
                                         "greedy_by_breadth", "greedy_by_conflicts"};
@@ -431,6 +435,8 @@ static void compare_with_reference(const aplan_problem *p, const char *shape) {
         free(scratch);
         if (got_st != want_st) print_message("%s on %s: status %d, reference %d\n", names[mode], shape, got_st, want_st);
         assert_int_equal(got_st, want_st);
+        ref_planned += want_st == APLAN_OK;
+        ref_overflowed += want_st == APLAN_E_SIZE_OVERFLOW;
         if (want_st != APLAN_OK) continue;
         for (size_t i = 0; i < p->count; i++) {
             if (got[i] != want[i]) {
@@ -496,6 +502,100 @@ static void test_property_strategies_match_reference(void **state) {
     free(b);
 }
 
+/* linear's fold (linear_fold) with every step checked: false when an end passes 2^64 - 1, the one case where linear,
+ * which never reuses memory, has no plan. */
+static bool linear_fold_checked(const aplan_problem *p, uint64_t *arena) {
+    uint64_t end = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const uint64_t size = aplan_buffer_size(p, i), a = aplan_buffer_alignment(p, i);
+        if (size == 0) continue;
+        if (end > UINT64_MAX - (a - 1u)) return false;
+        end = (end + a - 1u) & ~(a - 1u);
+        if (size > UINT64_MAX - end) return false;
+        end += size;
+    }
+    *arena = end;
+    return true;
+}
+
+/* A size or alignment near the top of 64 bits, or a small one. */
+static uint64_t near_top_size(test_rng *r) {
+    switch (rng_below(r, 6)) {
+    case 0: return (uint64_t)1 << 62;
+    case 1: return (uint64_t)1 << 63;
+    case 2: return UINT64_MAX - rng_below(r, 3);
+    case 3: return 1 + rng_below(r, 64);
+    default: return ((uint64_t)1 << 60) + rng_below(r, (uint64_t)7 << 60);
+    }
+}
+
+/*
+ * Sizes near 2^64 (issue 17): a few buffers of 2^60 to 2^64 - 1 bytes, alignments up to 2^63, now and then one
+ * fixed high in the range. Each heuristic gives exactly its reference's offsets, or fails with APLAN_E_SIZE_OVERFLOW
+ * exactly where its reference's placement passes 2^64 - 1 (the references check each step, with none of the
+ * library's code); linear, without fixed buffers, plans exactly when its checked fold fits. Both outcomes must occur
+ * often.
+ */
+static void test_property_near_2_64_match_reference(void **state) {
+    (void)state;
+    test_rng rng = {seed ^ 0x2640000ull};
+    aplan_buffer b[12];
+    size_t planned = 0, overflowed = 0;
+    ref_planned = ref_overflowed = 0;
+    const aplan_strategy *linear = NULL;
+    (void)aplan_strategy_find("linear", &linear);
+    for (int round = 0; round < 3000; round++) {
+        const size_t n = 2u + (size_t)rng_below(&rng, 10);
+        bool any_fixed = false;
+        for (size_t i = 0; i < n; i++) {
+            const uint64_t lower = rng_below(&rng, 6);
+            b[i] = buf(near_top_size(&rng), lower, lower + rng_below(&rng, 7 - lower));
+            if (rng_below(&rng, 3) == 0) b[i].alignment = (uint64_t)1 << (rng_below(&rng, 2) ? 62 + rng_below(&rng, 2)
+                                                                                               : rng_below(&rng, 62));
+            if (!any_fixed && rng_below(&rng, 8) == 0 && b[i].size < UINT64_MAX / 2u) { /* aligned, ends in 64 bits */
+                const uint64_t a = b[i].alignment != 0 ? b[i].alignment : 1u;
+                b[i].offset = rng_below(&rng, UINT64_MAX - b[i].size) & ~(a - 1u);
+                any_fixed = true;
+            }
+        }
+        aplan_problem p;
+        aplan_problem_init(&p, b, n);
+        p.flags = rng_below(&rng, 4) == 0 ? APLAN_ROUND_SIZES : 0u;
+        if (aplan_problem_validate(&p, NULL) != APLAN_OK) continue;
+        char name[48];
+        snprintf(name, sizeof name, "near 2^64, round %d", round);
+        compare_with_reference(&p, name);
+        uint64_t want = 0, off[12];
+        const bool fits = linear_fold_checked(&p, &want);
+        if (linear == NULL || any_fixed) continue;
+        size_t need;
+        assert_int_equal(linear->scratch_size(linear, &p, &need), APLAN_OK);
+        assert_int_equal(need, 0); /* no fixed buffers */
+        aplan_report report;
+        aplan_report_clear(&report);
+        for (size_t i = 0; i < n; i++) off[i] = APLAN_NO_OFFSET;
+        assert_int_equal(linear->plan(linear, &p, NULL, 0, off, &report), fits ? APLAN_OK : APLAN_E_SIZE_OVERFLOW);
+        planned += fits;
+        overflowed += !fits;
+        if (fits) {
+            uint64_t arena = 0;
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t end = off[i] + aplan_buffer_size(&p, i);
+                arena = end > arena ? end : arena;
+            }
+            assert_int_equal(arena, want);
+        }
+    }
+    print_message("near 2^64: the heuristics planned %zu times, passed 64 bits %zu times; linear planned %zu "
+                  "problems, passed 64 bits on %zu\n",
+                  ref_planned, ref_overflowed, planned, overflowed);
+    if (linear != NULL) assert_true(planned >= 100 && overflowed >= 100);
+    /* Each is about a third or two thirds of the comparisons, whichever heuristics the build has. */
+    const size_t compared = ref_planned + ref_overflowed;
+    assert_true(ref_planned >= compared / 5u && ref_overflowed >= compared / 5u);
+    if (compared > 0) assert_true(compared >= 1000);
+}
+
 int main(int argc, char **argv) {
     seed = test_seed(argc, argv);
     const struct CMUnitTest tests[] = {
@@ -505,6 +605,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_property_with_aliasing_allowed),
         cmocka_unit_test(test_property_offsets_are_pinned),
         cmocka_unit_test(test_property_strategies_match_reference),
+        cmocka_unit_test(test_property_near_2_64_match_reference),
     };
     return cmocka_run_group_tests_name("property", tests, NULL, NULL);
 }

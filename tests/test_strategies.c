@@ -489,6 +489,184 @@ static void test_plan_reports_offset_overflow(void **state) {
     }
 }
 
+/*
+ * Sizes near 2^64 (issue 17): every strategy of the build on hand-made problems with buffers of 2^62, 2^63 and
+ * 2^64 - 1 bytes and alignments of 2^62 and 2^63, offsets and arenas exact, every plan verified (plan_with: the
+ * verifier and the brute-force check). A strategy fails with APLAN_E_SIZE_OVERFLOW only where its own rule places a
+ * buffer that would end past 2^64 - 1, and the report names that buffer.
+ */
+#define G62 ((uint64_t)1 << 62)
+#define G63 ((uint64_t)1 << 63)
+
+typedef struct {
+    const char *strategy;
+    aplan_status status; /* APLAN_OK: offsets[] is the plan; else the status and the buffer its report names */
+    size_t buffer;
+    uint64_t offsets[3];
+} near_top;
+
+/* Each strategy of the build must have a row; arena and bound are the plans' (bound 0: the bound itself fails). */
+static void expect_every_strategy(const aplan_problem *p, const near_top *want, size_t rows, uint64_t arena,
+                                  uint64_t bound) {
+    for (size_t k = 0; k < aplan_strategy_count(); k++) {
+        const aplan_strategy *s = aplan_strategy_at(k);
+        const near_top *w = NULL;
+        for (size_t j = 0; j < rows; j++) {
+            if (strcmp(want[j].strategy, s->name) == 0) w = &want[j];
+        }
+        if (w == NULL) fail_msg("%s: no expected result for this strategy", s->name);
+        if (w->status == APLAN_OK) {
+            expect_plan(s, p, w->offsets, arena, bound);
+            continue;
+        }
+        uint64_t off[3];
+        aplan_result r;
+        const aplan_status st = plan_with(s, p, off, &r);
+        if (st != w->status || r.report.buffer_a != w->buffer) {
+            fail_msg("%s: status %d naming buffer %zu, want %d naming %zu", s->name, st, r.report.buffer_a, w->status,
+                     w->buffer);
+        }
+        assert_int_equal(r.report.rule, w->status);
+        assert_int_equal(r.lower_bound, bound);
+    }
+}
+
+/* 2^63 + 2^62 + (2^62 - 1) bytes live at once: every strategy packs them up to the last byte, 2^64 - 1. One byte
+ * more and the live sum passes 64 bits: the bound fails for every strategy, before any plans. */
+static void test_every_strategy_fills_64_bits_to_the_last_byte(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(G63, 0, 1), buf(G62, 0, 1), buf(G62 - 1u, 0, 1)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const near_top want[] = {
+        {"linear", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"greedy_by_size", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"greedy_by_size_tflm", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"first_fit", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"best_fit", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"greedy_by_breadth", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"greedy_by_conflicts", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"exact", APLAN_OK, 0, {0, G63, G63 + G62}},
+        {"offline", APLAN_E_OFFSET_MISSING, 0, {0}},
+    };
+    expect_every_strategy(&p, want, N(want), UINT64_MAX, UINT64_MAX);
+    b[2].size = G62;
+    near_top none[N(want)];
+    for (size_t k = 0; k < N(want); k++) {
+        none[k] = (near_top){want[k].strategy, APLAN_E_SIZE_OVERFLOW, APLAN_NO_BUFFER, {0}};
+    }
+    expect_every_strategy(&p, none, N(none), 0, 0);
+}
+
+/*
+ * q (2^62, aligned to 2^62) is live from step 0, big (2^63 + 1) from step 1, late (2^62) after both. Whichever
+ * strategy places big first puts it at 0 and q aligned above it, at 2^63 + 2^62, where it would end at 2^64: those
+ * fail naming q. first_fit takes them in step order, q at 0 and big above it, ending at the bound; linear, no reuse,
+ * fails at late. exact's start (greedy_by_size's) fails too, so it searches: the same plan, proven optimal.
+ */
+static void test_each_strategy_fails_only_where_its_rule_passes_64_bits(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {buf(G62, 0, 2), buf(G63 + 1u, 1, 2), buf(G62, 2, 3)};
+    b[0].alignment = G62;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const near_top want[] = {
+        {"linear", APLAN_E_SIZE_OVERFLOW, 2, {0}},
+        {"greedy_by_size", APLAN_E_SIZE_OVERFLOW, 0, {0}},
+        {"greedy_by_size_tflm", APLAN_E_SIZE_OVERFLOW, 0, {0}},
+        {"first_fit", APLAN_OK, 0, {0, G62, 0}},
+        {"best_fit", APLAN_E_SIZE_OVERFLOW, 0, {0}},
+        {"greedy_by_breadth", APLAN_E_SIZE_OVERFLOW, 0, {0}},
+        {"greedy_by_conflicts", APLAN_E_SIZE_OVERFLOW, 0, {0}},
+        {"exact", APLAN_OK, 0, {0, G62, 0}},
+        {"offline", APLAN_E_OFFSET_MISSING, 0, {0}},
+    };
+    expect_every_strategy(&p, want, N(want), G63 + G62 + 1u, G63 + G62 + 1u);
+}
+
+/* A fixed buffer of 2^62 bytes ending at 2^64 - 1, live throughout; 2^63 and 2^62 - 1 bytes fill the rest to its
+ * offset exactly, the last of them ending where it starts. */
+static void test_every_strategy_fits_below_a_fixed_buffer_at_the_top(void **state) {
+    (void)state;
+    aplan_buffer b[3] = {fixed_buf(G62, 0, 3, 3u * G62 - 1u), buf(G63, 0, 2), buf(G62 - 1u, 1, 3)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    const near_top want[] = {
+        {"linear", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"greedy_by_size", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"greedy_by_size_tflm", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"first_fit", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"best_fit", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"greedy_by_breadth", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"greedy_by_conflicts", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"exact", APLAN_OK, 0, {3u * G62 - 1u, 0, G63}},
+        {"offline", APLAN_E_OFFSET_MISSING, 1, {0}},
+    };
+    expect_every_strategy(&p, want, N(want), UINT64_MAX, UINT64_MAX);
+}
+
+/* Two buffers of 2^64 - 1 bytes one step apart share every byte; linear, which never reuses, cannot hold both. */
+static void test_every_strategy_reuses_buffers_of_2_64_minus_1(void **state) {
+    (void)state;
+    aplan_buffer b[2] = {buf(UINT64_MAX, 0, 1), buf(UINT64_MAX, 1, 2)};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2);
+    const near_top want[] = {
+        {"linear", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"greedy_by_size", APLAN_OK, 0, {0, 0}},
+        {"greedy_by_size_tflm", APLAN_OK, 0, {0, 0}},
+        {"first_fit", APLAN_OK, 0, {0, 0}},
+        {"best_fit", APLAN_OK, 0, {0, 0}},
+        {"greedy_by_breadth", APLAN_OK, 0, {0, 0}},
+        {"greedy_by_conflicts", APLAN_OK, 0, {0, 0}},
+        {"exact", APLAN_OK, 0, {0, 0}},
+        {"offline", APLAN_E_OFFSET_MISSING, 0, {0}},
+    };
+    expect_every_strategy(&p, want, N(want), UINT64_MAX, UINT64_MAX);
+}
+
+/*
+ * Alignments of 2^63. One byte aligned to 2^63 beside 2^63 bytes: largest first puts the byte at 2^63, linear and
+ * first_fit (input and step order) put it at 0 and the rest at 1; both end at the bound. Then with 2^63 + 1 bytes
+ * aligned to 2^63 beside 2^62 aligned to 2^62, no order fits 64 bits (at 0 it leaves the other to end at 2^64, above
+ * it it ends past 2^64): every strategy fails naming the second, exact after a complete search.
+ */
+static void test_every_strategy_honours_alignments_of_2_63(void **state) {
+    (void)state;
+    aplan_buffer b[2] = {buf(1, 0, 2), buf(G63, 1, 3)};
+    b[0].alignment = G63;
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2);
+    const near_top want[] = {
+        {"linear", APLAN_OK, 0, {0, 1}},
+        {"greedy_by_size", APLAN_OK, 0, {G63, 0}},
+        {"greedy_by_size_tflm", APLAN_OK, 0, {G63, 0}},
+        {"first_fit", APLAN_OK, 0, {0, 1}},
+        {"best_fit", APLAN_OK, 0, {G63, 0}},
+        {"greedy_by_breadth", APLAN_OK, 0, {G63, 0}},
+        {"greedy_by_conflicts", APLAN_OK, 0, {G63, 0}},
+        {"exact", APLAN_OK, 0, {G63, 0}},
+        {"offline", APLAN_E_OFFSET_MISSING, 0, {0}},
+    };
+    expect_every_strategy(&p, want, N(want), G63 + 1u, G63 + 1u);
+    b[0] = buf(G63 + 1u, 0, 2);
+    b[0].alignment = G63;
+    b[1] = buf(G62, 1, 3);
+    b[1].alignment = G62;
+    const near_top none[] = {
+        {"linear", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"greedy_by_size", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"greedy_by_size_tflm", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"first_fit", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"best_fit", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"greedy_by_breadth", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"greedy_by_conflicts", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"exact", APLAN_E_SIZE_OVERFLOW, 1, {0}},
+        {"offline", APLAN_E_OFFSET_MISSING, 0, {0}},
+    };
+    expect_every_strategy(&p, none, N(none), 0, G63 + G62 + 1u);
+}
+
 static void test_plan_reports_input_fixed_conflict(void **state) {
     (void)state;
     aplan_buffer b[3] = {fixed_buf(32, 0, 2, 0), fixed_buf(32, 1, 3, 16), buf(8, 0, 3)};
@@ -540,6 +718,11 @@ int main(void) {
         cmocka_unit_test(test_plan_search_checks_start_for_every_strategy),
         cmocka_unit_test(test_plan_reports_offset_overflow),
         cmocka_unit_test(test_plan_reports_input_fixed_conflict),
+        cmocka_unit_test(test_every_strategy_fills_64_bits_to_the_last_byte),
+        cmocka_unit_test(test_each_strategy_fails_only_where_its_rule_passes_64_bits),
+        cmocka_unit_test(test_every_strategy_fits_below_a_fixed_buffer_at_the_top),
+        cmocka_unit_test(test_every_strategy_reuses_buffers_of_2_64_minus_1),
+        cmocka_unit_test(test_every_strategy_honours_alignments_of_2_63),
     };
     return cmocka_run_group_tests_name("strategies", tests, NULL, NULL);
 }

@@ -421,8 +421,9 @@ typedef struct aplan_search_context {
  *   4. The strategy keeps no pointer past the call, calls no allocator, and is deterministic: the same problem gives
  *      the same offsets.
  *   5. On failure it returns APLAN_E_STRATEGY_FAILED (a reason of its own: a search budget, no plan within the
- *      capacity), APLAN_E_SIZE_OVERFLOW (a placement past 2^64 - 1) or APLAN_E_OFFSET_MISSING (it needs a fixed
- *      offset a buffer lacks), and may name the buffer at fault in report.
+ *      capacity), APLAN_E_SIZE_OVERFLOW (the place its rule chooses for a buffer would end past 2^64 - 1; a search:
+ *      no plan at all has every end within 64 bits) or APLAN_E_OFFSET_MISSING (it needs a fixed offset a buffer
+ *      lacks), and may name the buffer at fault in report.
  *   6. It writes offsets[0 .. count - 1] and nothing past them.
  * The core computes the arena size from the offsets and verifies every plan; a plan that breaks a rule is rejected.
  * It believes none of the above: any other status becomes APLAN_E_STRATEGY_FAILED (see aplan_plan), and a write
@@ -525,6 +526,8 @@ APLAN_API aplan_status aplan_plan_scratch_size(const aplan_strategy *strategy, c
  *   - APLAN_E_SCRATCH_MISALIGNED, APLAN_E_SCRATCH_TOO_SMALL (nothing written outside out-parameters);
  *   - APLAN_E_CAPACITY_EXCEEDED when the lower bound or the plan exceeds the capacity: the report's value is the
  *     bytes needed (the bound, or the plan's arena, also in result->arena_size), its limit the capacity;
+ *   - APLAN_E_SIZE_OVERFLOW, before any strategy runs, when the lower bound passes 2^64 - 1 (a live sum): no plan
+ *     exists (the report names no buffer);
  *   - what the strategy returned when it is one a strategy may return (APLAN_E_STRATEGY_FAILED,
  *     APLAN_E_SIZE_OVERFLOW, APLAN_E_OFFSET_MISSING), its report kept (a buffer index past count becomes
  *     APLAN_NO_BUFFER); any other failure status of the strategy's, and a strategy that wrote past offsets[count]

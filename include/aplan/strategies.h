@@ -6,6 +6,10 @@
  *
  * What each strategy does, its complexity, its scratch per buffer and what it guarantees: docs/design.md, "The
  * strategies", and the opening comment of src/strategies/NAME.c. `aplan list` prints each one's description.
+ *
+ * Sizes near 2^64: a strategy that does not search fails with APLAN_E_SIZE_OVERFLOW, naming the buffer, only where
+ * the place its own rule chooses for that buffer would end past 2^64 - 1 (another order may still fit: exact then
+ * finds it); wherever its rule fits 64 bits it plans. docs/design.md, "Sizes near 2^64", says what each guarantees.
  */
 #ifndef APLAN_STRATEGIES_H
 #define APLAN_STRATEGIES_H

@@ -274,10 +274,10 @@ bool cli_searches(const aplan_strategy *strategy);
  * (APLAN_E_CAPACITY_EXCEEDED then comes with outcome INFEASIBLE, proven, or BEST_FOUND, the time ran out), else
  * goal MINIMISE; it starts from run->start when set and stops at run->deadline_ms, or after the time limit. */
 void cli_run_one(cli_session *s, cli_run *run);
-/* -s auto, after its cheap runs (started at t0_ms, cli_clock_ms): when the best of them is above the lower bound,
- * the time limit is not 0, some time of it is left and the build has `exact`, run exact from that plan for the time
- * left (goal MINIMISE, or FIT when there is a capacity that no cheap plan fits but the bound does), appended to
- * s->runs. Nothing otherwise. */
+/* -s auto, after its cheap runs (started at t0_ms, cli_clock_ms): when the best of them is above the lower bound, or
+ * none planned, the time limit is not 0, some time of it is left and the build has `exact`, run exact from that plan
+ * (or from none) for the time left (goal MINIMISE, or FIT when there is a capacity that no cheap plan fits but the
+ * bound does), appended to s->runs. Nothing otherwise. */
 void cli_auto_search(cli_session *s, double t0_ms);
 /* The session's best plan is proven optimal: its arena equals the bound, or a search of the same problem proved
  * that no plan is smaller (a run with outcome OPTIMAL and the same arena). false when there is no best plan. */

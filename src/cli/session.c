@@ -376,19 +376,23 @@ void cli_auto_search(cli_session *s, double t0_ms) {
     if (s->settings.time_limit_ns == 0 || aplan_strategy_find("exact", &exact) != APLAN_OK || !cli_searches(exact) ||
         s->run_count >= MAX_RUNS)
         return;
+    /* With no cheap plan (each one's rule passed 2^64 - 1, where another order may fit) exact searches from none. */
     const cli_run *best = cli_smallest_plan(s);
-    if (best == NULL || best->result.arena_size == s->bound) return; /* nothing to start from, or optimal already */
+    if (best != NULL && best->result.arena_size == s->bound) return; /* optimal already */
     uint64_t capacity = s->settings.capacity;
     /* A capacity: search only when no cheap plan fits it and the bound does (else nothing can, and the bound says
      * so). */
-    if (capacity != APLAN_UNLIMITED && (best->result.arena_size <= capacity || s->bound > capacity)) return;
+    if (capacity != APLAN_UNLIMITED && ((best != NULL && best->result.arena_size <= capacity) || s->bound > capacity))
+        return;
     double deadline = t0_ms + (double)s->settings.time_limit_ns / 1e6;
     if (cli_clock_ms() >= deadline) return; /* the cheap strategies used the whole limit */
     cli_run *run = &s->runs[s->run_count++];
     memset(run, 0, sizeof *run);
     run->strategy = exact;
-    run->start = best->offsets; /* the best run stays in s->runs, so its offsets outlive the search */
-    run->start_name = best->strategy->name;
+    if (best != NULL) {
+        run->start = best->offsets; /* the best run stays in s->runs, so its offsets outlive the search */
+        run->start_name = best->strategy->name;
+    }
     run->deadline_ms = deadline;
     cli_run_one(s, run);
 }

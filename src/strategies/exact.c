@@ -31,6 +31,14 @@
  * out: options.max_nodes, and options.stop asked every options.check_every nodes. Then the best plan found is
  * returned, flagged BEST_FOUND. A pass never changes its capacity, which keeps the decomposition's rule sound.
  *
+ * Sizes near 2^64: greedy_by_size's start can pass 2^64 - 1 where another order fits (largest first, then a buffer
+ * aligned above it). A group it left without a plan is searched from its bound and the capacity alone: the top
+ * probe is then the capacity itself, and with APLAN_UNLIMITED that asks for any plan whose ends fit 64 bits. When
+ * none fits the capacity, a fit within 64 bits is searched for, so that a plan is still returned (INFEASIBLE). Only
+ * a complete search that finds no plan at all within 64 bits fails with APLAN_E_SIZE_OVERFLOW; a budget that runs out
+ * before any plan of such a group is found, or such a group too large for the region, gives APLAN_E_STRATEGY_FAILED.
+ * Both name the group's largest unplaced buffer (greedy_by_size's failing one when it is there).
+ *
  * Memory, all from scratch; no recursion (the path is an array of levels, pending pieces an append-only pool, undo
  * logs for floors, minimum offsets and ranks): about 330 bytes per buffer, plus a region for one group's conflict
  * lists and logs, 40 bytes per conflicting pair, 12 per (member, section it spans) and 8 per rank logged, of at most
@@ -704,15 +712,20 @@ static pass_result run_pass(search *s, uint64_t cap) {
 
 typedef enum { GROUP_DONE, GROUP_INFEASIBLE, GROUP_UNPROVEN } group_result;
 
-/* Height of the plan in offsets over the group by_lower[first .. first + n). */
-static uint64_t group_height(const search *s, size_t first, size_t n) {
-    uint64_t h = 0;
+/* Height of the plan in offsets over the group by_lower[first .. first + n) into *h; false (and *h 0) when a member
+ * has no offset: the group has no plan yet (greedy_by_size's start passed 2^64 - 1 before placing it). */
+static bool group_height(const search *s, size_t first, size_t n, uint64_t *h) {
+    *h = 0;
     for (size_t k = first; k < first + n; k++) {
         const uint32_t i = s->by_lower[k];
-        const uint64_t end = s->offsets[i] + aplan__size(s->p, i); /* a verified plan: fits 64 bits */
-        if (end > h) h = end;
+        if (s->offsets[i] == APLAN_NO_OFFSET) {
+            *h = 0;
+            return false;
+        }
+        const uint64_t end = s->offsets[i] + aplan__size(s->p, i); /* a verified or searched plan: fits 64 bits */
+        if (end > *h) *h = end;
     }
-    return h;
+    return true;
 }
 
 /* One pass under preorder k with a node limit; false when the group is too large to build. */
@@ -724,18 +737,21 @@ static bool pass(search *s, size_t first, size_t n, unsigned k, uint64_t limit, 
 }
 
 /*
- * Searches the group by_lower[first .. first + n), whose plan in offsets has height h, in rounds: each preorder in
- * turn under a node limit that doubles every round. FIT: one pass within cap. MINIMISE keeps lo (no plan of the
- * group lies below it: its own bound, then every capacity proven impossible, plus one) and hi (the best plan's
- * height), and per preorder tries three fits: at lo (real instances are often packed perfectly, which a descent
- * from above is slow to find), halfway between, and at hi - 1. A plan found lowers hi to its height; a pass that
+ * Searches the group by_lower[first .. first + n) in rounds: each preorder in turn under a node limit that doubles
+ * every round. found says whether offsets hold a plan of the group, of height h; without one (its start passed
+ * 2^64 - 1) the search starts from the bound and cap alone. FIT: one pass within cap. MINIMISE keeps lo (no plan of
+ * the group lies below it: its own bound, then every capacity proven impossible, plus one) and the best plan's
+ * height hi, and per preorder tries three fits: at lo (real instances are often packed perfectly, which a descent
+ * from above is slow to find), halfway up, and at the top: hi - 1, or cap while no plan is known (with cap
+ * APLAN_UNLIMITED that is any plan whose ends fit 64 bits). A plan found lowers hi to its height; a pass that
  * completes proves its capacity impossible and raises lo past it. A plan at or below target is good enough (the
- * arena cannot be lower than the lower bound anyway). GROUP_DONE: fits (FIT) or proven optimal
- * (MINIMISE); GROUP_INFEASIBLE: proven that nothing fits cap; GROUP_UNPROVEN: the budget ran out, or the group is
- * too large for the region.
+ * arena cannot be lower than the lower bound anyway). GROUP_DONE: fits (FIT) or proven optimal (MINIMISE);
+ * GROUP_INFEASIBLE: proven that nothing fits cap (offsets keep the plan of height h, if any); GROUP_UNPROVEN: the
+ * budget ran out, or the group is too large for the region. Every bound here is inclusive below 2^64, so no step
+ * computes cap + 1.
  */
-static group_result search_group(search *s, size_t first, size_t n, uint64_t h, uint64_t cap, bool minimise,
-                                 uint64_t target) {
+static group_result search_group(search *s, size_t first, size_t n, bool found, uint64_t h, uint64_t cap,
+                                 bool minimise, uint64_t target) {
     uint64_t limit = n > 64u ? n : 64u, lo = 0, hi = h;
     for (;;) {
         for (unsigned k = 0; k < PREORDERS; k++) {
@@ -751,17 +767,18 @@ static group_result search_group(search *s, size_t first, size_t n, uint64_t h, 
             if (s->group_peak > lo) lo = s->group_peak;
             if (target > lo) lo = target; /* lo now also stands for "good enough" */
             for (unsigned probe = 0; probe < 3; probe++) {
-                if (hi <= lo) return hi <= cap ? GROUP_DONE : GROUP_INFEASIBLE;
-                uint64_t c = probe == 0 ? lo : probe == 1 ? lo + (hi - lo) / 2u : hi - 1u;
+                if (found && hi <= lo) return hi <= cap ? GROUP_DONE : GROUP_INFEASIBLE;
+                if (!found && lo > cap) return GROUP_INFEASIBLE;
+                const uint64_t top = found ? hi - 1u : cap, d = top - lo; /* the highest capacity worth a pass */
+                uint64_t c = probe == 0 ? lo : probe == 1 ? lo + d / 2u + (d & 1u) : top;
                 if (c > cap) c = cap;
-                if (probe == 1 && (c == lo || c + 1u >= hi)) continue; /* no halfway point to try */
+                if (probe == 1 && (c == lo || c >= top)) continue; /* no halfway point to try */
                 if (!pass(s, first, n, k, limit, c, &r)) return GROUP_UNPROVEN;
-                const uint64_t got = group_height(s, first, n);
-                if (got < hi) hi = got;
+                if (r == PASS_FOUND) found = group_height(s, first, n, &hi); /* within c, below hi */
                 if (r == PASS_STOPPED) return GROUP_UNPROVEN;
                 if (r == PASS_EXHAUSTED) { /* no plan within c */
+                    if (c >= cap) return GROUP_INFEASIBLE; /* then hi, if any, is above cap */
                     if (c + 1u > lo) lo = c + 1u;
-                    if (c >= cap && hi > cap) return GROUP_INFEASIBLE;
                 }
             }
         }
@@ -781,6 +798,26 @@ static aplan_status exact_scratch_size(const aplan_strategy *self, const aplan_p
     return APLAN_OK;
 }
 
+/*
+ * A group left without a plan (its start passed 2^64 - 1, and the search found none): the status exact returns for
+ * the whole problem, naming the group's largest member without an offset, equal sizes by the lowest index (the
+ * buffer greedy_by_size's start failed on, when that one is in the group). proven: a complete search showed that no
+ * plan of the group has every end within 64 bits, which is APLAN_E_SIZE_OVERFLOW; otherwise the budget ran out, or
+ * the group was too large to search, before a plan was found: APLAN_E_STRATEGY_FAILED.
+ */
+static aplan_status no_plan(const search *s, size_t first, size_t n, bool proven, aplan_report *report) {
+    uint32_t x = NONE;
+    for (size_t k = first; k < first + n; k++) {
+        const uint32_t i = s->by_lower[k];
+        if (s->offsets[i] != APLAN_NO_OFFSET) continue;
+        const uint64_t size = aplan__size(s->p, i);
+        if (x == NONE || size > aplan__size(s->p, x) || (size == aplan__size(s->p, x) && i < x)) x = i;
+    }
+    const aplan_status st = proven ? APLAN_E_SIZE_OVERFLOW : APLAN_E_STRATEGY_FAILED;
+    aplan__report_value(report, st, x, 0, aplan__size(s->p, x));
+    return st;
+}
+
 static aplan_status exact_search(const aplan_strategy *self, const aplan_problem *p, aplan_search_context *ctx,
                                  void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
     (void)self;
@@ -789,12 +826,18 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
         ctx->outcome = APLAN_OUTCOME_OPTIMAL;
         return APLAN_OK;
     }
-    /* The starting plan: the caller's (verified by aplan_plan_search), else greedy_by_size's. */
+    /* The starting plan: the caller's (verified by aplan_plan_search), else greedy_by_size's. Greedy's rule can pass
+     * 2^64 - 1 where another order fits: then every group it did not place wholly is searched from no plan. */
     if (ctx->options->start != NULL) {
         for (size_t i = 0; i < p->count; i++) offsets[i] = ctx->options->start[i];
     } else {
         const aplan_status st = aplan__greedy_plan(&start_rule, p, scratch, scratch_size, offsets, report);
-        if (st != APLAN_OK) return st;
+        if (st != APLAN_OK && st != APLAN_E_SIZE_OVERFLOW) return st;
+        if (st != APLAN_OK) { /* the fixed and empty buffers at their offsets, whatever greedy did before failing */
+            size_t unplaced;
+            aplan__split(p, true, offsets, NULL, &unplaced, NULL, NULL, NULL);
+            if (report != NULL) aplan_report_clear(report);
+        }
     }
     search s;
     aplan__scratch sc;
@@ -812,9 +855,11 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
         if (aplan__occupies(p, i)) s.by_lower[m++] = i;
     }
     aplan__sort_by(s.by_lower, s.tmp, m, APLAN__BY_LOWER, p, NULL);
-    /* Groups: runs of by_lower whose lifetimes chain; each is searched alone. */
+    /* Groups: runs of by_lower whose lifetimes chain; each is searched alone. Once one is proven not to fit the
+     * capacity the others keep their plans; one without a plan still needs any. */
+    const uint64_t cap = p->capacity;
     bool proven = true, infeasible = false;
-    for (size_t first = 0; first < m && !infeasible;) {
+    for (size_t first = 0; first < m;) {
         size_t n = 1;
         uint64_t reach = p->buffers[s.by_lower[first]].upper;
         while (first + n < m && p->buffers[s.by_lower[first + n]].lower < reach) {
@@ -822,23 +867,25 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
             if (up > reach) reach = up;
             n++;
         }
-        const uint64_t h = group_height(&s, first, n);
-        const bool settled = minimise ? h <= ctx->lower_bound : h <= p->capacity;
-        if (!settled) {
-            if (s.stopped) {
-                proven = false;
-            } else {
-                switch (search_group(&s, first, n, h, p->capacity, minimise, ctx->lower_bound)) {
-                case GROUP_DONE:
-                    break;
-                case GROUP_INFEASIBLE:
-                    infeasible = true;
-                    break;
-                case GROUP_UNPROVEN:
-                    proven = false;
-                    break;
-                }
+        uint64_t h;
+        bool found = group_height(&s, first, n, &h);
+        const bool settled = found && (infeasible || (minimise ? h <= ctx->lower_bound : h <= cap));
+        if (!settled && !s.stopped) {
+            group_result g = infeasible ? GROUP_INFEASIBLE
+                           : search_group(&s, first, n, found, h, cap, minimise, ctx->lower_bound);
+            found = group_height(&s, first, n, &h);
+            if (g == GROUP_INFEASIBLE) infeasible = true;
+            if (g == GROUP_UNPROVEN) proven = false;
+            if (!found && g == GROUP_INFEASIBLE && cap != APLAN_UNLIMITED) {
+                /* none within the capacity, and none known above it: any plan within 64 bits, to return */
+                g = s.stopped ? GROUP_UNPROVEN : search_group(&s, first, n, false, 0, APLAN_UNLIMITED, false, 0);
+                found = group_height(&s, first, n, &h);
             }
+            /* g is now about 64 bits: GROUP_INFEASIBLE proves that no plan of the group fits them */
+            if (!found) return no_plan(&s, first, n, g == GROUP_INFEASIBLE, report);
+        } else if (!settled) {
+            if (!found) return no_plan(&s, first, n, false, report); /* the budget ran out before this group */
+            proven = false;
         }
         first += n;
     }

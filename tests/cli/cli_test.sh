@@ -1272,5 +1272,38 @@ sys.exit(0 if got.startswith(b"\r\x1b[Kaplan: reading ") and got.count(b"\x1b[K"
         "$T/tty" "$I12" || fail "'$last': the line is not cleared before the table"
 fi
 
+# Sizes near 2^64 (issue 17): big (2^63 + 1 bytes) and q (2^62, aligned to 2^62) are live together, late (2^62)
+# after them. Largest first puts big at 0 and q aligned above it, at 2^63 + 2^62, where it would end at 2^64: every
+# strategy that does not search passes 2^64 - 1 by its own rule (q named). q at 0 and big above it end at
+# 2^63 + 2^62 + 1, the lower bound: exact searches from the bound and the capacity when its start overflows, and
+# so does auto's search when no cheap strategy planned.
+printf 'id,lower,upper,size,alignment\nbig,0,2,9223372036854775809,1\nq,0,2,4611686018427387904,4611686018427387904\nlate,2,3,4611686018427387904,1\n' >"$T/big.csv"
+if [ "$HAS_EXACT" = 1 ]; then
+    run 0 "$A" plan -s greedy_by_size,exact "$T/big.csv"
+    line out "lower bound: 13835058055282163713 bytes, reached at step 0"
+    hasre out "^  greedy_by_size +- +13835058055282163713 +- +- +- +[0-9.]+ ms +no  \\(buffer 1: size or offset overflows 64 bits: buffer 1 is 'q' \\(line 3\\)\\)\$"
+    hasre out '^\* exact +13835058055282163713 +13835058055282163713 +\+0\.0% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
+    line out "best: exact, 13835058055282163713 bytes: proven optimal (equals the lower bound)"
+    run 0 "$A" plan -s exact -f csv -o "$T/big_plan.csv" "$T/big.csv"
+    checks=$((checks + 1))
+    printf 'id,lower,upper,size,alignment,offset\nbig,0,2,9223372036854775809,1,4611686018427387904\nq,0,2,4611686018427387904,4611686018427387904,0\nlate,2,3,4611686018427387904,1,0\n' |
+        cmp -s - "$T/big_plan.csv" || fail "exact's plan of big.csv: $(cat "$T/big_plan.csv")"
+    run 0 "$A" verify "$T/big.csv" "$T/big_plan.csv"
+    line out "$T/big_plan.csv: valid: 3 buffers, arena 13835058055282163713 bytes, lower bound 13835058055282163713 bytes (+0.0%), optimal"
+    run 0 "$A" plan -s auto "$T/big.csv"
+    hasre out '^\* exact +13835058055282163713 +13835058055282163713 +\+0\.0% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
+    lines out 8 # auto keeps only the best plan's row
+    run 0 "$A" plan -s auto --capacity 13835058055282163713 "$T/big.csv"
+    line out "fits: 13835058055282163713 of 13835058055282163713 bytes (100.0% of the capacity); 0 bytes free"
+fi
+run 3 "$A" plan -s auto --time-limit 0 "$T/big.csv" # no search: nothing plans
+line err "  greedy_by_size: buffer 1: size or offset overflows 64 bits: buffer 1 is 'q' (line 3)"
+# Aligned to 2^63 and 2^62, a and b fit in no order: exact proves it and says so as the others do.
+printf 'id,lower,upper,size,alignment\na,0,2,9223372036854775809,9223372036854775808\nb,1,3,4611686018427387904,4611686018427387904\n' >"$T/none.csv"
+run 3 "$A" plan "$T/none.csv"
+line err "aplan: $T/none.csv: no strategy could plan the input"
+line err "  greedy_by_size: buffer 1: size or offset overflows 64 bits: buffer 1 is 'b' (line 3)"
+[ "$HAS_EXACT" = 0 ] || line err "  exact: buffer 1: size or offset overflows 64 bits: buffer 1 is 'b' (line 3)"
+
 echo "$checks checks, $failures failures, $skipped parts skipped"
 [ "$failures" = 0 ]
