@@ -386,42 +386,9 @@ const cli_target *cli_target_at(size_t i);
 /* The preset named name, case aside ("Cortex-M4" is cortex-m4); NULL when there is none. */
 const cli_target *cli_target_find(const char *name);
 
-/* output.c */
-/* The report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the lower bound
- * and what the figures cover. `plan`'s table and `bound` open with it. */
-void cli_write_heading(FILE *out, const cli_session *s);
-int cli_write_table(FILE *out, const cli_session *s);
-int cli_write_json(FILE *out, const cli_session *s);
-int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run);
-/* prefix starts every identifier (macros: upper-cased); NULL gives "aplan". */
-int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char *prefix);
-
-/* Files. A writer fills out and returns CLI_EXIT_OK; CLI_EXIT_IO when a write failed (the caller names the file);
- * or another CLI_EXIT_* code with its error printed. */
-typedef int (*cli_writer)(FILE *out, void *state);
-/* Write path so that it is never seen half-written: write() fills a new temporary file in path's directory (so the
- * rename cannot cross file systems), which is flushed, synced and renamed over path. On any failure the temporary
- * file is removed, path is left as it was and the error is printed. The new file keeps the mode of the one it
- * replaces (else 0666 less the umask). Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
-int cli_write_file_atomic(const char *path, cli_writer write, void *state);
-/* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
-bool cli_same_file(const char *a, const char *b);
-/* commands.c: where a command's result goes. */
-/* Write the result with write(): to standard output when path is NULL (flushed and checked); to path directly when it
- * names an existing file that is not a regular file (a device such as /dev/null, a FIFO: nothing to replace);
- * through a symbolic link to its target; else with cli_write_file_atomic, so path is replaced only when the whole
- * result is written and a failure leaves it as it was. Returns CLI_EXIT_OK, CLI_EXIT_IO with "cannot write PATH:
- * REASON" printed, or write()'s own failure code. */
-int cli_write_output(const char *path, cli_writer write, void *state);
-/* svg.c */
-int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run);
-int cli_write_html(FILE *out, const cli_session *s, const cli_run *run);
-
-/* Helpers shared by the writers. */
-void cli_json_string(FILE *out, const char *s);
-void cli_xml_text(FILE *out, const char *s);
+/* text.c: text as every output shows it. */
+/* Arena over bound in percent; 0 when the bound is 0. */
 double cli_overhead_percent(uint64_t arena, uint64_t bound);
-
 /* Text from files (tensor names, custom operator codes: any bytes, NULs included) is shown the same way in every
  * output: a valid UTF-8 sequence (RFC 3629) of a character XML allows stands for itself; every other byte (invalid
  * UTF-8, a control character, DEL, U+FFFE/U+FFFF) becomes the four characters \xHH. */
@@ -429,6 +396,9 @@ double cli_overhead_percent(uint64_t arena, uint64_t bound);
 size_t cli_shown_length(const unsigned char *s, size_t avail);
 /* The display text of size bytes at data, NUL-terminated, owned by the caller (free); NULL when out of memory. */
 char *cli_display_text(const char *data, size_t size);
+/* Raw text s (an id or a path as the file or command line gave it: any bytes) as display text, whole: what
+ * cli_display_text would make of it, written without a copy. Returns its characters (out NULL: measures only). */
+size_t cli_write_shown(FILE *out, const char *s);
 /* Characters (code points) in display text: its width on a terminal, wide characters aside. */
 size_t cli_text_width(const char *s);
 /* Names longer than this many characters are shortened in the table, `bound` and the graph listing (never in CSV,
@@ -449,6 +419,53 @@ void cli_tensor_text(const cli_input *in, size_t i, char *out, size_t out_size);
 /* What runs at step: "CONV_2D (op 28 of subgraph 0)", "the inputs of subgraph 0", "start, before any operator",
  * "entering subgraph 2 from WHILE (op 3 of subgraph 0)". false (out "") when the input has no such step (CSV). */
 bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size);
+/* What the arena figures cover, for the heading and JSON's "covers": the section the figures are of (with the
+ * buffer count in it), and what a runtime adds on top that the input cannot show (NULL: nothing). For a model, the
+ * figure is only TFLM's planned section: sizing firmware from it alone fails in AllocateTensors. */
+typedef struct cli_coverage_text {
+    const char *section;      /* JSON's "section": "tflm_planned" or "input_buffers" */
+    char what[160];
+    const char *not_included; /* static text, or NULL */
+} cli_coverage_text;
+void cli_coverage(const cli_session *s, cli_coverage_text *c);
+/* Up to this many of the peak step's largest buffers are named when a plan does not fit (the table's verdict,
+ * JSON's "peak"). */
+#define CLI_PEAK_SHOWN 3u
+
+/* table.c: the comparison table. */
+/* The report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the lower bound
+ * and what the figures cover. `plan`'s table and `bound` open with it. */
+void cli_write_heading(FILE *out, const cli_session *s);
+int cli_write_table(FILE *out, const cli_session *s);
+
+/* json.c */
+int cli_write_json(FILE *out, const cli_session *s);
+
+/* export.c: one plan for other tools. */
+int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run);
+/* prefix starts every identifier (macros: upper-cased); NULL gives "aplan". */
+int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char *prefix);
+
+/* svg.c: the pictures. */
+int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run);
+int cli_write_html(FILE *out, const cli_session *s, const cli_run *run);
+
+/* file.c: where a result goes. A writer fills out and returns CLI_EXIT_OK; CLI_EXIT_IO when a write failed (the
+ * caller names the file); or another CLI_EXIT_* code with its error printed. */
+typedef int (*cli_writer)(FILE *out, void *state);
+/* Write the result with write(): to standard output when path is NULL (flushed and checked); to path directly when it
+ * names an existing file that is not a regular file (a device such as /dev/null, a FIFO: nothing to replace);
+ * through a symbolic link to its target; else with cli_write_file_atomic, so path is replaced only when the whole
+ * result is written and a failure leaves it as it was. Returns CLI_EXIT_OK, CLI_EXIT_IO with "cannot write PATH:
+ * REASON" printed, or write()'s own failure code. */
+int cli_write_output(const char *path, cli_writer write, void *state);
+/* Write path so that it is never seen half-written: write() fills a new temporary file in path's directory (so the
+ * rename cannot cross file systems), which is flushed, synced and renamed over path. On any failure the temporary
+ * file is removed, path is left as it was and the error is printed. The new file keeps the mode of the one it
+ * replaces (else 0666 less the umask). Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
+int cli_write_file_atomic(const char *path, cli_writer write, void *state);
+/* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
+bool cli_same_file(const char *a, const char *b);
 
 /* progress.c: the progress line of long runs on a terminal (and, in -DCLI_PHASE_TIMES builds, each phase's time). */
 /* Start the clock; the line may show from now on, when stderr is a terminal and the run passes the threshold. */

@@ -3,52 +3,12 @@
  * chosen format. Each handler loads its input, runs a session and maps every outcome to an exit code (cli.h) with the
  * error printed; results go to stdout or -o FILE, errors to stderr.
  */
-#define _XOPEN_SOURCE 700 /* lstat, realpath (XSI): where -o FILE really is */
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "aplan/strategies.h"
 #include "cli.h"
-
-int cli_write_output(const char *path, cli_writer write, void *state) {
-    if (path == NULL) {
-        int rc = write(stdout, state);
-        if (rc == CLI_EXIT_IO) {
-            cli_error("cannot write standard output: %s", errno != 0 ? strerror(errno) : "write error");
-            return rc;
-        }
-        return rc == CLI_EXIT_OK ? cli_flush_stdout() : rc;
-    }
-    /* A link is followed, so that the file it names is replaced and the link stays (a dangling one is replaced). */
-    char *target = NULL;
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) target = realpath(path, NULL);
-    const char *where = target != NULL ? target : path;
-    int rc;
-    if (stat(where, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        /* A device or a FIFO: written in place. Renaming a new file over it would replace /dev/null itself. */
-        FILE *out = fopen(where, "wb");
-        if (out == NULL) {
-            cli_error("cannot open %s for writing: %s", path, strerror(errno));
-            free(target);
-            return CLI_EXIT_IO;
-        }
-        errno = 0;
-        rc = write(out, state);
-        int err = errno;
-        if (rc == CLI_EXIT_OK && (fflush(out) != 0 || ferror(out) != 0)) err = errno, rc = CLI_EXIT_IO;
-        if (fclose(out) != 0 && rc == CLI_EXIT_OK) err = errno, rc = CLI_EXIT_IO;
-        if (rc == CLI_EXIT_IO) cli_error("cannot write %s: %s", path, err != 0 ? strerror(err) : "write error");
-    } else {
-        /* A regular file, a new one or a directory (whose rename fails, naming it): replaced whole or not at all. */
-        rc = cli_write_file_atomic(where, write, state);
-    }
-    free(target);
-    return rc;
-}
 
 /* What emit writes: the session in the format -o and -f chose. */
 typedef struct emit_state {
