@@ -138,7 +138,7 @@ typedef struct cli_session {
                               capacity aside); 0 when unknown */
 } cli_session;
 
-/* options.c: the command line: options, their parser, the help texts and the error line. */
+/* options.c: the command line: options, their parser, suggestions and the error line. */
 #define CLI_PROGRAM "aplan"
 
 typedef enum cli_format {
@@ -190,24 +190,17 @@ typedef struct cli_options {
     size_t arg_count;
 } cli_options;
 
+/* A row of the command table (main.c), the one declaration of a command. */
 typedef struct cli_command {
     const char *name;
     unsigned accepts;      /* CLI_OPT_* bits */
     size_t min_args, max_args;
-    const char *usage;
-    const char *help;
+    const char *usage;     /* "aplan embed [options] MODEL -o OUT" (starts with "aplan "): the help's first line,
+                              and the usage errors' */
+    const char *summary;   /* what the main help says of it, after the usage less "aplan " and " [options]" */
+    const char *help;      /* the body of `aplan NAME --help` after the usage: what it does, then its options */
     int (*run)(const cli_options *o); /* returns a CLI_EXIT_* code; errors already printed */
 } cli_command;
-
-/* Per-command help bodies (after the usage line); the commands' table in main.c points at them. */
-extern const char cli_help_plan[];
-extern const char cli_help_example[];
-extern const char cli_help_verify[];
-extern const char cli_help_bound[];
-extern const char cli_help_graph[];
-extern const char cli_help_list[];
-extern const char cli_help_targets[];
-extern const char cli_help_embed[];
 
 /* "aplan: <message>\n" on stderr: the one shape of every error line. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
@@ -234,10 +227,6 @@ uint64_t cli_max_input(const cli_options *o);
 /* Flush standard output at the end of a command: CLI_EXIT_OK, or CLI_EXIT_IO with "cannot write standard output:
  * REASON" printed when anything written to it failed (a full disk, a closed pipe, /dev/full). */
 int cli_flush_stdout(void);
-/* The main help: every command in a line, and the exit codes. */
-void cli_print_help(FILE *out);
-/* A command's help: "usage: <usage>", a blank line, then its help body. */
-void cli_print_command_help(FILE *out, const cli_command *cmd);
 
 /* session.c: one planning session over a loaded input. */
 /* Zero s, attach in and resolve the settings and problem from o and the input kind; best = SIZE_MAX (no run). */
@@ -309,6 +298,12 @@ void cli_describe_report(const cli_input *in, aplan_status status, const aplan_r
                          size_t out_size);
 /* Free what the session allocated (not the input). */
 void cli_session_free(cli_session *s);
+
+/* main.c: the help texts, from the command table. */
+/* The main help: every command in a line, and the exit codes. */
+void cli_print_help(FILE *out);
+/* A command's help: "usage: <usage>", a blank line, then its help body. */
+void cli_print_command_help(FILE *out, const cli_command *cmd);
 
 /* commands.c: the handlers of the commands' table; each returns a CLI_EXIT_* code with its errors printed. */
 int cli_cmd_plan(const cli_options *o);

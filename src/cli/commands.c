@@ -1,7 +1,7 @@
 /*
- * The commands: plan, example, verify, bound, graph, list, targets and embed, and emit, which writes a session in the
- * chosen format. Each handler loads its input, runs a session and maps every outcome to an exit code (cli.h) with the
- * error printed; results go to stdout or -o FILE, errors to stderr.
+ * The handlers of the command table (main.c), and emit, which writes a session in the chosen format. Each handler
+ * loads its input, runs a session and maps every outcome to an exit code (cli.h) with the error printed; results go
+ * to stdout or -o FILE, errors to stderr.
  */
 #include <errno.h>
 #include <stdlib.h>
