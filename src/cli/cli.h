@@ -141,15 +141,6 @@ typedef struct cli_session {
 /* options.c: the command line: options, their parser, suggestions and the error line. */
 #define CLI_PROGRAM "aplan"
 
-typedef enum cli_format {
-    CLI_FORMAT_TABLE,
-    CLI_FORMAT_CSV,
-    CLI_FORMAT_JSON,
-    CLI_FORMAT_SVG,
-    CLI_FORMAT_HTML,
-    CLI_FORMAT_C
-} cli_format;
-
 /* Which options a command accepts; an option given to a command that ignores it is a usage error, not a no-op. */
 enum {
     CLI_OPT_STRATEGY = 1u << 0,
@@ -176,7 +167,7 @@ typedef struct cli_options {
     bool round;
     uint64_t capacity;
     const char *target;    /* a known preset when set */
-    cli_format format;
+    size_t format;         /* -f: an index into cli_formats (0, the first row, is the default) */
     const char *output;
     bool alias;
     bool graph;
@@ -298,6 +289,35 @@ void cli_describe_report(const cli_input *in, aplan_status status, const aplan_r
                          size_t out_size);
 /* Free what the session allocated (not the input). */
 void cli_session_free(cli_session *s);
+
+/* formats.c: the output formats, one row each (the one declaration of a format). */
+/* A writer of a format: the session s (the loaded input, the settings, every run) to out. run is the plan a format of
+ * one plan writes (never NULL for those), and for a format of the whole session the best plan or NULL; o gives the
+ * options a format takes (cli_format.options). Returns CLI_EXIT_OK, CLI_EXIT_IO when a write failed (emit names the
+ * file), or another CLI_EXIT_* code with its error printed. */
+typedef int cli_format_writer(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o);
+typedef enum cli_format_needs {
+    CLI_NEEDS_SESSION, /* every run of the session: the table, JSON */
+    CLI_NEEDS_PLAN     /* the plan of one strategy: the best when several ran */
+} cli_format_needs;
+typedef struct cli_format {
+    const char *name;          /* -f NAME, matched case aside */
+    cli_format_needs needs;
+    bool when_no_fit;          /* also written when no plan fits the capacity (exit 4): a session format with every
+                                  run and the verdict, a format of one plan with the smallest plan */
+    unsigned options;          /* CLI_OPT_* bits of the options that only this format takes (--name: c) */
+    const char *what;          /* the progress line's "writing WHAT" */
+    const char *help;          /* its line in the help of -f */
+    cli_format_writer *write;
+} cli_format;
+extern const cli_format cli_formats[];
+extern const size_t cli_format_count;
+/* The names of the formats that take one of the CLI_OPT_* bits of options (every format when 0), in table order,
+ * joined with ", " and a last " or ": "table, csv, json, svg, html or c"; mark_default adds " (default)" after the
+ * first row's. Cut to out_size. */
+void cli_format_names(char *out, size_t out_size, unsigned options, bool mark_default);
+/* The help of -f: the option and the names, then one line per format. */
+void cli_print_format_help(FILE *out);
 
 /* main.c: the help texts, from the command table. */
 /* The main help: every command in a line, and the exit codes. */
@@ -427,23 +447,13 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c);
  * JSON's "peak"). */
 #define CLI_PEAK_SHOWN 3u
 
-/* table.c: the comparison table. */
-/* The report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the lower bound
- * and what the figures cover. `plan`'s table and `bound` open with it. */
+/* The writers of the formats' table. table.c: the comparison table; json.c; export.c: one plan for other tools as
+ * CSV, and as a C header whose identifiers start with --name (macros upper-cased; default aplan); svg.c: the
+ * pictures. */
+cli_format_writer cli_write_table, cli_write_json, cli_write_csv, cli_write_c, cli_write_svg, cli_write_html;
+/* table.c: the report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the
+ * lower bound and what the figures cover. `plan`'s table and `bound` open with it. */
 void cli_write_heading(FILE *out, const cli_session *s);
-int cli_write_table(FILE *out, const cli_session *s);
-
-/* json.c */
-int cli_write_json(FILE *out, const cli_session *s);
-
-/* export.c: one plan for other tools. */
-int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run);
-/* prefix starts every identifier (macros: upper-cased); NULL gives "aplan". */
-int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char *prefix);
-
-/* svg.c: the pictures. */
-int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run);
-int cli_write_html(FILE *out, const cli_session *s, const cli_run *run);
 
 /* file.c: where a result goes. A writer fills out and returns CLI_EXIT_OK; CLI_EXIT_IO when a write failed (the
  * caller names the file); or another CLI_EXIT_* code with its error printed. */

@@ -10,50 +10,33 @@
 #include "aplan/strategies.h"
 #include "cli.h"
 
-/* What emit writes: the session in the format -o and -f chose. */
+/* What emit writes: the session in the format -o and -f chose, from run. */
 typedef struct emit_state {
     const cli_options *o;
-    cli_session *s;
+    const cli_session *s;
+    const cli_run *run;
 } emit_state;
 
 /* cli_writer of emit. */
 static int write_session(FILE *out, void *state) {
     const emit_state *e = state;
-    const cli_options *o = e->o;
-    cli_session *s = e->s;
-    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
-    static const char *const what[] = {"the table", "the plan as CSV", "the JSON", "the SVG", "the HTML report",
-                                       "the C header"};
-    cli_progress_writing(out, what[o->format]);
+    const cli_format *f = &cli_formats[e->o->format];
+    cli_progress_writing(out, f->what);
     errno = 0;
-    int rc = CLI_EXIT_OK;
-    switch (o->format) {
-    case CLI_FORMAT_TABLE:
-        rc = cli_write_table(out, s);
-        break;
-    case CLI_FORMAT_JSON:
-        rc = cli_write_json(out, s);
-        break;
-    case CLI_FORMAT_CSV:
-        rc = cli_write_csv(out, s, best);
-        break;
-    case CLI_FORMAT_SVG:
-        rc = cli_write_svg(out, s, best);
-        break;
-    case CLI_FORMAT_HTML:
-        rc = cli_write_html(out, s, best);
-        break;
-    case CLI_FORMAT_C:
-        rc = cli_write_c(out, s, best, o->name);
-        break;
-    }
+    int rc = f->write(out, e->s, e->run, e->o);
     return rc == CLI_EXIT_OK && ferror(out) != 0 ? CLI_EXIT_IO : rc;
 }
 
-/* Write the session to -o FILE (replaced only when complete) or stdout; any write failure is an I/O error, printed
- * with its reason. */
-static int emit(const cli_options *o, cli_session *s) {
-    emit_state e = {o, s};
+/* Write the session to -o FILE (replaced only when complete) or stdout in the chosen format, from run: the best plan
+ * (NULL: none, which only a format of the whole session takes), or the smallest when none fits; any write failure is
+ * an I/O error, printed with its reason. */
+static int emit(const cli_options *o, const cli_session *s, const cli_run *run) {
+    const cli_format *f = &cli_formats[o->format];
+    if (f->needs == CLI_NEEDS_PLAN && run == NULL) { /* run_strategies never asks for it */
+        cli_error("no plan to write as %s", f->what);
+        return CLI_EXIT_INTERNAL;
+    }
+    emit_state e = {o, s, run};
     return cli_write_output(o->output, write_session, &e);
 }
 
@@ -91,10 +74,12 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     /* What a search found out about the capacity: proven that nothing fits, or out of time before finding a fit. */
     const cli_run *proof, *ran_out;
     cli_capacity_verdicts(s, &proof, &ran_out);
-    /* Plans that do not fit are still plans: the table or JSON shows them (exit 4), and so does a search that proved
-     * that none fits. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
-    if (show && (smallest != NULL || proof != NULL) && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON))
-        (void)emit(o, s);
+    /* Plans that do not fit are still plans: a format of the whole session (the table, JSON) shows them (exit 4), and
+     * so does a search that proved that none fits; a format of one plan that is written then (cli_format.when_no_fit)
+     * gets the smallest. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
+    const cli_format *f = &cli_formats[o->format];
+    if (show && f->when_no_fit && (f->needs == CLI_NEEDS_SESSION ? smallest != NULL || proof != NULL : smallest != NULL))
+        (void)emit(o, s, f->needs == CLI_NEEDS_SESSION ? NULL : smallest);
     if (s->bound > s->settings.capacity) {
         cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
                   (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),
@@ -142,7 +127,7 @@ static int plan_input(const cli_options *o, cli_input *in) {
         s.run_count = 1;
         s.best = 0;
     }
-    if (rc == CLI_EXIT_OK) rc = emit(o, &s);
+    if (rc == CLI_EXIT_OK) rc = emit(o, &s, &s.runs[s.best]);
     cli_session_free(&s);
     return rc;
 }

@@ -21,21 +21,11 @@ static bool file_sink(void *state, const char *bytes, size_t length) {
     return fwrite(bytes + drop, 1, length - drop, f->out) == length - drop;
 }
 
-static int need_plan(const cli_run *run, const char *what) {
-    if (run == NULL) {
-        cli_progress_end();
-        fprintf(stderr, "aplan: no plan to write as %s\n", what);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    return CLI_EXIT_OK;
-}
-
 /* Rows of the alignment column's copy written at a time: 160 KiB, however large the input. */
 #define CSV_CHUNK_ROWS 4096u
 
-int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run) {
-    int rc = need_plan(run, "CSV");
-    if (rc != CLI_EXIT_OK) return rc;
+int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
     const cli_input *in = s->input;
     /* Another tool checking the plan needs each buffer's alignment: write the column whenever it is not 1. */
     bool alignment = (in->csv_columns & APLAN_CSV_HAS_ALIGNMENT) != 0 || s->settings.alignment > 1u;
@@ -119,10 +109,8 @@ static void write_buffer_plan(FILE *out, const cli_session *s, const cli_run *ru
     fputs("}};\n", out);
 }
 
-int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char *prefix) {
-    int rc = need_plan(run, "a C header");
-    if (rc != CLI_EXIT_OK) return rc;
-    if (prefix == NULL) prefix = "aplan";
+int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    const char *prefix = o->name != NULL ? o->name : "aplan";
     char *up = malloc(strlen(prefix) + 1u); /* the prefix of macros */
     if (up == NULL) return CLI_EXIT_INTERNAL;
     for (size_t i = 0; i <= strlen(prefix); i++)

@@ -301,7 +301,8 @@ static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best) {
     return true;
 }
 
-int cli_write_json(FILE *out, const cli_session *s) {
+int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)run, (void)o; /* the best run is s's, and JSON takes no option of its own */
     const cli_input *in = s->input;
     const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
     fprintf(out, "{\n  \"aplan_version\": \"%s\",\n", aplan_version());

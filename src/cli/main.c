@@ -30,11 +30,14 @@
     "      --target NAME     RAM size (the capacity) and alignment of a target, any case (see `aplan targets`);\n"\
     "                        .tflite and the example keep TFLM's 16-byte alignment on every target\n"            \
     "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n"             \
-    "  -f, --format FMT      table (default), csv, json, svg, html or c\n"                                        \
+    FORMAT_OPTION                                                                                                   \
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
     "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
     "                        result is written (a failure leaves it as it was)\n"                                  \
     "  -h, --help            this help\n"
+
+/* Where -f and the formats' lines go: cli_print_command_help writes them from the formats' table (formats.c). */
+#define FORMAT_OPTION "\001"
 
 /* --time-limit, for the commands that plan. */
 #define TIME_LIMIT_OPTION                                                                                           \
@@ -53,8 +56,7 @@ static const char help_plan[] =
     "and print one row per strategy: arena bytes, lower bound, overhead over the bound, outcome (optimal, fits,\n"
     "best found, infeasible, or plan: nothing proven), search nodes, time, verified; then\n"
     "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
-    "`aplan INPUT [options]` is the same. With -f csv|svg|html|c the output is the plan of one strategy (the best\n"
-    "when several ran).\n\n" PLAN_OPTIONS MAX_INPUT_OPTION;
+    "`aplan INPUT [options]` is the same.\n\n" PLAN_OPTIONS MAX_INPUT_OPTION;
 
 static const char help_example[] =
     "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan`.\n\n"
@@ -164,7 +166,15 @@ void cli_print_help(FILE *out) {
 }
 
 void cli_print_command_help(FILE *out, const cli_command *cmd) {
-    fprintf(out, "usage: %s\n\n%s", cmd->usage, cmd->help);
+    fprintf(out, "usage: %s\n\n", cmd->usage);
+    const char *formats = strstr(cmd->help, FORMAT_OPTION);
+    if (formats == NULL) {
+        fputs(cmd->help, out);
+        return;
+    }
+    fprintf(out, "%.*s", (int)(formats - cmd->help), cmd->help);
+    cli_print_format_help(out);
+    fputs(formats + strlen(FORMAT_OPTION), out);
 }
 
 /* A first word that is no command is taken as an input file when it names one that can be opened, or has a '/' or

@@ -164,9 +164,6 @@ static bool c_identifier(const char *s) {
     return true;
 }
 
-/* Indexed by cli_format. */
-static const char *const format_names[] = {"table", "csv", "json", "svg", "html", "c"};
-
 /* Every option: its long name, its one-letter form (0: none), its CLI_OPT_* bit (0 for --help, which every command
  * takes) and whether it takes a value. */
 typedef struct option_spec {
@@ -332,17 +329,18 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             bool found = false;
             cli_suggestion near;
             cli_suggest_init(&near, value);
-            for (size_t f = 0; f < sizeof format_names / sizeof format_names[0]; f++) {
-                if (strcmp(value, format_names[f]) == 0) {
-                    o->format = (cli_format)f;
+            for (size_t f = 0; f < cli_format_count; f++) {
+                if (cli_same_name(value, cli_formats[f].name)) {
+                    o->format = f;
                     found = true;
                 }
-                cli_suggest_consider(&near, format_names[f]);
+                cli_suggest_consider(&near, cli_formats[f].name);
             }
             if (!found) {
-                char hint[80];
+                char hint[80], names[160];
                 cli_suggest_text(&near, hint, sizeof hint);
-                cli_error("%s: unknown format '%s' (%stable, csv, json, svg, html or c)", cmd->name, value, hint);
+                cli_format_names(names, sizeof names, 0, false);
+                cli_error("%s: unknown format '%s' (%s%s)", cmd->name, value, hint, names);
                 return CLI_EXIT_USAGE;
             }
             break;
@@ -363,8 +361,15 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         }
     }
     if (o->help) return CLI_EXIT_OK;
-    if ((o->given & CLI_OPT_NAME) && o->format != CLI_FORMAT_C) {
-        cli_error("%s: --name applies to -f c only", cmd->name);
+    /* An option that only some formats take (cli_format.options) is a usage error with any other. */
+    unsigned format_only = 0;
+    for (size_t f = 0; f < cli_format_count; f++) format_only |= cli_formats[f].options;
+    unsigned refused = o->given & format_only & ~cli_formats[o->format].options;
+    for (size_t k = 0; refused != 0 && k < sizeof option_specs / sizeof option_specs[0]; k++) {
+        if ((option_specs[k].bit & refused) == 0) continue;
+        char names[160];
+        cli_format_names(names, sizeof names, option_specs[k].bit, false);
+        cli_error("%s: %s applies to -f %s only", cmd->name, option_specs[k].name, names);
         return CLI_EXIT_USAGE;
     }
     if (o->arg_count < cmd->min_args || o->arg_count > cmd->max_args) {

@@ -741,18 +741,8 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     return ok;
 }
 
-static int need_plan(const cli_run *run, const char *what) {
-    if (run == NULL) {
-        cli_progress_end();
-        fprintf(stderr, "aplan: no plan to draw as %s\n", what);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    return CLI_EXIT_OK;
-}
-
-int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run) {
-    int rc = need_plan(run, "SVG");
-    if (rc != CLI_EXIT_OK) return rc;
+int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     if (!svg_body(out, s, run)) {
         cli_error("out of memory drawing the SVG");
@@ -899,9 +889,8 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
     fputs("</table></div>\n", out);
 }
 
-int cli_write_html(FILE *out, const cli_session *s, const cli_run *run) {
-    int rc = need_plan(run, "HTML");
-    if (rc != CLI_EXIT_OK) return rc;
+int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
     const cli_input *in = s->input;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>aplan: ", out);

@@ -237,7 +237,8 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
             name);
 }
 
-int cli_write_table(FILE *out, const cli_session *s) {
+int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)run, (void)o; /* the best run is s's, and the table takes no option of its own */
     cli_write_heading(out, s);
     write_selection_note(out, s);
     fprintf(out, "\n  %-22s %12s %12s %9s  %-10s %12s %11s  %s\n", "strategy", "arena bytes", "lower bound",

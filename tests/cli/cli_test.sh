@@ -1078,5 +1078,31 @@ sys.exit(0 if got.startswith(b"\r\x1b[Kaplan: reading ") and got.count(b"\x1b[K"
         "$T/tty" "$I12" || fail "'$last': the line is not cleared before the table"
 fi
 
+# === Issue 17: formats and commands declared once, and the frictions =================================================
+# Only inputs written here, the built-in example and the committed fuzz corpus: no shared data.
+
+# --- Format names, any case: the formats' table serves -f, the help and the unknown-format message ------------------
+run 0 "$A" -f SVG
+has out '<svg xmlns="http://www.w3.org/2000/svg" class="aplan-layout"'
+empty err
+run 0 "$A" example -f Json
+has out '"aplan_version": '
+run 0 "$A" example -f C --name Net
+line out "#define NET_ARENA_SIZE 32256u"
+run 2 "$A" example -f SVG --name net
+line err "aplan: example: --name applies to -f c only"
+empty out
+run 2 "$A" example -f svgg
+line err "aplan: example: unknown format 'svgg' (did you mean 'svg'? table, csv, json, svg, html or c)"
+run 0 "$A" plan --help
+line out "  -f, --format FMT      table (default), csv, json, svg, html or c, any case:"
+line out "                        svg    the best plan drawn: steps across, offsets down"
+line out "                        c      the best plan as a C header, with TFLM's BufferPlan"
+# The main help lists the commands from the command table, in its order.
+run 0 "$A" --help
+line out "       aplan INPUT [options]   (the same as aplan plan [options] INPUT)"
+line out "  verify PROBLEM PLAN   check a plan (CSV with offsets, or a .tflite offline plan)"
+line out "  embed MODEL -o OUT    write a copy of a .tflite model with the plan as its offline plan"
+
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]
