@@ -487,8 +487,8 @@ double cli_clock_ms(void);
 /* The output phase: "writing WHAT" when out is not a terminal; else the line is cleared (the output follows). */
 void cli_progress_writing(FILE *out, const char *what);
 
-/* report_page.c: the HTML report's style sheet and script (report_page.css and report_page.js), one string per
- * line, NULL-terminated; svg.c writes them into the page. */
+/* report_page.c, which the build generates from report_page.css and report_page.js (report_page.py): the HTML
+ * report's style sheet and script, one string per line, NULL-terminated; svg.c writes them into the page. */
 extern const char *const cli_report_style[];
 extern const char *const cli_report_script[];
 

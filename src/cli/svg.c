@@ -12,7 +12,7 @@
  * count: at most DETAIL_LIMIT tooltips of about 0.25 KB (0.4 KB with a model's names and operators), plus the pixel
  * paths (0.9 MB in all for the 100,000 buffers of tests/cli/browser_test.sh, which holds it under 2 MB).
  *
- * HTML: one file, no network: the comparison table, then the plans drawn by the script of report_page.c from the
+ * HTML: one file, no network: the comparison table, then the plans drawn by the script of report_page.js from the
  * plan data embedded once as JSON (every strategy that planned, with the same scales; zoom, pan, search, colour
  * modes, legend, the live-bytes curve). The data is columnar: about 25 bytes per buffer plus 8-10 per buffer and
  * strategy, 5.6 MB for the test's 100,000 buffers and four strategies (ids of a few characters; a model adds its
@@ -48,7 +48,7 @@ enum {
 #define MIN_W 1.0
 
 /* The viridis ramp (perceptually uniform, readable with colour blindness), dark to light; small classes dark. The
- * script of report_page.c uses the same eight colours. */
+ * script of report_page.js uses the same eight colours. */
 static const char *const palette[8] = {"#440154", "#46327e", "#365c8d", "#277f8e",
                                        "#1fa187", "#4ac16d", "#a0da39", "#fde725"};
 
