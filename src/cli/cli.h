@@ -454,6 +454,12 @@ cli_format_writer cli_write_table, cli_write_json, cli_write_csv, cli_write_c, c
 /* table.c: the report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the
  * lower bound and what the figures cover. `plan`'s table and `bound` open with it. */
 void cli_write_heading(FILE *out, const cli_session *s);
+/* table.c: with a capacity, the verdict line (no newline), as the table and the pictures say it: "fits: N of C bytes
+ * (P% of the capacity); F bytes free", or "does not fit: ..." with by how much the smallest plan, or the bound,
+ * misses and what a search proved. false (out "") without a capacity, or when no run planned and the bound fits.
+ * out_size CLI_VERDICT_SIZE holds any verdict. */
+bool cli_verdict(const cli_session *s, char *out, size_t out_size);
+#define CLI_VERDICT_SIZE 512u
 
 /* file.c: where a result goes. A writer fills out and returns CLI_EXIT_OK; CLI_EXIT_IO when a write failed (the
  * caller names the file); or another CLI_EXIT_* code with its error printed. */

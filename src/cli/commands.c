@@ -78,8 +78,9 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
      * so does a search that proved that none fits; a format of one plan that is written then (cli_format.when_no_fit)
      * gets the smallest. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
     const cli_format *f = &cli_formats[o->format];
-    if (show && f->when_no_fit && (f->needs == CLI_NEEDS_SESSION ? smallest != NULL || proof != NULL : smallest != NULL))
-        (void)emit(o, s, f->needs == CLI_NEEDS_SESSION ? NULL : smallest);
+    bool session = f->needs == CLI_NEEDS_SESSION;
+    if (show && f->when_no_fit && (smallest != NULL || (session && proof != NULL)))
+        (void)emit(o, s, session ? NULL : smallest);
     if (s->bound > s->settings.capacity) {
         cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
                   (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),

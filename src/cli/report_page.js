@@ -15,8 +15,8 @@
  * Names come from nameOf() (the tensor's name, else the id) and idOf() alone; the search matches either. They reach
  * the page only through textContent, never as markup.
  * The address may say #search=TEXT&colour=MODE; the page keeps it in step with the search box. What was drawn is
- * written into #selfcheck (data-state ok|error, data-errors, data-panels, data-drawn, data-painted, data-matches,
- * data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing, data-hover the name under the pointer),
+ * written into #selfcheck (data-state ok|error, data-errors, data-panels, data-beyond (panels whose plan passes the
+ * capacity, tinted past it), data-drawn, data-painted, data-matches, data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing, data-hover the name under the pointer),
  * which tests/cli/browser_test.sh reads from the DOM.
  */
 (function () {
@@ -278,8 +278,10 @@
       var cap = el('figcaption');
       cap.appendChild(el('b', {}, r.name));
       var over = D.bound > 0 ? ((r.arena - D.bound) * 100 / D.bound).toFixed(1) : '0.0';
+      var beyond = D.capacity !== null && r.arena > D.capacity;  /* the plan does not fit */
       cap.appendChild(el('span', {class: 'note'}, ': arena ' + fmtExact(r.arena) + ', +' + over +
-        '% over the lower bound' + (r.best ? ' (best)' : '')));
+        '% over the lower bound' + (beyond ? ', ' + fmtExact(r.arena - D.capacity) + ' over the capacity' : '') +
+        (r.best ? (beyond ? ' (smallest)' : ' (best)') : '')));
       var stage = el('div', {class: 'stage'});
       var base = el('canvas', {class: 'base'}), top = el('canvas', {class: 'over'});
       stage.appendChild(base);
@@ -432,6 +434,13 @@
     hline(ctx, yOf(p.run.arena), W, '#333', [], 1);
     hline(ctx, yOf(D.bound), W, '#c00', [2, 3], 1);
     if (D.capacity !== null) hline(ctx, yOf(D.capacity), W, '#e66100', [], 1.5);
+    /* What lies beyond the capacity (a plan that does not fit), tinted over the buffers. */
+    p.beyond = D.capacity !== null && p.run.arena > D.capacity && D.capacity < view.b1;
+    if (p.beyond) {
+      var yc = Math.max(M.t, yOf(D.capacity));
+      ctx.fillStyle = 'rgba(230,97,0,0.16)';
+      ctx.fillRect(M.l, yc, W, M.t + H - yc);
+    }
     vline(ctx, M.l + (D.boundStep + 0.5 - view.t0) / spanT * W, H, '#c00', [6, 4]);
     /* Search matches: a red frame, at least 7 px, so a match shows however small it is. */
     if (match !== null) {
@@ -802,6 +811,7 @@
     drawAll();
     var ms = Math.round(performance.now() - started);
     check.dataset.panels = String(panels.length);
+    check.dataset.beyond = String(panels.filter(function (p) { return p.beyond; }).length);
     check.dataset.drawn = String(order.length);
     check.dataset.painted = String(panels.length ? painted(panels[0].base, panels[0].dpr) : 0);
     check.dataset.livePainted = String(painted(liveCanvas, live.dpr));

@@ -42,6 +42,7 @@ enum {
     LIVE_GAP = 34,  /* step labels between the layout and the live-bytes panel */
     LIVE_H = 120,   /* the live-bytes panel */
     BOTTOM = 58,    /* step labels, axis name and the bound's caption */
+    VERDICT_LINE = 16, /* a line of the verdict under the drawing, when the plan drawn does not fit */
     DETAIL_LIMIT = 4000
 };
 #define MIN_H 2.0 /* px: the thinnest buffer drawn one by one, so every one is visible and can be hovered */
@@ -436,8 +437,14 @@ static void write_buffer(FILE *out, const picture *g, size_t i) {
     if (w < MIN_W) w = MIN_W;
     if (h < MIN_H) h = MIN_H;
     unsigned k = class_of(&g->classes, size);
+    /* A buffer that passes the capacity is outlined in red (a plan drawn although it does not fit). */
+    uint64_t cap = s->settings.capacity;
+    const char *outline = cap != APLAN_UNLIMITED && size > cap - (off < cap ? off : cap)
+                              ? " stroke=\"#d7191c\" stroke-width=\"1.5\" data-over=\"1\""
+                          : w > 4.0 && h > 4.0 ? " stroke=\"#fff\" stroke-width=\"0.6\""
+                                               : "";
     fprintf(out, "<rect class=\"buf\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s><title>", x, y,
-            w, h, class_colour(&g->classes, k), w > 4.0 && h > 4.0 ? " stroke=\"#fff\" stroke-width=\"0.6\"" : "");
+            w, h, class_colour(&g->classes, k), outline);
     char sz[64], of[64];
     fmt_bytes_exact(sz, sizeof sz, size);
     if (off < 1024u) snprintf(of, sizeof of, "%llu", (unsigned long long)off);
@@ -664,16 +671,36 @@ static const char *proof_text(const cli_session *s, const cli_run *run) {
     return "";
 }
 
+/* The verdict split where it would pass the drawing's right edge (about 6.2 px a character at 11 px): after the
+ * last "; " that leaves the first line short enough, else nowhere. Returns the length of the first line. */
+static size_t verdict_break(const char *v) {
+    size_t most = (size_t)(plot_w / 6.2), first = strlen(v);
+    if (cli_text_width(v) <= most) return first;
+    for (const char *p = strstr(v, "; "); p != NULL && (size_t)(p - v) + 1u <= most; p = strstr(p + 2, "; "))
+        first = (size_t)(p - v) + 1u;
+    return first;
+}
+
 static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     const cli_input *in = s->input;
     picture g;
     if (!picture_init(&g, s, run)) return false;
     const int live_top = TOP + PLOT_H + LIVE_GAP;
-    const int height = live_top + LIVE_H + BOTTOM;
-    uint64_t arena = run->result.arena_size;
-    char a[64], b[64];
+    uint64_t arena = run->result.arena_size, cap = s->settings.capacity;
+    /* No plan fits: this is the smallest, drawn with what lies beyond the capacity and the verdict under it. */
+    bool over = cap != APLAN_UNLIMITED && arena > cap;
+    char verdict[CLI_VERDICT_SIZE] = "";
+    if (over) (void)cli_verdict(s, verdict, sizeof verdict);
+    size_t first = verdict_break(verdict);
+    int verdict_lines = verdict[0] == '\0' ? 0 : first < strlen(verdict) ? 2 : 1;
+    const int height = live_top + LIVE_H + BOTTOM + verdict_lines * VERDICT_LINE;
+    char a[64], b[64], over_by[64], beyond[96] = "";
     fmt_bytes_exact(a, sizeof a, arena);
     fmt_bytes_exact(b, sizeof b, s->bound);
+    if (over) {
+        fmt_bytes_exact(over_by, sizeof over_by, arena - cap);
+        snprintf(beyond, sizeof beyond, "%s over the capacity", over_by);
+    }
 
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"aplan-layout\" width=\"%d\" height=\"%d\" "
@@ -682,12 +709,12 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
             WIDTH, height, WIDTH, height, in->count, g.drawn, g.individual);
     fputs("<title>", out);
     put_text(out, in->name, IN_XML);
-    fprintf(out, ": %s, arena %s, lower bound %s</title>\n", run->strategy->name, a, b);
+    fprintf(out, ": %s, arena %s, lower bound %s%s%s</title>\n", run->strategy->name, a, b, over ? ", " : "", beyond);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
     fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
     put_text(out, in->name, IN_XML);
-    fprintf(out, ": %s, arena %s, lower bound %s (%+.1f%%)%s</text>\n", run->strategy->name, a, b,
-            cli_overhead_percent(arena, s->bound), proof_text(s, run));
+    fprintf(out, ": %s, arena %s, lower bound %s (%+.1f%%)%s%s%s</text>\n", run->strategy->name, a, b,
+            cli_overhead_percent(arena, s->bound), proof_text(s, run), over ? ", " : "", beyond);
     fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffers in memory",
             LEFT, g.drawn);
     if (g.individual < g.drawn)
@@ -706,6 +733,14 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     for (size_t k = 0; k < g.individual; k++) write_buffer(out, &g, g.order[k]);
     bool ok = write_pixel_layer(out, &g);
     fputs("</g>\n", out);
+    if (over) { /* bytes [capacity, y_hi): tinted over the buffers, which stay hoverable under it */
+        double cy = y_of(&g, (double)cap);
+        fprintf(out, "<g class=\"overflow\" pointer-events=\"none\"><rect x=\"%d\" y=\"%.2f\" width=\"%.0f\" "
+                     "height=\"%.2f\" fill=\"#e66100\" fill-opacity=\"0.16\"/>", LEFT, cy, plot_w, TOP + PLOT_H - cy);
+        if (TOP + PLOT_H - cy >= 16.0)
+            fprintf(out, "<text x=\"%d\" y=\"%.2f\" fill=\"#a33d00\">beyond the capacity</text>", LEFT + 4, cy + 13.0);
+        fputs("</g>\n", out);
+    }
     ok = ok && write_live(out, &g);
 
     /* The lower bound: the step where the live sum peaks, and the bound as a height (no plan ends above it). */
@@ -716,7 +751,6 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1\" "
                  "stroke-dasharray=\"2 3\"/>\n",
             LEFT, by, LEFT + plot_w, by);
-    uint64_t cap = s->settings.capacity;
     if (cap != APLAN_UNLIMITED && cap <= g.y_hi) { /* a plan above the capacity: where the RAM ends */
         char c[64];
         fmt_bytes_exact(c, sizeof c, cap);
@@ -736,6 +770,13 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
         put_text(out, what, IN_XML);
     }
     fputs("</text></g>\n", out);
+    for (int line = 0; line < verdict_lines; line++) {
+        fprintf(out, "<text class=\"verdict\" x=\"%d\" y=\"%d\" fill=\"#c00\" font-weight=\"bold\">",
+                line == 0 ? LEFT : LEFT + 12, live_top + LIVE_H + BOTTOM + 8 + line * VERDICT_LINE);
+        if (line == 0) verdict[first] = '\0';
+        put_text(out, line == 0 ? verdict : verdict + first + 1u, IN_XML); /* the second line: after the "; " */
+        fputs("</text>\n", out);
+    }
     fputs("</svg>\n", out);
     free(g.order);
     return ok;
@@ -855,7 +896,10 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
     return true;
 }
 
-static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
+/* The runs' table; shown is the plan the page is about (the best, or the smallest when none fits), which the others
+ * are compared with. */
+static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
+    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
     fputs("<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th><th>arena</th><th>lower bound</th>"
           "<th>overhead</th><th>outcome</th><th>time</th><th>verified</th></tr>\n", out);
     char bound[64];
@@ -864,8 +908,9 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
         const cli_run *r = &s->runs[k];
         fprintf(out, "<tr%s><td><input type=\"checkbox\" class=\"show\" data-run=\"%zu\"%s%s "
                      "aria-label=\"show %s\"></td><td>%s%s</td>",
-                r == best ? " class=\"best\"" : "", k, shown_first(r, best) ? " checked" : "",
-                r->planned ? "" : " disabled", r->strategy->name, r->strategy->name, r == best ? " (best)" : "");
+                r == best ? " class=\"best\"" : "", k, shown_first(r, shown) ? " checked" : "",
+                r->planned ? "" : " disabled", r->strategy->name, r->strategy->name,
+                r == best ? " (best)" : r == shown ? " (smallest; does not fit)" : "");
         if (r->planned) {
             char arena[64];
             fmt_bytes(arena, sizeof arena, r->result.arena_size);
@@ -911,6 +956,12 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cl
         put_text(out, what, IN_XML);
     }
     fputs(".</p>\n", out);
+    char verdict[CLI_VERDICT_SIZE];
+    if (s->best == SIZE_MAX && cli_verdict(s, verdict, sizeof verdict)) { /* the plan drawn does not fit */
+        fputs("<p class=\"verdict\">", out);
+        put_text(out, verdict, IN_XML);
+        fputs("</p>\n", out);
+    }
     write_table(out, s, run);
     fputs("<div id=\"app\"></div>\n<noscript><p>The plans are drawn by the page's script; without it, "
           "<code>aplan plan -f svg</code> draws the best plan as a static picture.</p></noscript>\n"

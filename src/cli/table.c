@@ -104,48 +104,61 @@ static void write_selection_note(FILE *out, const cli_session *s) {
     }
 }
 
-/* With a capacity: whether the best plan fits, with the bytes left and the share of RAM; or by how much the
- * smallest plan (or the bound) misses, and the buffers that dominate the peak step. Nothing without a capacity. */
-static void write_verdict(FILE *out, const cli_session *s) {
+bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     const cli_settings *st = &s->settings;
-    if (st->capacity == APLAN_UNLIMITED) return;
+    if (out_size > 0) out[0] = '\0';
+    if (st->capacity == APLAN_UNLIMITED) return false;
     char of[64];
     if (st->capacity_from_target) snprintf(of, sizeof of, "%s's RAM", st->target);
     else snprintf(of, sizeof of, "the capacity");
     if (s->best != SIZE_MAX) {
         uint64_t arena = s->runs[s->best].result.arena_size;
-        fprintf(out, "fits: %llu of %llu bytes (%.1f%% of %s); %llu bytes free%s\n", (unsigned long long)arena,
-                (unsigned long long)st->capacity, st->capacity > 0 ? (double)arena * 100.0 / (double)st->capacity : 0.0,
-                of, (unsigned long long)(st->capacity - arena),
-                s->input->kind == CLI_INPUT_CSV ? "" : " for TFLM's persistent data and the rest");
-        return;
+        snprintf(out, out_size, "fits: %llu of %llu bytes (%.1f%% of %s); %llu bytes free%s", (unsigned long long)arena,
+                 (unsigned long long)st->capacity,
+                 st->capacity > 0 ? (double)arena * 100.0 / (double)st->capacity : 0.0, of,
+                 (unsigned long long)(st->capacity - arena),
+                 s->input->kind == CLI_INPUT_CSV ? "" : " for TFLM's persistent data and the rest");
+        return true;
     }
     const cli_run *smallest = cli_smallest_plan(s);
     if (s->bound > st->capacity) {
-        fprintf(out, "does not fit: the lower bound, %llu bytes, is %llu more than %s (%llu): no plan can fit\n",
-                (unsigned long long)s->bound, (unsigned long long)(s->bound - st->capacity), of,
-                (unsigned long long)st->capacity);
-    } else if (smallest != NULL) {
-        /* A search given the capacity (goal FIT) may have proved that the bound is out of reach, or run out of time. */
-        const cli_run *proof, *ran_out;
-        cli_capacity_verdicts(s, &proof, &ran_out);
-        fprintf(out, "does not fit: the smallest plan (%s) needs %llu bytes, %llu more than %s (%llu); ",
-                smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
-                (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity);
-        if (proof != NULL) {
-            fprintf(out, "%s proved that no plan fits it (%llu nodes searched), though the lower bound, %llu, does\n",
-                    proof->strategy->name, (unsigned long long)proof->result.nodes, (unsigned long long)s->bound);
-        } else if (ran_out != NULL) {
-            char limit[40];
-            cli_seconds_text(st->time_limit_ns, limit, sizeof limit);
-            fprintf(out, "the lower bound, %llu, would fit, but %s found no plan within it in the time limit (%s s)\n",
-                    (unsigned long long)s->bound, ran_out->strategy->name, limit);
-        } else {
-            fprintf(out, "the lower bound, %llu, would fit\n", (unsigned long long)s->bound);
-        }
-    } else {
-        return; /* no plan at all: not a question of fit (the error says why) */
+        snprintf(out, out_size,
+                 "does not fit: the lower bound, %llu bytes, is %llu more than %s (%llu): no plan can fit",
+                 (unsigned long long)s->bound, (unsigned long long)(s->bound - st->capacity), of,
+                 (unsigned long long)st->capacity);
+        return true;
     }
+    if (smallest == NULL) return false; /* no plan at all: not a question of fit (the error says why) */
+    /* A search given the capacity (goal FIT) may have proved that the bound is out of reach, or run out of time. */
+    const cli_run *proof, *ran_out;
+    cli_capacity_verdicts(s, &proof, &ran_out);
+    char why[200];
+    if (proof != NULL) {
+        snprintf(why, sizeof why,
+                 "%s proved that no plan fits it (%llu nodes searched), though the lower bound, %llu, does",
+                 proof->strategy->name, (unsigned long long)proof->result.nodes, (unsigned long long)s->bound);
+    } else if (ran_out != NULL) {
+        char limit[40];
+        cli_seconds_text(st->time_limit_ns, limit, sizeof limit);
+        snprintf(why, sizeof why,
+                 "the lower bound, %llu, would fit, but %s found no plan within it in the time limit (%s s)",
+                 (unsigned long long)s->bound, ran_out->strategy->name, limit);
+    } else {
+        snprintf(why, sizeof why, "the lower bound, %llu, would fit", (unsigned long long)s->bound);
+    }
+    snprintf(out, out_size, "does not fit: the smallest plan (%s) needs %llu bytes, %llu more than %s (%llu); %s",
+             smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
+             (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity,
+             why);
+    return true;
+}
+
+/* The verdict line (cli_verdict) and, when nothing fits, the buffers that dominate the peak step. */
+static void write_verdict(FILE *out, const cli_session *s) {
+    char verdict[CLI_VERDICT_SIZE];
+    if (!cli_verdict(s, verdict, sizeof verdict)) return;
+    fprintf(out, "%s\n", verdict);
+    if (s->best != SIZE_MAX) return;
     size_t largest[CLI_PEAK_SHOWN];
     uint64_t live_bytes;
     size_t live = cli_live_at(s, s->bound_step, largest, CLI_PEAK_SHOWN, &live_bytes);

@@ -281,6 +281,19 @@ html ids_html "$T/ids.html" '%3C%2Fscript' '&lt;/script&gt;&lt;script&gt;alert(1
 chrome --dump-dom "file://$T/ids.html#search=bad%5CxFF" >"$T/ids_bad.dom"
 [ "$(attr ids_bad first-match)" = 'bad\xFF\xFEutf' ] || fail "ids: searching bad\\xFF found '$(attr ids_bad first-match)'"
 
+# === Issue 17: frictions, on inputs written here ===================================================================
+# No plan fits the capacity (exit 4): the smallest plan is drawn anyway, with what lies beyond the capacity tinted.
+printf 'id,lower,upper,size\na,0,2,100\nb,1,3,50\nc,2,4,60\nd,3,5,30\n' >"$T/nofit.csv"
+"$A" plan -s linear --capacity 200 -f svg -o "$T/nofit.svg" "$T/nofit.csv" 2>/dev/null
+[ $? = 4 ] || fail "nofit.svg: aplan did not exit 4"
+svg nofit_svg "$T/nofit.svg" 4 noshot
+"$A" plan -s linear --capacity 200 -f html -o "$T/nofit.html" "$T/nofit.csv" 2>/dev/null
+[ $? = 4 ] || fail "nofit.html: aplan did not exit 4"
+html nofit_html "$T/nofit.html" c c
+[ "$(attr nofit_html beyond)" = 1 ] || fail "nofit_html: $(attr nofit_html beyond) panels tinted beyond the capacity, want 1"
+grep -qF '<span class="note">: arena 240 bytes, +60.0% over the lower bound, 40 bytes over the capacity (smallest)</span>' \
+    "$T/nofit_html.dom" || fail "nofit_html: the panel's caption does not say how far over the capacity the plan is"
+
 # --- 10,000 buffers -------------------------------------------------------------------------------------------------
 gen 10000 "$T/10k.csv"
 "$A" plan -f svg -o "$T/10k.svg" "$T/10k.csv" || fail "10k.svg: aplan failed"
