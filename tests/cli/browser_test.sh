@@ -294,6 +294,51 @@ html nofit_html "$T/nofit.html" c c
 grep -qF '<span class="note">: arena 240 bytes, +60.0% over the lower bound, 40 bytes over the capacity (smallest)</span>' \
     "$T/nofit_html.dom" || fail "nofit_html: the panel's caption does not say how far over the capacity the plan is"
 
+# The buffer list's numbers stay in their own column: the page lists the 200 largest of 300 buffers in columns, and a
+# driver measures each item's number ("200. " in the list's font) against the text of the columns to its left.
+awk 'BEGIN { print "id,lower,upper,size"
+  for (i = 0; i < 300; i++) printf "buffer_with_a_long_name_%d,%d,%d,%d\n", i, i % 50, i % 50 + 3, 100 + i }' >"$T/list.csv"
+"$A" plan -s greedy_by_size -f html -o "$T/list.html" "$T/list.csv" || fail "list.html: aplan failed"
+cat >"$T/drive_list.html" <<'EOF'
+<script>
+(function () {
+  var out = document.getElementById('selfcheck');
+  var items = Array.prototype.slice.call(document.querySelectorAll('#matches li'));
+  var probe = document.createElement('span');
+  probe.style.font = getComputedStyle(items[0]).font;
+  probe.style.position = 'absolute';
+  probe.style.whiteSpace = 'pre';
+  probe.textContent = items.length + '. ';
+  document.body.appendChild(probe);
+  var number = probe.getBoundingClientRect().width;
+  var boxes = items.map(function (li) {
+    var r = document.createRange();
+    r.selectNodeContents(li);
+    return {left: li.getBoundingClientRect().left, right: r.getBoundingClientRect().right};
+  });
+  var columns = {}, overlaps = 0;
+  boxes.forEach(function (b) {
+    columns[Math.round(b.left)] = true;
+    var reach = -Infinity;
+    boxes.forEach(function (o) { if (o.left < b.left - 1 && o.right > reach) reach = o.right; });
+    if (b.left - number < reach) overlaps++;
+  });
+  out.dataset.items = String(items.length);
+  out.dataset.columns = String(Object.keys(columns).length);
+  out.dataset.overlaps = String(overlaps);
+})();
+</script>
+EOF
+sed '/^<\/body>$/,$d' "$T/list.html" >"$T/list_driven.html"
+cat "$T/drive_list.html" >>"$T/list_driven.html"
+printf '</body>\n</html>\n' >>"$T/list_driven.html"
+chrome --window-size=1200,800 --virtual-time-budget=3000 --dump-dom "file://$T/list_driven.html" >"$T/list_driven.dom"
+no_console list_driven
+[ "$(attr list_driven items)" = 200 ] && [ "$(attr list_driven columns)" -ge 2 ] ||
+    fail "list_driven: $(attr list_driven items) items in $(attr list_driven columns) columns, want 200 in 2 or more"
+[ "$(attr list_driven overlaps)" = 0 ] ||
+    fail "list_driven: $(attr list_driven overlaps) numbers of the buffer list overlap the column to their left"
+
 # --- 10,000 buffers -------------------------------------------------------------------------------------------------
 gen 10000 "$T/10k.csv"
 "$A" plan -f svg -o "$T/10k.svg" "$T/10k.csv" || fail "10k.svg: aplan failed"
