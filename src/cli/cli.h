@@ -423,6 +423,8 @@ size_t cli_text_width(const char *s);
 /* Write display text s, shortened to at most max characters; returns the characters written (out NULL: would
  * write, writing nothing). */
 size_t cli_write_short(FILE *out, const char *s, size_t max);
+/* Where cli_write_short's shortened text resumes after its "...": a suffix of s; NULL when s fits in max characters. */
+const char *cli_short_tail(const char *s, size_t max);
 /* Buffer i as the table shows it: "name (id)", with the name shortened, or the id alone when the input has no other
  * name for it; padded with spaces to width characters. Returns the characters before padding (out NULL: measures). */
 size_t cli_write_buffer_label(FILE *out, const cli_input *in, size_t i, size_t width);

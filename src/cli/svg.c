@@ -46,6 +46,11 @@ enum {
     DETAIL_LIMIT = 4000
 };
 #define MIN_H 2.0 /* px: the thinnest buffer drawn one by one, so every one is visible and can be hovered */
+/* px a character of the heading (15 px bold): DejaVu Sans Bold, the widest common sans-serif, takes 8.7 on average
+ * over a path and the figures; capitals take more, other fonts less. The heading keeps at least HEADING_NAME_MIN
+ * characters of the name. */
+#define HEADING_PX 8.7
+#define HEADING_NAME_MIN 16u
 #define MIN_W 1.0
 
 /* The viridis ramp (perceptually uniform, readable with colour blindness), dark to light; small classes dark. The
@@ -671,6 +676,28 @@ static const char *proof_text(const cli_session *s, const cli_run *run) {
     return "";
 }
 
+/* The heading: the input's name and the plan's figures (a, b: the arena and the bound in words; beyond: how far the
+ * plan passes the capacity, or ""), in one line that stays inside the drawing: when it would pass the right edge
+ * (HEADING_PX a character), the name is shortened from its start as the table shortens names (cli_short_tail); the
+ * <title> keeps it whole. false when out of memory. */
+static bool write_heading(FILE *out, const cli_session *s, const cli_run *run, const char *a, const char *b,
+                          const char *beyond) {
+    char figures[CLI_VERDICT_SIZE];
+    snprintf(figures, sizeof figures, ": %s, arena %s, lower bound %s (%+.1f%%)%s%s%s", run->strategy->name, a, b,
+             cli_overhead_percent(run->result.arena_size, s->bound), proof_text(s, run), beyond[0] ? ", " : "",
+             beyond);
+    char *name = cli_display_text(s->input->name, strlen(s->input->name));
+    if (name == NULL) return false;
+    size_t room = (size_t)((WIDTH - LEFT - 4) / HEADING_PX), used = strlen(figures); /* figures: ASCII */
+    const char *tail = cli_short_tail(name, used + HEADING_NAME_MIN < room ? room - used : HEADING_NAME_MIN);
+    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s", LEFT, tail != NULL ? "..." : "");
+    put_text(out, tail != NULL ? tail : name, IN_XML);
+    put_text(out, figures, IN_XML);
+    fputs("</text>\n", out);
+    free(name);
+    return true;
+}
+
 /* The verdict split where it would pass the drawing's right edge (about 6.2 px a character at 11 px): after the
  * last "; " that leaves the first line short enough, else nowhere. Returns the length of the first line. */
 static size_t verdict_break(const char *v) {
@@ -711,10 +738,10 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     put_text(out, in->name, IN_XML);
     fprintf(out, ": %s, arena %s, lower bound %s%s%s</title>\n", run->strategy->name, a, b, over ? ", " : "", beyond);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
-    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
-    put_text(out, in->name, IN_XML);
-    fprintf(out, ": %s, arena %s, lower bound %s (%+.1f%%)%s%s%s</text>\n", run->strategy->name, a, b,
-            cli_overhead_percent(arena, s->bound), proof_text(s, run), over ? ", " : "", beyond);
+    if (!write_heading(out, s, run, a, b, beyond)) {
+        free(g.order);
+        return false;
+    }
     fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffers in memory",
             LEFT, g.drawn);
     if (g.individual < g.drawn)

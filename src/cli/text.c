@@ -62,12 +62,8 @@ size_t cli_text_width(const char *s) {
     return n;
 }
 
-size_t cli_write_short(FILE *out, const char *s, size_t max) {
-    size_t width = cli_text_width(s);
-    if (width <= max) {
-        if (out != NULL) fputs(s, out);
-        return width;
-    }
+const char *cli_short_tail(const char *s, size_t max) {
+    if (cli_text_width(s) <= max) return NULL;
     /* Keep the last max - 3 characters, from the first '/' among their first half when there is one. */
     size_t keep = max > 3u ? max - 3u : 0u;
     const char *tail = s + strlen(s);
@@ -77,6 +73,15 @@ size_t cli_write_short(FILE *out, const char *s, size_t max) {
     }
     const char *slash = strchr(tail, '/');
     if (slash != NULL && slash != tail && cli_text_width(slash) >= keep / 2u) tail = slash;
+    return tail;
+}
+
+size_t cli_write_short(FILE *out, const char *s, size_t max) {
+    const char *tail = cli_short_tail(s, max);
+    if (tail == NULL) {
+        if (out != NULL) fputs(s, out);
+        return cli_text_width(s);
+    }
     if (out != NULL) fprintf(out, "...%s", tail);
     return 3u + cli_text_width(tail);
 }

@@ -339,6 +339,30 @@ no_console list_driven
 [ "$(attr list_driven overlaps)" = 0 ] ||
     fail "list_driven: $(attr list_driven overlaps) numbers of the buffer list overlap the column to their left"
 
+# A long path keeps the SVG's heading inside the drawing: the name is shortened from its start ("...", then its end),
+# and the heading's text, measured by Chromium, ends before the right edge; the <title> keeps the whole path.
+long="$T/a_rather_long_folder_name_that_goes_on_and_on/through_another_level_of_folders/and_a_third_one_to_be_sure"
+mkdir -p "$long"
+printf 'id,lower,upper,size\na,0,2,100\nb,1,3,50\n' >"$long/the_problem_with_a_long_file_name.csv"
+"$A" plan -s greedy_by_size -f svg -o "$T/longpath.svg" "$long/the_problem_with_a_long_file_name.csv" ||
+    fail "longpath.svg: aplan failed"
+grep -qF "<title>$long/the_problem_with_a_long_file_name.csv: greedy_by_size," "$T/longpath.svg" ||
+    fail "longpath.svg: the title does not hold the whole path"
+sed '/^<\/svg>$/d' "$T/longpath.svg" >"$T/longpath_driven.svg"
+cat >>"$T/longpath_driven.svg" <<'EOF'
+<script>
+var h = document.querySelector('text[font-size="15"]'), b = h.getBBox();
+h.setAttribute('data-right', String(Math.ceil(b.x + b.width)));
+h.setAttribute('data-width', document.documentElement.getAttribute('width'));
+</script>
+</svg>
+EOF
+chrome --dump-dom "file://$T/longpath_driven.svg" >"$T/longpath.dom"
+right=$(grep -o 'data-right="[0-9]*"' "$T/longpath.dom" | grep -o '[0-9]*')
+[ -n "$right" ] && [ "$right" -le 1200 ] || fail "longpath.svg: the heading ends at x ${right:-?}, past the drawing's 1200 px"
+grep -qF '>.../the_problem_with_a_long_file_name.csv: greedy_by_size, arena 150 bytes' "$T/longpath.dom" ||
+    fail "longpath.svg: the heading does not show the path's end after '...'"
+
 # --- 10,000 buffers -------------------------------------------------------------------------------------------------
 gen 10000 "$T/10k.csv"
 "$A" plan -f svg -o "$T/10k.svg" "$T/10k.csv" || fail "10k.svg: aplan failed"

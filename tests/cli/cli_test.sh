@@ -1141,5 +1141,16 @@ if [ "$HAS_EXACT" = 1 ]; then
     has gapx.svg 'width="1200" height="820" viewBox="0 0 1200 820"'
 fi
 
+# --- A long path: the SVG's heading shortens it from its start to stay inside the drawing; the title keeps it ------
+long="$T/a_rather_long_folder_name_that_goes_on_and_on/through_another_level_of_folders/and_a_third_one_to_be_sure"
+mkdir -p "$long"
+printf 'id,lower,upper,size\na,0,2,100\nb,1,3,50\n' >"$long/problem.csv"
+run 0 "$A" plan -s greedy_by_size -f svg -o "$T/longpath.svg" "$long/problem.csv"
+has longpath.svg '<text x="84" y="22" font-size="15" font-weight="bold">.../and_a_third_one_to_be_sure/problem.csv: greedy_by_size, arena 150 bytes, lower bound 150 bytes (+0.0%)</text>'
+has longpath.svg "<title>$long/problem.csv: greedy_by_size, arena 150 bytes, lower bound 150 bytes</title>"
+# A short one is shown whole.
+run 0 "$A" plan -s greedy_by_size -f svg -o "$T/short.svg" "$T/nofit.csv"
+has short.svg "<text x=\"84\" y=\"22\" font-size=\"15\" font-weight=\"bold\">$T/nofit.csv: greedy_by_size, arena"
+
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]
