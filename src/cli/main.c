@@ -15,8 +15,9 @@
 
 /* The help bodies, printed after "usage: USAGE" and a blank line; first the options they share. */
 
-/* The options of `plan` and `example`. */
-#define PLAN_OPTIONS                                                                                                \
+/* The options of `plan` and `example`, which reads no file (so takes neither --allow-alias nor --max-input-size):
+ * PLAN_OPTIONS(X) with X the lines of the options only `plan` takes between --target and -f. */
+#define PLAN_OPTIONS(X)                                                                                             \
     "  -s, --strategy NAME[,NAME...]|all|auto\n"                                                                  \
     "                        strategies to run (default all; auto runs the fast ones, then, when the best\n"      \
     "                        is above the lower bound, searches from it with exact; it keeps the best)\n"          \
@@ -25,12 +26,12 @@
     "                        and the example, as TFLM; 1 for CSV, whose own alignment column wins)\n"             \
     "      --round-sizes     round every size up to its alignment (default for .tflite, as TFLM)\n"               \
     "      --no-round-sizes  plan sizes as given (default for CSV)\n"                                             \
-    "      --capacity BYTES  largest arena allowed; K, KB, KiB = 1024, M, MB, MiB = 1048576 (any case);\n"      \
-    "                        a verdict line says whether the plan fits; exit 4 when nothing fits\n"              \
+    "      --capacity BYTES  largest arena allowed; K, KB, KiB = 1024, M, MB, MiB = 1048576, G, GB, GiB =\n"    \
+    "                        1073741824 (any case); a verdict line says whether the plan fits; exit 4 when\n"    \
+    "                        nothing fits\n"                                                                     \
     "      --target NAME     RAM size (the capacity) and alignment of a target, any case (see `aplan targets`);\n"\
     "                        .tflite and the example keep TFLM's 16-byte alignment on every target\n"            \
-    "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n"             \
-    FORMAT_OPTION                                                                                                   \
+    X FORMAT_OPTION                                                                                                 \
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
     "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
     "                        result is written (a failure leaves it as it was)\n"                                  \
@@ -48,20 +49,23 @@
 /* --max-input-size, for the commands that read files. */
 #define MAX_INPUT_OPTION                                                                                            \
     "      --max-input-size BYTES\n"                                                                               \
-    "                        refuse an input larger than BYTES (suffixes as --capacity, and G, GB, GiB =\n"        \
-    "                        1073741824); default 1G; exit 7 when an input is larger\n"
+    "                        refuse an input larger than BYTES (suffixes K, M, G as for --capacity); default\n"  \
+    "                        1G; exit 7 when an input is larger\n"
 
 static const char help_plan[] =
     "Plan INPUT (a .tflite model or a CSV problem, recognised by content) with one strategy, a list, or all,\n"
     "and print one row per strategy: arena bytes, lower bound, overhead over the bound, outcome (optimal, fits,\n"
     "best found, infeasible, or plan: nothing proven), search nodes, time, verified; then\n"
     "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
-    "`aplan INPUT [options]` is the same.\n\n" PLAN_OPTIONS MAX_INPUT_OPTION;
+    "`aplan INPUT [options]` is the same.\n\n" PLAN_OPTIONS(
+        "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n")
+    MAX_INPUT_OPTION;
 
 static const char help_example[] =
-    "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan`.\n\n"
+    "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan` but\n"
+    "those about reading a file.\n\n"
     "      --graph           list the example's operators and tensors step by step (as `aplan graph` lists a\n"
-    "                        model's) instead of planning\n" PLAN_OPTIONS;
+    "                        model's) instead of planning\n" PLAN_OPTIONS("");
 
 static const char help_verify[] =
     "Check PLAN against PROBLEM and print the first violation in words. PLAN is a CSV with an `offset` column\n"
@@ -98,8 +102,8 @@ static const char help_embed[] =
     "                        strategies to try, keeping the best plan (default auto)\n"
     TIME_LIMIT_OPTION
     "  -a, --align N         alignment in bytes, a power of two (default 16, TFLM's)\n"
-    "      --capacity BYTES  largest arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576); exit 4 when nothing\n"
-    "                        fits\n"
+    "      --capacity BYTES  largest arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576; G, GB, GiB =\n"
+    "                        1073741824); exit 4 when nothing fits\n"
     "      --target NAME     RAM size of a target as the capacity (see `aplan targets`); the alignment stays 16\n"
     "      --replan          plan every buffer afresh, ignoring MODEL's offline plan\n"
     "      --force           allow OUT to be MODEL (the original is then replaced)\n"
@@ -158,7 +162,7 @@ void cli_print_help(FILE *out) {
         write_synopsis(out, commands[i].usage, 22);
         fprintf(out, "%s\n", commands[i].summary);
     }
-    fputs("\n`aplan COMMAND --help` describes each command's options.\n"
+    fputs("\n`aplan COMMAND --help` describes each command's options; `aplan --version` (-V) prints the version.\n"
           "Inputs larger than 1 GiB are refused (exit 7) unless --max-input-size allows them.\n"
           "exit codes: 0 ok, 1 internal error, 2 usage error, 3 bad input, 4 plan does not fit,\n"
           "            5 verification failed, 6 I/O error, 7 input larger than --max-input-size\n",

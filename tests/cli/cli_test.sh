@@ -1152,5 +1152,20 @@ has longpath.svg "<title>$long/problem.csv: greedy_by_size, arena 150 bytes, low
 run 0 "$A" plan -s greedy_by_size -f svg -o "$T/short.svg" "$T/nofit.csv"
 has short.svg "<text x=\"84\" y=\"22\" font-size=\"15\" font-weight=\"bold\">$T/nofit.csv: greedy_by_size, arena"
 
+# --- The helps: the G suffix documented where it is taken, example's help only with its own options ---------------
+# (tests/cli/docs_test.py checks the helps against docs/aplan.1 and docs/cli.md.)
+run 0 "$A" plan -s greedy_by_size --capacity 1g "$T/nofit.csv"
+line out "fits: 150 of 1073741824 bytes (0.0% of the capacity); 1073741674 bytes free"
+run 0 "$A" plan --help
+line out "      --capacity BYTES  largest arena allowed; K, KB, KiB = 1024, M, MB, MiB = 1048576, G, GB, GiB ="
+line out "                        1073741824 (any case); a verdict line says whether the plan fits; exit 4 when"
+run 0 "$A" embed --help
+line out "      --capacity BYTES  largest arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576; G, GB, GiB ="
+run 0 "$A" example --help
+lacks out "--allow-alias"
+lacks out "--max-input-size"
+run 2 "$A" example --allow-alias
+line err "aplan: example: option '--allow-alias' does not apply to this command"
+
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]
