@@ -6,14 +6,16 @@
   block; nothing else is.
 - Options: each command's help lists exactly the options the command takes (the parser refuses any other with "does
   not apply to this command"); the options of all the helps (a short form counted as its long one) are exactly the
-  man page's OPTIONS;
-  each command's options (but --help) are exactly those its COMMANDS entry lists after "Options:" (none: no such
-  list), and each is named in the command's section of docs/cli.md (or anywhere in it, for a command without one).
+  man page's OPTIONS; each command's options (but --help) are exactly those its COMMANDS entry lists after
+  "Options:" (none: no such list), and each is named in the command's section of docs/cli.md (or anywhere in it, for
+  a command without one).
 - Formats: the formats that `aplan plan --help` lists under -f are the man page's OUTPUT FORMATS and docs/cli.md's
   "Output formats".
 - Exit codes: the main help's are the man page's EXIT STATUS and docs/cli.md's "Exit codes".
 - Byte counts: every suffix the parser's message names (K, KB, KiB, ...) is in each help's, the man page's and
   docs/cli.md's description of --capacity.
+- docs/contributing.md's lists of what a new CLI command and a new output format touch name files that exist, among
+  them the files that hold the command table and the formats' table, and src/cli/cli.h.
 - The man page renders without a warning (groff -ww), and every quoted argument of a font macro keeps its spaces
   when rendered (a `\\%"...` argument is not quoted, and loses them); needs groff, else that part is skipped.
 
@@ -30,6 +32,7 @@ APLAN = os.environ.get("APLAN")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAN = os.path.join(ROOT, "docs", "aplan.1")
 CLI_MD = os.path.join(ROOT, "docs", "cli.md")
+CONTRIBUTING = os.path.join(ROOT, "docs", "contributing.md")
 OPTION = re.compile(r"(?<![\w`-])(--[a-z][a-z-]*|-[a-zA-Z])(?![\w-])")
 
 failures = []
@@ -254,6 +257,23 @@ def main():
         check(not missing, "%s does not name the suffixes %s" % (what, missing))
 
     check_man_rendering(source)
+
+    contributing = open(CONTRIBUTING).read()
+    tables = {"**A new CLI command**": r"^static const cli_command commands\[\]",
+              "**A new output format**": r"^const cli_format cli_formats\[\]"}
+    for title, table in tables.items():
+        paragraph = contributing.split(title, 1)[1].split("\n\n", 1)[0] if title in contributing else ""
+        files = re.findall(r"`((?:src|tests|docs)/[\w./-]+\.\w+)`", paragraph)
+        check(len(files) >= 4, "docs/contributing.md's %s names %d files" % (title, len(files)))
+        for f in files:
+            check(os.path.exists(os.path.join(ROOT, f)), "docs/contributing.md's %s names %s, which does not exist"
+                  % (title, f))
+        cli = os.path.join(ROOT, "src", "cli")
+        holder = [f for f in sorted(os.listdir(cli)) if f.endswith(".c") and
+                  re.search(table, open(os.path.join(cli, f)).read(), re.M)]
+        for f in holder + ["cli.h"]:
+            check("src/cli/" + f in files, "docs/contributing.md's %s does not name src/cli/%s" % (title, f))
+        check(len(holder) == 1, "%s: the table is in %r" % (title, holder))
 
     print("%d checks, %d failures" % (checks, len(failures)))
     return 1 if failures else 0
