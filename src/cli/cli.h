@@ -404,6 +404,9 @@ const cli_target *cli_target_find(const char *name);
 /* text.c: text as every output shows it. */
 /* Arena over bound in percent; 0 when the bound is 0. */
 double cli_overhead_percent(uint64_t arena, uint64_t bound);
+/* The plural ending of the noun after a count n: "" when n is 1, else "s" ("1 buffer", "0 buffers", "2 bytes"). Every
+ * count the tool prints goes through it. */
+const char *cli_s(uint64_t n);
 /* Text from files (tensor names, custom operator codes: any bytes, NULs included) is shown the same way in every
  * output: a valid UTF-8 sequence (RFC 3629) of a character XML allows stands for itself; every other byte (invalid
  * UTF-8, a control character, DEL, U+FFFE/U+FFFF) becomes the four characters \xHH. */

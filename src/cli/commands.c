@@ -82,8 +82,8 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     if (show && f->when_no_fit && (smallest != NULL || (session && proof != NULL)))
         (void)emit(o, s, session ? NULL : smallest);
     if (s->bound > s->settings.capacity) {
-        cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
-                  (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),
+        cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than the capacity %llu", in->name,
+                  (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - s->settings.capacity),
                   (unsigned long long)s->settings.capacity);
         return CLI_EXIT_NO_FIT;
     }
@@ -92,16 +92,18 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
         unsigned long long capacity = (unsigned long long)s->settings.capacity;
         char why[160];
         if (proof != NULL) {
-            snprintf(why, sizeof why, "proven: no plan fits %llu bytes (%s searched %llu nodes)", capacity,
-                     proof->strategy->name, (unsigned long long)proof->result.nodes);
+            snprintf(why, sizeof why, "proven: no plan fits %llu byte%s (%s searched %llu node%s)", capacity,
+                     cli_s(capacity), proof->strategy->name, (unsigned long long)proof->result.nodes,
+                     cli_s(proof->result.nodes));
         } else if (ran_out != NULL) {
-            snprintf(why, sizeof why, "no plan within %llu bytes found in the time limit (%s, best: %llu bytes)",
-                     capacity, ran_out->strategy->name, (unsigned long long)ran_out->result.arena_size);
+            snprintf(why, sizeof why, "no plan within %llu byte%s found in the time limit (%s, best: %llu byte%s)",
+                     capacity, cli_s(capacity), ran_out->strategy->name,
+                     (unsigned long long)ran_out->result.arena_size, cli_s(ran_out->result.arena_size));
         } else {
-            snprintf(why, sizeof why, "nothing fits the capacity of %llu bytes", capacity);
+            snprintf(why, sizeof why, "nothing fits the capacity of %llu byte%s", capacity, cli_s(capacity));
         }
-        cli_error("%s: %s: the smallest plan (%s) needs %llu bytes, %llu more", in->name, why, r->strategy->name,
-                  (unsigned long long)r->result.arena_size,
+        cli_error("%s: %s: the smallest plan (%s) needs %llu byte%s, %llu more", in->name, why, r->strategy->name,
+                  (unsigned long long)r->result.arena_size, cli_s(r->result.arena_size),
                   (unsigned long long)(r->result.arena_size - s->settings.capacity));
         return CLI_EXIT_NO_FIT;
     }
@@ -188,8 +190,8 @@ int cli_cmd_bound(const cli_options *o) {
         uint64_t live_sum;
         size_t live = cli_live_at(&s, s.bound_step, largest, SHOWN, &live_sum);
         cli_write_heading(stdout, &s);
-        printf("at step %llu: %zu buffers live, %llu bytes%s\n", (unsigned long long)s.bound_step, live,
-               (unsigned long long)live_sum, live > 1 ? ", largest first" : "");
+        printf("at step %llu: %zu buffer%s live, %llu byte%s%s\n", (unsigned long long)s.bound_step, live, cli_s(live),
+               (unsigned long long)live_sum, cli_s(live_sum), live > 1 ? ", largest first" : "");
         if (live_sum < s.bound)
             printf("(the bound comes from a single buffer or a fixed offset, above the live sum)\n");
         cli_write_buffer_rows(stdout, &s, largest, live < SHOWN ? live : SHOWN);
@@ -312,9 +314,9 @@ int cli_cmd_verify(const cli_options *o) {
         aplan_status st = cli_verify(&s.problem, offsets, arena, &r);
         if (st == APLAN_OK) {
             cli_progress_writing(stdout, "the result");
-            printf("%s: valid: %zu buffers, arena %llu bytes, lower bound %llu bytes (+%.1f%%)%s\n", o->args[1],
-                   in.count, (unsigned long long)arena, (unsigned long long)s.bound,
-                   cli_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");
+            printf("%s: valid: %zu buffer%s, arena %llu byte%s, lower bound %llu byte%s (+%.1f%%)%s\n", o->args[1],
+                   in.count, cli_s(in.count), (unsigned long long)arena, cli_s(arena), (unsigned long long)s.bound,
+                   cli_s(s.bound), cli_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");
             if (r.aliased_pairs > 0) printf("aliased fixed pairs (allowed): %zu\n", r.aliased_pairs);
             rc = cli_flush_stdout();
         } else {
@@ -410,9 +412,10 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
     uint64_t arena = best->result.arena_size;
     printf("%s: arena ", o->output);
     if (before != 0) printf("%llu -> ", (unsigned long long)before);
-    printf("%llu bytes (%s%s), lower bound %llu bytes%s; %zu of %zu tensors planned offline\n",
-           (unsigned long long)arena, before != 0 ? "TFLM's greedy planner -> " : "", best->strategy->name,
-           (unsigned long long)s->bound, cli_best_proven(s) ? ", optimal" : "", info.planned_count, info.tensor_count);
+    printf("%llu byte%s (%s%s), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n",
+           (unsigned long long)arena, cli_s(arena), before != 0 ? "TFLM's greedy planner -> " : "",
+           best->strategy->name, (unsigned long long)s->bound, cli_s(s->bound), cli_best_proven(s) ? ", optimal" : "",
+           info.planned_count, info.tensor_count, cli_s(info.tensor_count));
     return cli_flush_stdout();
 }
 

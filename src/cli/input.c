@@ -35,8 +35,9 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
         if ((uintmax_t)st.st_size > (uintmax_t)max_size) {
             if (f != stdin) fclose(f);
             snprintf(message, message_size,
-                     "%s: %ju bytes, more than the maximum input size of %llu bytes (see --max-input-size)", path,
-                     (uintmax_t)st.st_size, (unsigned long long)max_size);
+                     "%s: %ju byte%s, more than the maximum input size of %llu byte%s (see --max-input-size)", path,
+                     (uintmax_t)st.st_size, cli_s((uint64_t)st.st_size), (unsigned long long)max_size,
+                     cli_s(max_size));
             return CLI_EXIT_TOO_LARGE;
         }
         cap = (size_t)st.st_size + 1u;
@@ -61,8 +62,9 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
         }
         if (len > max_size) { /* max_size + 1 bytes came: the input is larger, whatever follows */
             rc = CLI_EXIT_TOO_LARGE;
-            snprintf(message, message_size, "%s: more than the maximum input size of %llu bytes (see --max-input-size)",
-                     path, (unsigned long long)max_size);
+            snprintf(message, message_size,
+                     "%s: more than the maximum input size of %llu byte%s (see --max-input-size)", path,
+                     (unsigned long long)max_size, cli_s(max_size));
             break;
         }
         if (!sniffed && len >= SNIFF_BYTES) {

@@ -99,7 +99,9 @@
     while (u + 1 < UNITS.length && tick / Math.pow(1024, u) >= 1024) u++;
     return v / Math.pow(1024, u) + ' ' + UNITS[u];
   }
-  function fmtExact(v) { return v < 1024 ? v + ' bytes' : fmtBytes(v) + ' (' + v + ' bytes)'; }
+  /* A count and its noun, plural unless it is 1: "1 byte", "0 bytes". */
+  function countOf(k, noun) { return k + ' ' + noun + (k === 1 ? '' : 's'); }
+  function fmtExact(v) { return v < 1024 ? countOf(v, 'byte') : fmtBytes(v) + ' (' + v + ' bytes)'; }
   function stepsOf(i) { return 'steps [' + lower[i] + ', ' + upper[i] + ')'; }
   /* Steps: 1, 2 or 5 times a power of ten, about 8 ticks. Bytes: powers of two, round in KiB/MiB. */
   function stepTick(span) {
@@ -156,7 +158,7 @@
     }},
     {key: 'lifetime', label: 'lifetime', classes: function () {
       return powerClasses(len, function (a, b) {
-        return b - a === 1 ? a + (a === 1 ? ' step' : ' steps') : a + '\u2013' + (b - 1) + ' steps';
+        return b - a === 1 ? countOf(a, 'step') : a + '\u2013' + (b - 1) + ' steps';
       });
     }}
   ];
@@ -622,7 +624,7 @@
     var lines = [titleOf(i)];
     if (D.tensors && D.tensors[i]) lines.push(D.tensors[i]);
     lines.push('size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' + run.name,
-      stepsOf(i) + ': live for ' + len[i] + (len[i] === 1 ? ' step' : ' steps'));
+      stepsOf(i) + ': live for ' + countOf(len[i], 'step'));
     var first = stepText(lower[i]), last = stepText(upper[i] - 1);
     if (first && len[i] === 1) lines.push('at ' + first);
     else if (first && last) lines.push('from ' + first, 'to ' + last);
@@ -718,11 +720,11 @@
     var items = query ? matchList.slice(0, LISTED) : largest;
     matchOl.textContent = '';
     if (query) {
-      matchCount.textContent = matchList.length + (matchList.length === 1 ? ' buffer matches' : ' buffers match') +
+      matchCount.textContent = countOf(matchList.length, 'buffer') + (matchList.length === 1 ? ' matches' : ' match') +
         ' \u201c' + queryText + '\u201d' + (matchList.length > LISTED ? '; the first ' + LISTED + ' are listed.' : '.');
     } else {
-      matchCount.textContent = 'The ' + items.length + ' largest of ' + order.length +
-        ' buffers in memory (' + n + ' in all); the search box finds the others.';
+      matchCount.textContent = 'The ' + items.length + ' largest of ' + countOf(order.length, 'buffer') +
+        ' in memory (' + n + ' in all); the search box finds the others.';
     }
     if (bestRun) matchCount.textContent += ' Offsets are ' + bestRun.name + '\u2019s.';
     var frag = document.createDocumentFragment();
@@ -819,7 +821,8 @@
     if (!errors.length) {
       check.dataset.state = 'ok';
       check.dataset.errors = '0';
-      check.textContent = 'Drawn in ' + ms + ' ms: ' + panels.length + ' plans, ' + order.length + ' buffers in memory.';
+      check.textContent = 'Drawn in ' + ms + ' ms: ' + countOf(panels.length, 'plan') + ', ' +
+        countOf(order.length, 'buffer') + ' in memory.';
     }
   } catch (e) {
     noteError(e && e.stack ? e.stack : e);

@@ -138,7 +138,7 @@ static void fmt_bytes(char *out, size_t size, uint64_t v) {
 /* "4 bytes" below 1 KiB; "896 KiB (917504 bytes)" above, so the exact figure is always there. */
 static void fmt_bytes_exact(char *out, size_t size, uint64_t v) {
     if (v < 1024u) {
-        snprintf(out, size, "%llu bytes", (unsigned long long)v);
+        snprintf(out, size, "%llu byte%s", (unsigned long long)v, cli_s(v));
         return;
     }
     char h[32];
@@ -548,9 +548,9 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
             pixel_run *t = prev;
             prev = next, next = t, np = nn;
         }
-        fprintf(out, "\"><title>%zu buffers of %s, each under a pixel here, drawn at pixel resolution (the HTML "
-                     "report, -f html, zooms into them)</title></path>\n",
-                count[k], label);
+        fprintf(out, "\"><title>%zu buffer%s of %s, each under a pixel here, drawn at pixel resolution (the HTML "
+                     "report, -f html, zooms into %s)</title></path>\n",
+                count[k], cli_s(count[k]), label, count[k] == 1 ? "it" : "them");
     }
     free(cell), free(runs), free(count);
     return true;
@@ -742,8 +742,8 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
         free(g.order);
         return false;
     }
-    fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffers in memory",
-            LEFT, g.drawn);
+    fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffer%s in memory",
+            LEFT, g.drawn, cli_s(g.drawn));
     if (g.individual < g.drawn)
         fprintf(out, ", %zu drawn one by one, %zu smaller than a pixel drawn at pixel resolution", g.individual,
                 g.drawn - g.individual);
@@ -941,15 +941,18 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
         if (r->planned) {
             char arena[64];
             fmt_bytes(arena, sizeof arena, r->result.arena_size);
-            fprintf(out, "<td title=\"%llu bytes\">%s <small>%llu</small></td><td title=\"%llu bytes\">%s</td>"
+            fprintf(out, "<td title=\"%llu byte%s\">%s <small>%llu</small></td><td title=\"%llu byte%s\">%s</td>"
                          "<td>%+.1f%%</td>",
-                    (unsigned long long)r->result.arena_size, arena, (unsigned long long)r->result.arena_size,
-                    (unsigned long long)s->bound, bound, cli_overhead_percent(r->result.arena_size, s->bound));
+                    (unsigned long long)r->result.arena_size, cli_s(r->result.arena_size), arena,
+                    (unsigned long long)r->result.arena_size, (unsigned long long)s->bound, cli_s(s->bound), bound,
+                    cli_overhead_percent(r->result.arena_size, s->bound));
         } else {
-            fprintf(out, "<td>-</td><td title=\"%llu bytes\">%s</td><td>-</td>", (unsigned long long)s->bound, bound);
+            fprintf(out, "<td>-</td><td title=\"%llu byte%s\">%s</td><td>-</td>", (unsigned long long)s->bound,
+                    cli_s(s->bound), bound);
         }
         fprintf(out, "<td>%s", cli_outcome_word(r));
-        if (r->searched) fprintf(out, " <small>%llu nodes</small>", (unsigned long long)r->result.nodes);
+        if (r->searched)
+            fprintf(out, " <small>%llu node%s</small>", (unsigned long long)r->result.nodes, cli_s(r->result.nodes));
         fputs("</td>", out);
         fprintf(out, "<td>%.3f ms</td><td>%s", r->millis, r->verified ? "yes" : "no");
         if (r->status != APLAN_OK) {
@@ -973,10 +976,10 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cl
     put_text(out, in->name, IN_XML);
     char bound[64];
     fmt_bytes_exact(bound, sizeof bound, s->bound);
-    fprintf(out, "</h1>\n<p>%zu buffers, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached at "
-                 "step %llu",
-            in->count, (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "rounded up" : "as given",
-            bound, (unsigned long long)s->bound_step);
+    fprintf(out, "</h1>\n<p>%zu buffer%s, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached "
+                 "at step %llu",
+            in->count, cli_s(in->count), (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", bound, (unsigned long long)s->bound_step);
     char what[160];
     if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
         fputs(": ", out);

@@ -62,8 +62,8 @@ void cli_write_heading(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
     const cli_settings *st = &s->settings;
     (void)cli_write_shown(out, in->name);
-    fprintf(out, ": %zu buffers, alignment %llu, sizes %s", in->count, (unsigned long long)st->alignment,
-            st->round_sizes ? "rounded up" : "as given");
+    fprintf(out, ": %zu buffer%s, alignment %llu, sizes %s", in->count, cli_s(in->count),
+            (unsigned long long)st->alignment, st->round_sizes ? "rounded up" : "as given");
     if (st->capacity != APLAN_UNLIMITED) fprintf(out, ", capacity %llu", (unsigned long long)st->capacity);
     if (st->target != NULL) fprintf(out, " (target %s)", st->target);
     fputc('\n', out);
@@ -73,7 +73,7 @@ void cli_write_heading(FILE *out, const cli_session *s) {
                 (unsigned long long)st->alignment, st->target, (unsigned long long)st->target_alignment);
     }
     char what[160];
-    fprintf(out, "lower bound: %llu bytes, reached at step %llu", (unsigned long long)s->bound,
+    fprintf(out, "lower bound: %llu byte%s, reached at step %llu", (unsigned long long)s->bound, cli_s(s->bound),
             (unsigned long long)s->bound_step);
     if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
         fputs(": ", out);
@@ -98,9 +98,9 @@ static void write_selection_note(FILE *out, const cli_session *s) {
         fprintf(out, "every buffer has a fixed offset (an offline plan): only offline runs, since any strategy must "
                      "keep them\n");
     } else {
-        fprintf(out, "%zu of %zu buffers have fixed offsets (an offline plan): the strategies place the others around "
-                     "them; offline, which needs all, does not run\n",
-                fixed, in->count);
+        fprintf(out, "%zu of %zu buffers %s (an offline plan): the strategies place the others around %s; offline, "
+                     "which needs all, does not run\n",
+                fixed, in->count, fixed == 1 ? "has a fixed offset" : "have fixed offsets", fixed == 1 ? "it" : "them");
     }
 }
 
@@ -113,18 +113,18 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     else snprintf(of, sizeof of, "the capacity");
     if (s->best != SIZE_MAX) {
         uint64_t arena = s->runs[s->best].result.arena_size;
-        snprintf(out, out_size, "fits: %llu of %llu bytes (%.1f%% of %s); %llu bytes free%s", (unsigned long long)arena,
-                 (unsigned long long)st->capacity,
+        snprintf(out, out_size, "fits: %llu of %llu byte%s (%.1f%% of %s); %llu byte%s free%s",
+                 (unsigned long long)arena, (unsigned long long)st->capacity, cli_s(st->capacity),
                  st->capacity > 0 ? (double)arena * 100.0 / (double)st->capacity : 0.0, of,
-                 (unsigned long long)(st->capacity - arena),
+                 (unsigned long long)(st->capacity - arena), cli_s(st->capacity - arena),
                  s->input->kind == CLI_INPUT_CSV ? "" : " for TFLM's persistent data and the rest");
         return true;
     }
     const cli_run *smallest = cli_smallest_plan(s);
     if (s->bound > st->capacity) {
         snprintf(out, out_size,
-                 "does not fit: the lower bound, %llu bytes, is %llu more than %s (%llu): no plan can fit",
-                 (unsigned long long)s->bound, (unsigned long long)(s->bound - st->capacity), of,
+                 "does not fit: the lower bound, %llu byte%s, is %llu more than %s (%llu): no plan can fit",
+                 (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - st->capacity), of,
                  (unsigned long long)st->capacity);
         return true;
     }
@@ -135,8 +135,9 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     char why[200];
     if (proof != NULL) {
         snprintf(why, sizeof why,
-                 "%s proved that no plan fits it (%llu nodes searched), though the lower bound, %llu, does",
-                 proof->strategy->name, (unsigned long long)proof->result.nodes, (unsigned long long)s->bound);
+                 "%s proved that no plan fits it (%llu node%s searched), though the lower bound, %llu, does",
+                 proof->strategy->name, (unsigned long long)proof->result.nodes, cli_s(proof->result.nodes),
+                 (unsigned long long)s->bound);
     } else if (ran_out != NULL) {
         char limit[40];
         cli_seconds_text(st->time_limit_ns, limit, sizeof limit);
@@ -146,8 +147,9 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     } else {
         snprintf(why, sizeof why, "the lower bound, %llu, would fit", (unsigned long long)s->bound);
     }
-    snprintf(out, out_size, "does not fit: the smallest plan (%s) needs %llu bytes, %llu more than %s (%llu); %s",
+    snprintf(out, out_size, "does not fit: the smallest plan (%s) needs %llu byte%s, %llu more than %s (%llu); %s",
              smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
+             cli_s(smallest->result.arena_size),
              (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity,
              why);
     return true;
@@ -162,8 +164,8 @@ static void write_verdict(FILE *out, const cli_session *s) {
     size_t largest[CLI_PEAK_SHOWN];
     uint64_t live_bytes;
     size_t live = cli_live_at(s, s->bound_step, largest, CLI_PEAK_SHOWN, &live_bytes);
-    fprintf(out, "peak: step %llu holds %llu bytes in %zu buffer%s%s\n", (unsigned long long)s->bound_step,
-            (unsigned long long)live_bytes, live, live == 1 ? "" : "s", live > 0 ? "; the largest:" : "");
+    fprintf(out, "peak: step %llu holds %llu byte%s in %zu buffer%s%s\n", (unsigned long long)s->bound_step,
+            (unsigned long long)live_bytes, cli_s(live_bytes), live, cli_s(live), live > 0 ? "; the largest:" : "");
     cli_write_buffer_rows(out, s, largest, live < CLI_PEAK_SHOWN ? live : CLI_PEAK_SHOWN);
 }
 
@@ -296,15 +298,17 @@ int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const c
     if (s->best != SIZE_MAX) {
         const cli_run *b = &s->runs[s->best];
         uint64_t arena = b->result.arena_size;
-        fprintf(out, "best: %s, %llu bytes", b->strategy->name, (unsigned long long)arena);
+        fprintf(out, "best: %s, %llu byte%s", b->strategy->name, (unsigned long long)arena, cli_s(arena));
         if (arena == s->bound) {
             fprintf(out, ": proven optimal (equals the lower bound)\n");
         } else if (cli_best_proven(s)) {
-            fprintf(out, ": proven optimal by a complete search, %llu bytes above the lower bound (%+.1f%%)\n",
-                    (unsigned long long)(arena - s->bound), cli_overhead_percent(arena, s->bound));
+            fprintf(out, ": proven optimal by a complete search, %llu byte%s above the lower bound (%+.1f%%)\n",
+                    (unsigned long long)(arena - s->bound), cli_s(arena - s->bound),
+                    cli_overhead_percent(arena, s->bound));
         } else {
-            fprintf(out, ": %llu bytes above the lower bound (%+.1f%%), not proven optimal",
-                    (unsigned long long)(arena - s->bound), cli_overhead_percent(arena, s->bound));
+            fprintf(out, ": %llu byte%s above the lower bound (%+.1f%%), not proven optimal",
+                    (unsigned long long)(arena - s->bound), cli_s(arena - s->bound),
+                    cli_overhead_percent(arena, s->bound));
             char limit[40];
             cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
             if (b->searched && b->result.outcome == APLAN_OUTCOME_FITS)

@@ -8,6 +8,8 @@
 
 #include "cli.h"
 
+const char *cli_s(uint64_t n) { return n == 1 ? "" : "s"; }
+
 double cli_overhead_percent(uint64_t arena, uint64_t bound) {
     if (bound == 0) return 0.0;
     return ((double)arena - (double)bound) * 100.0 / (double)bound;
@@ -133,7 +135,8 @@ void cli_write_buffer_rows(FILE *out, const cli_session *s, const size_t *which,
         cli_tensor_text(in, i, tensor, sizeof tensor);
         fputs("  ", out);
         (void)cli_write_buffer_label(out, in, i, width);
-        fprintf(out, " %12llu bytes  steps [%llu, %llu)%s%s\n", (unsigned long long)aplan_buffer_size(&s->problem, i),
+        uint64_t size = aplan_buffer_size(&s->problem, i);
+        fprintf(out, " %12llu %s steps [%llu, %llu)%s%s\n", (unsigned long long)size, size == 1 ? "byte  " : "bytes ",
                 (unsigned long long)b->lower, (unsigned long long)b->upper, tensor[0] != '\0' ? "  " : "", tensor);
     }
 }
@@ -193,8 +196,8 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c) {
     switch (in->kind) {
     case CLI_INPUT_TFLITE:
         c->section = "tflm_planned";
-        snprintf(c->what, sizeof c->what, "TFLM's planned (non-persistent) section, the model's %zu planned tensors",
-                 in->count);
+        snprintf(c->what, sizeof c->what, "TFLM's planned (non-persistent) section, the model's %zu planned tensor%s",
+                 in->count, cli_s(in->count));
         c->not_included = "the kernels' scratch buffers (planned beside the tensors) and TFLM's persistent data "
                           "(tensor, node and quantization structs, kernels' op data): see \"Sizing your arena from "
                           "aplan plan\" in docs/tflm.md";
@@ -202,12 +205,13 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c) {
     case CLI_INPUT_EXAMPLE:
         c->section = "tflm_planned";
         snprintf(c->what, sizeof c->what,
-                 "the planned (non-persistent) section of the example's %zu tensors, by TFLM's rules", in->count);
+                 "the planned (non-persistent) section of the example's %zu tensor%s, by TFLM's rules", in->count,
+                 cli_s(in->count));
         c->not_included = "the kernels' scratch buffers and TFLM's persistent data, as for a model (docs/tflm.md)";
         break;
     case CLI_INPUT_CSV:
         c->section = "input_buffers";
-        snprintf(c->what, sizeof c->what, "the input's %zu buffers, nothing else", in->count);
+        snprintf(c->what, sizeof c->what, "the input's %zu buffer%s, nothing else", in->count, cli_s(in->count));
         break;
     }
 }

@@ -363,6 +363,15 @@ right=$(grep -o 'data-right="[0-9]*"' "$T/longpath.dom" | grep -o '[0-9]*')
 grep -qF '>.../the_problem_with_a_long_file_name.csv: greedy_by_size, arena 150 bytes' "$T/longpath.dom" ||
     fail "longpath.svg: the heading does not show the path's end after '...'"
 
+# Plurals in the page's own text: one buffer that matches, live for one step.
+printf 'id,lower,upper,size\na,0,1,1\nb,1,3,2\n' >"$T/one.csv"
+"$A" plan -s greedy_by_size -f html -o "$T/one.html" "$T/one.csv" || fail "one.html: aplan failed"
+html one_html "$T/one.html" a a
+grep -qF '<p id="match-count">1 buffer matches “a”. Offsets are greedy_by_size’s.</p>' "$T/one_html.dom" ||
+    fail "one_html: the match count is not singular: $(grep -o '<p id="match-count">[^<]*' "$T/one_html.dom")"
+grep -qF 'Drawn in ' "$T/one_html.dom" && grep -qF ' ms: 1 plan, 2 buffers in memory.</p>' "$T/one_html.dom" ||
+    fail "one_html: the self-check's text is not singular"
+
 # --- 10,000 buffers -------------------------------------------------------------------------------------------------
 gen 10000 "$T/10k.csv"
 "$A" plan -f svg -o "$T/10k.svg" "$T/10k.csv" || fail "10k.svg: aplan failed"

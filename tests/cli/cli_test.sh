@@ -514,7 +514,7 @@ lacks out "f0 & f21 "
 # Some buffers fixed: the strategies place the rest around them; offline, which needs them all, does not run.
 printf 'id,lower,upper,size,offset\na,0,2,16,0\nb,1,3,16,\nc,2,4,16,\n' >"$T/partial.csv"
 run 0 "$A" plan "$T/partial.csv"
-line out "1 of 3 buffers have fixed offsets (an offline plan): the strategies place the others around them; offline, which needs all, does not run"
+line out "1 of 3 buffers has a fixed offset (an offline plan): the strategies place the others around it; offline, which needs all, does not run"
 lacks out "  offline "
 run 0 "$A" verify "$S/models/person_detect_vela.tflite" "$S/models/person_detect_vela.tflite"
 has out "aliased fixed pairs (allowed): 6"
@@ -855,7 +855,7 @@ if [ "$HAS_EXACT" = 1 ]; then
     run 0 "$A" plan -s exact --time-limit 60 "$T/gap.csv"
     line out "$T/gap.csv: 7 buffers, alignment 1, sizes as given"
     hasre out '^\* exact +7 +6 +\+16\.7% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
-    line out "best: exact, 7 bytes: proven optimal by a complete search, 1 bytes above the lower bound (+16.7%)"
+    line out "best: exact, 7 bytes: proven optimal by a complete search, 1 byte above the lower bound (+16.7%)"
     run 0 "$A" plan -s exact --time-limit 60 -f csv -o "$T/gap_plan.csv" "$T/gap.csv"
     run 0 "$A" verify "$T/gap.csv" "$T/gap_plan.csv"
     has out "valid: 7 buffers, arena 7 bytes, lower bound 6 bytes (+16.7%)"
@@ -876,7 +876,7 @@ assert r["nodes"] > 0, r # the proof took a search: 6 bytes was worth trying
     run 0 "$A" plan -s exact --capacity 7 --time-limit 60 "$T/gap.csv"
     hasre out '^\* exact +7 +6 +\+16\.7% +fits +[0-9]+ +[0-9.]+ ms +yes$'
     line out "fits: 7 of 7 bytes (100.0% of the capacity); 0 bytes free"
-    line out "best: exact, 7 bytes: 1 bytes above the lower bound (+16.7%), not proven optimal (the search stopped at its first plan within the capacity)"
+    line out "best: exact, 7 bytes: 1 byte above the lower bound (+16.7%), not proven optimal (the search stopped at its first plan within the capacity)"
     empty err
     run 4 "$A" plan -s exact --capacity 6 --time-limit 60 "$T/gap.csv"
     hasre out '^  exact +7 +6 +\+16\.7% +infeasible +[0-9]+ +[0-9.]+ ms +yes  \(proven: no plan fits 6 bytes \(this plan needs 7, 1 more\)\)$'
@@ -914,7 +914,7 @@ assert r["error"] == "proven: no plan fits 6 bytes (this plan needs 7, 1 more)",
     run 0 "$A" plan -s auto --time-limit 60 "$T/gap.csv"
     count out " ms  " 1
     hasre out '^\* exact +7 +6 +\+16\.7% +optimal +[0-9]+ +[0-9.]+ ms +yes$'
-    line out "best: exact, 7 bytes: proven optimal by a complete search, 1 bytes above the lower bound (+16.7%)"
+    line out "best: exact, 7 bytes: proven optimal by a complete search, 1 byte above the lower bound (+16.7%)"
     run 0 "$A" plan -s auto "$T/gap.csv" # the default limit, 1 s, is plenty here: the same
     hasre out '^\* exact +7 +6 +\+16\.7% +optimal +[0-9]+ '
     run 0 "$A" plan -s auto --time-limit 60 -f json "$T/gap.csv"
@@ -935,7 +935,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     run 0 "$A" plan -s auto --time-limit 0 "$T/gap.csv"
     count out " ms  " 1
     hasre out '^\* greedy_by_size +7 +6 +\+16\.7% +plan +- +[0-9.]+ ms +yes$'
-    line out "best: greedy_by_size, 7 bytes: 1 bytes above the lower bound (+16.7%), not proven optimal"
+    line out "best: greedy_by_size, 7 bytes: 1 byte above the lower bound (+16.7%), not proven optimal"
     # A capacity that a fast plan fits: no search. One that none fits but the bound does: a search for a fit, which
     # proves there is none; every run is shown (exit 4), exact's last.
     run 0 "$A" plan -s auto --capacity 7 --time-limit 60 "$T/gap.csv"
@@ -953,7 +953,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     count out " ms  " "$(echo "$BUILT" | grep -cvx offline)"
     hasre out '^  exact +7 +6 +\+16\.7% +optimal +[0-9]+ '
     hasre out '^\* greedy_by_size +7 +6 +\+16\.7% +plan +- '
-    line out "best: greedy_by_size, 7 bytes: proven optimal by a complete search, 1 bytes above the lower bound (+16.7%)"
+    line out "best: greedy_by_size, 7 bytes: proven optimal by a complete search, 1 byte above the lower bound (+16.7%)"
     # Where the figures mention the arena: the C header and the picture say it is proven.
     run 0 "$A" plan -s auto --time-limit 60 -f c "$T/gap.csv"
     line out " * 7 buffers, alignment 1, sizes as given; lower bound 6 bytes (this plan is proven optimal by a complete search)."
@@ -1166,6 +1166,42 @@ lacks out "--allow-alias"
 lacks out "--max-input-size"
 run 2 "$A" example --allow-alias
 line err "aplan: example: option '--allow-alias' does not apply to this command"
+
+# --- Plurals: a count of one takes the singular, in every output that prints counts ---------------------------------
+printf 'id,lower,upper,size\na,0,1,1\n' >"$T/one.csv"
+run 0 "$A" plan -s greedy_by_size "$T/one.csv"
+line out "$T/one.csv: 1 buffer, alignment 1, sizes as given"
+line out "lower bound: 1 byte, reached at step 0"
+line out "covers: the input's 1 buffer, nothing else"
+line out "best: greedy_by_size, 1 byte: proven optimal (equals the lower bound)"
+run 0 "$A" plan -s greedy_by_size --capacity 2 "$T/one.csv"
+line out "fits: 1 of 2 bytes (50.0% of the capacity); 1 byte free"
+run 4 "$A" plan -s greedy_by_size --capacity 0 "$T/one.csv"
+line out "does not fit: the lower bound, 1 byte, is 1 more than the capacity (0): no plan can fit"
+line out "peak: step 0 holds 1 byte in 1 buffer; the largest:"
+line out "  a                                   1 byte   steps [0, 1)"
+line err "aplan: $T/one.csv: no plan can fit: the lower bound is 1 byte, 1 more than the capacity 0"
+printf 'id,lower,upper,size\na,0,1,1\nb,1,2,1\n' >"$T/two.csv"
+run 4 "$A" plan -s linear --capacity 1 "$T/two.csv"
+has out "  (needs 2 bytes, 1 more than the capacity 1)"
+line err "aplan: $T/two.csv: nothing fits the capacity of 1 byte: the smallest plan (linear) needs 2 bytes, 1 more"
+run 0 "$A" bound "$T/one.csv"
+line out "at step 0: 1 buffer live, 1 byte"
+run 0 "$A" plan -s greedy_by_size -f csv -o "$T/one_plan.csv" "$T/one.csv"
+run 0 "$A" verify "$T/one.csv" "$T/one_plan.csv"
+line out "$T/one_plan.csv: valid: 1 buffer, arena 1 byte, lower bound 1 byte (+0.0%), optimal"
+run 0 "$A" plan -s greedy_by_size -f c "$T/one.csv"
+line out " * 1 buffer, alignment 1, sizes as given; lower bound 1 byte (this plan is optimal)."
+run 0 "$A" plan -s greedy_by_size -f svg "$T/one.csv"
+has out "; 1 buffer in memory; hover a rectangle"
+has out ": greedy_by_size, arena 1 byte, lower bound 1 byte</title>"
+has out "<title>a: 1 byte at offset 0, steps [0, 1)</title>"
+run 0 "$A" plan -s greedy_by_size -f html "$T/one.csv"
+has out "<p>1 buffer, alignment 1, sizes as given. Lower bound 1 byte (no plan can be smaller)"
+has out '<td title="1 byte">1 B <small>1</small></td><td title="1 byte">1 B</td>'
+has out "function countOf(k, noun) { return k + ' ' + noun + (k === 1 ? '' : 's'); }"
+run 7 "$A" plan --max-input-size 1 "$T/one.csv"
+has err "bytes, more than the maximum input size of 1 byte (see --max-input-size)"
 
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]
