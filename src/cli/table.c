@@ -186,7 +186,9 @@ static void write_shell_word(FILE *out, const char *w) {
 
 /* A .tflite report ends with how to use the chosen plan in TFLM: TFLM's own planner reproduces only its own
  * (greedy_by_size_tflm) plans, so any other plan goes in as the model's offline plan (`aplan embed`) or is made at run
- * time by the adapter. The embed command line names the strategy, so it writes this very plan. */
+ * time by the adapter. That advice is given only where it gains: when TFLM's planner needs more than this plan (or
+ * what it needs is not known); when it needs as much or less, there is nothing to change. The embed command line
+ * names the strategy, so it writes this very plan. */
 static void write_tflm_use(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
     if (in->kind != CLI_INPUT_TFLITE || s->best == SIZE_MAX) return;
@@ -203,14 +205,21 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
         fputs("in TFLM: this is the plan of TFLM's own planner (GreedyMemoryPlanner): nothing to change\n", out);
         return;
     }
-    if (s->tflm_arena == arena) {
-        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) also needs %llu bytes. To "
-                     "use this exact plan,\n",
-                (unsigned long long)arena);
-    } else if (s->tflm_arena != 0) {
-        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu bytes. To use "
+    if (s->tflm_arena != 0 && s->tflm_arena <= arena) {
+        if (s->tflm_arena == arena)
+            fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same %llu "
+                         "byte%s: nothing to change\n",
+                    (unsigned long long)arena, cli_s(arena));
+        else
+            fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu byte%s, "
+                         "less than this plan's %llu: nothing to change\n",
+                    (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena), (unsigned long long)arena);
+        return;
+    }
+    if (s->tflm_arena != 0) {
+        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu byte%s. To use "
                      "this plan's %llu,\n",
-                (unsigned long long)s->tflm_arena, (unsigned long long)arena);
+                (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena), (unsigned long long)arena);
     } else {
         fputs("in TFLM: to use this plan,\n", out);
     }

@@ -409,15 +409,11 @@ line out "best: greedy_by_size, 55296 bytes: proven optimal (equals the lower bo
 line out "covers: TFLM's planned (non-persistent) section, the model's 32 planned tensors. TFLM's arena also holds the"
 line out "  kernels' scratch buffers (planned beside the tensors) and TFLM's persistent data (tensor, node and quantization"
 line out "  structs, kernels' op data): see \"Sizing your arena from aplan plan\" in docs/tflm.md"
-# How to use the plan in TFLM, last.
-line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) also needs 55296 bytes. To use this exact plan,"
-line out "  write it into the model as its offline plan:"
-line out "    aplan embed -s greedy_by_size $PD -o person_detect_planned.tflite"
-line out "  or plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, docs/tflm.md):"
-line out "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_size());"
+# How to use the plan in TFLM, last: TFLM's own planner already reaches the same arena, so nothing to change.
 checks=$((checks + 1))
-[ "$(tail -n 1 "$T/out")" = "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_size());" ] ||
+[ "$(tail -n 1 "$T/out")" = "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same 55296 bytes: nothing to change" ] ||
     fail "the report does not end with how to use the plan in TFLM"
+lacks out "aplan embed"
 empty err
 run 0 "$A" plan "$AP"
 hasre out '^  greedy_by_size_tflm +3040 +2096 +\+45\.0% '
@@ -987,12 +983,12 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     hasre out "^best: exact, [0-9]+ bytes: [0-9]+ bytes above the lower bound \\(\\+[0-9.]+%\\), not proven optimal \\(the search's time limit, 0 s, ran out\\)\$"
     run 0 "$A" plan -s exact --time-limit 0 -f c "$MA"
     has out "lower bound 1048576 bytes (the best plan a search found in its time limit; not proven optimal)."
-    # A model whose best plan is a search's: the report gives the embed command that repeats it (with the limit and,
-    # for a fit, the capacity), and no run-time adapter, which would search again.
-    run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$PD"
-    hasre out '^\* exact +55296 +55296 +\+0\.0% +optimal +[0-9]+ '
+    # A model whose best plan is a search's, smaller than TFLM's planner's: the report gives the embed command that
+    # repeats it (with the limit and, for a fit, the capacity), and no run-time adapter, which would search again.
+    run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$AP"
+    hasre out '^\* exact +2096 +2096 +\+0\.0% +optimal +[0-9]+ '
     line out "  write it into the model as its offline plan (the search finished, so this command repeats it):"
-    line out "    aplan embed -s exact --time-limit 5 --capacity 262144 $PD -o person_detect_planned.tflite"
+    line out "    aplan embed -s exact --time-limit 5 --capacity 262144 $AP -o audio_preprocessor_int8_planned.tflite"
     lacks out "AplanMemoryPlanner"
     # embed takes the limit too (its default strategy list is auto).
     run 0 "$A" embed --time-limit 0.5 "$S/models/audio_preprocessor_int8.tflite" -o "$T/ap_tl.tflite"
@@ -1202,6 +1198,59 @@ has out '<td title="1 byte">1 B <small>1</small></td><td title="1 byte">1 B</td>
 has out "function countOf(k, noun) { return k + ' ' + noun + (k === 1 ? '' : 's'); }"
 run 7 "$A" plan --max-input-size 1 "$T/one.csv"
 has err "bytes, more than the maximum input size of 1 byte (see --max-input-size)"
+
+# --- "in TFLM:": the embed and adapter advice only where it gains over TFLM's own planner ---------------------------
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+SEED=$REPO/fuzz/corpus/tflite/seed-names.tflite
+# TFLM's planner reaches the same 64 bytes: nothing to change, no embed command, no adapter.
+run 0 "$A" plan "$SEED"
+checks=$((checks + 1))
+[ "$(tail -n 1 "$T/out")" = "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same 64 bytes: nothing to change" ] ||
+    fail "'$last': the report does not end with nothing to change in TFLM"
+lacks out "aplan embed"
+lacks out "AplanMemoryPlanner"
+# A plan larger than TFLM's planner's: nothing to gain either.
+run 0 "$A" plan -s linear "$SEED"
+line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs 64 bytes, less than this plan's 80: nothing to change"
+lacks out "aplan embed"
+# A model where TFLM's planner needs 320 bytes and greedy_by_size 304: six tensors written and last read by ADDs
+# (tests/tflite_writer.c), whose lifetimes make TFLM's tie order lose 16 bytes. The advice follows, and it is right:
+# the embed command it prints writes the 304-byte plan.
+cat >"$T/gain_model.c" <<'EOF'
+#include <stdio.h>
+#include "tflite_writer.h"
+int main(int argc, char **argv) {
+    static const int32_t s0[] = {48}, s1[] = {16}, s2[] = {96}, s3[] = {128}, s4[] = {32}, s5[] = {128};
+    static const int32_t t0[] = {0}, t1[] = {1}, t2[] = {2}, t3[] = {3}, t4[] = {4}, t5[] = {5};
+    static const tw_opcode codes[] = {{0, 0}};
+    static const tw_tensor t[] = {{s0, 1, 9, 0, false}, {s1, 1, 9, 0, false}, {s2, 1, 9, 0, false},
+                                  {s3, 1, 9, 0, false}, {s4, 1, 9, 0, false}, {s5, 1, 9, 0, false}};
+    static const tw_op ops[] = {{0, NULL, 0, t5, 1, 0, {0, 0}, 0}, {0, NULL, 0, t0, 1, 0, {0, 0}, 0},
+                                {0, t5, 1, t3, 1, 0, {0, 0}, 0},   {0, t0, 1, t1, 1, 0, {0, 0}, 0},
+                                {0, t3, 1, t4, 1, 0, {0, 0}, 0},   {0, NULL, 0, t2, 1, 0, {0, 0}, 0},
+                                {0, t1, 1, NULL, 0, 0, {0, 0}, 0}, {0, t4, 1, NULL, 0, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{t, 6, NULL, 0, NULL, 0, ops, 8}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    tw_model m = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    tw_file f = tw_build(&m);
+    FILE *out = argc > 1 ? fopen(argv[1], "wb") : NULL;
+    int ok = out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
+    if (out != NULL) ok = fclose(out) == 0 && ok;
+    tw_free(&f);
+    return ok ? 0 : 1;
+}
+EOF
+run 0 "$CC" -std=c11 -Wall -Wextra -Werror -I"$REPO/tests" -o "$T/gain_model" "$T/gain_model.c" "$REPO/tests/tflite_writer.c"
+run 0 "$T/gain_model" "$T/gain.tflite"
+run 0 "$A" plan -s greedy_by_size,greedy_by_size_tflm "$T/gain.tflite"
+hasre out '^\* greedy_by_size +304 +304 '
+hasre out '^  greedy_by_size_tflm +320 +304 '
+line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs 320 bytes. To use this plan's 304,"
+line out "    aplan embed -s greedy_by_size $T/gain.tflite -o gain_planned.tflite"
+line out "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_size());"
+(cd "$T" && "$A" embed -s greedy_by_size "$T/gain.tflite" -o gain_planned.tflite >/dev/null 2>&1)
+run 0 "$A" plan "$T/gain_planned.tflite"
+hasre out '^\* offline +304 +304 '
 
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]
