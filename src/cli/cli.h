@@ -357,6 +357,12 @@ const char *cli_not_csv(const char *data, size_t size);
 int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size, char *message,
                   size_t message_size);
 void cli_input_free(cli_input *in);
+/* A CSV problem in the lower,upper form whose lifetimes look inclusive or empty gets a warning on stderr (the plan is
+ * made from them as they are): rows whose lower equals upper (never live; the count and the first three by id and
+ * line), and, with two or more live buffers, that no two of them share a step; then that upper is exclusive and how
+ * to give inclusive ends (the start,end columns). Nothing for other inputs. O(n), or O(n log n) with 16 bytes a live
+ * buffer when the rows are not in order of lower; out of memory skips the second check. */
+void cli_warn_lifetimes(const cli_input *in);
 /* Describe buffer i for messages: "buffer 3 'id' (line N)", "buffer 3 's0t7'", or "buffer 3" when out of range. */
 void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_size);
 /* Buffer i's name as display text: the tensor's name when the input gives one, else its id (a CSV id, the example's

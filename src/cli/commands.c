@@ -135,11 +135,13 @@ static int plan_input(const cli_options *o, cli_input *in) {
     return rc;
 }
 
-/* Loads the command's input file, printing the error on failure. */
+/* Loads the command's input file (the problem), printing the error on failure, or a warning when its lifetimes look
+ * inclusive or empty. */
 static int load_arg(const cli_options *o, cli_input *in) {
     char message[512];
     int rc = cli_load(o->args[0], cli_max_input(o), in, message, sizeof message);
     if (rc != CLI_EXIT_OK) cli_error("%s", message);
+    else cli_warn_lifetimes(in);
     return rc;
 }
 

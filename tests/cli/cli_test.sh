@@ -1252,5 +1252,54 @@ line out "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_si
 run 0 "$A" plan "$T/gain_planned.tflite"
 hasre out '^\* offline +304 +304 '
 
+# --- CSV lifetimes that look inclusive or empty: a warning on stderr, the plan and exit code as they were -----------
+printf 'id,lower,upper,size\na,0,1,100\nb,1,2,100\nc,2,2,100\nd,3,4,100\n' >"$T/incl.csv"
+run 0 "$A" plan -s greedy_by_size -f csv "$T/incl.csv"
+line out "a,0,1,100,0"
+line out "b,1,2,100,0"
+line out "c,2,2,100,0"
+line out "d,3,4,100,0"
+line err "aplan: warning: $T/incl.csv: the lifetimes look inclusive or empty (the plan is made as they are):"
+line err "  1 row has lower equal to upper, never live (an empty lifetime holds no bytes): 'c' (line 4)"
+line err "  no two of the 3 live buffers share a step: every plan may put them all at offset 0"
+line err "  upper is exclusive: a buffer is live at steps [lower, upper), lower to upper - 1;"
+line err "  for inclusive ends, name the columns start,end (id,start,end,size: live from start to end)"
+lines err 5
+# The same rows with inclusive ends, as start,end: no warning, and the buffers that share a step get their own bytes.
+printf 'id,start,end,size\na,0,1,100\nb,1,2,100\nc,2,2,100\nd,3,4,100\n' >"$T/incl_se.csv"
+run 0 "$A" plan -s greedy_by_size "$T/incl_se.csv"
+empty err
+line out "best: greedy_by_size, 200 bytes: proven optimal (equals the lower bound)"
+# Every command that reads a problem warns: bound, verify (its PROBLEM, not its PLAN); the exit code stays.
+run 0 "$A" bound "$T/incl.csv"
+lines err 5
+run 0 "$A" plan -s greedy_by_size -f csv -o "$T/incl_plan.csv" "$T/incl.csv"
+run 0 "$A" verify "$T/incl.csv" "$T/incl_plan.csv"
+lines err 5
+line out "$T/incl_plan.csv: valid: 4 buffers, arena 100 bytes, lower bound 100 bytes (+0.0%), optimal"
+run 4 "$A" plan -s greedy_by_size --capacity 50 "$T/incl.csv"
+line err "  no two of the 3 live buffers share a step: every plan may put them all at offset 0"
+# Empty rows only (the live ones share steps): their count, the first three by id and line, no word about sharing.
+printf 'id,lower,upper,size\ne1,4,4,8\ne2,0,0,8\nx,0,5,8\ne3,9,9,8\ny,2,6,8\ne4,1,1,8\ne5,7,7,8\n' >"$T/empties.csv"
+run 0 "$A" plan -s greedy_by_size "$T/empties.csv"
+line err "  5 rows have lower equal to upper, never live (an empty lifetime holds no bytes): 'e1' (line 2), 'e2' (line 3), 'e3' (line 5) and 2 more"
+lacks err "share a step"
+lines err 4
+# Rows out of order whose lifetimes never meet (the sorted sweep): the word about sharing only.
+printf 'id,lower,upper,size\nc,20,30,8\na,0,10,8\nb,10,20,8\n' >"$T/apart.csv"
+run 0 "$A" plan -s greedy_by_size "$T/apart.csv"
+line err "aplan: warning: $T/apart.csv: the lifetimes look inclusive or empty (the plan is made as they are):"
+line err "  no two of the 3 live buffers share a step: every plan may put them all at offset 0"
+lines err 4
+# Two that share a step, or a single live buffer: nothing to warn about.
+printf 'id,lower,upper,size\nc,20,30,8\na,0,10,8\nb,9,20,8\n' >"$T/meet.csv"
+run 0 "$A" plan -s greedy_by_size "$T/meet.csv"
+empty err
+run 0 "$A" plan -s greedy_by_size "$T/one.csv"
+empty err
+# Not for models: the example's and a model's lifetimes are TFLM's.
+run 0 "$A" plan "$SEED"
+empty err
+
 echo "$checks checks, $failures failures"
 [ "$failures" = 0 ]
