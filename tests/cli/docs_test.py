@@ -28,24 +28,14 @@ import shutil
 import subprocess
 import sys
 
+from check import check, done
+
 APLAN = os.environ.get("APLAN")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAN = os.path.join(ROOT, "docs", "aplan.1")
 CLI_MD = os.path.join(ROOT, "docs", "cli.md")
 CONTRIBUTING = os.path.join(ROOT, "docs", "contributing.md")
 OPTION = re.compile(r"(?<![\w`-])(--[a-z][a-z-]*|-[a-zA-Z])(?![\w-])")
-
-failures = []
-checks = 0
-
-
-def check(ok, what):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return ok
 
 
 def same(got, want, what):
@@ -275,8 +265,7 @@ def main():
             check("src/cli/" + f in files, "docs/contributing.md's %s does not name src/cli/%s" % (title, f))
         check(len(holder) == 1, "%s: the table is in %r" % (title, holder))
 
-    print("%d checks, %d failures" % (checks, len(failures)))
-    return 1 if failures else 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -23,23 +23,13 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from check import check, done
+
 APLAN = os.environ.get("APLAN")
 CC = os.environ.get("CC")
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(os.path.dirname(TESTS), "src", "cli")
 SVG = "{http://www.w3.org/2000/svg}"
-
-failures = []
-checks = 0
-
-
-def check(ok, what):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return ok
 
 
 def display(raw):
@@ -390,8 +380,7 @@ def main():
         huge_ratio(tmp)
         far_steps(tmp)
         report_page(tmp)
-    print("%d checks, %d failures" % (checks, len(failures)))
-    return 1 if failures else 0
+    return done()
 
 
 if __name__ == "__main__":
