@@ -138,17 +138,8 @@ typedef struct cli_session {
                               capacity aside); 0 when unknown */
 } cli_session;
 
-/* options.c: the command line: options, their parser, the help texts and the error line. */
+/* options.c: the command line: options, their parser, suggestions and the error line. */
 #define CLI_PROGRAM "aplan"
-
-typedef enum cli_format {
-    CLI_FORMAT_TABLE,
-    CLI_FORMAT_CSV,
-    CLI_FORMAT_JSON,
-    CLI_FORMAT_SVG,
-    CLI_FORMAT_HTML,
-    CLI_FORMAT_C
-} cli_format;
 
 /* Which options a command accepts; an option given to a command that ignores it is a usage error, not a no-op. */
 enum {
@@ -176,7 +167,7 @@ typedef struct cli_options {
     bool round;
     uint64_t capacity;
     const char *target;    /* a known preset when set */
-    cli_format format;
+    size_t format;         /* -f: an index into cli_formats (0, the first row, is the default) */
     const char *output;
     bool alias;
     bool graph;
@@ -190,24 +181,17 @@ typedef struct cli_options {
     size_t arg_count;
 } cli_options;
 
+/* A row of the command table (main.c), the one declaration of a command. */
 typedef struct cli_command {
     const char *name;
     unsigned accepts;      /* CLI_OPT_* bits */
     size_t min_args, max_args;
-    const char *usage;
-    const char *help;
+    const char *usage;     /* "aplan embed [options] MODEL -o OUT" (starts with "aplan "): the help's first line,
+                              and the usage errors' */
+    const char *summary;   /* what the main help says of it, after the usage less "aplan " and " [options]" */
+    const char *help;      /* the body of `aplan NAME --help` after the usage: what it does, then its options */
     int (*run)(const cli_options *o); /* returns a CLI_EXIT_* code; errors already printed */
 } cli_command;
-
-/* Per-command help bodies (after the usage line); the commands' table in main.c points at them. */
-extern const char cli_help_plan[];
-extern const char cli_help_example[];
-extern const char cli_help_verify[];
-extern const char cli_help_bound[];
-extern const char cli_help_graph[];
-extern const char cli_help_list[];
-extern const char cli_help_targets[];
-extern const char cli_help_embed[];
 
 /* "aplan: <message>\n" on stderr: the one shape of every error line. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
@@ -234,10 +218,6 @@ uint64_t cli_max_input(const cli_options *o);
 /* Flush standard output at the end of a command: CLI_EXIT_OK, or CLI_EXIT_IO with "cannot write standard output:
  * REASON" printed when anything written to it failed (a full disk, a closed pipe, /dev/full). */
 int cli_flush_stdout(void);
-/* The main help: every command in a line, and the exit codes. */
-void cli_print_help(FILE *out);
-/* A command's help: "usage: <usage>", a blank line, then its help body. */
-void cli_print_command_help(FILE *out, const cli_command *cmd);
 
 /* session.c: one planning session over a loaded input. */
 /* Zero s, attach in and resolve the settings and problem from o and the input kind; best = SIZE_MAX (no run). */
@@ -310,6 +290,41 @@ void cli_describe_report(const cli_input *in, aplan_status status, const aplan_r
 /* Free what the session allocated (not the input). */
 void cli_session_free(cli_session *s);
 
+/* formats.c: the output formats, one row each (the one declaration of a format). */
+/* A writer of a format: the session s (the loaded input, the settings, every run) to out. run is the plan a format of
+ * one plan writes (never NULL for those), and for a format of the whole session the best plan or NULL; o gives the
+ * options a format takes (cli_format.options). Returns CLI_EXIT_OK, CLI_EXIT_IO when a write failed (emit names the
+ * file), or another CLI_EXIT_* code with its error printed. */
+typedef int cli_format_writer(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o);
+typedef enum cli_format_needs {
+    CLI_NEEDS_SESSION, /* every run of the session: the table, JSON */
+    CLI_NEEDS_PLAN     /* the plan of one strategy: the best when several ran */
+} cli_format_needs;
+typedef struct cli_format {
+    const char *name;          /* -f NAME, matched case aside */
+    cli_format_needs needs;
+    bool when_no_fit;          /* also written when no plan fits the capacity (exit 4): a session format with every
+                                  run and the verdict, a format of one plan with the smallest plan */
+    unsigned options;          /* CLI_OPT_* bits of the options that only this format takes (--name: c) */
+    const char *what;          /* the progress line's "writing WHAT" */
+    const char *help;          /* its line in the help of -f */
+    cli_format_writer *write;
+} cli_format;
+extern const cli_format cli_formats[];
+extern const size_t cli_format_count;
+/* The names of the formats that take one of the CLI_OPT_* bits of options (every format when 0), in table order,
+ * joined with ", " and a last " or ": "table, csv, json, svg, html or c"; mark_default adds " (default)" after the
+ * first row's. Cut to out_size. */
+void cli_format_names(char *out, size_t out_size, unsigned options, bool mark_default);
+/* The help of -f: the option and the names, then one line per format. */
+void cli_print_format_help(FILE *out);
+
+/* main.c: the help texts, from the command table. */
+/* The main help: every command in a line, and the exit codes. */
+void cli_print_help(FILE *out);
+/* A command's help: "usage: <usage>", a blank line, then its help body. */
+void cli_print_command_help(FILE *out, const cli_command *cmd);
+
 /* commands.c: the handlers of the commands' table; each returns a CLI_EXIT_* code with its errors printed. */
 int cli_cmd_plan(const cli_options *o);
 int cli_cmd_example(const cli_options *o);
@@ -342,6 +357,12 @@ const char *cli_not_csv(const char *data, size_t size);
 int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size, char *message,
                   size_t message_size);
 void cli_input_free(cli_input *in);
+/* A CSV problem in the lower,upper form whose lifetimes look inclusive or empty gets a warning on stderr (the plan is
+ * made from them as they are): rows whose lower equals upper (never live; the count and the first three by id and
+ * line), and, with two or more live buffers, that no two of them share a step; then that upper is exclusive and how
+ * to give inclusive ends (the start,end columns). Nothing for other inputs. O(n), or O(n log n) with 16 bytes a live
+ * buffer when the rows are not in order of lower; out of memory skips the second check. */
+void cli_warn_lifetimes(const cli_input *in);
 /* Describe buffer i for messages: "buffer 3 'id' (line N)", "buffer 3 's0t7'", or "buffer 3" when out of range. */
 void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_size);
 /* Buffer i's name as display text: the tensor's name when the input gives one, else its id (a CSV id, the example's
@@ -386,42 +407,12 @@ const cli_target *cli_target_at(size_t i);
 /* The preset named name, case aside ("Cortex-M4" is cortex-m4); NULL when there is none. */
 const cli_target *cli_target_find(const char *name);
 
-/* output.c */
-/* The report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the lower bound
- * and what the figures cover. `plan`'s table and `bound` open with it. */
-void cli_write_heading(FILE *out, const cli_session *s);
-int cli_write_table(FILE *out, const cli_session *s);
-int cli_write_json(FILE *out, const cli_session *s);
-int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run);
-/* prefix starts every identifier (macros: upper-cased); NULL gives "aplan". */
-int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const char *prefix);
-
-/* Files. A writer fills out and returns CLI_EXIT_OK; CLI_EXIT_IO when a write failed (the caller names the file);
- * or another CLI_EXIT_* code with its error printed. */
-typedef int (*cli_writer)(FILE *out, void *state);
-/* Write path so that it is never seen half-written: write() fills a new temporary file in path's directory (so the
- * rename cannot cross file systems), which is flushed, synced and renamed over path. On any failure the temporary
- * file is removed, path is left as it was and the error is printed. The new file keeps the mode of the one it
- * replaces (else 0666 less the umask). Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
-int cli_write_file_atomic(const char *path, cli_writer write, void *state);
-/* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
-bool cli_same_file(const char *a, const char *b);
-/* commands.c: where a command's result goes. */
-/* Write the result with write(): to standard output when path is NULL (flushed and checked); to path directly when it
- * names an existing file that is not a regular file (a device such as /dev/null, a FIFO: nothing to replace);
- * through a symbolic link to its target; else with cli_write_file_atomic, so path is replaced only when the whole
- * result is written and a failure leaves it as it was. Returns CLI_EXIT_OK, CLI_EXIT_IO with "cannot write PATH:
- * REASON" printed, or write()'s own failure code. */
-int cli_write_output(const char *path, cli_writer write, void *state);
-/* svg.c */
-int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run);
-int cli_write_html(FILE *out, const cli_session *s, const cli_run *run);
-
-/* Helpers shared by the writers. */
-void cli_json_string(FILE *out, const char *s);
-void cli_xml_text(FILE *out, const char *s);
+/* text.c: text as every output shows it. */
+/* Arena over bound in percent; 0 when the bound is 0. */
 double cli_overhead_percent(uint64_t arena, uint64_t bound);
-
+/* The plural ending of the noun after a count n: "" when n is 1, else "s" ("1 buffer", "0 buffers", "2 bytes"). Every
+ * count the tool prints goes through it. */
+const char *cli_s(uint64_t n);
 /* Text from files (tensor names, custom operator codes: any bytes, NULs included) is shown the same way in every
  * output: a valid UTF-8 sequence (RFC 3629) of a character XML allows stands for itself; every other byte (invalid
  * UTF-8, a control character, DEL, U+FFFE/U+FFFF) becomes the four characters \xHH. */
@@ -429,6 +420,9 @@ double cli_overhead_percent(uint64_t arena, uint64_t bound);
 size_t cli_shown_length(const unsigned char *s, size_t avail);
 /* The display text of size bytes at data, NUL-terminated, owned by the caller (free); NULL when out of memory. */
 char *cli_display_text(const char *data, size_t size);
+/* Raw text s (an id or a path as the file or command line gave it: any bytes) as display text, whole: what
+ * cli_display_text would make of it, written without a copy. Returns its characters (out NULL: measures only). */
+size_t cli_write_shown(FILE *out, const char *s);
 /* Characters (code points) in display text: its width on a terminal, wide characters aside. */
 size_t cli_text_width(const char *s);
 /* Names longer than this many characters are shortened in the table, `bound` and the graph listing (never in CSV,
@@ -438,6 +432,8 @@ size_t cli_text_width(const char *s);
 /* Write display text s, shortened to at most max characters; returns the characters written (out NULL: would
  * write, writing nothing). */
 size_t cli_write_short(FILE *out, const char *s, size_t max);
+/* Where cli_write_short's shortened text resumes after its "...": a suffix of s; NULL when s fits in max characters. */
+const char *cli_short_tail(const char *s, size_t max);
 /* Buffer i as the table shows it: "name (id)", with the name shortened, or the id alone when the input has no other
  * name for it; padded with spaces to width characters. Returns the characters before padding (out NULL: measures). */
 size_t cli_write_buffer_label(FILE *out, const cli_input *in, size_t i, size_t width);
@@ -449,6 +445,49 @@ void cli_tensor_text(const cli_input *in, size_t i, char *out, size_t out_size);
 /* What runs at step: "CONV_2D (op 28 of subgraph 0)", "the inputs of subgraph 0", "start, before any operator",
  * "entering subgraph 2 from WHILE (op 3 of subgraph 0)". false (out "") when the input has no such step (CSV). */
 bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size);
+/* What the arena figures cover, for the heading and JSON's "covers": the section the figures are of (with the
+ * buffer count in it), and what a runtime adds on top that the input cannot show (NULL: nothing). For a model, the
+ * figure is only TFLM's planned section: sizing firmware from it alone fails in AllocateTensors. */
+typedef struct cli_coverage_text {
+    const char *section;      /* JSON's "section": "tflm_planned" or "input_buffers" */
+    char what[160];
+    const char *not_included; /* static text, or NULL */
+} cli_coverage_text;
+void cli_coverage(const cli_session *s, cli_coverage_text *c);
+/* Up to this many of the peak step's largest buffers are named when a plan does not fit (the table's verdict,
+ * JSON's "peak"). */
+#define CLI_PEAK_SHOWN 3u
+
+/* The writers of the formats' table. table.c: the comparison table; json.c; export.c: one plan for other tools as
+ * CSV, and as a C header whose identifiers start with --name (macros upper-cased; default aplan); svg.c: the
+ * pictures. */
+cli_format_writer cli_write_table, cli_write_json, cli_write_csv, cli_write_c, cli_write_svg, cli_write_html;
+/* table.c: the report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the
+ * lower bound and what the figures cover. `plan`'s table and `bound` open with it. */
+void cli_write_heading(FILE *out, const cli_session *s);
+/* table.c: with a capacity, the verdict line (no newline), as the table and the pictures say it: "fits: N of C bytes
+ * (P% of the capacity); F bytes free", or "does not fit: ..." with by how much the smallest plan, or the bound,
+ * misses and what a search proved. false (out "") without a capacity, or when no run planned and the bound fits.
+ * out_size CLI_VERDICT_SIZE holds any verdict. */
+bool cli_verdict(const cli_session *s, char *out, size_t out_size);
+#define CLI_VERDICT_SIZE 512u
+
+/* file.c: where a result goes. A writer fills out and returns CLI_EXIT_OK; CLI_EXIT_IO when a write failed (the
+ * caller names the file); or another CLI_EXIT_* code with its error printed. */
+typedef int (*cli_writer)(FILE *out, void *state);
+/* Write the result with write(): to standard output when path is NULL (flushed and checked); to path directly when it
+ * names an existing file that is not a regular file (a device such as /dev/null, a FIFO: nothing to replace);
+ * through a symbolic link to its target; else with cli_write_file_atomic, so path is replaced only when the whole
+ * result is written and a failure leaves it as it was. Returns CLI_EXIT_OK, CLI_EXIT_IO with "cannot write PATH:
+ * REASON" printed, or write()'s own failure code. */
+int cli_write_output(const char *path, cli_writer write, void *state);
+/* Write path so that it is never seen half-written: write() fills a new temporary file in path's directory (so the
+ * rename cannot cross file systems), which is flushed, synced and renamed over path. On any failure the temporary
+ * file is removed, path is left as it was and the error is printed. The new file keeps the mode of the one it
+ * replaces (else 0666 less the umask). Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
+int cli_write_file_atomic(const char *path, cli_writer write, void *state);
+/* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
+bool cli_same_file(const char *a, const char *b);
 
 /* progress.c: the progress line of long runs on a terminal (and, in -DCLI_PHASE_TIMES builds, each phase's time). */
 /* Start the clock; the line may show from now on, when stderr is a terminal and the run passes the threshold. */
@@ -465,8 +504,8 @@ double cli_clock_ms(void);
 /* The output phase: "writing WHAT" when out is not a terminal; else the line is cleared (the output follows). */
 void cli_progress_writing(FILE *out, const char *what);
 
-/* report_page.c: the HTML report's style sheet and script (report_page.css and report_page.js), one string per
- * line, NULL-terminated; svg.c writes them into the page. */
+/* report_page.c, which the build generates from report_page.css and report_page.js (report_page.py): the HTML
+ * report's style sheet and script, one string per line, NULL-terminated; svg.c writes them into the page. */
 extern const char *const cli_report_style[];
 extern const char *const cli_report_script[];
 

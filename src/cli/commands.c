@@ -1,99 +1,42 @@
 /*
- * The commands: plan, example, verify, bound, graph, list, targets and embed, and emit, which writes a session in the
- * chosen format. Each handler loads its input, runs a session and maps every outcome to an exit code (cli.h) with the
- * error printed; results go to stdout or -o FILE, errors to stderr.
+ * The handlers of the command table (main.c), and emit, which writes a session in the chosen format. Each handler
+ * loads its input, runs a session and maps every outcome to an exit code (cli.h) with the error printed; results go
+ * to stdout or -o FILE, errors to stderr.
  */
-#define _XOPEN_SOURCE 700 /* lstat, realpath (XSI): where -o FILE really is */
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "aplan/strategies.h"
 #include "cli.h"
 
-int cli_write_output(const char *path, cli_writer write, void *state) {
-    if (path == NULL) {
-        int rc = write(stdout, state);
-        if (rc == CLI_EXIT_IO) {
-            cli_error("cannot write standard output: %s", errno != 0 ? strerror(errno) : "write error");
-            return rc;
-        }
-        return rc == CLI_EXIT_OK ? cli_flush_stdout() : rc;
-    }
-    /* A link is followed, so that the file it names is replaced and the link stays (a dangling one is replaced). */
-    char *target = NULL;
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) target = realpath(path, NULL);
-    const char *where = target != NULL ? target : path;
-    int rc;
-    if (stat(where, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        /* A device or a FIFO: written in place. Renaming a new file over it would replace /dev/null itself. */
-        FILE *out = fopen(where, "wb");
-        if (out == NULL) {
-            cli_error("cannot open %s for writing: %s", path, strerror(errno));
-            free(target);
-            return CLI_EXIT_IO;
-        }
-        errno = 0;
-        rc = write(out, state);
-        int err = errno;
-        if (rc == CLI_EXIT_OK && (fflush(out) != 0 || ferror(out) != 0)) err = errno, rc = CLI_EXIT_IO;
-        if (fclose(out) != 0 && rc == CLI_EXIT_OK) err = errno, rc = CLI_EXIT_IO;
-        if (rc == CLI_EXIT_IO) cli_error("cannot write %s: %s", path, err != 0 ? strerror(err) : "write error");
-    } else {
-        /* A regular file, a new one or a directory (whose rename fails, naming it): replaced whole or not at all. */
-        rc = cli_write_file_atomic(where, write, state);
-    }
-    free(target);
-    return rc;
-}
-
-/* What emit writes: the session in the format -o and -f chose. */
+/* What emit writes: the session in the format -o and -f chose, from run. */
 typedef struct emit_state {
     const cli_options *o;
-    cli_session *s;
+    const cli_session *s;
+    const cli_run *run;
 } emit_state;
 
 /* cli_writer of emit. */
 static int write_session(FILE *out, void *state) {
     const emit_state *e = state;
-    const cli_options *o = e->o;
-    cli_session *s = e->s;
-    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
-    static const char *const what[] = {"the table", "the plan as CSV", "the JSON", "the SVG", "the HTML report",
-                                       "the C header"};
-    cli_progress_writing(out, what[o->format]);
+    const cli_format *f = &cli_formats[e->o->format];
+    cli_progress_writing(out, f->what);
     errno = 0;
-    int rc = CLI_EXIT_OK;
-    switch (o->format) {
-    case CLI_FORMAT_TABLE:
-        rc = cli_write_table(out, s);
-        break;
-    case CLI_FORMAT_JSON:
-        rc = cli_write_json(out, s);
-        break;
-    case CLI_FORMAT_CSV:
-        rc = cli_write_csv(out, s, best);
-        break;
-    case CLI_FORMAT_SVG:
-        rc = cli_write_svg(out, s, best);
-        break;
-    case CLI_FORMAT_HTML:
-        rc = cli_write_html(out, s, best);
-        break;
-    case CLI_FORMAT_C:
-        rc = cli_write_c(out, s, best, o->name);
-        break;
-    }
+    int rc = f->write(out, e->s, e->run, e->o);
     return rc == CLI_EXIT_OK && ferror(out) != 0 ? CLI_EXIT_IO : rc;
 }
 
-/* Write the session to -o FILE (replaced only when complete) or stdout; any write failure is an I/O error, printed
- * with its reason. */
-static int emit(const cli_options *o, cli_session *s) {
-    emit_state e = {o, s};
+/* Write the session to -o FILE (replaced only when complete) or stdout in the chosen format, from run: the best plan
+ * (NULL: none, which only a format of the whole session takes), or the smallest when none fits; any write failure is
+ * an I/O error, printed with its reason. */
+static int emit(const cli_options *o, const cli_session *s, const cli_run *run) {
+    const cli_format *f = &cli_formats[o->format];
+    if (f->needs == CLI_NEEDS_PLAN && run == NULL) { /* run_strategies never asks for it */
+        cli_error("no plan to write as %s", f->what);
+        return CLI_EXIT_INTERNAL;
+    }
+    emit_state e = {o, s, run};
     return cli_write_output(o->output, write_session, &e);
 }
 
@@ -131,13 +74,16 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     /* What a search found out about the capacity: proven that nothing fits, or out of time before finding a fit. */
     const cli_run *proof, *ran_out;
     cli_capacity_verdicts(s, &proof, &ran_out);
-    /* Plans that do not fit are still plans: the table or JSON shows them (exit 4), and so does a search that proved
-     * that none fits. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
-    if (show && (smallest != NULL || proof != NULL) && (o->format == CLI_FORMAT_TABLE || o->format == CLI_FORMAT_JSON))
-        (void)emit(o, s);
+    /* Plans that do not fit are still plans: a format of the whole session (the table, JSON) shows them (exit 4), and
+     * so does a search that proved that none fits; a format of one plan that is written then (cli_format.when_no_fit)
+     * gets the smallest. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
+    const cli_format *f = &cli_formats[o->format];
+    bool session = f->needs == CLI_NEEDS_SESSION;
+    if (show && f->when_no_fit && (smallest != NULL || (session && proof != NULL)))
+        (void)emit(o, s, session ? NULL : smallest);
     if (s->bound > s->settings.capacity) {
-        cli_error("%s: no plan can fit: the lower bound is %llu bytes, %llu more than the capacity %llu", in->name,
-                  (unsigned long long)s->bound, (unsigned long long)(s->bound - s->settings.capacity),
+        cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than the capacity %llu", in->name,
+                  (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - s->settings.capacity),
                   (unsigned long long)s->settings.capacity);
         return CLI_EXIT_NO_FIT;
     }
@@ -146,16 +92,18 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
         unsigned long long capacity = (unsigned long long)s->settings.capacity;
         char why[160];
         if (proof != NULL) {
-            snprintf(why, sizeof why, "proven: no plan fits %llu bytes (%s searched %llu nodes)", capacity,
-                     proof->strategy->name, (unsigned long long)proof->result.nodes);
+            snprintf(why, sizeof why, "proven: no plan fits %llu byte%s (%s searched %llu node%s)", capacity,
+                     cli_s(capacity), proof->strategy->name, (unsigned long long)proof->result.nodes,
+                     cli_s(proof->result.nodes));
         } else if (ran_out != NULL) {
-            snprintf(why, sizeof why, "no plan within %llu bytes found in the time limit (%s, best: %llu bytes)",
-                     capacity, ran_out->strategy->name, (unsigned long long)ran_out->result.arena_size);
+            snprintf(why, sizeof why, "no plan within %llu byte%s found in the time limit (%s, best: %llu byte%s)",
+                     capacity, cli_s(capacity), ran_out->strategy->name,
+                     (unsigned long long)ran_out->result.arena_size, cli_s(ran_out->result.arena_size));
         } else {
-            snprintf(why, sizeof why, "nothing fits the capacity of %llu bytes", capacity);
+            snprintf(why, sizeof why, "nothing fits the capacity of %llu byte%s", capacity, cli_s(capacity));
         }
-        cli_error("%s: %s: the smallest plan (%s) needs %llu bytes, %llu more", in->name, why, r->strategy->name,
-                  (unsigned long long)r->result.arena_size,
+        cli_error("%s: %s: the smallest plan (%s) needs %llu byte%s, %llu more", in->name, why, r->strategy->name,
+                  (unsigned long long)r->result.arena_size, cli_s(r->result.arena_size),
                   (unsigned long long)(r->result.arena_size - s->settings.capacity));
         return CLI_EXIT_NO_FIT;
     }
@@ -182,16 +130,18 @@ static int plan_input(const cli_options *o, cli_input *in) {
         s.run_count = 1;
         s.best = 0;
     }
-    if (rc == CLI_EXIT_OK) rc = emit(o, &s);
+    if (rc == CLI_EXIT_OK) rc = emit(o, &s, &s.runs[s.best]);
     cli_session_free(&s);
     return rc;
 }
 
-/* Loads the command's input file, printing the error on failure. */
+/* Loads the command's input file (the problem), printing the error on failure, or a warning when its lifetimes look
+ * inclusive or empty. */
 static int load_arg(const cli_options *o, cli_input *in) {
     char message[512];
     int rc = cli_load(o->args[0], cli_max_input(o), in, message, sizeof message);
     if (rc != CLI_EXIT_OK) cli_error("%s", message);
+    else cli_warn_lifetimes(in);
     return rc;
 }
 
@@ -242,8 +192,8 @@ int cli_cmd_bound(const cli_options *o) {
         uint64_t live_sum;
         size_t live = cli_live_at(&s, s.bound_step, largest, SHOWN, &live_sum);
         cli_write_heading(stdout, &s);
-        printf("at step %llu: %zu buffers live, %llu bytes%s\n", (unsigned long long)s.bound_step, live,
-               (unsigned long long)live_sum, live > 1 ? ", largest first" : "");
+        printf("at step %llu: %zu buffer%s live, %llu byte%s%s\n", (unsigned long long)s.bound_step, live, cli_s(live),
+               (unsigned long long)live_sum, cli_s(live_sum), live > 1 ? ", largest first" : "");
         if (live_sum < s.bound)
             printf("(the bound comes from a single buffer or a fixed offset, above the live sum)\n");
         cli_write_buffer_rows(stdout, &s, largest, live < SHOWN ? live : SHOWN);
@@ -353,9 +303,9 @@ int cli_cmd_verify(const cli_options *o) {
         aplan_status st = cli_verify(&s.problem, offsets, arena, &r);
         if (st == APLAN_OK) {
             cli_progress_writing(stdout, "the result");
-            printf("%s: valid: %zu buffers, arena %llu bytes, lower bound %llu bytes (+%.1f%%)%s\n", o->args[1],
-                   in.count, (unsigned long long)arena, (unsigned long long)s.bound,
-                   cli_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");
+            printf("%s: valid: %zu buffer%s, arena %llu byte%s, lower bound %llu byte%s (+%.1f%%)%s\n", o->args[1],
+                   in.count, cli_s(in.count), (unsigned long long)arena, cli_s(arena), (unsigned long long)s.bound,
+                   cli_s(s.bound), cli_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");
             if (r.aliased_pairs > 0) printf("aliased fixed pairs (allowed): %zu\n", r.aliased_pairs);
             rc = cli_flush_stdout();
         } else {
@@ -456,9 +406,10 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
     uint64_t arena = best->result.arena_size;
     printf("%s: arena ", o->output);
     if (before != 0) printf("%llu -> ", (unsigned long long)before);
-    printf("%llu bytes (%s%s), lower bound %llu bytes%s; %zu of %zu tensors planned offline\n",
-           (unsigned long long)arena, before != 0 ? "TFLM's greedy planner -> " : "", best->strategy->name,
-           (unsigned long long)s->bound, cli_best_proven(s) ? ", optimal" : "", info.planned_count, info.tensor_count);
+    printf("%llu byte%s (%s%s), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n",
+           (unsigned long long)arena, cli_s(arena), before != 0 ? "TFLM's greedy planner -> " : "",
+           best->strategy->name, (unsigned long long)s->bound, cli_s(s->bound), cli_best_proven(s) ? ", optimal" : "",
+           info.planned_count, info.tensor_count, cli_s(info.tensor_count));
     return cli_flush_stdout();
 }
 

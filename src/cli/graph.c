@@ -14,8 +14,8 @@
 #define GRAPH_NAME_SHOWN (2u * CLI_NAME_SHOWN)
 
 void cli_graph_heading(FILE *out, const char *name, size_t operators, size_t subgraphs, size_t steps) {
-    fprintf(out, "%s: %zu operator%s in %zu subgraph%s, %zu steps (the steps of the lifetimes)\n", name, operators,
-            operators == 1 ? "" : "s", subgraphs, subgraphs == 1 ? "" : "s", steps);
+    fprintf(out, "%s: %zu operator%s in %zu subgraph%s, %zu step%s (the steps of the lifetimes)\n", name, operators,
+            cli_s(operators), subgraphs, cli_s(subgraphs), steps, cli_s(steps));
     fputs("step  what runs: inputs -> outputs, each tensor as name (id when planned) and bytes; constants counted\n",
           out);
 }

@@ -35,8 +35,9 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
         if ((uintmax_t)st.st_size > (uintmax_t)max_size) {
             if (f != stdin) fclose(f);
             snprintf(message, message_size,
-                     "%s: %ju bytes, more than the maximum input size of %llu bytes (see --max-input-size)", path,
-                     (uintmax_t)st.st_size, (unsigned long long)max_size);
+                     "%s: %ju byte%s, more than the maximum input size of %llu byte%s (see --max-input-size)", path,
+                     (uintmax_t)st.st_size, cli_s((uint64_t)st.st_size), (unsigned long long)max_size,
+                     cli_s(max_size));
             return CLI_EXIT_TOO_LARGE;
         }
         cap = (size_t)st.st_size + 1u;
@@ -61,8 +62,9 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
         }
         if (len > max_size) { /* max_size + 1 bytes came: the input is larger, whatever follows */
             rc = CLI_EXIT_TOO_LARGE;
-            snprintf(message, message_size, "%s: more than the maximum input size of %llu bytes (see --max-input-size)",
-                     path, (unsigned long long)max_size);
+            snprintf(message, message_size,
+                     "%s: more than the maximum input size of %llu byte%s (see --max-input-size)", path,
+                     (unsigned long long)max_size, cli_s(max_size));
             break;
         }
         if (!sniffed && len >= SNIFF_BYTES) {
@@ -164,6 +166,91 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
     in->lines = t.lines;
     for (size_t i = 0; i < t.count && !in->has_fixed; i++) in->has_fixed = t.buffers[i].offset != APLAN_NO_OFFSET;
     return CLI_EXIT_OK;
+}
+
+/* A live buffer's lifetime, for cli_warn_lifetimes's sort. */
+typedef struct lifetime {
+    uint64_t lower, upper;
+} lifetime;
+
+static int by_lower(const void *a, const void *b) {
+    const lifetime *x = a, *y = b;
+    return x->lower < y->lower ? -1 : x->lower > y->lower;
+}
+
+/* One buffer of a sweep in order of lower: whether it starts before the latest end of those before it (*reach), which
+ * it moves on. */
+static bool starts_before(uint64_t *reach, uint64_t lower, uint64_t upper) {
+    bool before = lower < *reach;
+    if (upper > *reach) *reach = upper;
+    return before;
+}
+
+/* Whether two of the live buffers (lower < upper; live of them) share a step: swept in order of lower, some buffer
+ * starts before the latest end of those before it. The rows are swept as they are when they come in order of lower
+ * (a CSV often does), else a copy of the live lifetimes is sorted (16 bytes a live buffer, freed on return). true when
+ * out of memory, which proves nothing (no warning then). */
+static bool some_share_a_step(const cli_input *in, size_t live) {
+    bool in_order = true;
+    uint64_t last = 0;
+    for (size_t i = 0; i < in->count && in_order; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        if (b->lower >= b->upper) continue;
+        in_order = b->lower >= last;
+        last = b->lower;
+    }
+    bool share = false;
+    uint64_t reach = 0;
+    if (in_order) {
+        for (size_t i = 0; i < in->count && !share; i++) {
+            const aplan_buffer *b = &in->buffers[i];
+            if (b->lower < b->upper) share = starts_before(&reach, b->lower, b->upper);
+        }
+        return share;
+    }
+    lifetime *t = malloc(live * sizeof *t);
+    if (t == NULL) return true;
+    size_t n = 0;
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        if (b->lower < b->upper) t[n++] = (lifetime){b->lower, b->upper};
+    }
+    qsort(t, n, sizeof *t, by_lower);
+    for (size_t k = 0; k < n && !share; k++) share = starts_before(&reach, t[k].lower, t[k].upper);
+    free(t);
+    return share;
+}
+
+void cli_warn_lifetimes(const cli_input *in) {
+    if (in->kind != CLI_INPUT_CSV || (in->csv_columns & APLAN_CSV_START_END) != 0) return;
+    enum { NAMED = 3 };
+    size_t empty = 0, live = 0, named[NAMED];
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        if (b->lower < b->upper) {
+            live++;
+        } else if (b->lower == b->upper) {
+            if (empty < NAMED) named[empty] = i;
+            empty++;
+        }
+    }
+    bool apart = live >= 2 && !some_share_a_step(in, live);
+    if (empty == 0 && !apart) return;
+    cli_progress_end();
+    fprintf(stderr, "%s: warning: %s: the lifetimes look inclusive or empty (the plan is made as they are):\n",
+            CLI_PROGRAM, in->name);
+    if (empty > 0) {
+        fprintf(stderr, "  %zu row%s %s lower equal to upper, never live (an empty lifetime holds no bytes):", empty,
+                cli_s(empty), empty == 1 ? "has" : "have");
+        for (size_t k = 0; k < empty && k < NAMED; k++)
+            fprintf(stderr, "%s '%s' (line %u)", k > 0 ? "," : "", in->ids[named[k]], (unsigned)in->lines[named[k]]);
+        if (empty > NAMED) fprintf(stderr, " and %zu more", empty - NAMED);
+        fputc('\n', stderr);
+    }
+    if (apart)
+        fprintf(stderr, "  no two of the %zu live buffers share a step: every plan may put them all at offset 0\n", live);
+    fprintf(stderr, "  upper is exclusive: a buffer is live at steps [lower, upper), lower to upper - 1;\n"
+                    "  for inclusive ends, name the columns start,end (id,start,end,size: live from start to end)\n");
 }
 
 bool cli_is_tflite(const char *data, size_t size) { return size >= 8 && memcmp(data + 4, "TFL3", 4) == 0; }

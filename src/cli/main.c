@@ -1,7 +1,10 @@
 /*
- * aplan: the command-line tool's entry point and its table of commands; adding a command is one row here and a
- * handler in commands.c. Commands, options and exit codes are documented in docs/cli.md; results go to stdout (or
- * -o FILE), every error to stderr, and the exit code says which kind of failure happened.
+ * aplan: the command-line tool's entry point and its table of commands, the one declaration of a command (its name,
+ * options, arguments, usage, summary, help and handler): the main help, each command's help, the usage in error
+ * messages and the dispatch all read it, so adding a command is its row and help text here and its handler
+ * (commands.c, declared in cli.h). Commands, options and exit codes are documented in docs/cli.md and docs/aplan.1,
+ * which tests/cli/docs_test.py checks against the help; results go to stdout (or -o FILE), every error to stderr,
+ * and the exit code says which kind of failure happened.
  */
 #include <string.h>
 
@@ -10,22 +13,173 @@
 #define PLAN_ACCEPTS (CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | \
                       CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME | CLI_OPT_TIME_LIMIT)
 
-/* The order is irrelevant to dispatch (but `plan` comes first: `aplan FILE` runs it); the main help (options.c) lists
- * the commands in its own order. */
+/* The help bodies, printed after "usage: USAGE" and a blank line; first the options they share. */
+
+/* The options of `plan` and `example`, which reads no file (so takes neither --allow-alias nor --max-input-size):
+ * PLAN_OPTIONS(X) with X the lines of the options only `plan` takes between --target and -f. */
+#define PLAN_OPTIONS(X)                                                                                             \
+    "  -s, --strategy NAME[,NAME...]|all|auto\n"                                                                  \
+    "                        strategies to run (default all; auto runs the fast ones, then, when the best\n"      \
+    "                        is above the lower bound, searches from it with exact; it keeps the best)\n"          \
+    TIME_LIMIT_OPTION                                                                                               \
+    "  -a, --align N         default alignment in bytes, a power of two (default: 16 for .tflite\n"               \
+    "                        and the example, as TFLM; 1 for CSV, whose own alignment column wins)\n"             \
+    "      --round-sizes     round every size up to its alignment (default for .tflite, as TFLM)\n"               \
+    "      --no-round-sizes  plan sizes as given (default for CSV)\n"                                             \
+    "      --capacity BYTES  largest arena allowed; K, KB, KiB = 1024, M, MB, MiB = 1048576, G, GB, GiB =\n"    \
+    "                        1073741824 (any case); a verdict line says whether the plan fits; exit 4 when\n"    \
+    "                        nothing fits\n"                                                                     \
+    "      --target NAME     RAM size (the capacity) and alignment of a target, any case (see `aplan targets`);\n"\
+    "                        .tflite and the example keep TFLM's 16-byte alignment on every target\n"            \
+    X FORMAT_OPTION                                                                                                 \
+    "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
+    "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
+    "                        result is written (a failure leaves it as it was)\n"                                  \
+    "  -h, --help            this help\n"
+
+/* Where -f and the formats' lines go: cli_print_command_help writes them from the formats' table (formats.c). */
+#define FORMAT_OPTION "\001"
+
+/* --time-limit, for the commands that plan. */
+#define TIME_LIMIT_OPTION                                                                                           \
+    "      --time-limit SECONDS\n"                                                                                 \
+    "                        budget of each search (exact, and auto's search), a decimal number of seconds\n"     \
+    "                        such as 0.5; default 1; 0 leaves auto to the fast strategies\n"
+
+/* --max-input-size, for the commands that read files. */
+#define MAX_INPUT_OPTION                                                                                            \
+    "      --max-input-size BYTES\n"                                                                               \
+    "                        refuse an input larger than BYTES (suffixes K, M, G as for --capacity); default\n"  \
+    "                        1G; exit 7 when an input is larger\n"
+
+static const char help_plan[] =
+    "Plan INPUT (a .tflite model or a CSV problem, recognised by content) with one strategy, a list, or all,\n"
+    "and print one row per strategy: arena bytes, lower bound, overhead over the bound, outcome (optimal, fits,\n"
+    "best found, infeasible, or plan: nothing proven), search nodes, time, verified; then\n"
+    "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
+    "`aplan INPUT [options]` is the same.\n\n" PLAN_OPTIONS(
+        "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n")
+    MAX_INPUT_OPTION;
+
+static const char help_example[] =
+    "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan` but\n"
+    "those about reading a file.\n\n"
+    "      --graph           list the example's operators and tensors step by step (as `aplan graph` lists a\n"
+    "                        model's) instead of planning\n" PLAN_OPTIONS("");
+
+static const char help_verify[] =
+    "Check PLAN against PROBLEM and print the first violation in words. PLAN is a CSV with an `offset` column\n"
+    "(rows matched to PROBLEM by id) or a .tflite model whose offline plan gives every offset.\n"
+    "Exit 0 when the plan is valid, 5 when it breaks a rule.\n\n"
+    "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --allow-alias,\n"
+    "  --max-input-size BYTES\n"
+    "                        as for `aplan plan`\n"
+    "  -h, --help            this help\n";
+
+static const char help_bound[] =
+    "Print the lower bound on the arena of INPUT (the largest sum of sizes live at one step, or a larger\n"
+    "single buffer or fixed end) and the step where it is reached, with the buffers live there.\n\n"
+    "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias, --max-input-size BYTES\n"
+    "                        as for `aplan plan`\n"
+    "  -h, --help            this help\n";
+
+static const char help_graph[] =
+    "List MODEL's operators (a .tflite file) step by step, in the steps of the lifetimes that `plan` and `bound`\n"
+    "print: one line per step with what runs (the operator, its index and subgraph), the tensors it reads and\n"
+    "the tensors it writes, each as its name, its id when it is planned (s<subgraph>t<tensor>) and its bytes.\n"
+    "Constant tensors (weights) are counted, not named. A CSV problem has no operators: exit 3.\n\n"
+    MAX_INPUT_OPTION
+    "  -h, --help            this help\n";
+
+static const char help_embed[] =
+    "Plan MODEL (a .tflite file) with TFLM's rules and write a copy, OUT, whose OfflineMemoryAllocation metadata\n"
+    "holds the plan: TFLM then places every planned tensor at its offset. An offline plan already in MODEL is\n"
+    "kept as fixed offsets (unless --replan) and its metadata is replaced, with a warning. Everything else in the\n"
+    "model stays as it was. OUT is written to a temporary file beside it, then renamed: a failure leaves OUT as it\n"
+    "was. Prints the arena before (TFLM's greedy planner on MODEL) and after.\n\n"
+    "  -o, --output OUT      the model to write (required; never MODEL itself unless --force)\n"
+    "  -s, --strategy NAME[,NAME...]|all|auto\n"
+    "                        strategies to try, keeping the best plan (default auto)\n"
+    TIME_LIMIT_OPTION
+    "  -a, --align N         alignment in bytes, a power of two (default 16, TFLM's)\n"
+    "      --capacity BYTES  largest arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576; G, GB, GiB =\n"
+    "                        1073741824); exit 4 when nothing fits\n"
+    "      --target NAME     RAM size of a target as the capacity (see `aplan targets`); the alignment stays 16\n"
+    "      --replan          plan every buffer afresh, ignoring MODEL's offline plan\n"
+    "      --force           allow OUT to be MODEL (the original is then replaced)\n"
+    MAX_INPUT_OPTION
+    "  -h, --help            this help\n";
+
+static const char help_list[] = "List the built-in strategies with their descriptions.\n\n"
+                             "  -h, --help            this help\n";
+
+static const char help_targets[] = "List the --target presets: alignment, RAM size and where each figure comes from.\n\n"
+                                "  -h, --help            this help\n";
+
+/* The table, in the order the main help lists the commands; `plan` comes first: `aplan FILE` runs it. */
 static const cli_command commands[] = {
-    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1, "aplan plan [options] INPUT", cli_help_plan, cli_cmd_plan},
-    {"example", PLAN_ACCEPTS | CLI_OPT_GRAPH, 0, 0, "aplan example [options]", cli_help_example, cli_cmd_example},
+    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1, "aplan plan [options] INPUT",
+     "plan a .tflite model or CSV problem with one, several or all strategies", help_plan, cli_cmd_plan},
     {"verify", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 2, 2,
-     "aplan verify [options] PROBLEM PLAN", cli_help_verify, cli_cmd_verify},
-    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1, "aplan bound [options] INPUT",
-     cli_help_bound, cli_cmd_bound},
-    {"graph", CLI_OPT_MAX_INPUT, 1, 1, "aplan graph MODEL", cli_help_graph, cli_cmd_graph},
-    {"list", 0, 0, 0, "aplan list", cli_help_list, cli_cmd_list},
-    {"targets", 0, 0, 0, "aplan targets", cli_help_targets, cli_cmd_targets},
+     "aplan verify [options] PROBLEM PLAN", "check a plan (CSV with offsets, or a .tflite offline plan)", help_verify,
+     cli_cmd_verify},
+    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1,
+     "aplan bound [options] INPUT", "the lower bound and the step where it is reached", help_bound, cli_cmd_bound},
+    {"graph", CLI_OPT_MAX_INPUT, 1, 1, "aplan graph MODEL", "a model's operators and their tensors, step by step",
+     help_graph, cli_cmd_graph},
+    {"list", 0, 0, 0, "aplan list", "the strategies", help_list, cli_cmd_list},
+    {"targets", 0, 0, 0, "aplan targets", "the --target presets", help_targets, cli_cmd_targets},
+    {"example", PLAN_ACCEPTS | CLI_OPT_GRAPH, 0, 0, "aplan example [options]",
+     "plan the built-in example (options as for plan)", help_example, cli_cmd_example},
     {"embed", CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_OUTPUT | CLI_OPT_FORCE |
                   CLI_OPT_REPLAN | CLI_OPT_MAX_INPUT | CLI_OPT_TIME_LIMIT,
-     1, 1, "aplan embed [options] MODEL -o OUT", cli_help_embed, cli_cmd_embed},
+     1, 1, "aplan embed [options] MODEL -o OUT", "write a copy of a .tflite model with the plan as its offline plan",
+     help_embed, cli_cmd_embed},
 };
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+/* A command's usage as the main help lists it, without "aplan " and " [options]" ("embed MODEL -o OUT"), padded to
+ * width columns (at least one space follows). */
+static void write_synopsis(FILE *out, const char *usage, int width) {
+    const char *u = usage + strlen(CLI_PROGRAM " ");
+    const char *opts = strstr(u, " [options]");
+    size_t head = opts != NULL ? (size_t)(opts - u) : strlen(u);
+    const char *tail = opts != NULL ? opts + strlen(" [options]") : "";
+    int n = fprintf(out, "%.*s%s", (int)head, u, tail);
+    fprintf(out, "%*s", n < width ? width - n : 1, "");
+}
+
+void cli_print_help(FILE *out) {
+    fprintf(out,
+            "usage: aplan [COMMAND] [options] [args]\n"
+            "       aplan INPUT [options]   (the same as %s)\n\n"
+            "Plans tensor arenas for ML inference runtimes and compares the strategies against a lower bound.\n"
+            "With no command, plans a built-in example network and prints the comparison table.\n\n"
+            "commands:\n",
+            commands[0].usage);
+    for (size_t i = 0; i < COMMAND_COUNT; i++) {
+        fputs("  ", out);
+        write_synopsis(out, commands[i].usage, 22);
+        fprintf(out, "%s\n", commands[i].summary);
+    }
+    fputs("\n`aplan COMMAND --help` describes each command's options; `aplan --version` (-V) prints the version.\n"
+          "Inputs larger than 1 GiB are refused (exit 7) unless --max-input-size allows them.\n"
+          "exit codes: 0 ok, 1 internal error, 2 usage error, 3 bad input, 4 plan does not fit,\n"
+          "            5 verification failed, 6 I/O error, 7 input larger than --max-input-size\n",
+          out);
+}
+
+void cli_print_command_help(FILE *out, const cli_command *cmd) {
+    fprintf(out, "usage: %s\n\n", cmd->usage);
+    const char *formats = strstr(cmd->help, FORMAT_OPTION);
+    if (formats == NULL) {
+        fputs(cmd->help, out);
+        return;
+    }
+    fprintf(out, "%.*s", (int)(formats - cmd->help), cmd->help);
+    cli_print_format_help(out);
+    fputs(formats + strlen(FORMAT_OPTION), out);
+}
 
 /* A first word that is no command is taken as an input file when it names one that can be opened, or has a '/' or
  * a '.' (which no command has: `aplan model.tflite` of a missing file then says the file is missing); anything else
@@ -56,7 +210,7 @@ int main(int argc, char **argv) {
     const cli_command *cmd = NULL;
     cli_suggestion near;
     cli_suggest_init(&near, name);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    for (size_t i = 0; i < COMMAND_COUNT; i++) {
         if (strcmp(name, commands[i].name) == 0) cmd = &commands[i];
         cli_suggest_consider(&near, commands[i].name);
     }

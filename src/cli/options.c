@@ -1,7 +1,8 @@
 /*
  * The command line as the user sees it: the option parser (one parser for every command, which rejects an option
- * the command does not take rather than ignore it), byte counts, the help texts and the "aplan: ..." error line.
- * Option names, help and messages are part of the tool's interface (docs/cli.md); keep them in step.
+ * the command does not take rather than ignore it), byte counts, suggestions for mistyped names and the "aplan: ..."
+ * error line. Option names and messages are part of the tool's interface (docs/cli.md); the help texts are the
+ * command table's (main.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -32,125 +33,6 @@ void cli_error(const char *format, ...) {
     vfprintf(stderr, format, args);
     fputc('\n', stderr);
     va_end(args);
-}
-
-#define PLAN_OPTIONS                                                                                                \
-    "  -s, --strategy NAME[,NAME...]|all|auto\n"                                                                  \
-    "                        strategies to run (default all; auto runs the fast ones, then, when the best\n"      \
-    "                        is above the lower bound, searches from it with exact; it keeps the best)\n"          \
-    TIME_LIMIT_OPTION                                                                                               \
-    "  -a, --align N         default alignment in bytes, a power of two (default: 16 for .tflite\n"               \
-    "                        and the example, as TFLM; 1 for CSV, whose own alignment column wins)\n"             \
-    "      --round-sizes     round every size up to its alignment (default for .tflite, as TFLM)\n"               \
-    "      --no-round-sizes  plan sizes as given (default for CSV)\n"                                             \
-    "      --capacity BYTES  largest arena allowed; K, KB, KiB = 1024, M, MB, MiB = 1048576 (any case);\n"      \
-    "                        a verdict line says whether the plan fits; exit 4 when nothing fits\n"              \
-    "      --target NAME     RAM size (the capacity) and alignment of a target, any case (see `aplan targets`);\n"\
-    "                        .tflite and the example keep TFLM's 16-byte alignment on every target\n"            \
-    "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n"             \
-    "  -f, --format FMT      table (default), csv, json, svg, html or c\n"                                        \
-    "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
-    "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
-    "                        result is written (a failure leaves it as it was)\n"                                  \
-    "  -h, --help            this help\n"
-
-/* --time-limit, for the commands that plan. */
-#define TIME_LIMIT_OPTION                                                                                           \
-    "      --time-limit SECONDS\n"                                                                                 \
-    "                        budget of each search (exact, and auto's search), a decimal number of seconds\n"     \
-    "                        such as 0.5; default 1; 0 leaves auto to the fast strategies\n"
-
-/* --max-input-size, for the commands that read files. */
-#define MAX_INPUT_OPTION                                                                                            \
-    "      --max-input-size BYTES\n"                                                                               \
-    "                        refuse an input larger than BYTES (suffixes as --capacity, and G, GB, GiB =\n"        \
-    "                        1073741824); default 1G; exit 7 when an input is larger\n"
-
-const char cli_help_plan[] =
-    "Plan INPUT (a .tflite model or a CSV problem, recognised by content) with one strategy, a list, or all,\n"
-    "and print one row per strategy: arena bytes, lower bound, overhead over the bound, outcome (optimal, fits,\n"
-    "best found, infeasible, or plan: nothing proven), search nodes, time, verified; then\n"
-    "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
-    "`aplan INPUT [options]` is the same. With -f csv|svg|html|c the output is the plan of one strategy (the best\n"
-    "when several ran).\n\n" PLAN_OPTIONS MAX_INPUT_OPTION;
-
-const char cli_help_example[] =
-    "Plan the built-in example network (what `aplan` with no arguments does); takes the options of `plan`.\n\n"
-    "      --graph           list the example's operators and tensors step by step (as `aplan graph` lists a\n"
-    "                        model's) instead of planning\n" PLAN_OPTIONS;
-
-const char cli_help_verify[] =
-    "Check PLAN against PROBLEM and print the first violation in words. PLAN is a CSV with an `offset` column\n"
-    "(rows matched to PROBLEM by id) or a .tflite model whose offline plan gives every offset.\n"
-    "Exit 0 when the plan is valid, 5 when it breaks a rule.\n\n"
-    "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --allow-alias,\n"
-    "  --max-input-size BYTES\n"
-    "                        as for `aplan plan`\n"
-    "  -h, --help            this help\n";
-
-const char cli_help_bound[] =
-    "Print the lower bound on the arena of INPUT (the largest sum of sizes live at one step, or a larger\n"
-    "single buffer or fixed end) and the step where it is reached, with the buffers live there.\n\n"
-    "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias, --max-input-size BYTES\n"
-    "                        as for `aplan plan`\n"
-    "  -h, --help            this help\n";
-
-const char cli_help_graph[] =
-    "List MODEL's operators (a .tflite file) step by step, in the steps of the lifetimes that `plan` and `bound`\n"
-    "print: one line per step with what runs (the operator, its index and subgraph), the tensors it reads and\n"
-    "the tensors it writes, each as its name, its id when it is planned (s<subgraph>t<tensor>) and its bytes.\n"
-    "Constant tensors (weights) are counted, not named. A CSV problem has no operators: exit 3.\n\n"
-    MAX_INPUT_OPTION
-    "  -h, --help            this help\n";
-
-const char cli_help_embed[] =
-    "Plan MODEL (a .tflite file) with TFLM's rules and write a copy, OUT, whose OfflineMemoryAllocation metadata\n"
-    "holds the plan: TFLM then places every planned tensor at its offset. An offline plan already in MODEL is\n"
-    "kept as fixed offsets (unless --replan) and its metadata is replaced, with a warning. Everything else in the\n"
-    "model stays as it was. OUT is written to a temporary file beside it, then renamed: a failure leaves OUT as it\n"
-    "was. Prints the arena before (TFLM's greedy planner on MODEL) and after.\n\n"
-    "  -o, --output OUT      the model to write (required; never MODEL itself unless --force)\n"
-    "  -s, --strategy NAME[,NAME...]|all|auto\n"
-    "                        strategies to try, keeping the best plan (default auto)\n"
-    TIME_LIMIT_OPTION
-    "  -a, --align N         alignment in bytes, a power of two (default 16, TFLM's)\n"
-    "      --capacity BYTES  largest arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576); exit 4 when nothing\n"
-    "                        fits\n"
-    "      --target NAME     RAM size of a target as the capacity (see `aplan targets`); the alignment stays 16\n"
-    "      --replan          plan every buffer afresh, ignoring MODEL's offline plan\n"
-    "      --force           allow OUT to be MODEL (the original is then replaced)\n"
-    MAX_INPUT_OPTION
-    "  -h, --help            this help\n";
-
-const char cli_help_list[] = "List the built-in strategies with their descriptions.\n\n"
-                             "  -h, --help            this help\n";
-
-const char cli_help_targets[] = "List the --target presets: alignment, RAM size and where each figure comes from.\n\n"
-                                "  -h, --help            this help\n";
-
-void cli_print_help(FILE *out) {
-    fprintf(out,
-            "usage: aplan [COMMAND] [options] [args]\n"
-            "       aplan INPUT [options]   (the same as aplan plan [options] INPUT)\n\n"
-            "Plans tensor arenas for ML inference runtimes and compares the strategies against a lower bound.\n"
-            "With no command, plans a built-in example network and prints the comparison table.\n\n"
-            "commands:\n"
-            "  plan INPUT            plan a .tflite model or CSV problem with one, several or all strategies\n"
-            "  verify PROBLEM PLAN   check a plan (CSV with offsets, or a .tflite offline plan)\n"
-            "  bound INPUT           the lower bound and the step where it is reached\n"
-            "  graph MODEL           a model's operators and their tensors, step by step\n"
-            "  list                  the strategies\n"
-            "  targets               the --target presets\n"
-            "  example               plan the built-in example (options as for plan)\n"
-            "  embed MODEL -o OUT    write a copy of a .tflite model with the plan as its offline plan\n\n"
-            "`aplan COMMAND --help` describes each command's options.\n"
-            "Inputs larger than 1 GiB are refused (exit 7) unless --max-input-size allows them.\n"
-            "exit codes: 0 ok, 1 internal error, 2 usage error, 3 bad input, 4 plan does not fit,\n"
-            "            5 verification failed, 6 I/O error, 7 input larger than --max-input-size\n");
-}
-
-void cli_print_command_help(FILE *out, const cli_command *cmd) {
-    fprintf(out, "usage: %s\n\n%s", cmd->usage, cmd->help);
 }
 
 /* Lower-case ASCII; names and suffixes here are ASCII, so no locale is involved. */
@@ -281,9 +163,6 @@ static bool c_identifier(const char *s) {
     }
     return true;
 }
-
-/* Indexed by cli_format. */
-static const char *const format_names[] = {"table", "csv", "json", "svg", "html", "c"};
 
 /* Every option: its long name, its one-letter form (0: none), its CLI_OPT_* bit (0 for --help, which every command
  * takes) and whether it takes a value. */
@@ -450,17 +329,18 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             bool found = false;
             cli_suggestion near;
             cli_suggest_init(&near, value);
-            for (size_t f = 0; f < sizeof format_names / sizeof format_names[0]; f++) {
-                if (strcmp(value, format_names[f]) == 0) {
-                    o->format = (cli_format)f;
+            for (size_t f = 0; f < cli_format_count; f++) {
+                if (cli_same_name(value, cli_formats[f].name)) {
+                    o->format = f;
                     found = true;
                 }
-                cli_suggest_consider(&near, format_names[f]);
+                cli_suggest_consider(&near, cli_formats[f].name);
             }
             if (!found) {
-                char hint[80];
+                char hint[80], names[160];
                 cli_suggest_text(&near, hint, sizeof hint);
-                cli_error("%s: unknown format '%s' (%stable, csv, json, svg, html or c)", cmd->name, value, hint);
+                cli_format_names(names, sizeof names, 0, false);
+                cli_error("%s: unknown format '%s' (%s%s)", cmd->name, value, hint, names);
                 return CLI_EXIT_USAGE;
             }
             break;
@@ -481,8 +361,15 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         }
     }
     if (o->help) return CLI_EXIT_OK;
-    if ((o->given & CLI_OPT_NAME) && o->format != CLI_FORMAT_C) {
-        cli_error("%s: --name applies to -f c only", cmd->name);
+    /* An option that only some formats take (cli_format.options) is a usage error with any other. */
+    unsigned format_only = 0;
+    for (size_t f = 0; f < cli_format_count; f++) format_only |= cli_formats[f].options;
+    unsigned refused = o->given & format_only & ~cli_formats[o->format].options;
+    for (size_t k = 0; refused != 0 && k < sizeof option_specs / sizeof option_specs[0]; k++) {
+        if ((option_specs[k].bit & refused) == 0) continue;
+        char names[160];
+        cli_format_names(names, sizeof names, option_specs[k].bit, false);
+        cli_error("%s: %s applies to -f %s only", cmd->name, option_specs[k].name, names);
         return CLI_EXIT_USAGE;
     }
     if (o->arg_count < cmd->min_args || o->arg_count > cmd->max_args) {

@@ -15,8 +15,8 @@
  * Names come from nameOf() (the tensor's name, else the id) and idOf() alone; the search matches either. They reach
  * the page only through textContent, never as markup.
  * The address may say #search=TEXT&colour=MODE; the page keeps it in step with the search box. What was drawn is
- * written into #selfcheck (data-state ok|error, data-errors, data-panels, data-drawn, data-painted, data-matches,
- * data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing, data-hover the name under the pointer),
+ * written into #selfcheck (data-state ok|error, data-errors, data-panels, data-beyond (panels whose plan passes the
+ * capacity, tinted past it), data-drawn, data-painted, data-matches, data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing, data-hover the name under the pointer),
  * which tests/cli/browser_test.sh reads from the DOM.
  */
 (function () {
@@ -99,7 +99,9 @@
     while (u + 1 < UNITS.length && tick / Math.pow(1024, u) >= 1024) u++;
     return v / Math.pow(1024, u) + ' ' + UNITS[u];
   }
-  function fmtExact(v) { return v < 1024 ? v + ' bytes' : fmtBytes(v) + ' (' + v + ' bytes)'; }
+  /* A count and its noun, plural unless it is 1: "1 byte", "0 bytes". */
+  function countOf(k, noun) { return k + ' ' + noun + (k === 1 ? '' : 's'); }
+  function fmtExact(v) { return v < 1024 ? countOf(v, 'byte') : fmtBytes(v) + ' (' + v + ' bytes)'; }
   function stepsOf(i) { return 'steps [' + lower[i] + ', ' + upper[i] + ')'; }
   /* Steps: 1, 2 or 5 times a power of ten, about 8 ticks. Bytes: powers of two, round in KiB/MiB. */
   function stepTick(span) {
@@ -156,7 +158,7 @@
     }},
     {key: 'lifetime', label: 'lifetime', classes: function () {
       return powerClasses(len, function (a, b) {
-        return b - a === 1 ? a + (a === 1 ? ' step' : ' steps') : a + '\u2013' + (b - 1) + ' steps';
+        return b - a === 1 ? countOf(a, 'step') : a + '\u2013' + (b - 1) + ' steps';
       });
     }}
   ];
@@ -278,8 +280,10 @@
       var cap = el('figcaption');
       cap.appendChild(el('b', {}, r.name));
       var over = D.bound > 0 ? ((r.arena - D.bound) * 100 / D.bound).toFixed(1) : '0.0';
+      var beyond = D.capacity !== null && r.arena > D.capacity;  /* the plan does not fit */
       cap.appendChild(el('span', {class: 'note'}, ': arena ' + fmtExact(r.arena) + ', +' + over +
-        '% over the lower bound' + (r.best ? ' (best)' : '')));
+        '% over the lower bound' + (beyond ? ', ' + fmtExact(r.arena - D.capacity) + ' over the capacity' : '') +
+        (r.best ? (beyond ? ' (smallest)' : ' (best)') : '')));
       var stage = el('div', {class: 'stage'});
       var base = el('canvas', {class: 'base'}), top = el('canvas', {class: 'over'});
       stage.appendChild(base);
@@ -432,6 +436,13 @@
     hline(ctx, yOf(p.run.arena), W, '#333', [], 1);
     hline(ctx, yOf(D.bound), W, '#c00', [2, 3], 1);
     if (D.capacity !== null) hline(ctx, yOf(D.capacity), W, '#e66100', [], 1.5);
+    /* What lies beyond the capacity (a plan that does not fit), tinted over the buffers. */
+    p.beyond = D.capacity !== null && p.run.arena > D.capacity && D.capacity < view.b1;
+    if (p.beyond) {
+      var yc = Math.max(M.t, yOf(D.capacity));
+      ctx.fillStyle = 'rgba(230,97,0,0.16)';
+      ctx.fillRect(M.l, yc, W, M.t + H - yc);
+    }
     vline(ctx, M.l + (D.boundStep + 0.5 - view.t0) / spanT * W, H, '#c00', [6, 4]);
     /* Search matches: a red frame, at least 7 px, so a match shows however small it is. */
     if (match !== null) {
@@ -613,7 +624,7 @@
     var lines = [titleOf(i)];
     if (D.tensors && D.tensors[i]) lines.push(D.tensors[i]);
     lines.push('size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' + run.name,
-      stepsOf(i) + ': live for ' + len[i] + (len[i] === 1 ? ' step' : ' steps'));
+      stepsOf(i) + ': live for ' + countOf(len[i], 'step'));
     var first = stepText(lower[i]), last = stepText(upper[i] - 1);
     if (first && len[i] === 1) lines.push('at ' + first);
     else if (first && last) lines.push('from ' + first, 'to ' + last);
@@ -709,11 +720,11 @@
     var items = query ? matchList.slice(0, LISTED) : largest;
     matchOl.textContent = '';
     if (query) {
-      matchCount.textContent = matchList.length + (matchList.length === 1 ? ' buffer matches' : ' buffers match') +
+      matchCount.textContent = countOf(matchList.length, 'buffer') + (matchList.length === 1 ? ' matches' : ' match') +
         ' \u201c' + queryText + '\u201d' + (matchList.length > LISTED ? '; the first ' + LISTED + ' are listed.' : '.');
     } else {
-      matchCount.textContent = 'The ' + items.length + ' largest of ' + order.length +
-        ' buffers in memory (' + n + ' in all); the search box finds the others.';
+      matchCount.textContent = 'The ' + items.length + ' largest of ' + countOf(order.length, 'buffer') +
+        ' in memory (' + n + ' in all); the search box finds the others.';
     }
     if (bestRun) matchCount.textContent += ' Offsets are ' + bestRun.name + '\u2019s.';
     var frag = document.createDocumentFragment();
@@ -802,6 +813,7 @@
     drawAll();
     var ms = Math.round(performance.now() - started);
     check.dataset.panels = String(panels.length);
+    check.dataset.beyond = String(panels.filter(function (p) { return p.beyond; }).length);
     check.dataset.drawn = String(order.length);
     check.dataset.painted = String(panels.length ? painted(panels[0].base, panels[0].dpr) : 0);
     check.dataset.livePainted = String(painted(liveCanvas, live.dpr));
@@ -809,7 +821,8 @@
     if (!errors.length) {
       check.dataset.state = 'ok';
       check.dataset.errors = '0';
-      check.textContent = 'Drawn in ' + ms + ' ms: ' + panels.length + ' plans, ' + order.length + ' buffers in memory.';
+      check.textContent = 'Drawn in ' + ms + ' ms: ' + countOf(panels.length, 'plan') + ', ' +
+        countOf(order.length, 'buffer') + ' in memory.';
     }
   } catch (e) {
     noteError(e && e.stack ? e.stack : e);

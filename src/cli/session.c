@@ -268,8 +268,8 @@ static bool stop_at_deadline(void *context, uint64_t nodes) {
     search_clock *c = context;
     double now = cli_clock_ms();
     if (now >= c->next_note_ms) {
-        cli_progress_note("searching %s%s: %llu nodes, lower bound %llu", c->name, c->of, (unsigned long long)nodes,
-                          (unsigned long long)c->bound);
+        cli_progress_note("searching %s%s: %llu node%s, lower bound %llu", c->name, c->of, (unsigned long long)nodes,
+                          cli_s(nodes), (unsigned long long)c->bound);
         c->next_note_ms = now + NOTE_EVERY_MS;
     }
     return now >= c->deadline_ms;
@@ -280,17 +280,19 @@ static void capacity_error(const cli_session *s, cli_run *run) {
     unsigned long long capacity = (unsigned long long)s->settings.capacity;
     unsigned long long arena = (unsigned long long)run->result.arena_size;
     if (run->searched && run->result.outcome == APLAN_OUTCOME_INFEASIBLE && !run->planned) {
-        snprintf(run->error, sizeof run->error, "proven: no plan fits %llu bytes: the lower bound is %llu", capacity,
-                 (unsigned long long)s->bound); /* the library's is 0 when validation found a buffer too big */
+        /* The bound is the session's: the library's is 0 when validation found a buffer too big. */
+        snprintf(run->error, sizeof run->error, "proven: no plan fits %llu byte%s: the lower bound is %llu", capacity,
+                 cli_s(capacity), (unsigned long long)s->bound);
     } else if (run->searched && run->result.outcome == APLAN_OUTCOME_INFEASIBLE) {
-        snprintf(run->error, sizeof run->error, "proven: no plan fits %llu bytes (this plan needs %llu, %llu more)",
-                 capacity, arena, arena - capacity);
+        snprintf(run->error, sizeof run->error, "proven: no plan fits %llu byte%s (this plan needs %llu, %llu more)",
+                 capacity, cli_s(capacity), arena, arena - capacity);
     } else if (run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND && run->planned) {
-        snprintf(run->error, sizeof run->error, "no plan within %llu bytes found in the time limit (best: %llu bytes)",
-                 capacity, arena);
+        snprintf(run->error, sizeof run->error,
+                 "no plan within %llu byte%s found in the time limit (best: %llu byte%s)", capacity, cli_s(capacity),
+                 arena, cli_s(arena));
     } else {
-        snprintf(run->error, sizeof run->error, "needs %llu bytes, %llu more than the capacity %llu", arena,
-                 arena - capacity, capacity);
+        snprintf(run->error, sizeof run->error, "needs %llu byte%s, %llu more than the capacity %llu", arena,
+                 cli_s(arena), arena - capacity, capacity);
     }
 }
 

@@ -12,7 +12,7 @@
  * count: at most DETAIL_LIMIT tooltips of about 0.25 KB (0.4 KB with a model's names and operators), plus the pixel
  * paths (0.9 MB in all for the 100,000 buffers of tests/cli/browser_test.sh, which holds it under 2 MB).
  *
- * HTML: one file, no network: the comparison table, then the plans drawn by the script of report_page.c from the
+ * HTML: one file, no network: the comparison table, then the plans drawn by the script of report_page.js from the
  * plan data embedded once as JSON (every strategy that planned, with the same scales; zoom, pan, search, colour
  * modes, legend, the live-bytes curve). The data is columnar: about 25 bytes per buffer plus 8-10 per buffer and
  * strategy, 5.6 MB for the test's 100,000 buffers and four strategies (ids of a few characters; a model adds its
@@ -42,13 +42,19 @@ enum {
     LIVE_GAP = 34,  /* step labels between the layout and the live-bytes panel */
     LIVE_H = 120,   /* the live-bytes panel */
     BOTTOM = 58,    /* step labels, axis name and the bound's caption */
+    VERDICT_LINE = 16, /* a line of the verdict under the drawing, when the plan drawn does not fit */
     DETAIL_LIMIT = 4000
 };
 #define MIN_H 2.0 /* px: the thinnest buffer drawn one by one, so every one is visible and can be hovered */
+/* px a character of the heading (15 px bold): DejaVu Sans Bold, the widest common sans-serif, takes 8.7 on average
+ * over a path and the figures; capitals take more, other fonts less. The heading keeps at least HEADING_NAME_MIN
+ * characters of the name. */
+#define HEADING_PX 8.7
+#define HEADING_NAME_MIN 16u
 #define MIN_W 1.0
 
 /* The viridis ramp (perceptually uniform, readable with colour blindness), dark to light; small classes dark. The
- * script of report_page.c uses the same eight colours. */
+ * script of report_page.js uses the same eight colours. */
 static const char *const palette[8] = {"#440154", "#46327e", "#365c8d", "#277f8e",
                                        "#1fa187", "#4ac16d", "#a0da39", "#fde725"};
 
@@ -132,7 +138,7 @@ static void fmt_bytes(char *out, size_t size, uint64_t v) {
 /* "4 bytes" below 1 KiB; "896 KiB (917504 bytes)" above, so the exact figure is always there. */
 static void fmt_bytes_exact(char *out, size_t size, uint64_t v) {
     if (v < 1024u) {
-        snprintf(out, size, "%llu bytes", (unsigned long long)v);
+        snprintf(out, size, "%llu byte%s", (unsigned long long)v, cli_s(v));
         return;
     }
     char h[32];
@@ -436,8 +442,14 @@ static void write_buffer(FILE *out, const picture *g, size_t i) {
     if (w < MIN_W) w = MIN_W;
     if (h < MIN_H) h = MIN_H;
     unsigned k = class_of(&g->classes, size);
+    /* A buffer that passes the capacity is outlined in red (a plan drawn although it does not fit). */
+    uint64_t cap = s->settings.capacity;
+    const char *outline = cap != APLAN_UNLIMITED && size > cap - (off < cap ? off : cap)
+                              ? " stroke=\"#d7191c\" stroke-width=\"1.5\" data-over=\"1\""
+                          : w > 4.0 && h > 4.0 ? " stroke=\"#fff\" stroke-width=\"0.6\""
+                                               : "";
     fprintf(out, "<rect class=\"buf\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"%s><title>", x, y,
-            w, h, class_colour(&g->classes, k), w > 4.0 && h > 4.0 ? " stroke=\"#fff\" stroke-width=\"0.6\"" : "");
+            w, h, class_colour(&g->classes, k), outline);
     char sz[64], of[64];
     fmt_bytes_exact(sz, sizeof sz, size);
     if (off < 1024u) snprintf(of, sizeof of, "%llu", (unsigned long long)off);
@@ -536,9 +548,9 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
             pixel_run *t = prev;
             prev = next, next = t, np = nn;
         }
-        fprintf(out, "\"><title>%zu buffers of %s, each under a pixel here, drawn at pixel resolution (the HTML "
-                     "report, -f html, zooms into them)</title></path>\n",
-                count[k], label);
+        fprintf(out, "\"><title>%zu buffer%s of %s, each under a pixel here, drawn at pixel resolution (the HTML "
+                     "report, -f html, zooms into %s)</title></path>\n",
+                count[k], cli_s(count[k]), label, count[k] == 1 ? "it" : "them");
     }
     free(cell), free(runs), free(count);
     return true;
@@ -664,16 +676,58 @@ static const char *proof_text(const cli_session *s, const cli_run *run) {
     return "";
 }
 
+/* The heading: the input's name and the plan's figures (a, b: the arena and the bound in words; beyond: how far the
+ * plan passes the capacity, or ""), in one line that stays inside the drawing: when it would pass the right edge
+ * (HEADING_PX a character), the name is shortened from its start as the table shortens names (cli_short_tail); the
+ * <title> keeps it whole. false when out of memory. */
+static bool write_heading(FILE *out, const cli_session *s, const cli_run *run, const char *a, const char *b,
+                          const char *beyond) {
+    char figures[CLI_VERDICT_SIZE];
+    snprintf(figures, sizeof figures, ": %s, arena %s, lower bound %s (%+.1f%%)%s%s%s", run->strategy->name, a, b,
+             cli_overhead_percent(run->result.arena_size, s->bound), proof_text(s, run), beyond[0] ? ", " : "",
+             beyond);
+    char *name = cli_display_text(s->input->name, strlen(s->input->name));
+    if (name == NULL) return false;
+    size_t room = (size_t)((WIDTH - LEFT - 4) / HEADING_PX), used = strlen(figures); /* figures: ASCII */
+    const char *tail = cli_short_tail(name, used + HEADING_NAME_MIN < room ? room - used : HEADING_NAME_MIN);
+    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s", LEFT, tail != NULL ? "..." : "");
+    put_text(out, tail != NULL ? tail : name, IN_XML);
+    put_text(out, figures, IN_XML);
+    fputs("</text>\n", out);
+    free(name);
+    return true;
+}
+
+/* The verdict split where it would pass the drawing's right edge (about 6.2 px a character at 11 px): after the
+ * last "; " that leaves the first line short enough, else nowhere. Returns the length of the first line. */
+static size_t verdict_break(const char *v) {
+    size_t most = (size_t)(plot_w / 6.2), first = strlen(v);
+    if (cli_text_width(v) <= most) return first;
+    for (const char *p = strstr(v, "; "); p != NULL && (size_t)(p - v) + 1u <= most; p = strstr(p + 2, "; "))
+        first = (size_t)(p - v) + 1u;
+    return first;
+}
+
 static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     const cli_input *in = s->input;
     picture g;
     if (!picture_init(&g, s, run)) return false;
     const int live_top = TOP + PLOT_H + LIVE_GAP;
-    const int height = live_top + LIVE_H + BOTTOM;
-    uint64_t arena = run->result.arena_size;
-    char a[64], b[64];
+    uint64_t arena = run->result.arena_size, cap = s->settings.capacity;
+    /* No plan fits: this is the smallest, drawn with what lies beyond the capacity and the verdict under it. */
+    bool over = cap != APLAN_UNLIMITED && arena > cap;
+    char verdict[CLI_VERDICT_SIZE] = "";
+    if (over) (void)cli_verdict(s, verdict, sizeof verdict);
+    size_t first = verdict_break(verdict);
+    int verdict_lines = verdict[0] == '\0' ? 0 : first < strlen(verdict) ? 2 : 1;
+    const int height = live_top + LIVE_H + BOTTOM + verdict_lines * VERDICT_LINE;
+    char a[64], b[64], over_by[64], beyond[96] = "";
     fmt_bytes_exact(a, sizeof a, arena);
     fmt_bytes_exact(b, sizeof b, s->bound);
+    if (over) {
+        fmt_bytes_exact(over_by, sizeof over_by, arena - cap);
+        snprintf(beyond, sizeof beyond, "%s over the capacity", over_by);
+    }
 
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"aplan-layout\" width=\"%d\" height=\"%d\" "
@@ -682,14 +736,14 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
             WIDTH, height, WIDTH, height, in->count, g.drawn, g.individual);
     fputs("<title>", out);
     put_text(out, in->name, IN_XML);
-    fprintf(out, ": %s, arena %s, lower bound %s</title>\n", run->strategy->name, a, b);
+    fprintf(out, ": %s, arena %s, lower bound %s%s%s</title>\n", run->strategy->name, a, b, over ? ", " : "", beyond);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
-    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", LEFT);
-    put_text(out, in->name, IN_XML);
-    fprintf(out, ": %s, arena %s, lower bound %s (%+.1f%%)%s</text>\n", run->strategy->name, a, b,
-            cli_overhead_percent(arena, s->bound), proof_text(s, run));
-    fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffers in memory",
-            LEFT, g.drawn);
+    if (!write_heading(out, s, run, a, b, beyond)) {
+        free(g.order);
+        return false;
+    }
+    fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffer%s in memory",
+            LEFT, g.drawn, cli_s(g.drawn));
     if (g.individual < g.drawn)
         fprintf(out, ", %zu drawn one by one, %zu smaller than a pixel drawn at pixel resolution", g.individual,
                 g.drawn - g.individual);
@@ -706,6 +760,14 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     for (size_t k = 0; k < g.individual; k++) write_buffer(out, &g, g.order[k]);
     bool ok = write_pixel_layer(out, &g);
     fputs("</g>\n", out);
+    if (over) { /* bytes [capacity, y_hi): tinted over the buffers, which stay hoverable under it */
+        double cy = y_of(&g, (double)cap);
+        fprintf(out, "<g class=\"overflow\" pointer-events=\"none\"><rect x=\"%d\" y=\"%.2f\" width=\"%.0f\" "
+                     "height=\"%.2f\" fill=\"#e66100\" fill-opacity=\"0.16\"/>", LEFT, cy, plot_w, TOP + PLOT_H - cy);
+        if (TOP + PLOT_H - cy >= 16.0)
+            fprintf(out, "<text x=\"%d\" y=\"%.2f\" fill=\"#a33d00\">beyond the capacity</text>", LEFT + 4, cy + 13.0);
+        fputs("</g>\n", out);
+    }
     ok = ok && write_live(out, &g);
 
     /* The lower bound: the step where the live sum peaks, and the bound as a height (no plan ends above it). */
@@ -716,7 +778,6 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1\" "
                  "stroke-dasharray=\"2 3\"/>\n",
             LEFT, by, LEFT + plot_w, by);
-    uint64_t cap = s->settings.capacity;
     if (cap != APLAN_UNLIMITED && cap <= g.y_hi) { /* a plan above the capacity: where the RAM ends */
         char c[64];
         fmt_bytes_exact(c, sizeof c, cap);
@@ -736,23 +797,20 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
         put_text(out, what, IN_XML);
     }
     fputs("</text></g>\n", out);
+    for (int line = 0; line < verdict_lines; line++) {
+        fprintf(out, "<text class=\"verdict\" x=\"%d\" y=\"%d\" fill=\"#c00\" font-weight=\"bold\">",
+                line == 0 ? LEFT : LEFT + 12, live_top + LIVE_H + BOTTOM + 8 + line * VERDICT_LINE);
+        if (line == 0) verdict[first] = '\0';
+        put_text(out, line == 0 ? verdict : verdict + first + 1u, IN_XML); /* the second line: after the "; " */
+        fputs("</text>\n", out);
+    }
     fputs("</svg>\n", out);
     free(g.order);
     return ok;
 }
 
-static int need_plan(const cli_run *run, const char *what) {
-    if (run == NULL) {
-        cli_progress_end();
-        fprintf(stderr, "aplan: no plan to draw as %s\n", what);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    return CLI_EXIT_OK;
-}
-
-int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run) {
-    int rc = need_plan(run, "SVG");
-    if (rc != CLI_EXIT_OK) return rc;
+int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     if (!svg_body(out, s, run)) {
         cli_error("out of memory drawing the SVG");
@@ -865,7 +923,10 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
     return true;
 }
 
-static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
+/* The runs' table; shown is the plan the page is about (the best, or the smallest when none fits), which the others
+ * are compared with. */
+static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
+    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
     fputs("<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th><th>arena</th><th>lower bound</th>"
           "<th>overhead</th><th>outcome</th><th>time</th><th>verified</th></tr>\n", out);
     char bound[64];
@@ -874,20 +935,24 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
         const cli_run *r = &s->runs[k];
         fprintf(out, "<tr%s><td><input type=\"checkbox\" class=\"show\" data-run=\"%zu\"%s%s "
                      "aria-label=\"show %s\"></td><td>%s%s</td>",
-                r == best ? " class=\"best\"" : "", k, shown_first(r, best) ? " checked" : "",
-                r->planned ? "" : " disabled", r->strategy->name, r->strategy->name, r == best ? " (best)" : "");
+                r == best ? " class=\"best\"" : "", k, shown_first(r, shown) ? " checked" : "",
+                r->planned ? "" : " disabled", r->strategy->name, r->strategy->name,
+                r == best ? " (best)" : r == shown ? " (smallest; does not fit)" : "");
         if (r->planned) {
             char arena[64];
             fmt_bytes(arena, sizeof arena, r->result.arena_size);
-            fprintf(out, "<td title=\"%llu bytes\">%s <small>%llu</small></td><td title=\"%llu bytes\">%s</td>"
+            fprintf(out, "<td title=\"%llu byte%s\">%s <small>%llu</small></td><td title=\"%llu byte%s\">%s</td>"
                          "<td>%+.1f%%</td>",
-                    (unsigned long long)r->result.arena_size, arena, (unsigned long long)r->result.arena_size,
-                    (unsigned long long)s->bound, bound, cli_overhead_percent(r->result.arena_size, s->bound));
+                    (unsigned long long)r->result.arena_size, cli_s(r->result.arena_size), arena,
+                    (unsigned long long)r->result.arena_size, (unsigned long long)s->bound, cli_s(s->bound), bound,
+                    cli_overhead_percent(r->result.arena_size, s->bound));
         } else {
-            fprintf(out, "<td>-</td><td title=\"%llu bytes\">%s</td><td>-</td>", (unsigned long long)s->bound, bound);
+            fprintf(out, "<td>-</td><td title=\"%llu byte%s\">%s</td><td>-</td>", (unsigned long long)s->bound,
+                    cli_s(s->bound), bound);
         }
         fprintf(out, "<td>%s", cli_outcome_word(r));
-        if (r->searched) fprintf(out, " <small>%llu nodes</small>", (unsigned long long)r->result.nodes);
+        if (r->searched)
+            fprintf(out, " <small>%llu node%s</small>", (unsigned long long)r->result.nodes, cli_s(r->result.nodes));
         fputs("</td>", out);
         fprintf(out, "<td>%.3f ms</td><td>%s", r->millis, r->verified ? "yes" : "no");
         if (r->status != APLAN_OK) {
@@ -899,9 +964,8 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *best) {
     fputs("</table></div>\n", out);
 }
 
-int cli_write_html(FILE *out, const cli_session *s, const cli_run *run) {
-    int rc = need_plan(run, "HTML");
-    if (rc != CLI_EXIT_OK) return rc;
+int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
     const cli_input *in = s->input;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>aplan: ", out);
@@ -912,16 +976,22 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run) {
     put_text(out, in->name, IN_XML);
     char bound[64];
     fmt_bytes_exact(bound, sizeof bound, s->bound);
-    fprintf(out, "</h1>\n<p>%zu buffers, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached at "
-                 "step %llu",
-            in->count, (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "rounded up" : "as given",
-            bound, (unsigned long long)s->bound_step);
+    fprintf(out, "</h1>\n<p>%zu buffer%s, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached "
+                 "at step %llu",
+            in->count, cli_s(in->count), (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", bound, (unsigned long long)s->bound_step);
     char what[160];
     if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
         fputs(": ", out);
         put_text(out, what, IN_XML);
     }
     fputs(".</p>\n", out);
+    char verdict[CLI_VERDICT_SIZE];
+    if (s->best == SIZE_MAX && cli_verdict(s, verdict, sizeof verdict)) { /* the plan drawn does not fit */
+        fputs("<p class=\"verdict\">", out);
+        put_text(out, verdict, IN_XML);
+        fputs("</p>\n", out);
+    }
     write_table(out, s, run);
     fputs("<div id=\"app\"></div>\n<noscript><p>The plans are drawn by the page's script; without it, "
           "<code>aplan plan -f svg</code> draws the best plan as a static picture.</p></noscript>\n"

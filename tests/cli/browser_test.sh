@@ -8,10 +8,10 @@
 #     the search the address asks for (#search=ID, or a tensor's name) found with the buffer listed; Chromium's log
 #     (--enable-logging) holds no console message from the page; a driver script appended to one page hovers a buffer
 #     (tooltip) and zooms (the view changes), another hovers a model's tensor (its name, id, type, shape and
-#     operators in the tooltip) and the live panel (the step's operator); the page loads nothing from the network;
-#     its style and script are src/cli/report_page.css and .js byte for byte (report_page.c must be regenerated after
-#     editing them); a 100,000-buffer report is under 3 MB plus 1 MB per strategy (the page holds every strategy's
-#     offsets) and draws in seconds.
+#     operators in the tooltip) and the live panel (the step's operator); the page loads nothing from the network
+#     (that it holds src/cli/report_page.css and .js byte for byte needs no browser: tests/cli/outputs_test.py); a
+#     100,000-buffer report is under 3 MB plus 1 MB per strategy (the page holds every strategy's offsets) and draws
+#     in seconds.
 #   Ids that are markup, "</script>", or invalid UTF-8 keep both outputs valid and searchable.
 # Inputs: MiniMalloc's 5-buffer example, tests/cli/make_models.c's chain.tflite, CSVs of 10,000 and 100,000 buffers
 # generated here, and, when the shared folder has them, person_detect and two MediaPipe models (skipped otherwise,
@@ -21,7 +21,6 @@
 set -u
 A=${APLAN:?}
 S=${APLAN_SHARED_DIR:?}
-SRC=$(cd "$(dirname "$0")/../../src/cli" && pwd)
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 PYTHON=${PYTHON:-$(command -v python3 || true)}
 if [ -z "$CHROMIUM" ] || [ -z "$PYTHON" ]; then
@@ -177,17 +176,8 @@ html() {
     fi
 }
 
-# --- The page's style and script are the source files ------------------------------------------------------------
-"$A" plan -f html -o "$T/small.html" "$I12" || fail "small.html: aplan failed"
-"$PYTHON" - "$T/small.html" "$SRC/report_page.css" "$SRC/report_page.js" <<'EOF' || fail "the page's style or script differs from src/cli/report_page.css/.js: regenerate report_page.c"
-import sys
-page = open(sys.argv[1], encoding="utf-8").read()
-style = page.split("<style>\n", 1)[1].split("</style>", 1)[0]
-script = page.rsplit("<script>\n", 1)[1].rsplit("</script>", 1)[0]
-sys.exit(0 if style == open(sys.argv[2]).read() and script == open(sys.argv[3]).read() else 1)
-EOF
-
 # --- 5 buffers ------------------------------------------------------------------------------------------------------
+"$A" plan -f html -o "$T/small.html" "$I12" || fail "small.html: aplan failed"
 "$A" plan -f svg -o "$T/small.svg" "$I12" || fail "small.svg: aplan failed"
 svg small_svg "$T/small.svg" 5
 html small_html "$T/small.html" b3 b3
@@ -322,6 +312,97 @@ svg ids_svg "$T/ids.svg" 5 noshot
 html ids_html "$T/ids.html" '%3C%2Fscript' '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;'
 chrome --dump-dom "file://$T/ids.html#search=bad%5CxFF" >"$T/ids_bad.dom"
 [ "$(attr ids_bad first-match)" = 'bad\xFF\xFEutf' ] || fail "ids: searching bad\\xFF found '$(attr ids_bad first-match)'"
+
+# === Issue 17: frictions, on inputs written here ===================================================================
+# No plan fits the capacity (exit 4): the smallest plan is drawn anyway, with what lies beyond the capacity tinted.
+printf 'id,lower,upper,size\na,0,2,100\nb,1,3,50\nc,2,4,60\nd,3,5,30\n' >"$T/nofit.csv"
+"$A" plan -s linear --capacity 200 -f svg -o "$T/nofit.svg" "$T/nofit.csv" 2>/dev/null
+[ $? = 4 ] || fail "nofit.svg: aplan did not exit 4"
+svg nofit_svg "$T/nofit.svg" 4 noshot
+"$A" plan -s linear --capacity 200 -f html -o "$T/nofit.html" "$T/nofit.csv" 2>/dev/null
+[ $? = 4 ] || fail "nofit.html: aplan did not exit 4"
+html nofit_html "$T/nofit.html" c c
+[ "$(attr nofit_html beyond)" = 1 ] || fail "nofit_html: $(attr nofit_html beyond) panels tinted beyond the capacity, want 1"
+grep -qF '<span class="note">: arena 240 bytes, +60.0% over the lower bound, 40 bytes over the capacity (smallest)</span>' \
+    "$T/nofit_html.dom" || fail "nofit_html: the panel's caption does not say how far over the capacity the plan is"
+
+# The buffer list's numbers stay in their own column: the page lists the 200 largest of 300 buffers in columns, and a
+# driver measures each item's number ("200. " in the list's font) against the text of the columns to its left.
+awk 'BEGIN { print "id,lower,upper,size"
+  for (i = 0; i < 300; i++) printf "buffer_with_a_long_name_%d,%d,%d,%d\n", i, i % 50, i % 50 + 3, 100 + i }' >"$T/list.csv"
+"$A" plan -s greedy_by_size -f html -o "$T/list.html" "$T/list.csv" || fail "list.html: aplan failed"
+cat >"$T/drive_list.html" <<'EOF'
+<script>
+(function () {
+  var out = document.getElementById('selfcheck');
+  var items = Array.prototype.slice.call(document.querySelectorAll('#matches li'));
+  var probe = document.createElement('span');
+  probe.style.font = getComputedStyle(items[0]).font;
+  probe.style.position = 'absolute';
+  probe.style.whiteSpace = 'pre';
+  probe.textContent = items.length + '. ';
+  document.body.appendChild(probe);
+  var number = probe.getBoundingClientRect().width;
+  var boxes = items.map(function (li) {
+    var r = document.createRange();
+    r.selectNodeContents(li);
+    return {left: li.getBoundingClientRect().left, right: r.getBoundingClientRect().right};
+  });
+  var columns = {}, overlaps = 0;
+  boxes.forEach(function (b) {
+    columns[Math.round(b.left)] = true;
+    var reach = -Infinity;
+    boxes.forEach(function (o) { if (o.left < b.left - 1 && o.right > reach) reach = o.right; });
+    if (b.left - number < reach) overlaps++;
+  });
+  out.dataset.items = String(items.length);
+  out.dataset.columns = String(Object.keys(columns).length);
+  out.dataset.overlaps = String(overlaps);
+})();
+</script>
+EOF
+sed '/^<\/body>$/,$d' "$T/list.html" >"$T/list_driven.html"
+cat "$T/drive_list.html" >>"$T/list_driven.html"
+printf '</body>\n</html>\n' >>"$T/list_driven.html"
+chrome --window-size=1200,800 --virtual-time-budget=3000 --dump-dom "file://$T/list_driven.html" >"$T/list_driven.dom"
+no_console list_driven
+[ "$(attr list_driven items)" = 200 ] && [ "$(attr list_driven columns)" -ge 2 ] ||
+    fail "list_driven: $(attr list_driven items) items in $(attr list_driven columns) columns, want 200 in 2 or more"
+[ "$(attr list_driven overlaps)" = 0 ] ||
+    fail "list_driven: $(attr list_driven overlaps) numbers of the buffer list overlap the column to their left"
+
+# A long path keeps the SVG's heading inside the drawing: the name is shortened from its start ("...", then its end),
+# and the heading's text, measured by Chromium, ends before the right edge; the <title> keeps the whole path.
+long="$T/a_rather_long_folder_name_that_goes_on_and_on/through_another_level_of_folders/and_a_third_one_to_be_sure"
+mkdir -p "$long"
+printf 'id,lower,upper,size\na,0,2,100\nb,1,3,50\n' >"$long/the_problem_with_a_long_file_name.csv"
+"$A" plan -s greedy_by_size -f svg -o "$T/longpath.svg" "$long/the_problem_with_a_long_file_name.csv" ||
+    fail "longpath.svg: aplan failed"
+grep -qF "<title>$long/the_problem_with_a_long_file_name.csv: greedy_by_size," "$T/longpath.svg" ||
+    fail "longpath.svg: the title does not hold the whole path"
+sed '/^<\/svg>$/d' "$T/longpath.svg" >"$T/longpath_driven.svg"
+cat >>"$T/longpath_driven.svg" <<'EOF'
+<script>
+var h = document.querySelector('text[font-size="15"]'), b = h.getBBox();
+h.setAttribute('data-right', String(Math.ceil(b.x + b.width)));
+h.setAttribute('data-width', document.documentElement.getAttribute('width'));
+</script>
+</svg>
+EOF
+chrome --dump-dom "file://$T/longpath_driven.svg" >"$T/longpath.dom"
+right=$(grep -o 'data-right="[0-9]*"' "$T/longpath.dom" | grep -o '[0-9]*')
+[ -n "$right" ] && [ "$right" -le 1200 ] || fail "longpath.svg: the heading ends at x ${right:-?}, past the drawing's 1200 px"
+grep -qF '>.../the_problem_with_a_long_file_name.csv: greedy_by_size, arena 150 bytes' "$T/longpath.dom" ||
+    fail "longpath.svg: the heading does not show the path's end after '...'"
+
+# Plurals in the page's own text: one buffer that matches, live for one step.
+printf 'id,lower,upper,size\na,0,1,1\nb,1,3,2\n' >"$T/one.csv"
+"$A" plan -s greedy_by_size -f html -o "$T/one.html" "$T/one.csv" || fail "one.html: aplan failed"
+html one_html "$T/one.html" a a
+grep -qF '<p id="match-count">1 buffer matches “a”. Offsets are greedy_by_size’s.</p>' "$T/one_html.dom" ||
+    fail "one_html: the match count is not singular: $(grep -o '<p id="match-count">[^<]*' "$T/one_html.dom")"
+grep -qF 'Drawn in ' "$T/one_html.dom" && grep -qF ' ms: 1 plan, 2 buffers in memory.</p>' "$T/one_html.dom" ||
+    fail "one_html: the self-check's text is not singular"
 
 # --- 10,000 buffers -------------------------------------------------------------------------------------------------
 gen 10000 "$T/10k.csv"

@@ -231,11 +231,18 @@ same "$T/keep.json" old
 run 3 1000 "$A" plan -s offline -f json "$MODEL" -o "$T/new.json"
 checks=$((checks + 1))
 [ ! -e "$T/new.json" ] || fail "exit 3 created its output"
-# Exit 4: the table and JSON show the plans that do not fit; the plan formats write nothing.
+# Exit 4: the table and JSON show the plans that do not fit, the pictures the smallest with its overflow; the plan
+# for other tools (csv, c) is not written.
 run 4 1000 "$A" plan --capacity 10 -f json "$I12" -o "$T/nofit.json"
 checks=$((checks + 1))
 grep -qF '"fits": false' "$T/nofit.json" || fail "exit 4 did not write the JSON"
-for fmt in csv svg html c; do
+for fmt in svg html; do
+    run 4 1000 "$A" plan --capacity 10 -f "$fmt" "$I12" -o "$T/nofit.$fmt"
+    checks=$((checks + 1))
+    grep -qF 'does not fit: the lower bound, 12 bytes, is 2 more than the capacity (10): no plan can fit' \
+        "$T/nofit.$fmt" || fail "exit 4 did not write -f $fmt with the verdict"
+done
+for fmt in csv c; do
     run 4 1000 "$A" plan --capacity 10 -f "$fmt" "$I12" -o "$T/nofit.$fmt"
     checks=$((checks + 1))
     [ ! -e "$T/nofit.$fmt" ] || fail "exit 4 wrote -f $fmt"

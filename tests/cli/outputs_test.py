@@ -7,7 +7,9 @@ quotes, control characters, NUL, DEL, CR, tab, the same markup) go through every
 read back with a real parser (json, xml.etree, html.parser, the C compiler) and each name must come back as the
 display rule of docs/cli.md ("Names and operators") says: a valid UTF-8 sequence of a character XML allows stands
 for itself, every other byte is the four characters \\xHH. Then the cosmetic cases: the overhead column of a huge
-ratio is printed whole, and the SVG's step axis stays readable and inside the drawing for steps near 2^64.
+ratio is printed whole, and the SVG's step axis stays readable and inside the drawing for steps near 2^64. And the
+HTML page's style and script are src/cli/report_page.css and .js byte for byte, as the build's generator
+(src/cli/report_page.py) writes them, which is also run here on text that C literals must escape.
 
 Environment (set by meson): APLAN (the binary), CC (for the model and the header checks; those parts are skipped
 when it is unset). Exit 0 on success, 1 on a failure (each printed), 77 when APLAN is unset.
@@ -21,22 +23,13 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from check import check, done
+
 APLAN = os.environ.get("APLAN")
 CC = os.environ.get("CC")
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(os.path.dirname(TESTS), "src", "cli")
 SVG = "{http://www.w3.org/2000/svg}"
-
-failures = []
-checks = 0
-
-
-def check(ok, what):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append(what)
-        print("FAIL: " + what, flush=True)
-    return ok
 
 
 def display(raw):
@@ -313,6 +306,50 @@ def far_steps(tmp):
                 check(abs(float(r.get("x")) - 1170.0) < 1.0, "%s: b1 drawn at x %s" % (tag, r.get("x")))
 
 
+def report_page(tmp):
+    """The page holds report_page.css and .js byte for byte; the generator keeps any text as it is in C literals
+    (escapes, "??" that would start a trigraph, a line longer than a literal may be, no final newline) and refuses a
+    control character."""
+    p = run(["example", "-f", "html"])
+    page = utf8(p.stdout, "the HTML report")
+    style = page.split("<style>\n", 1)[1].split("</style>", 1)[0]
+    script = page.rsplit("<script>\n", 1)[1].rsplit("</script>", 1)[0]
+    check(style == open(os.path.join(SRC, "report_page.css"), encoding="utf-8").read(),
+          "the page's style is not src/cli/report_page.css")
+    check(script == open(os.path.join(SRC, "report_page.js"), encoding="utf-8").read(),
+          "the page's script is not src/cli/report_page.js")
+    gen = os.path.join(SRC, "report_page.py")
+    css, js, out = (os.path.join(tmp, n) for n in ("page.css", "page.js", "page.c"))
+    style = 'a::after{content:"\\\\?"}\n\tx{y:"???="}\n\n' + "z" * 9000 + "\n"
+    script = "var s = '??/ ??= \\\\ \\\"\\n';\nvar t = '\u00e9\u2028';  // no final newline"
+    open(css, "w", encoding="utf-8").write(style)
+    open(js, "w", encoding="utf-8").write(script)
+    r = subprocess.run([sys.executable, gen, css, js, out], stderr=subprocess.PIPE)
+    check(r.returncode == 0, "report_page.py failed: %r" % r.stderr[:300])
+    text = open(out, encoding="utf-8").read()
+    check("??" not in text, "report_page.py left a \"??\" in a literal")
+    check(max(len(line) for line in text.split("\n")) < 4095, "report_page.py wrote a literal too long")
+    if CC:
+        main_c = os.path.join(tmp, "page_main.c")
+        open(main_c, "w").write('#include <stdio.h>\n#include "cli.h"\nint main(void) {\n'
+                                '    for (const char *const *l = cli_report_style; *l; l++) fputs(*l, stdout);\n'
+                                '    fputs("--\\n", stdout);\n'
+                                '    for (const char *const *l = cli_report_script; *l; l++) fputs(*l, stdout);\n'
+                                '    return 0;\n}\n')
+        exe = os.path.join(tmp, "page_main")
+        include = os.path.join(os.path.dirname(TESTS), "include")
+        r = subprocess.run([CC, "-std=c11", "-pedantic-errors", "-Wall", "-Werror", "-Wtrigraphs", "-I", SRC, "-I",
+                            include, main_c, out, "-o", exe], stderr=subprocess.PIPE)
+        if check(r.returncode == 0, "the generated page does not compile: %r" % r.stderr[:400]):
+            got = subprocess.run([exe], stdout=subprocess.PIPE).stdout
+            check(got == (style + "--\n" + script).encode("utf-8"), "the generated page does not hold its files: %r"
+                  % got[:200])
+    open(css, "w").write("a{}\x0c\n")
+    r = subprocess.run([sys.executable, gen, css, js, out], stderr=subprocess.PIPE)
+    check(r.returncode == 1 and b"page.css:1: control character 0x0c" in r.stderr,
+          "report_page.py took a control character: %d %r" % (r.returncode, r.stderr[:200]))
+
+
 def main():
     if not APLAN:
         print("APLAN is not set: skipped")
@@ -342,8 +379,8 @@ def main():
         check("\n  \\xC0\\xAF " in utf8(p.stdout, "bound"), "bound's listing: %r" % p.stdout)
         huge_ratio(tmp)
         far_steps(tmp)
-    print("%d checks, %d failures" % (checks, len(failures)))
-    return 1 if failures else 0
+        report_page(tmp)
+    return done()
 
 
 if __name__ == "__main__":

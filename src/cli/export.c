@@ -1,0 +1,161 @@
+/*
+ * The plan of one strategy for other tools: as CSV in MiniMalloc's solution format (-f csv, which `aplan verify`
+ * reads back) and as a C header for the firmware, with TFLM's BufferPlan (-f c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* aplan_csv_write's sink onto a file, dropping the first `skip` bytes: the header, which only the first of the
+ * chunks cli_write_csv writes may give. */
+typedef struct file_sink_state {
+    FILE *out;
+    size_t skip;
+} file_sink_state;
+
+static bool file_sink(void *state, const char *bytes, size_t length) {
+    file_sink_state *f = state;
+    size_t drop = f->skip < length ? f->skip : length;
+    f->skip -= drop;
+    return fwrite(bytes + drop, 1, length - drop, f->out) == length - drop;
+}
+
+/* Rows of the alignment column's copy written at a time: 160 KiB, however large the input. */
+#define CSV_CHUNK_ROWS 4096u
+
+int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
+    const cli_input *in = s->input;
+    /* Another tool checking the plan needs each buffer's alignment: write the column whenever it is not 1. */
+    bool alignment = (in->csv_columns & APLAN_CSV_HAS_ALIGNMENT) != 0 || s->settings.alignment > 1u;
+    uint32_t columns = (in->csv_columns & APLAN_CSV_START_END) | (alignment ? APLAN_CSV_HAS_ALIGNMENT : 0u);
+    aplan_csv_plan plan = {in->buffers, (const char *const *)in->ids, run->offsets, in->count, columns};
+    file_sink_state sink = {out, 0};
+    aplan_status st;
+    if (!alignment) {
+        st = aplan_csv_write(&plan, file_sink, &sink);
+    } else {
+        /* The column holds each buffer's alignment as planned (the default where the input gave none), which the
+         * input's rows do not: chunks of rows are copied with it filled in and written one after the other, the
+         * header only once. The rows' ids and lifetimes are the reader's, which aplan_csv_write always accepts, so
+         * no chunk after the first can fail on its arguments. */
+        aplan_buffer *rows = malloc(CSV_CHUNK_ROWS * sizeof *rows);
+        if (rows == NULL) return CLI_EXIT_INTERNAL;
+        aplan_csv_plan header = {NULL, NULL, NULL, 0, columns};
+        size_t header_length = 0;
+        st = aplan_csv_write_buffer(&header, NULL, 0, &header_length);
+        if (st == APLAN_E_OUTPUT_TOO_SMALL) st = APLAN_OK; /* it measured the header */
+        size_t start = 0;
+        while (st == APLAN_OK) { /* at least once: an input without rows still gets its header */
+            size_t n = in->count - start < CSV_CHUNK_ROWS ? in->count - start : CSV_CHUNK_ROWS;
+            for (size_t k = 0; k < n; k++) {
+                rows[k] = in->buffers[start + k];
+                rows[k].alignment = aplan_buffer_alignment(&s->problem, start + k);
+            }
+            aplan_csv_plan chunk = {rows, (const char *const *)in->ids + start, run->offsets + start, n, columns};
+            sink.skip = start == 0 ? 0 : header_length;
+            st = aplan_csv_write(&chunk, file_sink, &sink);
+            start += n;
+            if (start == in->count) break;
+        }
+        free(rows);
+    }
+    if (st == APLAN_E_OUTPUT_TOO_SMALL) return CLI_EXIT_IO;
+    if (st != APLAN_OK) {
+        cli_progress_end();
+        fprintf(stderr, "aplan: cannot write the plan as CSV: %s\n", aplan_status_str(st));
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Ids go into C comments: keep only characters that cannot end or confuse one. */
+static void c_comment_text(FILE *out, const char *s) {
+    for (; *s != '\0'; s++) {
+        char c = *s;
+        bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.' || c == ':' || c == ' ' || c == '/';
+        fputc(safe ? c : '?', out);
+    }
+}
+
+/* TFLM's BufferPlan (tensorflow/lite/micro/memory_planner/memory_plan_struct.h) is an int32 buffer_count followed by
+ * one BufferDescriptor {int32 offset} per buffer, in AddBuffer order; written as a struct of the same layout. It
+ * needs every offset and the count to fit int32; otherwise a comment says why it is missing. */
+static void write_buffer_plan(FILE *out, const cli_session *s, const cli_run *run, const char *prefix) {
+    const cli_input *in = s->input;
+    bool fits = in->count <= (size_t)INT32_MAX;
+    for (size_t i = 0; fits && i < in->count; i++) fits = run->offsets[i] <= (uint64_t)INT32_MAX;
+    if (!fits) {
+        fputs("\n/* No TFLM BufferPlan: TFLM's offsets and buffer count are int32, and this plan exceeds them. */\n",
+              out);
+        return;
+    }
+    fprintf(out,
+            "\n/* TFLM's BufferPlan (tensorflow/lite/micro/memory_planner/memory_plan_struct.h), laid out as\n"
+            " * TFLM's struct: buffer_count, then one int32 offset per buffer in the order TFLM's allocator adds\n"
+            " * them (a .tflite model's order above), for NonPersistentMemoryPlannerShim:\n"
+            " *   tflite::NonPersistentMemoryPlannerShim planner(\n"
+            " *       reinterpret_cast<const tflite::BufferPlan *>(&%s_buffer_plan));\n"
+            " * Scratch buffers that kernels request at run time come after these and are not in the plan. */\n",
+            prefix);
+    fprintf(out, "static const struct %s_buffer_plan_layout {\n    int32_t buffer_count;\n"
+                 "    int32_t buffer_plan_entries[%zu];\n} %s_buffer_plan = {%zu, {\n",
+            prefix, in->count > 0 ? in->count : (size_t)1, prefix, in->count);
+    for (size_t i = 0; i < in->count; i++)
+        fprintf(out, "    %llu, /* %zu */\n", (unsigned long long)run->offsets[i], i);
+    if (in->count == 0) fputs("    0\n", out);
+    fputs("}};\n", out);
+}
+
+int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    const char *prefix = o->name != NULL ? o->name : "aplan";
+    char *up = malloc(strlen(prefix) + 1u); /* the prefix of macros */
+    if (up == NULL) return CLI_EXIT_INTERNAL;
+    for (size_t i = 0; i <= strlen(prefix); i++)
+        up[i] = prefix[i] >= 'a' && prefix[i] <= 'z' ? (char)(prefix[i] - 'a' + 'A') : prefix[i];
+    const cli_input *in = s->input;
+    uint64_t arena = run->result.arena_size;
+    bool wide = arena > UINT32_MAX;
+    const char *suffix = wide ? "ull" : "u";
+    fputs("/* Generated by aplan ", out);
+    fprintf(out, "%s from ", aplan_version());
+    c_comment_text(out, in->name);
+    fprintf(out, " with strategy %s.\n * %zu buffer%s, alignment %llu, sizes %s; lower bound %llu byte%s%s.\n"
+                 " * Offsets are bytes from an arena base aligned to at least %s_ARENA_ALIGNMENT. */\n",
+            run->strategy->name, in->count, cli_s(in->count), (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", (unsigned long long)s->bound, cli_s(s->bound),
+            arena == s->bound                                  ? " (this plan is optimal)"
+            : cli_best_proven(s) && run == &s->runs[s->best]   ? " (this plan is proven optimal by a complete search)"
+            : run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND
+                ? " (the best plan a search found in its time limit; not proven optimal)"
+                : "",
+            up);
+    fprintf(out, "#ifndef %s_ARENA_PLAN_H\n#define %s_ARENA_PLAN_H\n\n#include <stdint.h>\n\n", up, up);
+    fprintf(out, "#define %s_ARENA_SIZE %llu%s\n", up, (unsigned long long)arena, suffix);
+    fprintf(out, "#define %s_ARENA_ALIGNMENT %llu%s\n", up, (unsigned long long)s->settings.alignment, suffix);
+    fprintf(out, "#define %s_BUFFER_COUNT %zuu\n", up, in->count);
+    if (in->count > 0) {
+        const char *type = wide ? "uint64_t" : "uint32_t";
+        fprintf(out, "\n/* Offset of each buffer in the arena, in input order. */\n");
+        fprintf(out, "static const %s %s_buffer_offsets[%s_BUFFER_COUNT] = {\n", type, prefix, up);
+        for (size_t i = 0; i < in->count; i++) {
+            fprintf(out, "    %llu%s, /* %zu ", (unsigned long long)run->offsets[i], suffix, i);
+            c_comment_text(out, in->ids[i]);
+            fprintf(out, ": steps [%llu, %llu) */\n", (unsigned long long)in->buffers[i].lower,
+                    (unsigned long long)in->buffers[i].upper);
+        }
+        fputs("};\n", out);
+        fprintf(out, "\n/* Bytes each buffer occupies (rounded as planned). */\n");
+        fprintf(out, "static const %s %s_buffer_sizes[%s_BUFFER_COUNT] = {\n", type, prefix, up);
+        for (size_t i = 0; i < in->count; i++)
+            fprintf(out, "    %llu%s,\n", (unsigned long long)aplan_buffer_size(&s->problem, i), suffix);
+        fputs("};\n", out);
+    }
+    write_buffer_plan(out, s, run, prefix);
+    fprintf(out, "\n#endif /* %s_ARENA_PLAN_H */\n", up);
+    free(up);
+    return CLI_EXIT_OK;
+}
+

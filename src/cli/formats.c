@@ -1,0 +1,48 @@
+/*
+ * The output formats of `plan` and `example` (-f), one row each: the one declaration of a format. The option parser
+ * (its names, matched case aside, and the unknown-format message), the help and emit (commands.c: what is written,
+ * from which plan, and whether it is written when no plan fits) all read this table, so adding a format is its row
+ * here and its writer (declared in cli.h).
+ */
+#include <string.h>
+
+#include "cli.h"
+
+/* The first row is the default. */
+const cli_format cli_formats[] = {
+    {"table", CLI_NEEDS_SESSION, true, 0, "the table",
+     "the strategies compared, the verdict, and for a model how to use the plan", cli_write_table},
+    {"csv", CLI_NEEDS_PLAN, false, 0, "the plan as CSV",
+     "the best plan as MiniMalloc's CSV: the input's columns and offset", cli_write_csv},
+    {"json", CLI_NEEDS_SESSION, true, 0, "the JSON", "every strategy's result and every buffer", cli_write_json},
+    {"svg", CLI_NEEDS_PLAN, true, 0, "the SVG",
+     "the best plan drawn (or, when none fits, the smallest with its overflow)", cli_write_svg},
+    {"html", CLI_NEEDS_PLAN, true, 0, "the HTML report", "a page with the table and every plan drawn, zoom and search",
+     cli_write_html},
+    {"c", CLI_NEEDS_PLAN, false, CLI_OPT_NAME, "the C header", "the best plan as a C header, with TFLM's BufferPlan",
+     cli_write_c},
+};
+
+const size_t cli_format_count = sizeof cli_formats / sizeof cli_formats[0];
+
+void cli_format_names(char *out, size_t out_size, unsigned options, bool mark_default) {
+    size_t at = 0, listed = 0, total = 0;
+    for (size_t f = 0; f < cli_format_count; f++) total += options == 0 || (cli_formats[f].options & options) != 0;
+    if (out_size > 0) out[0] = '\0';
+    for (size_t f = 0; f < cli_format_count && at < out_size; f++) {
+        if (options != 0 && (cli_formats[f].options & options) == 0) continue;
+        listed++;
+        int n = snprintf(out + at, out_size - at, "%s%s%s", listed == 1 ? "" : listed == total ? " or " : ", ",
+                         cli_formats[f].name, mark_default && f == 0 ? " (default)" : "");
+        if (n < 0) break;
+        at += (size_t)n;
+    }
+}
+
+void cli_print_format_help(FILE *out) {
+    char names[160];
+    cli_format_names(names, sizeof names, 0, true);
+    fprintf(out, "  -f, --format FMT      %s, any case:\n", names);
+    for (size_t f = 0; f < cli_format_count; f++)
+        fprintf(out, "                        %-6s %s\n", cli_formats[f].name, cli_formats[f].help);
+}

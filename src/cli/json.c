@@ -1,0 +1,384 @@
+/*
+ * The JSON report (-f json): the input and its settings, the lower bound, the verdict, every strategy's result with
+ * its offsets, the steps and every buffer. Keys are only ever added (docs/cli.md, "JSON keys"). Strings are display
+ * text (cli_shown_length), so the JSON is valid UTF-8 whatever bytes the input holds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Every byte not shown as itself (cli_shown_length: invalid UTF-8, control characters) is written as the text \xHH,
+ * as everywhere else: the JSON stays valid UTF-8 whatever bytes a file's ids or paths hold. */
+static void json_string(FILE *out, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+    fputc('"', out);
+    while (left > 0) {
+        size_t n = cli_shown_length(p, left);
+        if (n == 0) fprintf(out, "\\\\x%02X", (unsigned)*p), n = 1;
+        else if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else fwrite(p, 1, n, out);
+        p += n, left -= n;
+    }
+    fputc('"', out);
+}
+
+
+static const char *kind_name(cli_kind k) {
+    return k == CLI_INPUT_CSV ? "csv" : k == CLI_INPUT_TFLITE ? "tflite" : "example";
+}
+
+static void json_u64_or_null(FILE *out, bool present, uint64_t v) {
+    if (present) fprintf(out, "%llu", (unsigned long long)v);
+    else fputs("null", out);
+}
+
+static const char *alignment_from_name(cli_alignment_from from) {
+    switch (from) {
+    case CLI_ALIGN_OPTION: return "option";
+    case CLI_ALIGN_TFLM: return "tflm";
+    case CLI_ALIGN_TARGET: return "target";
+    case CLI_ALIGN_DEFAULT: break;
+    }
+    return "default";
+}
+
+/* "fit": the table's verdict as data; null without a capacity. */
+static void json_fit(FILE *out, const cli_session *s) {
+    const cli_settings *st = &s->settings;
+    fputs("  \"fit\": ", out);
+    if (st->capacity == APLAN_UNLIMITED) {
+        fputs("null,\n", out);
+        return;
+    }
+    const cli_run *r = s->best != SIZE_MAX ? &s->runs[s->best] : cli_smallest_plan(s);
+    bool fits = s->best != SIZE_MAX;
+    fprintf(out, "{\"fits\": %s, \"capacity\": %llu, \"capacity_from_target\": %s, \"arena_bytes\": ",
+            fits ? "true" : "false", (unsigned long long)st->capacity, st->capacity_from_target ? "true" : "false");
+    json_u64_or_null(out, r != NULL, r != NULL ? r->result.arena_size : 0);
+    fputs(", \"percent_of_capacity\": ", out);
+    if (r != NULL && st->capacity > 0) fprintf(out, "%.3f", (double)r->result.arena_size * 100.0 / (double)st->capacity);
+    else fputs("null", out);
+    fputs(", \"free_bytes\": ", out);
+    json_u64_or_null(out, fits, fits ? st->capacity - r->result.arena_size : 0);
+    fputs(", \"over_bytes\": ", out);
+    json_u64_or_null(out, !fits && r != NULL, !fits && r != NULL ? r->result.arena_size - st->capacity : 0);
+    /* Proven that no plan fits: the bound alone, or a search given the capacity that covered every plan. */
+    bool proven = !fits && s->bound > st->capacity;
+    for (size_t i = 0; i < s->run_count && !fits; i++) {
+        const cli_run *x = &s->runs[i];
+        proven = proven || (x->searched && x->status == APLAN_E_CAPACITY_EXCEEDED &&
+                            x->result.outcome == APLAN_OUTCOME_INFEASIBLE);
+    }
+    fprintf(out, ", \"bound_fits\": %s, \"proven_no_fit\": %s},\n", s->bound <= st->capacity ? "true" : "false",
+            proven ? "true" : "false");
+}
+
+/* "peak": the step where the bound is reached, what is live there and its largest buffers. */
+static void json_peak(FILE *out, const cli_session *s) {
+    size_t largest[CLI_PEAK_SHOWN];
+    uint64_t live_bytes;
+    size_t live = cli_live_at(s, s->bound_step, largest, CLI_PEAK_SHOWN, &live_bytes);
+    fprintf(out, "  \"peak\": {\"step\": %llu, \"live_bytes\": %llu, \"live_buffers\": %zu, \"largest\": [",
+            (unsigned long long)s->bound_step, (unsigned long long)live_bytes, live);
+    for (size_t k = 0; k < live && k < CLI_PEAK_SHOWN; k++) fprintf(out, "%s%zu", k > 0 ? ", " : "", largest[k]);
+    fputs("]},\n", out);
+}
+
+/* "tflm": for a .tflite input, what TFLM's own planner gives and whether the best plan is the model's offline plan;
+ * null for other inputs. */
+static void json_tflm(FILE *out, const cli_session *s) {
+    fputs("  \"tflm\": ", out);
+    if (s->input->kind != CLI_INPUT_TFLITE) {
+        fputs("null,\n", out);
+        return;
+    }
+    fputs("{\"greedy_planner_bytes\": ", out);
+    json_u64_or_null(out, s->tflm_arena != 0, s->tflm_arena);
+    fprintf(out, ", \"best_is_offline_plan\": %s},\n",
+            s->best != SIZE_MAX && strcmp(s->runs[s->best].strategy->name, "offline") == 0 ? "true" : "false");
+}
+
+/* The operator of step as a JSON object {"subgraph", "index", "name", "builtin_code"} (an ENTRY step's is the calling
+ * operator), or null: steps 0 and 1, and inputs without operators. */
+static void json_operator(FILE *out, const cli_input *in, uint64_t step) {
+    const cli_step *st = in->steps != NULL && step < in->step_count ? &in->steps[step] : NULL;
+    if (st == NULL || st->op == APLAN_TFLITE_NONE) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)st->subgraph,
+            (unsigned long)st->op);
+    json_string(out, st->op_name);
+    fprintf(out, ", \"builtin_code\": %ld}", (long)st->builtin_code);
+}
+
+/* "steps": what runs at each step, or null for an input without operators (CSV). */
+static void json_steps(FILE *out, const cli_input *in) {
+    static const char *const kinds[] = {"start", "entry", "operator"};
+    fputs("  \"steps\": ", out);
+    if (in->steps == NULL) {
+        fputs("null,\n", out);
+        return;
+    }
+    fputc('[', out);
+    for (size_t k = 0; k < in->step_count; k++) {
+        const cli_step *st = &in->steps[k];
+        fprintf(out, "%s\n    {\"step\": %zu, \"kind\": \"%s\", \"operator\": ", k > 0 ? "," : "", k,
+                kinds[st->kind <= APLAN_TFLITE_STEP_OPERATOR ? st->kind : APLAN_TFLITE_STEP_OPERATOR]);
+        json_operator(out, in, k);
+        fputs(", \"entered\": ", out);
+        json_u64_or_null(out, st->entered != APLAN_TFLITE_NONE, st->entered);
+        fprintf(out, ", \"depth\": %lu}", (unsigned long)st->depth);
+    }
+    fputs("\n  ],\n", out);
+}
+
+/* The JSON's per-buffer parts (the buffers and every strategy's offsets, a few hundred bytes per buffer) go through
+ * a block: text is gathered in 64 KiB and written with one fwrite, numbers are formatted by hand, and strings that
+ * need no escaping are copied whole, where fprintf per number and fputc per character cost several times the
+ * planning on a million buffers. A failed fwrite shows in ferror(out), which emit checks. */
+typedef struct out_block {
+    FILE *out;
+    size_t length;
+    char data[1u << 16];
+} out_block;
+
+static void block_flush(out_block *b) {
+    if (b->length > 0) (void)fwrite(b->data, 1, b->length, b->out);
+    b->length = 0;
+}
+
+/* Where n more bytes go (n at most a quarter of the block); the caller then adds n to length. */
+static char *block_room(out_block *b, size_t n) {
+    if (sizeof b->data - b->length < n) block_flush(b);
+    return b->data + b->length;
+}
+
+static void block_put(out_block *b, const char *s, size_t n) {
+    if (n > sizeof b->data / 4u) { /* a long name: straight through */
+        block_flush(b);
+        (void)fwrite(s, 1, n, b->out);
+        return;
+    }
+    memcpy(block_room(b, n), s, n);
+    b->length += n;
+}
+
+static void block_str(out_block *b, const char *s) { block_put(b, s, strlen(s)); }
+
+/* Decimal digits of v at p (at most 20); returns the end. */
+static char *put_u64(char *p, uint64_t v) {
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v != 0);
+    while (n > 0) *p++ = digits[--n];
+    return p;
+}
+
+static void block_u64(out_block *b, uint64_t v) {
+    char *p = block_room(b, 20);
+    b->length += (size_t)(put_u64(p, v) - p);
+}
+
+static void block_u64_or_null(out_block *b, bool present, uint64_t v) {
+    if (present) block_u64(b, v);
+    else block_put(b, "null", 4);
+}
+
+/* json_string into the block: the same text, with runs of plain ASCII copied at once. */
+static void block_json_string(out_block *b, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+    block_put(b, "\"", 1);
+    while (left > 0) {
+        const unsigned char *run = p;
+        while (left > 0 && *p >= 0x20u && *p < 0x7fu && *p != '"' && *p != '\\') p++, left--;
+        block_put(b, (const char *)run, (size_t)(p - run));
+        if (left == 0) break;
+        size_t n = cli_shown_length(p, left);
+        char esc[8];
+        if (n == 0) {
+            snprintf(esc, sizeof esc, "\\\\x%02X", (unsigned)*p);
+            block_put(b, esc, 5); /* \\xHH: the JSON text of the four characters \xHH */
+            n = 1;
+        } else if (*p == '"' || *p == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*p;
+            block_put(b, esc, 2);
+        } else {
+            block_put(b, (const char *)p, n);
+        }
+        p += n;
+        left -= n;
+    }
+    block_put(b, "\"", 1);
+}
+
+/* A buffer's "name", "type" and "shape" (null when not known). */
+static void json_tensor(out_block *b, const cli_input *in, size_t i) {
+    const cli_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
+    block_str(b, ", \"name\": ");
+    block_json_string(b, cli_buffer_name(in, i));
+    block_str(b, ", \"type\": ");
+    if (t != NULL && t->type != NULL) block_json_string(b, t->type);
+    else block_str(b, "null");
+    block_str(b, ", \"shape\": ");
+    if (t == NULL || !t->has_shape) {
+        block_str(b, "null");
+        return;
+    }
+    block_str(b, "[");
+    for (uint32_t d = 0; d < t->rank; d++) {
+        char dim[24];
+        int n = snprintf(dim, sizeof dim, "%s%ld", d > 0 ? ", " : "", (long)t->shape[d]);
+        block_put(b, dim, (size_t)n);
+    }
+    block_str(b, "]");
+}
+
+/* One strategy's offsets: [o0, o1, ...]. */
+static void json_offsets(FILE *out, const uint64_t *offsets, size_t count) {
+    out_block *b = malloc(sizeof *b);
+    if (b == NULL) { /* out of memory: the slow way, same text */
+        fputc('[', out);
+        for (size_t k = 0; k < count; k++) fprintf(out, "%s%llu", k > 0 ? ", " : "", (unsigned long long)offsets[k]);
+        fputc(']', out);
+        return;
+    }
+    b->out = out;
+    b->length = 0;
+    block_put(b, "[", 1);
+    for (size_t k = 0; k < count; k++) {
+        if (k > 0) block_put(b, ", ", 2);
+        block_u64(b, offsets[k]);
+    }
+    block_put(b, "]", 1);
+    block_flush(b);
+    free(b);
+}
+
+/* "buffers": one object per buffer. false when out of memory (nothing written). */
+static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best) {
+    const cli_input *in = s->input;
+    out_block *b = malloc(sizeof *b);
+    if (b == NULL) return false;
+    b->out = out;
+    b->length = 0;
+    block_str(b, "  \"buffers\": [");
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *x = &in->buffers[i];
+        block_str(b, i > 0 ? ",\n    {\"index\": " : "\n    {\"index\": ");
+        block_u64(b, i);
+        block_str(b, ", \"id\": ");
+        block_json_string(b, in->ids[i]);
+        block_str(b, ", \"line\": ");
+        block_u64_or_null(b, in->lines != NULL, in->lines != NULL ? in->lines[i] : 0);
+        block_str(b, ", \"size\": ");
+        block_u64(b, x->size);
+        block_str(b, ", \"planned_size\": ");
+        block_u64(b, aplan_buffer_size(&s->problem, i));
+        block_str(b, ", \"lower\": ");
+        block_u64(b, x->lower);
+        block_str(b, ", \"upper\": ");
+        block_u64(b, x->upper);
+        block_str(b, ", \"alignment\": ");
+        block_u64(b, aplan_buffer_alignment(&s->problem, i));
+        block_str(b, ", \"fixed_offset\": ");
+        block_u64_or_null(b, x->offset != APLAN_NO_OFFSET, x->offset);
+        block_str(b, ", \"offset\": ");
+        block_u64_or_null(b, best != NULL, best != NULL ? best->offsets[i] : 0);
+        json_tensor(b, in, i);
+        block_str(b, "}");
+    }
+    block_str(b, "\n  ]\n}\n");
+    block_flush(b);
+    free(b);
+    return true;
+}
+
+int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)run, (void)o; /* the best run is s's, and JSON takes no option of its own */
+    const cli_input *in = s->input;
+    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
+    fprintf(out, "{\n  \"aplan_version\": \"%s\",\n", aplan_version());
+    fputs("  \"input\": {\"name\": ", out);
+    json_string(out, in->name);
+    fprintf(out, ", \"kind\": \"%s\", \"buffers\": %zu, \"alignment\": %llu, \"round_sizes\": %s, \"capacity\": ",
+            kind_name(in->kind), in->count, (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "true" : "false");
+    json_u64_or_null(out, s->settings.capacity != APLAN_UNLIMITED, s->settings.capacity);
+    fputs(", \"target\": ", out);
+    if (s->settings.target != NULL) json_string(out, s->settings.target);
+    else fputs("null", out);
+    fprintf(out, ", \"allow_fixed_alias\": %s", (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? "true" : "false");
+    fprintf(out, ", \"alignment_from\": \"%s\", \"target_alignment\": ", alignment_from_name(s->settings.alignment_from));
+    json_u64_or_null(out, s->settings.target_alignment != 0, s->settings.target_alignment);
+    fputs("},\n", out);
+    fprintf(out, "  \"lower_bound\": {\"bytes\": %llu, \"step\": %llu, \"operator\": ", (unsigned long long)s->bound,
+            (unsigned long long)s->bound_step);
+    json_operator(out, in, s->bound_step);
+    fputs("},\n", out);
+    cli_coverage_text c;
+    cli_coverage(s, &c);
+    fprintf(out, "  \"covers\": {\"section\": \"%s\", \"text\": ", c.section);
+    json_string(out, c.what);
+    fputs(", \"not_included\": ", out);
+    if (c.not_included != NULL) json_string(out, c.not_included);
+    else fputs("null", out);
+    fputs("},\n", out);
+    json_fit(out, s);
+    json_peak(out, s);
+    json_tflm(out, s);
+    fputs("  \"best\": ", out);
+    if (best != NULL) json_string(out, best->strategy->name);
+    else fputs("null", out);
+    fprintf(out, ",\n  \"optimal\": %s,\n", cli_best_proven(s) ? "true" : "false");
+    char limit[40];
+    cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+    fprintf(out, "  \"time_limit_seconds\": %s,\n", limit);
+    fputs("  \"strategies\": [", out);
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        fprintf(out, "%s\n    {\"name\": ", i > 0 ? "," : "");
+        json_string(out, r->strategy->name);
+        fprintf(out, ", \"status\": ");
+        json_string(out, r->status == APLAN_OK ? "ok" : aplan_status_str(r->status));
+        fputs(", \"error\": ", out);
+        if (r->status != APLAN_OK) json_string(out, r->error);
+        else fputs("null", out);
+        fputs(", \"arena_bytes\": ", out);
+        json_u64_or_null(out, r->planned, r->result.arena_size);
+        fprintf(out, ", \"lower_bound\": %llu, \"overhead_percent\": ", (unsigned long long)s->bound);
+        if (r->planned) fprintf(out, "%.3f", cli_overhead_percent(r->result.arena_size, s->bound));
+        else fputs("null", out);
+        fputs(", \"outcome\": ", out);
+        if (cli_outcome_key(r) != NULL) json_string(out, cli_outcome_key(r));
+        else fputs("null", out);
+        fprintf(out, ", \"nodes\": %llu, \"goal\": %s, \"start\": ", (unsigned long long)r->result.nodes,
+                !r->searched ? "null" : r->goal == APLAN_GOAL_FIT ? "\"fit\"" : "\"minimise\"");
+        if (r->start_name != NULL) json_string(out, r->start_name);
+        else fputs("null", out);
+        fprintf(out, ", \"time_ms\": %.6f, \"verified\": %s, \"best\": %s, \"aliased_pairs\": %zu, \"offsets\": ",
+                r->millis, r->verified ? "true" : "false", i == s->best ? "true" : "false",
+                r->result.report.aliased_pairs);
+        if (r->planned) {
+            json_offsets(out, r->offsets, in->count);
+        } else {
+            fputs("null", out);
+        }
+        fputc('}', out);
+    }
+    fputs("\n  ],\n", out);
+    json_steps(out, in);
+    if (!json_buffers(out, s, best)) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    return CLI_EXIT_OK;
+}
+

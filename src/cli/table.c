@@ -1,0 +1,334 @@
+/*
+ * The comparison table (-f table, the default) and its heading, which `bound` opens with too: the input and its
+ * settings, the lower bound and what the figures cover; one row per strategy; the aliased fixed pairs; the best plan,
+ * the verdict on the capacity and, for a model, how to use the plan in TFLM.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+/* Pairs of fixed buffers that share bytes while both are live: allowed under APLAN_ALLOW_FIXED_ALIAS (an offline
+ * plan that aliases on purpose), and worth showing because a mistake looks the same. All are counted; the first
+ * ALIASED_SHOWN in (i, j) order are kept to be listed. */
+#define ALIASED_SHOWN 20u
+
+typedef struct aliased {
+    size_t count;
+    size_t kept;
+    struct {
+        size_t i, j;
+        uint64_t lo, hi;
+    } pairs[ALIASED_SHOWN]; /* in (i, j) order */
+} aliased;
+
+static bool keep_aliased(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi) {
+    aliased *a = state;
+    a->count++;
+    size_t at = a->kept;
+    while (at > 0 && (a->pairs[at - 1u].i > i || (a->pairs[at - 1u].i == i && a->pairs[at - 1u].j > j))) at--;
+    if (at == ALIASED_SHOWN) return true;
+    size_t last = a->kept < ALIASED_SHOWN ? a->kept : ALIASED_SHOWN - 1u;
+    memmove(&a->pairs[at + 1u], &a->pairs[at], (last - at) * sizeof a->pairs[0]);
+    a->pairs[at].i = i, a->pairs[at].j = j, a->pairs[at].lo = lo, a->pairs[at].hi = hi;
+    if (a->kept < ALIASED_SHOWN) a->kept++;
+    return true;
+}
+
+
+/* prefix, a space and text, broken between words so that no line passes 116 columns; further lines start with two
+ * spaces. A word longer than a line is written whole. */
+static void write_wrapped(FILE *out, const char *prefix, const char *text) {
+    enum { WIDTH = 116 };
+    size_t column = strlen(prefix);
+    fputs(prefix, out);
+    while (*text != '\0') {
+        size_t word = strcspn(text, " ");
+        if (column > 2u && column + 1u + word > WIDTH) {
+            fputs("\n  ", out);
+            column = 2;
+        } else {
+            fputc(' ', out);
+            column++;
+        }
+        fwrite(text, 1, word, out);
+        column += word;
+        text += word;
+        while (*text == ' ') text++;
+    }
+    fputc('\n', out);
+}
+
+void cli_write_heading(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    const cli_settings *st = &s->settings;
+    (void)cli_write_shown(out, in->name);
+    fprintf(out, ": %zu buffer%s, alignment %llu, sizes %s", in->count, cli_s(in->count),
+            (unsigned long long)st->alignment, st->round_sizes ? "rounded up" : "as given");
+    if (st->capacity != APLAN_UNLIMITED) fprintf(out, ", capacity %llu", (unsigned long long)st->capacity);
+    if (st->target != NULL) fprintf(out, " (target %s)", st->target);
+    fputc('\n', out);
+    if (st->alignment_from == CLI_ALIGN_TFLM && st->target_alignment != 0 && st->target_alignment != st->alignment) {
+        fprintf(out, "alignment %llu is TFLM's (MicroArenaBufferAlignment) on every target; %s's %llu is for CSV input "
+                     "(other runtimes)\n",
+                (unsigned long long)st->alignment, st->target, (unsigned long long)st->target_alignment);
+    }
+    char what[160];
+    fprintf(out, "lower bound: %llu byte%s, reached at step %llu", (unsigned long long)s->bound, cli_s(s->bound),
+            (unsigned long long)s->bound_step);
+    if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
+        fputs(": ", out);
+        (void)cli_write_short(out, what, 2u * CLI_NAME_SHOWN); /* a custom code can be any length */
+    }
+    fputc('\n', out);
+    cli_coverage_text c;
+    cli_coverage(s, &c);
+    char text[600];
+    snprintf(text, sizeof text, "%s%s%s", c.what, c.not_included != NULL ? ". TFLM's arena also holds " : "",
+             c.not_included != NULL ? c.not_included : "");
+    write_wrapped(out, "covers:", text);
+}
+
+/* The default strategy list left offline out, or ran it alone: say why, so a missing or lonely row is no mystery. */
+static void write_selection_note(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    if (!s->default_list || !in->has_fixed) return;
+    size_t fixed = 0;
+    for (size_t i = 0; i < in->count; i++) fixed += in->buffers[i].offset != APLAN_NO_OFFSET;
+    if (fixed == in->count) {
+        fprintf(out, "every buffer has a fixed offset (an offline plan): only offline runs, since any strategy must "
+                     "keep them\n");
+    } else {
+        fprintf(out, "%zu of %zu buffers %s (an offline plan): the strategies place the others around %s; offline, "
+                     "which needs all, does not run\n",
+                fixed, in->count, fixed == 1 ? "has a fixed offset" : "have fixed offsets", fixed == 1 ? "it" : "them");
+    }
+}
+
+bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
+    const cli_settings *st = &s->settings;
+    if (out_size > 0) out[0] = '\0';
+    if (st->capacity == APLAN_UNLIMITED) return false;
+    char of[64];
+    if (st->capacity_from_target) snprintf(of, sizeof of, "%s's RAM", st->target);
+    else snprintf(of, sizeof of, "the capacity");
+    if (s->best != SIZE_MAX) {
+        uint64_t arena = s->runs[s->best].result.arena_size;
+        snprintf(out, out_size, "fits: %llu of %llu byte%s (%.1f%% of %s); %llu byte%s free%s",
+                 (unsigned long long)arena, (unsigned long long)st->capacity, cli_s(st->capacity),
+                 st->capacity > 0 ? (double)arena * 100.0 / (double)st->capacity : 0.0, of,
+                 (unsigned long long)(st->capacity - arena), cli_s(st->capacity - arena),
+                 s->input->kind == CLI_INPUT_CSV ? "" : " for TFLM's persistent data and the rest");
+        return true;
+    }
+    const cli_run *smallest = cli_smallest_plan(s);
+    if (s->bound > st->capacity) {
+        snprintf(out, out_size,
+                 "does not fit: the lower bound, %llu byte%s, is %llu more than %s (%llu): no plan can fit",
+                 (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - st->capacity), of,
+                 (unsigned long long)st->capacity);
+        return true;
+    }
+    if (smallest == NULL) return false; /* no plan at all: not a question of fit (the error says why) */
+    /* A search given the capacity (goal FIT) may have proved that the bound is out of reach, or run out of time. */
+    const cli_run *proof, *ran_out;
+    cli_capacity_verdicts(s, &proof, &ran_out);
+    char why[200];
+    if (proof != NULL) {
+        snprintf(why, sizeof why,
+                 "%s proved that no plan fits it (%llu node%s searched), though the lower bound, %llu, does",
+                 proof->strategy->name, (unsigned long long)proof->result.nodes, cli_s(proof->result.nodes),
+                 (unsigned long long)s->bound);
+    } else if (ran_out != NULL) {
+        char limit[40];
+        cli_seconds_text(st->time_limit_ns, limit, sizeof limit);
+        snprintf(why, sizeof why,
+                 "the lower bound, %llu, would fit, but %s found no plan within it in the time limit (%s s)",
+                 (unsigned long long)s->bound, ran_out->strategy->name, limit);
+    } else {
+        snprintf(why, sizeof why, "the lower bound, %llu, would fit", (unsigned long long)s->bound);
+    }
+    snprintf(out, out_size, "does not fit: the smallest plan (%s) needs %llu byte%s, %llu more than %s (%llu); %s",
+             smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
+             cli_s(smallest->result.arena_size),
+             (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity,
+             why);
+    return true;
+}
+
+/* The verdict line (cli_verdict) and, when nothing fits, the buffers that dominate the peak step. */
+static void write_verdict(FILE *out, const cli_session *s) {
+    char verdict[CLI_VERDICT_SIZE];
+    if (!cli_verdict(s, verdict, sizeof verdict)) return;
+    fprintf(out, "%s\n", verdict);
+    if (s->best != SIZE_MAX) return;
+    size_t largest[CLI_PEAK_SHOWN];
+    uint64_t live_bytes;
+    size_t live = cli_live_at(s, s->bound_step, largest, CLI_PEAK_SHOWN, &live_bytes);
+    fprintf(out, "peak: step %llu holds %llu byte%s in %zu buffer%s%s\n", (unsigned long long)s->bound_step,
+            (unsigned long long)live_bytes, cli_s(live_bytes), live, cli_s(live), live > 0 ? "; the largest:" : "");
+    cli_write_buffer_rows(out, s, largest, live < CLI_PEAK_SHOWN ? live : CLI_PEAK_SHOWN);
+}
+
+/* A word for a shell command line: as it is when it needs no quoting, else in single quotes. */
+static void write_shell_word(FILE *out, const char *w) {
+    if (w[0] != '\0' && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%=") ==
+                            strlen(w)) {
+        fputs(w, out);
+        return;
+    }
+    fputc('\'', out);
+    for (; *w != '\0'; w++) {
+        if (*w == '\'') fputs("'\\''", out);
+        else fputc(*w, out);
+    }
+    fputc('\'', out);
+}
+
+/* A .tflite report ends with how to use the chosen plan in TFLM: TFLM's own planner reproduces only its own
+ * (greedy_by_size_tflm) plans, so any other plan goes in as the model's offline plan (`aplan embed`) or is made at run
+ * time by the adapter. That advice is given only where it gains: when TFLM's planner needs more than this plan (or
+ * what it needs is not known); when it needs as much or less, there is nothing to change. The embed command line
+ * names the strategy, so it writes this very plan. */
+static void write_tflm_use(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE || s->best == SIZE_MAX) return;
+    const cli_run *b = &s->runs[s->best];
+    const char *name = b->strategy->name;
+    uint64_t arena = b->result.arena_size;
+    if (strcmp(name, "offline") == 0) {
+        fputs("in TFLM: this is the model's own offline plan (OfflineMemoryAllocation), which TFLM follows as it "
+              "loads the model\n",
+              out);
+        return;
+    }
+    if (strcmp(name, "greedy_by_size_tflm") == 0) {
+        fputs("in TFLM: this is the plan of TFLM's own planner (GreedyMemoryPlanner): nothing to change\n", out);
+        return;
+    }
+    if (s->tflm_arena != 0 && s->tflm_arena <= arena) {
+        if (s->tflm_arena == arena)
+            fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same %llu "
+                         "byte%s: nothing to change\n",
+                    (unsigned long long)arena, cli_s(arena));
+        else
+            fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu byte%s, "
+                         "less than this plan's %llu: nothing to change\n",
+                    (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena), (unsigned long long)arena);
+        return;
+    }
+    if (s->tflm_arena != 0) {
+        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu byte%s. To use "
+                     "this plan's %llu,\n",
+                (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena), (unsigned long long)arena);
+    } else {
+        fputs("in TFLM: to use this plan,\n", out);
+    }
+    /* OUT: the input's base name with _planned, in the current directory. */
+    const char *slash = strrchr(in->name, '/');
+    const char *base = slash != NULL ? slash + 1 : in->name;
+    size_t stem = strlen(base);
+    if (stem > 7u && strcmp(base + stem - 7u, ".tflite") == 0) stem -= 7u;
+    char planned[256];
+    if (strcmp(in->name, "-") == 0 || stem == 0) snprintf(planned, sizeof planned, "planned.tflite");
+    else snprintf(planned, sizeof planned, "%.*s_planned.tflite", (int)(stem < 200u ? stem : 200u), base);
+    if (!b->searched) {
+        fprintf(out, "  write it into the model as its offline plan:\n    aplan embed -s %s ", name);
+    } else {
+        /* A search's plan depends on its budget: the command gives this plan again when the search ends the same
+         * way (complete, or at its first fit), which a budget that ran out does not promise. At run time a search
+         * has no place: the adapter line is left out. */
+        fprintf(out, "  write it into the model as its offline plan (%s):\n    aplan embed -s %s",
+                b->result.outcome == APLAN_OUTCOME_BEST_FOUND
+                    ? "the search ran out of time: this command may find another plan"
+                    : "the search finished, so this command repeats it",
+                s->auto_mode ? "auto" : name);
+        if (s->settings.time_limit_ns != CLI_DEFAULT_TIME_LIMIT) {
+            char limit[40];
+            cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+            fprintf(out, " --time-limit %s", limit);
+        }
+        /* A fit was looked for within the capacity: without it the search would minimise instead. */
+        if (b->goal == APLAN_GOAL_FIT) fprintf(out, " --capacity %llu", (unsigned long long)s->settings.capacity);
+        fputc(' ', out);
+    }
+    write_shell_word(out, in->name);
+    fputs(" -o ", out);
+    write_shell_word(out, planned);
+    fputc('\n', out);
+    if (b->searched) return;
+    fprintf(out, "  or plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, "
+                 "docs/tflm.md):\n    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_%s());\n",
+            name);
+}
+
+int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)run, (void)o; /* the best run is s's, and the table takes no option of its own */
+    cli_write_heading(out, s);
+    write_selection_note(out, s);
+    fprintf(out, "\n  %-22s %12s %12s %9s  %-10s %12s %11s  %s\n", "strategy", "arena bytes", "lower bound",
+            "overhead", "outcome", "nodes", "time", "verified");
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        /* arena: 20 digits at most. over: arena / bound can reach 2^64 (bound 1), so "%+.1f%%" can take 27
+         * characters ("+1844674407370955161500.0%"); time: milliseconds as a double, "%.3f ms" up to 32 (a run of
+         * 10^25 ms aside). None is ever cut: the column widens instead. */
+        char arena[24] = "-", over[48] = "-", time[48], nodes[24] = "-";
+        if (r->planned) {
+            snprintf(arena, sizeof arena, "%llu", (unsigned long long)r->result.arena_size);
+            snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(r->result.arena_size, s->bound));
+        }
+        if (r->searched) snprintf(nodes, sizeof nodes, "%llu", (unsigned long long)r->result.nodes);
+        snprintf(time, sizeof time, "%.3f ms", r->millis);
+        fprintf(out, "%c %-22s %12s %12llu %9s  %-10s %12s %11s  %s", i == s->best ? '*' : ' ', r->strategy->name,
+                arena, (unsigned long long)s->bound, over, cli_outcome_word(r), nodes, time,
+                r->verified ? "yes" : "no");
+        if (r->status != APLAN_OK) fprintf(out, "  (%s)", r->error);
+        fputc('\n', out);
+    }
+    aliased a = {0, 0, {{0, 0, 0, 0}}};
+    if ((s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0 && !cli_fixed_pairs(s, keep_aliased, &a)) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    if (a.count > 0) {
+        const cli_input *in = s->input;
+        fprintf(out, "\naliased fixed pairs (allowed: the offline plan shares them on purpose): %zu\n", a.count);
+        for (size_t k = 0; k < a.kept; k++) {
+            fputs("  ", out);
+            (void)cli_write_shown(out, in->ids[a.pairs[k].i]);
+            fputs(" & ", out);
+            (void)cli_write_shown(out, in->ids[a.pairs[k].j]);
+            fprintf(out, " share bytes [%llu, %llu)\n", (unsigned long long)a.pairs[k].lo,
+                    (unsigned long long)a.pairs[k].hi);
+        }
+        if (a.count > ALIASED_SHOWN) fprintf(out, "  ... and %zu more\n", a.count - ALIASED_SHOWN);
+    }
+    fputc('\n', out);
+    if (s->best != SIZE_MAX) {
+        const cli_run *b = &s->runs[s->best];
+        uint64_t arena = b->result.arena_size;
+        fprintf(out, "best: %s, %llu byte%s", b->strategy->name, (unsigned long long)arena, cli_s(arena));
+        if (arena == s->bound) {
+            fprintf(out, ": proven optimal (equals the lower bound)\n");
+        } else if (cli_best_proven(s)) {
+            fprintf(out, ": proven optimal by a complete search, %llu byte%s above the lower bound (%+.1f%%)\n",
+                    (unsigned long long)(arena - s->bound), cli_s(arena - s->bound),
+                    cli_overhead_percent(arena, s->bound));
+        } else {
+            fprintf(out, ": %llu byte%s above the lower bound (%+.1f%%), not proven optimal",
+                    (unsigned long long)(arena - s->bound), cli_s(arena - s->bound),
+                    cli_overhead_percent(arena, s->bound));
+            char limit[40];
+            cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+            if (b->searched && b->result.outcome == APLAN_OUTCOME_FITS)
+                fprintf(out, " (the search stopped at its first plan within the capacity)");
+            else if (b->searched && b->result.outcome == APLAN_OUTCOME_BEST_FOUND)
+                fprintf(out, " (the search's time limit, %s s, ran out)", limit);
+            fputc('\n', out);
+        }
+    }
+    write_verdict(out, s);
+    write_tflm_use(out, s);
+    return CLI_EXIT_OK;
+}
+

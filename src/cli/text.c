@@ -1,0 +1,218 @@
+/*
+ * Text as every output shows it: display text (bytes from files, made safe to print: cli_shown_length), widths and
+ * shortened names, buffers as the table and `bound` list them, steps in words, and what the figures cover.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_s(uint64_t n) { return n == 1 ? "" : "s"; }
+
+double cli_overhead_percent(uint64_t arena, uint64_t bound) {
+    if (bound == 0) return 0.0;
+    return ((double)arena - (double)bound) * 100.0 / (double)bound;
+}
+
+
+size_t cli_shown_length(const unsigned char *s, size_t avail) {
+    unsigned c = s[0];
+    if (c < 0x20u || c == 0x7Fu) return 0; /* XML allows no control character but tab and newlines: none shown */
+    if (c < 0x80u) return 1;
+    size_t n;
+    uint32_t cp, min;
+    if (c >= 0xC2u && c <= 0xDFu) n = 2, cp = c & 0x1Fu, min = 0x80u;
+    else if ((c & 0xF0u) == 0xE0u) n = 3, cp = c & 0x0Fu, min = 0x800u;
+    else if (c >= 0xF0u && c <= 0xF4u) n = 4, cp = c & 0x07u, min = 0x10000u;
+    else return 0; /* a stray continuation byte, or a lead byte RFC 3629 forbids */
+    if (n > avail) return 0;
+    for (size_t k = 1; k < n; k++) {
+        if ((s[k] & 0xC0u) != 0x80u) return 0;
+        cp = cp << 6 | (s[k] & 0x3Fu);
+    }
+    /* overlong forms, code points above U+10FFFF, surrogates, and the noncharacters U+FFFE and U+FFFF (not XML) */
+    if (cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu) || cp == 0xFFFEu || cp == 0xFFFFu) return 0;
+    return n;
+}
+
+char *cli_display_text(const char *data, size_t size) {
+    if (size > (SIZE_MAX - 1u) / 4u) return NULL;
+    char *text = malloc(4u * size + 1u); /* every byte at most \xHH */
+    if (text == NULL) return NULL;
+    const unsigned char *p = (const unsigned char *)data;
+    size_t at = 0;
+    for (size_t i = 0; i < size;) {
+        size_t n = cli_shown_length(p + i, size - i);
+        if (n == 0) {
+            snprintf(text + at, 5, "\\x%02X", (unsigned)p[i]);
+            at += 4u;
+            i++;
+        } else {
+            memcpy(text + at, p + i, n);
+            at += n;
+            i += n;
+        }
+    }
+    text[at] = '\0';
+    return text;
+}
+
+size_t cli_text_width(const char *s) {
+    size_t n = 0;
+    for (; *s != '\0'; s++) n += ((unsigned char)*s & 0xC0u) != 0x80u;
+    return n;
+}
+
+const char *cli_short_tail(const char *s, size_t max) {
+    if (cli_text_width(s) <= max) return NULL;
+    /* Keep the last max - 3 characters, from the first '/' among their first half when there is one. */
+    size_t keep = max > 3u ? max - 3u : 0u;
+    const char *tail = s + strlen(s);
+    for (size_t k = 0; k < keep && tail > s;) {
+        tail--;
+        k += ((unsigned char)*tail & 0xC0u) != 0x80u;
+    }
+    const char *slash = strchr(tail, '/');
+    if (slash != NULL && slash != tail && cli_text_width(slash) >= keep / 2u) tail = slash;
+    return tail;
+}
+
+size_t cli_write_short(FILE *out, const char *s, size_t max) {
+    const char *tail = cli_short_tail(s, max);
+    if (tail == NULL) {
+        if (out != NULL) fputs(s, out);
+        return cli_text_width(s);
+    }
+    if (out != NULL) fprintf(out, "...%s", tail);
+    return 3u + cli_text_width(tail);
+}
+
+size_t cli_write_shown(FILE *out, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s), width = 0;
+    while (left > 0) {
+        size_t n = cli_shown_length(p, left);
+        if (n == 0) {
+            if (out != NULL) fprintf(out, "\\x%02X", (unsigned)*p);
+            n = 1, width += 4u;
+        } else {
+            if (out != NULL) fwrite(p, 1, n, out);
+            width++;
+        }
+        p += n, left -= n;
+    }
+    return width;
+}
+
+size_t cli_write_buffer_label(FILE *out, const cli_input *in, size_t i, size_t width) {
+    const char *name = in->tensors != NULL ? in->tensors[i].name : NULL;
+    size_t written;
+    if (name == NULL) {
+        written = cli_write_shown(out, in->ids[i]); /* an id is never shortened: it is what a plan is matched by */
+    } else {
+        if (out != NULL) (void)cli_write_short(out, name, CLI_NAME_SHOWN);
+        written = cli_write_short(NULL, name, CLI_NAME_SHOWN) + 3u;
+        if (out != NULL) fputs(" (", out);
+        written += cli_write_shown(out, in->ids[i]);
+        if (out != NULL) fputc(')', out);
+    }
+    for (size_t k = written; out != NULL && k < width; k++) fputc(' ', out);
+    return written;
+}
+
+void cli_write_buffer_rows(FILE *out, const cli_session *s, const size_t *which, size_t count) {
+    const cli_input *in = s->input;
+    size_t width = 24; /* the ids of CSV inputs line up as they always have */
+    for (size_t k = 0; k < count; k++) {
+        size_t w = cli_write_buffer_label(NULL, in, which[k], 0);
+        if (w > width) width = w;
+    }
+    for (size_t k = 0; k < count; k++) {
+        size_t i = which[k];
+        const aplan_buffer *b = &in->buffers[i];
+        char tensor[160];
+        cli_tensor_text(in, i, tensor, sizeof tensor);
+        fputs("  ", out);
+        (void)cli_write_buffer_label(out, in, i, width);
+        uint64_t size = aplan_buffer_size(&s->problem, i);
+        fprintf(out, " %12llu %s steps [%llu, %llu)%s%s\n", (unsigned long long)size, size == 1 ? "byte  " : "bytes ",
+                (unsigned long long)b->lower, (unsigned long long)b->upper, tensor[0] != '\0' ? "  " : "", tensor);
+    }
+}
+
+void cli_tensor_text(const cli_input *in, size_t i, char *out, size_t out_size) {
+    out[0] = '\0';
+    if (in->tensors == NULL) return;
+    const cli_tensor *t = &in->tensors[i];
+    size_t at = 0;
+    if (t->type != NULL) at = (size_t)snprintf(out, out_size, "%s", t->type);
+    if (!t->has_shape || at >= out_size) return;
+    at += (size_t)snprintf(out + at, out_size - at, "%s[", at > 0 ? " " : "");
+    for (uint32_t d = 0; d < t->rank && at < out_size; d++)
+        at += (size_t)snprintf(out + at, out_size - at, "%s%ld", d > 0 ? "x" : "", (long)t->shape[d]);
+    if (at < out_size) snprintf(out + at, out_size - at, "]");
+}
+
+/* snprintf, then, when out_size cut the text, drop a UTF-8 sequence cut in two: display text stays valid UTF-8. */
+static void format_text(char *out, size_t out_size, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static void format_text(char *out, size_t out_size, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(out, out_size, format, args);
+    va_end(args);
+    if (n < 0 || (size_t)n < out_size || out_size == 0) return;
+    size_t end = out_size - 1u, lead = end;
+    while (lead > 0 && ((unsigned char)out[lead - 1u] & 0xC0u) == 0x80u) lead--;
+    if (lead > 0 && (unsigned char)out[lead - 1u] >= 0xC0u) {
+        unsigned c = (unsigned char)out[lead - 1u];
+        size_t need = c >= 0xF0u ? 4u : c >= 0xE0u ? 3u : 2u;
+        if (end - (lead - 1u) < need) out[lead - 1u] = '\0';
+    }
+}
+
+bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size) {
+    out[0] = '\0';
+    if (in->steps == NULL || step >= in->step_count) return false;
+    const cli_step *s = &in->steps[step];
+    if (s->kind == APLAN_TFLITE_STEP_START) {
+        format_text(out, out_size, "start, before any operator");
+    } else if (s->kind == APLAN_TFLITE_STEP_ENTRY && s->op == APLAN_TFLITE_NONE) {
+        format_text(out, out_size, "the inputs of subgraph %lu", (unsigned long)s->entered);
+    } else if (s->kind == APLAN_TFLITE_STEP_ENTRY) {
+        format_text(out, out_size, "entering subgraph %lu from %s (op %lu of subgraph %lu)", (unsigned long)s->entered,
+                    s->op_name, (unsigned long)s->op, (unsigned long)s->subgraph);
+    } else {
+        format_text(out, out_size, "%s (op %lu of subgraph %lu)", s->op_name, (unsigned long)s->op,
+                    (unsigned long)s->subgraph);
+    }
+    return true;
+}
+
+
+void cli_coverage(const cli_session *s, cli_coverage_text *c) {
+    const cli_input *in = s->input;
+    c->not_included = NULL;
+    switch (in->kind) {
+    case CLI_INPUT_TFLITE:
+        c->section = "tflm_planned";
+        snprintf(c->what, sizeof c->what, "TFLM's planned (non-persistent) section, the model's %zu planned tensor%s",
+                 in->count, cli_s(in->count));
+        c->not_included = "the kernels' scratch buffers (planned beside the tensors) and TFLM's persistent data "
+                          "(tensor, node and quantization structs, kernels' op data): see \"Sizing your arena from "
+                          "aplan plan\" in docs/tflm.md";
+        break;
+    case CLI_INPUT_EXAMPLE:
+        c->section = "tflm_planned";
+        snprintf(c->what, sizeof c->what,
+                 "the planned (non-persistent) section of the example's %zu tensor%s, by TFLM's rules", in->count,
+                 cli_s(in->count));
+        c->not_included = "the kernels' scratch buffers and TFLM's persistent data, as for a model (docs/tflm.md)";
+        break;
+    case CLI_INPUT_CSV:
+        c->section = "input_buffers";
+        snprintf(c->what, sizeof c->what, "the input's %zu buffer%s, nothing else", in->count, cli_s(in->count));
+        break;
+    }
+}
+
