@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The tree agrees with its declarations: every list of built-in strategies is the one APLAN_BUILTIN_STRATEGIES
-declares (include/aplan/strategies.h), every strategy has its file and every file its strategy, and what
-docs/contributing.md says a change touches exists. Needs nothing but python3 and the source tree.
+declares (include/aplan/strategies.h), every strategy has its file and every file its strategy, meson.build's
+public_headers are include/aplan's headers, every fuzz target has its corpus folder (which registers it), and every
+file docs/contributing.md says a change touches exists. (The CLI's commands and formats are held to the helps, the
+man page and docs/cli.md by tests/cli/help_test.py.) Needs nothing but python3 and the source tree.
 
 Usage: tree_test.py [SOURCE_ROOT]. Prints each disagreement and exits 1, or prints a summary and exits 0.
 """
@@ -85,6 +87,18 @@ m = re.search(r"option\('strategies'[^)]*\)", options, re.S)
 check(m is not None and "choices" not in m.group(0),
       "meson_options.txt: the strategies option lists choices of its own (meson.build checks the names against "
       "APLAN_BUILTIN_STRATEGIES)")
+
+# --- public headers and fuzz targets ------------------------------------------------------------------------------
+m = re.search(r"^public_headers = \[([^\]]*)\]", read("meson.build"), re.M)
+declared_headers = sorted(re.findall(r"'([a-z0-9_]+)'", m.group(1))) if m else []
+actual_headers = sorted(f[:-2] for f in os.listdir(os.path.join(ROOT, "include", "aplan")) if f.endswith(".h"))
+check(declared_headers == actual_headers, "meson.build's public_headers is %s; include/aplan holds %s" % (
+    ", ".join(declared_headers), ", ".join(actual_headers)))
+harnesses = sorted(f[5:-2] for f in os.listdir(os.path.join(ROOT, "fuzz")) if re.fullmatch(r"fuzz_[a-z0-9_]+\.c", f)
+                   and f != "fuzz_common.c")
+corpora = sorted(os.listdir(os.path.join(ROOT, "fuzz", "corpus")))
+check(harnesses == corpora, "fuzz targets (fuzz/fuzz_NAME.c) %s and corpora (fuzz/corpus/NAME/) %s differ: each "
+      "target has a seed corpus, which is what registers it" % (", ".join(harnesses), ", ".join(corpora)))
 
 # --- what docs/contributing.md says a change touches -------------------------------------------------------------
 contributing = read("docs/contributing.md")
