@@ -226,15 +226,21 @@ static bool occupies(const cli_session *s, size_t i) {
     return b->lower < b->upper && aplan_buffer_size(&s->problem, i) > 0;
 }
 
-typedef struct area_key {
-    double area;
-    size_t i;
-} area_key;
+/* A sort key that orders non-negative doubles as their values: their IEEE 754 bits, read as an integer. */
+static uint64_t order_of(double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
 
-static int by_area_desc(const void *a, const void *b) {
-    const area_key *x = a, *y = b;
-    if (x->area != y->area) return x->area > y->area ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i; /* qsort is not stable: the index decides ties */
+/* items[0, n) sorted by keys[item], ties in their order (the library's stable sort, aplan_sort_indices). false when
+ * out of memory. */
+static bool sort_items(uint32_t *items, size_t n, const uint64_t *keys) {
+    uint32_t *tmp = malloc((n > 0 ? n : 1u) * sizeof *tmp);
+    if (tmp == NULL) return false;
+    bool ok = aplan_sort_indices(items, tmp, n, keys) == APLAN_OK;
+    free(tmp);
+    return ok;
 }
 
 /* Fill g: the extent, the painting order and the classes. false when out of memory. */
@@ -244,8 +250,10 @@ static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
     g->s = s;
     g->run = run;
     g->order = malloc((in->count > 0 ? in->count : 1u) * sizeof *g->order);
-    area_key *keys = malloc((in->count > 0 ? in->count : 1u) * sizeof *keys);
-    if (g->order == NULL || keys == NULL) {
+    uint64_t *keys = malloc((in->count > 0 ? in->count : 1u) * sizeof *keys); /* by buffer: largest area first */
+    uint32_t *by_area = malloc((in->count > 0 ? in->count : 1u) * sizeof *by_area);
+    if (g->order == NULL || keys == NULL || by_area == NULL) {
+        free(by_area);
         free(keys);
         free(g->order);
         return false;
@@ -259,9 +267,8 @@ static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
         if (b->upper > t1) t1 = b->upper;
         if (size < smin) smin = size;
         if (size > smax) smax = size;
-        keys[g->drawn].area = (double)size * (double)(b->upper - b->lower);
-        keys[g->drawn].i = i;
-        g->drawn++;
+        keys[i] = ~order_of((double)size * (double)(b->upper - b->lower));
+        by_area[g->drawn++] = (uint32_t)i;
     }
     if (g->drawn == 0) t0 = t1 = 0, smin = smax = 1;
     if (s->bound_step < t0) t0 = s->bound_step;
@@ -272,9 +279,14 @@ static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
     g->y_hi = arena > s->bound ? arena : s->bound;
     if (g->y_hi == 0) g->y_hi = 1;
     g->classes = make_classes(smin, smax);
-    qsort(keys, g->drawn, sizeof *keys, by_area_desc);
-    for (size_t k = 0; k < g->drawn; k++) g->order[k] = keys[k].i;
+    const bool sorted = sort_items(by_area, g->drawn, keys); /* equal areas: by index */
+    for (size_t k = 0; k < g->drawn; k++) g->order[k] = by_area[k];
+    free(by_area);
     free(keys);
+    if (!sorted) {
+        free(g->order);
+        return false;
+    }
     /* One by one: everything up to DETAIL_LIMIT; past it, the buffers whose rectangle covers a pixel each way, largest
      * first, up to the limit; the rest go to the pixel layer. The order stays largest first within each part. */
     if (g->drawn <= DETAIL_LIMIT) {
@@ -558,42 +570,38 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
 
 /* ---- Live bytes per step --------------------------------------------------------------------------------------- */
 
-typedef struct live_event {
-    uint64_t step;
-    double delta; /* bytes that start (+) or stop (-) being live; double: a plot value, exact below 2^53 */
-} live_event;
-
-static int by_step(const void *a, const void *b) {
-    const live_event *x = a, *y = b;
-    return x->step < y->step ? -1 : x->step > y->step;
-}
-
-/* column[c] = the most bytes live at any step that column c of the plot covers; false: out of memory. */
+/* column[c] = the most bytes live at any step that column c of the plot covers; false: out of memory. Events (a start
+ * or an end) in step order: 8 + 8 + 4 bytes each, two per drawn buffer. */
 static bool live_columns(const picture *g, double *column, size_t cols) {
     const cli_session *s = g->s;
-    live_event *ev = malloc((2u * g->drawn + 1u) * sizeof *ev);
-    if (ev == NULL) return false;
+    const size_t events = 2u * g->drawn + 1u;
+    uint64_t *step = malloc(events * sizeof *step);
+    double *delta = malloc(events * sizeof *delta); /* bytes that start (+) or stop (-) being live: a plot value */
+    uint32_t *ev = malloc(events * sizeof *ev);
     size_t n = 0;
-    for (size_t k = 0; k < g->drawn; k++) {
+    for (size_t k = 0; step != NULL && delta != NULL && ev != NULL && k < g->drawn; k++) {
         size_t i = g->order[k];
         double size = (double)aplan_buffer_size(&s->problem, i);
-        ev[n++] = (live_event){s->input->buffers[i].lower, size};
-        ev[n++] = (live_event){s->input->buffers[i].upper, -size};
+        step[n] = s->input->buffers[i].lower, delta[n] = size, ev[n] = (uint32_t)n, n++;
+        step[n] = s->input->buffers[i].upper, delta[n] = -size, ev[n] = (uint32_t)n, n++;
     }
-    qsort(ev, n, sizeof *ev, by_step);
+    if (step == NULL || delta == NULL || ev == NULL || !sort_items(ev, n, step)) {
+        free(ev), free(delta), free(step);
+        return false;
+    }
     double live = 0.0;
     for (size_t k = 0; k < n;) {
-        uint64_t t = ev[k].step;
-        while (k < n && ev[k].step == t) live += ev[k++].delta;
+        uint64_t t = step[ev[k]];
+        while (k < n && step[ev[k]] == t) live += delta[ev[k++]];
         if (k == n || live <= 0.0) continue;
         /* [t, next step) holds `live` bytes: it touches columns floor(x(t)) to ceil(x(next)) - 1 */
-        double a = x_of(g, t) - LEFT, b = x_of(g, ev[k].step) - LEFT;
+        double a = x_of(g, t) - LEFT, b = x_of(g, step[ev[k]]) - LEFT;
         size_t c0 = (size_t)a, c1 = (size_t)b + (b > (double)(size_t)b);
         if (c1 <= c0) c1 = c0 + 1u;
         for (size_t c = c0; c < c1 && c < cols; c++)
             if (live > column[c]) column[c] = live;
     }
-    free(ev);
+    free(ev), free(delta), free(step);
     return true;
 }
 
