@@ -24,9 +24,8 @@ ROOT, FIGURES = sys.argv[1], sys.argv[2]
 TFLM = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] != "-" else None
 APLAN = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] != "-" else None
 SHARED = sys.argv[5] if len(sys.argv) > 5 else ""
-
-problems = []
-checked = 0
+sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
+from check import check, done  # noqa: E402  (the Python tests' shared assertions)
 
 
 def figures_of(cmd):
@@ -53,18 +52,14 @@ def text(rel):
 
 def expect(rel, pattern, *values):
     """Every match of pattern in rel has groups equal to values (strings; commas in numbers ignored)."""
-    global checked
     matches = list(re.finditer(pattern, text(rel)))
-    checked += 1
-    if not matches:
-        problems.append("%s: no text matches /%s/ (reworded? update tests/docs_test.py)" % (rel, pattern))
+    if not check(matches != [], "%s: no text matches /%s/ (reworded? update tests/docs_test.py)" % (rel, pattern)):
         return
     want = [str(v) for v in values]
     for m in matches:
         got = [g.replace(",", "") for g in m.groups()]
-        if got != want:
-            problems.append("%s: '%s' states %s; the code gives %s" % (rel, m.group(0), ", ".join(got),
-                                                                       ", ".join(want)))
+        check(got == want, "%s: '%s' states %s; the code gives %s" % (rel, m.group(0), ", ".join(got),
+                                                                     ", ".join(want)))
 
 
 def tens(x):
@@ -72,10 +67,8 @@ def tens(x):
 
 
 def forbid(rel, pattern, why):
-    global checked
-    checked += 1
-    for m in re.finditer(pattern, text(rel)):
-        problems.append("%s: '%s': %s" % (rel, m.group(0), why))
+    found = [m.group(0) for m in re.finditer(pattern, text(rel))]
+    check(found == [], "%s: %s: %s" % (rel, ", ".join("'%s'" % f for f in found), why))
 
 
 built = [k.split(".", 1)[1] for k in fig if k.startswith("plan_scratch.")]
@@ -199,10 +192,10 @@ expect(fp, r"no more scratch than its strategy: (\d+) bytes per buffer with gree
        int(float(compact["aplan_plan + greedy_by_size"]["scratch"])))
 for name in built:
     if "scratch." + name in fig:
-        checked_row = default.get(name + " plan()")
-        if checked_row is not None and checked_row["scratch"] != fig["scratch." + name]:
-            problems.append("%s: the default table's scratch for %s is %s; the code gives %s (run bench/footprint.py "
-                            "--write-doc)" % (fp, name, checked_row["scratch"], fig["scratch." + name]))
+        row = default.get(name + " plan()")
+        check(row is None or row["scratch"] == fig["scratch." + name], "%s: the default table's scratch for %s is "
+              "%s; the code gives %s (run bench/footprint.py --write-doc)" % (fp, name, row and row["scratch"],
+                                                                            fig["scratch." + name]))
 
 # --- docs/design.md's arena table, against the tool on the shared buffer lists -----------------------------------
 notes = []
@@ -215,9 +208,7 @@ if APLAN and lifetimes and os.path.isdir(lifetimes):
         3 + len(columns) - 1), t[head.end():head.end() + 30000]))
     for csv in sorted(os.listdir(lifetimes)):
         model = csv[:-4]
-        checked += 1
-        if model not in rows:
-            problems.append("%s: the arena table has no row for %s (a shared buffer list)" % (design, model))
+        if not check(model in rows, "%s: the arena table has no row for %s (a shared buffer list)" % (design, model)):
             continue
         cells = [c.strip().split(" ")[0].replace("*", "") for c in rows[model].split("|")]
         run = subprocess.run([APLAN, "plan", "-f", "json", "-a", "16", "--round-sizes", "--allow-alias", "-s",
@@ -225,26 +216,19 @@ if APLAN and lifetimes and os.path.isdir(lifetimes):
                              stdout=subprocess.PIPE, text=True)
         got = json.loads(run.stdout)
         arenas = {r["name"]: r["arena_bytes"] for r in got["strategies"]}
-        if cells[0] != str(got["lower_bound"]["bytes"]):
-            problems.append("%s: %s's bound is %s in the table; the tool gives %s" % (design, model, cells[0],
-                                                                                      got["lower_bound"]["bytes"]))
+        check(cells[0] == str(got["lower_bound"]["bytes"]), "%s: %s's bound is %s in the table; the tool gives %s" % (
+            design, model, cells[0], got["lower_bound"]["bytes"]))
         for col, cell in zip(columns, cells[3:]):
             if col not in arenas:
                 continue
             want = "–" if arenas[col] is None else str(arenas[col])
-            if cell != want:
-                problems.append("%s: %s with %s is %s in the table; the tool gives %s" % (design, model, col, cell,
-                                                                                          want))
+            check(cell == want, "%s: %s with %s is %s in the table; the tool gives %s" % (design, model, col, cell,
+                                                                                        want))
 else:
     notes.append("docs/design.md's arena table not checked: needs the aplan tool and %s" % (
         lifetimes or "../shared/models/lifetimes"))
 
 for n in notes:
     print("docs_test: " + n)
-if problems:
-    for p in problems:
-        print("docs_test: " + p)
-    print("docs_test: %d of %d checks failed" % (len(problems), checked))
-    sys.exit(1)
-print("docs_test: %d checks: every figure the docs state holds (version %s, %d strategies)" % (checked, version,
-                                                                                             len(built)))
+print("docs_test: the figures of version %s, %d strategies" % (version, len(built)))
+sys.exit(done())

@@ -608,8 +608,18 @@ static uint64_t reader_hash(const char *id) {
     return (h ^ (h >> 29)) * 0x9E3779B97F4A7C15u;
 }
 
-static char colliding[601][16]; /* the 601st collides too but is in no table: the absent name check_index asks for */
+/* 601 ids that land in one slot of the reader's 2048 (600 rows round its table up to 2^11); the 601st collides too
+ * but is in no table: the absent name check_index asks for. */
+static char colliding[601][16];
 static void colliding_name(size_t i, char *out) { strcpy(out, colliding[i]); }
+static void make_colliding(void) {
+    size_t found = 0;
+    for (uint64_t c = 0; found < 601; c++) {
+        char id[16];
+        snprintf(id, sizeof id, "c%llu", (unsigned long long)c);
+        if (reader_hash(id) >> 53 == 0) strcpy(colliding[found++], id);
+    }
+}
 
 static void test_duplicate_ids(void **state) {
     (void)state;
@@ -630,12 +640,7 @@ static void test_duplicate_ids(void **state) {
     EXPECT("id,lower,upper,size\n5,0,1,1\n7,0,1,1\n7,0,1,1\n5,0,1,1\n", APLAN_E_FORMAT_BAD_VALUE, 4, 1,
            "duplicate id \"7\" (first on line 3)");
     /* 600 ids in one slot of the reader's 2048: the probes pass their budget and the sort answers. */
-    size_t found = 0;
-    for (uint64_t c = 0; found < 600; c++) {
-        char id[16];
-        snprintf(id, sizeof id, "c%llu", (unsigned long long)c);
-        if (reader_hash(id) >> 53 == 0) strcpy(colliding[found++], id);
-    }
+    make_colliding();
     check_duplicates(600, colliding_name, SIZE_MAX, 0);
     check_duplicates(600, colliding_name, 599, 3);
     check_duplicates(600, colliding_name, 300, 299);
@@ -687,16 +692,11 @@ static void test_id_index(void **state) {
         check_index(3000, names[k], 2999, 5);
         check_index(3000, names[k], 1, 0);
     }
-    size_t found = 0;
-    for (uint64_t c = 0; found < 601; c++) {
-        char id[16];
-        snprintf(id, sizeof id, "c%llu", (unsigned long long)c);
-        if (reader_hash(id) >> 53 == 0) strcpy(colliding[found++], id);
-    }
+    make_colliding();
     check_index(600, colliding_name, SIZE_MAX, 0);
     check_index(600, colliding_name, 400, 17);
     bool taken[300] = {false};
-    found = 0;
+    size_t found = 0;
     for (uint64_t c = 0; found < 300; c++) {
         char id[16];
         snprintf(id, sizeof id, "r%llu", (unsigned long long)c);

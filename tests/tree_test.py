@@ -14,17 +14,9 @@ import sys
 ROOT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(
     __file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
 import declarations  # noqa: E402
-
-problems = []
-checked = 0
-
-
-def check(ok, message):
-    global checked
-    checked += 1
-    if not ok:
-        problems.append(message)
+from check import check, done  # noqa: E402  (the Python tests' shared assertions)
 
 
 def read(rel):
@@ -38,7 +30,7 @@ def table_names(rel, heading):
     try:
         at = lines.index(heading)
     except ValueError:
-        problems.append("%s: no line '%s'" % (rel, heading))
+        check(False, "%s: no line '%s'" % (rel, heading))
         return []
     names, in_table = [], False
     for line in lines[at + 1:]:
@@ -109,9 +101,5 @@ for path in sorted(set(re.findall(r"`((?:src|include|tests|fuzz|docs|bench|tools
     where = os.path.dirname(path.rstrip("/")) if re.search(r"NAME|<", path) else path
     check(os.path.exists(os.path.join(ROOT, where)), "docs/contributing.md names %s, which does not exist" % path)
 
-if problems:
-    for p in problems:
-        print("tree_test: " + p)
-    print("tree_test: %d of %d checks failed" % (len(problems), checked))
-    sys.exit(1)
-print("tree_test: %d checks: %d strategies declared, each with its file, in every list" % (checked, len(names)))
+print("tree_test: %d strategies declared, each with its file, in every list" % len(names))
+sys.exit(done())
