@@ -172,6 +172,8 @@ default = footprint_table("default configuration")
 compact = footprint_table("compact (-Dcompact=true) configuration")
 fp = "docs/footprint.md"
 gbs_c, gbs_d = compact["greedy_by_size plan()"], default["greedy_by_size plan()"]
+expect("README.md", r"freestanding \(no malloc, caller-provided scratch\) and about (\d+) KB of Cortex-M4 code",
+       int(round(default["aplan_plan + greedy_by_size"]["m4"] / 1024.0)))
 expect("README.md", r"greedy_by_size in ([\d,]+) bytes of Cortex-M4 code with (\d+) bytes of scratch per buffer",
        gbs_c["m4"], int(float(gbs_c["scratch"])))
 expect(fp, r"\| aplan, compact build \| \*\*([\d,]+)\*\* \| \*\*([\d,]+)\*\* \| \*\*(\d+)\*\* \|", gbs_c["m4"],
