@@ -236,7 +236,9 @@ typedef struct aplan_tflite_tensor_info {
                                   above 18) and the size fits 64 bits (always true for a tensor the read plans). */
     bool constant;           /**< It holds constant data (in Buffer.data, or beside the flatbuffer): never planned. */
     bool is_variable;        /**< Tensor.is_variable. */
-    uint32_t reserved[4];    /**< Zero. Room for later fields without an ABI break. */
+    uint32_t quant_scales;   /**< Since 0.3.1: entries in Tensor.quantization.scale (0 without quantization). */
+    uint32_t quant_zero_points; /**< Since 0.3.1: entries in Tensor.quantization.zero_point. */
+    uint32_t reserved[2];    /**< Zero. Room for later fields without an ABI break. */
 } aplan_tflite_tensor_info;
 
 /**
@@ -293,6 +295,37 @@ typedef struct aplan_tflite_operator_info {
  */
 APLAN_API aplan_status aplan_tflite_operator(const void *model, size_t model_size, uint32_t subgraph, uint32_t op,
                                              aplan_tflite_operator_info *info, aplan_format_error *error);
+
+/** What aplan_tflite_options found about one operator's options (since 0.3.1). */
+typedef struct aplan_tflite_options_info {
+    uint32_t type;                     /**< Operator.builtin_options_type: the BuiltinOptions union member (0 NONE). */
+    bool has_table;                    /**< Operator.builtin_options is there (absent: every field has its default). */
+    aplan_tflite_text custom;          /**< Operator.custom_options, as the model holds them; {NULL, 0} when absent. */
+    aplan_tflite_indices intermediates; /**< Operator.intermediates: tensor indices in its subgraph. */
+    uint32_t reserved[4];              /**< Zero. Room for later fields without an ABI break. */
+} aplan_tflite_options_info;
+
+/**
+ * The options of operator op of subgraph `subgraph`: the builtin options' type, the custom options' bytes and the
+ * intermediates (since 0.3.1). What a runtime's kernels read at Init and Prepare.
+ * @return APLAN_OK, or what aplan_tflite_operator returns for the same operator (it is read the same way), or
+ *         APLAN_E_FORMAT_TRUNCATED / _BAD_OFFSET / _BAD_VALUE iff the options table, the custom options vector or
+ *         an intermediate index is malformed (an index outside the subgraph). info is zeroed on failure.
+ * Complexity O(inputs + outputs + intermediates) time, O(1) stack; no allocation.
+ */
+APLAN_API aplan_status aplan_tflite_options(const void *model, size_t model_size, uint32_t subgraph, uint32_t op,
+                                            aplan_tflite_options_info *info, aplan_format_error *error);
+
+/**
+ * One scalar field of operator op's builtin options table (since 0.3.1): field id `field` of the table (its
+ * declaration index in schema.fbs), of width 1, 2, 4 or 8 bytes, sign-extended to 64 bits when is_signed (bool
+ * and unsigned fields: not). *value is def when the table or the field is absent, as a flatbuffer reader gives it.
+ * @return APLAN_OK; APLAN_E_INVALID_ARG iff model or value is NULL or width is not 1, 2, 4 or 8; what
+ *         aplan_tflite_options returns. O(inputs + outputs).
+ */
+APLAN_API aplan_status aplan_tflite_option(const void *model, size_t model_size, uint32_t subgraph, uint32_t op,
+                                           unsigned field, unsigned width, bool is_signed, int64_t def,
+                                           int64_t *value, aplan_format_error *error);
 
 /** What aplan_tflite_subgraph found about one subgraph. */
 typedef struct aplan_tflite_subgraph_info {

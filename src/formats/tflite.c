@@ -33,6 +33,7 @@
 #include "aplan/tflite.h"
 
 #include "formats/flatbuf.h"
+#include "formats/tflite_ops.h"
 
 /* Table field ids (declaration order in schema.fbs; a union takes two ids: its type, then its value). */
 enum {
@@ -50,12 +51,17 @@ enum {
     TENSOR_TYPE = 1,
     TENSOR_BUFFER = 2,
     TENSOR_NAME = 3,
+    TENSOR_QUANTIZATION = 4,
     TENSOR_IS_VARIABLE = 5,
+    QUANTIZATION_SCALE = 2,
+    QUANTIZATION_ZERO_POINT = 3,
     OPERATOR_OPCODE_INDEX = 0,
     OPERATOR_INPUTS = 1,
     OPERATOR_OUTPUTS = 2,
     OPERATOR_BUILTIN_OPTIONS_TYPE = 3,
     OPERATOR_BUILTIN_OPTIONS = 4,
+    OPERATOR_CUSTOM_OPTIONS = 5,
+    OPERATOR_INTERMEDIATES = 8,
     OPCODE_DEPRECATED_BUILTIN_CODE = 0,
     OPCODE_CUSTOM_CODE = 1,
     OPCODE_BUILTIN_CODE = 3,
@@ -83,61 +89,25 @@ static const char *const type_name[] = {"FLOAT32", "FLOAT16", "INT32",   "UINT8"
                                         "INT2", "UINT4", "FLOAT8_E4M3FN", "FLOAT8_E5M2"};
 #define TYPE_NAMES (sizeof type_name / sizeof type_name[0])
 
-/* BuiltinOperator names, codes 0..209 in order (tensorflow/compiler/mlir/lite/schema/schema.fbs as tflite-micro
- * synced it from TensorFlow in 2026: STABLEHLO_CASE = 209 is the last, and the enum has no gaps up to there).
- * Stored as one block of NUL-terminated strings with 16-bit offsets rather than a table of pointers: half the
- * table on 32-bit targets and no relocations. The struct of exactly sized char arrays lets the compiler compute
- * every offset (offsetof), so no offset is written by hand; char members need no padding, which the static
- * assertion below confirms. */
-#define BUILTIN_OPERATORS(X) \
-    X(ADD) X(AVERAGE_POOL_2D) X(CONCATENATION) X(CONV_2D) X(DEPTHWISE_CONV_2D) X(DEPTH_TO_SPACE) X(DEQUANTIZE) \
-    X(EMBEDDING_LOOKUP) X(FLOOR) X(FULLY_CONNECTED) X(HASHTABLE_LOOKUP) X(L2_NORMALIZATION) X(L2_POOL_2D) \
-    X(LOCAL_RESPONSE_NORMALIZATION) X(LOGISTIC) X(LSH_PROJECTION) X(LSTM) X(MAX_POOL_2D) X(MUL) X(RELU) \
-    X(RELU_N1_TO_1) X(RELU6) X(RESHAPE) X(RESIZE_BILINEAR) X(RNN) X(SOFTMAX) X(SPACE_TO_DEPTH) X(SVDF) X(TANH) \
-    X(CONCAT_EMBEDDINGS) X(SKIP_GRAM) X(CALL) X(CUSTOM) X(EMBEDDING_LOOKUP_SPARSE) X(PAD) \
-    X(UNIDIRECTIONAL_SEQUENCE_RNN) X(GATHER) X(BATCH_TO_SPACE_ND) X(SPACE_TO_BATCH_ND) X(TRANSPOSE) X(MEAN) X(SUB) \
-    X(DIV) X(SQUEEZE) X(UNIDIRECTIONAL_SEQUENCE_LSTM) X(STRIDED_SLICE) X(BIDIRECTIONAL_SEQUENCE_RNN) X(EXP) \
-    X(TOPK_V2) X(SPLIT) X(LOG_SOFTMAX) X(DELEGATE) X(BIDIRECTIONAL_SEQUENCE_LSTM) X(CAST) X(PRELU) X(MAXIMUM) \
-    X(ARG_MAX) X(MINIMUM) X(LESS) X(NEG) X(PADV2) X(GREATER) X(GREATER_EQUAL) X(LESS_EQUAL) X(SELECT) X(SLICE) \
-    X(SIN) X(TRANSPOSE_CONV) X(SPARSE_TO_DENSE) X(TILE) X(EXPAND_DIMS) X(EQUAL) X(NOT_EQUAL) X(LOG) X(SUM) X(SQRT) \
-    X(RSQRT) X(SHAPE) X(POW) X(ARG_MIN) X(FAKE_QUANT) X(REDUCE_PROD) X(REDUCE_MAX) X(PACK) X(LOGICAL_OR) X(ONE_HOT) \
-    X(LOGICAL_AND) X(LOGICAL_NOT) X(UNPACK) X(REDUCE_MIN) X(FLOOR_DIV) X(REDUCE_ANY) X(SQUARE) X(ZEROS_LIKE) \
-    X(FILL) X(FLOOR_MOD) X(RANGE) X(RESIZE_NEAREST_NEIGHBOR) X(LEAKY_RELU) X(SQUARED_DIFFERENCE) X(MIRROR_PAD) \
-    X(ABS) X(SPLIT_V) X(UNIQUE) X(CEIL) X(REVERSE_V2) X(ADD_N) X(GATHER_ND) X(COS) X(WHERE) X(RANK) X(ELU) \
-    X(REVERSE_SEQUENCE) X(MATRIX_DIAG) X(QUANTIZE) X(MATRIX_SET_DIAG) X(ROUND) X(HARD_SWISH) X(IF) X(WHILE) \
-    X(NON_MAX_SUPPRESSION_V4) X(NON_MAX_SUPPRESSION_V5) X(SCATTER_ND) X(SELECT_V2) X(DENSIFY) X(SEGMENT_SUM) \
-    X(BATCH_MATMUL) X(PLACEHOLDER_FOR_GREATER_OP_CODES) X(CUMSUM) X(CALL_ONCE) X(BROADCAST_TO) X(RFFT2D) X(CONV_3D) \
-    X(IMAG) X(REAL) X(COMPLEX_ABS) X(HASHTABLE) X(HASHTABLE_FIND) X(HASHTABLE_IMPORT) X(HASHTABLE_SIZE) \
-    X(REDUCE_ALL) X(CONV_3D_TRANSPOSE) X(VAR_HANDLE) X(READ_VARIABLE) X(ASSIGN_VARIABLE) X(BROADCAST_ARGS) \
-    X(RANDOM_STANDARD_NORMAL) X(BUCKETIZE) X(RANDOM_UNIFORM) X(MULTINOMIAL) X(GELU) X(DYNAMIC_UPDATE_SLICE) \
-    X(RELU_0_TO_1) X(UNSORTED_SEGMENT_PROD) X(UNSORTED_SEGMENT_MAX) X(UNSORTED_SEGMENT_SUM) X(ATAN2) \
-    X(UNSORTED_SEGMENT_MIN) X(SIGN) X(BITCAST) X(BITWISE_XOR) X(RIGHT_SHIFT) X(STABLEHLO_LOGISTIC) X(STABLEHLO_ADD) \
-    X(STABLEHLO_DIVIDE) X(STABLEHLO_MULTIPLY) X(STABLEHLO_MAXIMUM) X(STABLEHLO_RESHAPE) X(STABLEHLO_CLAMP) \
-    X(STABLEHLO_CONCATENATE) X(STABLEHLO_BROADCAST_IN_DIM) X(STABLEHLO_CONVOLUTION) X(STABLEHLO_SLICE) \
-    X(STABLEHLO_CUSTOM_CALL) X(STABLEHLO_REDUCE) X(STABLEHLO_ABS) X(STABLEHLO_AND) X(STABLEHLO_COSINE) \
-    X(STABLEHLO_EXPONENTIAL) X(STABLEHLO_FLOOR) X(STABLEHLO_LOG) X(STABLEHLO_MINIMUM) X(STABLEHLO_NEGATE) \
-    X(STABLEHLO_OR) X(STABLEHLO_POWER) X(STABLEHLO_REMAINDER) X(STABLEHLO_RSQRT) X(STABLEHLO_SELECT) \
-    X(STABLEHLO_SUBTRACT) X(STABLEHLO_TANH) X(STABLEHLO_SCATTER) X(STABLEHLO_COMPARE) X(STABLEHLO_CONVERT) \
-    X(STABLEHLO_DYNAMIC_SLICE) X(STABLEHLO_DYNAMIC_UPDATE_SLICE) X(STABLEHLO_PAD) X(STABLEHLO_IOTA) \
-    X(STABLEHLO_DOT_GENERAL) X(STABLEHLO_REDUCE_WINDOW) X(STABLEHLO_SORT) X(STABLEHLO_WHILE) X(STABLEHLO_GATHER) \
-    X(STABLEHLO_TRANSPOSE) X(DILATE) X(STABLEHLO_RNG_BIT_GENERATOR) X(REDUCE_WINDOW) X(STABLEHLO_COMPOSITE) \
-    X(STABLEHLO_SHIFT_LEFT) X(STABLEHLO_CBRT) X(STABLEHLO_CASE)
-
+/* BuiltinOperator names (formats/tflite_ops.h), stored as one block of NUL-terminated strings with 16-bit offsets
+ * rather than a table of pointers: half the table on 32-bit targets and no relocations. The struct of exactly sized
+ * char arrays lets the compiler compute every offset (offsetof), so no offset is written by hand; char members need
+ * no padding, which the static assertion below confirms. */
 typedef struct builtin_text {
 #define X(name) char name[sizeof #name];
-    BUILTIN_OPERATORS(X)
+    APLAN__BUILTIN_OPERATORS(X)
 #undef X
 } builtin_text;
 
 static const builtin_text builtin_names = {
 #define X(name) #name,
-    BUILTIN_OPERATORS(X)
+    APLAN__BUILTIN_OPERATORS(X)
 #undef X
 };
 
 static const uint16_t builtin_at[] = {
 #define X(name) (uint16_t)offsetof(builtin_text, name),
-    BUILTIN_OPERATORS(X)
+    APLAN__BUILTIN_OPERATORS(X)
 #undef X
 };
 #define BUILTIN_COUNT (sizeof builtin_at / sizeof builtin_at[0])
@@ -145,12 +115,13 @@ static const uint16_t builtin_at[] = {
 enum {
     BUILTIN_TEXT_BYTES = 0
 #define X(name) + sizeof #name
-    BUILTIN_OPERATORS(X)
+    APLAN__BUILTIN_OPERATORS(X)
 #undef X
 };
 _Static_assert(sizeof(builtin_text) == BUILTIN_TEXT_BYTES, "builtin names are packed without padding");
 _Static_assert(BUILTIN_TEXT_BYTES <= UINT16_MAX, "builtin name offsets fit 16 bits");
-_Static_assert(sizeof builtin_at / sizeof builtin_at[0] == 210, "BuiltinOperator codes 0..209");
+_Static_assert(sizeof builtin_at / sizeof builtin_at[0] == 210 && APLAN__OP_COUNT == 210,
+               "BuiltinOperator codes 0..209");
 
 static const char offline_name[] = "OfflineMemoryAllocation";
 #define OFFLINE_NAME_LEN (sizeof offline_name - 1u)
@@ -892,6 +863,17 @@ static aplan_status describe_tensor(model *m, const subgraph *sg, uint32_t t, co
     if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &tt, TENSOR_BUFFER, "buffer", 0, &info->buffer);
     if (st == APLAN_OK) st = aplan__fb_get_u8(fb, &tt, TENSOR_IS_VARIABLE, "is_variable", 0, &is_variable);
     if (st == APLAN_OK) st = get_text(fb, &tt, TENSOR_NAME, "name", &info->name);
+    bool quantized = false;
+    aplan__fb_table qt;
+    if (st == APLAN_OK) st = aplan__fb_get_table(fb, &tt, TENSOR_QUANTIZATION, "quantization", &quantized, &qt);
+    if (st == APLAN_OK && quantized) {
+        aplan__fb_vec scale, zero_point;
+        st = aplan__fb_get_vector(fb, &qt, QUANTIZATION_SCALE, 4u, "quantization.scale", &scale);
+        if (st == APLAN_OK) st = aplan__fb_get_vector(fb, &qt, QUANTIZATION_ZERO_POINT, 8u, "quantization.zero_point",
+                                                      &zero_point);
+        info->quant_scales = scale.len;
+        info->quant_zero_points = zero_point.len;
+    }
     if (st != APLAN_OK) return st;
     info->type_name = type < TYPE_NAMES ? type_name[type] : NULL;
     info->elements = f->elements;
@@ -975,6 +957,81 @@ aplan_status aplan_tflite_operator(const void *model_data, size_t model_size, ui
         info->custom = f.code == OP_CUSTOM;
     }
     return lookup_done(st, info, sizeof *info, error);
+}
+
+/* The operator table of op in subgraph s, after the checks aplan_tflite_operator makes. */
+static aplan_status open_operator(const void *data, size_t size, void *info, size_t info_size,
+                                  aplan_format_error **error, aplan_format_error *local, model *m, uint32_t s,
+                                  uint32_t op, subgraph *sg, aplan__fb_table *table) {
+    op_fact f;
+    aplan_status st = lookup_open(data, size, info, info_size, error, local, m, s, NULL, sg);
+    if (st == APLAN_OK && op >= sg->operators.len) {
+        st = range_error(m, "operator %u of subgraph %u: the subgraph has %u operators", (uint64_t)op, (uint64_t)s,
+                         (uint64_t)sg->operators.len);
+    }
+    if (st == APLAN_OK) st = get_operator(m, sg, op, &f);
+    if (st == APLAN_OK) st = aplan__fb_vec_table(&m->fb, &sg->operators, op, "operator table", table);
+    return st;
+}
+
+aplan_status aplan_tflite_options(const void *model_data, size_t model_size, uint32_t subgraph_index, uint32_t op,
+                                  aplan_tflite_options_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    model m;
+    subgraph sg;
+    aplan__fb_table ot, opt;
+    aplan__fb_vec custom, inter;
+    uint8_t type = 0;
+    aplan_status st = open_operator(model_data, model_size, info, sizeof *info, &error, &local, &m, subgraph_index,
+                                    op, &sg, &ot);
+    if (st == APLAN_OK) st = aplan__fb_get_u8(&m.fb, &ot, OPERATOR_BUILTIN_OPTIONS_TYPE, "builtin_options_type", 0,
+                                              &type);
+    if (st == APLAN_OK) st = aplan__fb_get_table(&m.fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options",
+                                                 &info->has_table, &opt);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(&m.fb, &ot, OPERATOR_CUSTOM_OPTIONS, 1u, "custom_options", &custom);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(&m.fb, &ot, OPERATOR_INTERMEDIATES, 4u, "intermediates", &inter);
+    if (st == APLAN_OK) st = check_tensor_indices(&m.fb, &inter, "intermediates", sg.tensors.len, true);
+    if (st == APLAN_OK) {
+        info->type = type;
+        info->custom.data = custom.present ? (const char *)m.fb.data + custom.pos : NULL;
+        info->custom.size = custom.len;
+        info->intermediates = indices(&m, &inter);
+    }
+    return lookup_done(st, info, sizeof *info, error);
+}
+
+aplan_status aplan_tflite_option(const void *model_data, size_t model_size, uint32_t subgraph_index, uint32_t op,
+                                 unsigned field, unsigned width, bool is_signed, int64_t def, int64_t *value,
+                                 aplan_format_error *error) {
+    aplan_format_error local;
+    model m;
+    subgraph sg;
+    aplan__fb_table ot, opt;
+    bool present = false;
+    size_t pos = 0;
+    if (value == NULL || (width != 1u && width != 2u && width != 4u && width != 8u)) {
+        if (error != NULL)
+            set_status(error, APLAN_E_INVALID_ARG, value == NULL ? "value is NULL" : "width is not 1, 2, 4 or 8");
+        return APLAN_E_INVALID_ARG;
+    }
+    *value = def;
+    aplan_tflite_options_info unused;
+    aplan_status st = open_operator(model_data, model_size, &unused, sizeof unused, &error, &local, &m,
+                                    subgraph_index, op, &sg, &ot);
+    if (st == APLAN_OK) st = aplan__fb_get_table(&m.fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options", &present,
+                                                 &opt);
+    if (st == APLAN_OK && present) st = aplan__fb_field(&m.fb, &opt, field, width, "builtin_options field", &pos);
+    if (st == APLAN_OK && pos != 0) {
+        uint64_t u = width == 1u ? aplan__fb_u8(&m.fb, pos)
+                     : width == 2u ? aplan__fb_u16(&m.fb, pos)
+                     : width == 4u ? aplan__fb_u32(&m.fb, pos)
+                                   : aplan__fb_u64(&m.fb, pos);
+        const unsigned bits = 8u * width;
+        if (is_signed && bits < 64u && (u >> (bits - 1u)) != 0) u |= ~(uint64_t)0 << bits; /* sign-extend */
+        *value = !is_signed || u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1; /* no UB either way */
+    }
+    if (st != APLAN_OK) *value = def;
+    return lookup_done(st, NULL, 0, error);
 }
 
 aplan_status aplan_tflite_subgraph(const void *model_data, size_t model_size, uint32_t subgraph_index,
