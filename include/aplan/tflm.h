@@ -1,0 +1,163 @@
+/*
+ * TensorFlow Lite Micro's whole arena, predicted from a .tflite model before it reaches a device (since 0.3.1).
+ *
+ * TFLM keeps everything a model needs in the one arena given to MicroAllocator / MicroInterpreter:
+ *   - at its head, the planned section: the model's tensors and the kernels' scratch buffers
+ *     (RequestScratchBufferInArena), placed by a memory planner;
+ *   - at its tail, the persistent data: TFLM's own objects, per subgraph the evaluation tensors and the node and
+ *     registration records, each operator's builtin options struct and its kernel's op data
+ *     (AllocatePersistentBuffer: per-channel arrays, state), variable tensors, the scratch buffer handles, and the
+ *     TfLiteTensor structs (with their quantization data) TFLM keeps for the model's inputs and outputs.
+ * aplan_tflm_arena replays what AllocateTensors() does with a model, allocation by allocation with TFLM's
+ * alignment and padding, from a table of what each kernel asks (one entry per kernel, naming the TFLM source it was
+ * read from), and gives arena_used_bytes() and the smallest arena AllocateTensors() accepts. The kernels' scratch
+ * requests come out as buffers (aplan_tflm_scratch), so that they are planned with the tensors, as TFLM plans them.
+ *
+ * What it models: tensorflow/tflite-micro at APLAN_TFLM_COMMIT with its reference kernels (tensorflow/lite/micro/
+ * kernels and signal/micro/kernels), built as TFLM builds its micro targets (TF_LITE_STATIC_MEMORY, no
+ * compression), for 32-bit targets (Cortex-M, RISC-V 32: 4-byte pointers, 8-byte alignment of 64-bit types, as
+ * arm-linux-gnueabihf) and 64-bit hosts (x86-64, AArch64 LP64). An operator the table does not know is named in the
+ * result and counted as asking nothing: the figures are then lower bounds, and said to be.
+ *
+ * Device side like the reader: no allocation, no stdio; every byte of working memory comes from the caller.
+ */
+#ifndef APLAN_TFLM_H
+#define APLAN_TFLM_H
+
+#include "aplan.h"
+#include "formats.h"
+#include "tflite.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The TFLM commit whose allocator and reference kernels the model reproduces. */
+#define APLAN_TFLM_COMMIT "90b983c2"
+
+/** aplan_tflm_config.abi: the target's pointer width in bits. */
+#define APLAN_TFLM_ABI_32 32u
+#define APLAN_TFLM_ABI_64 64u
+
+/** aplan_tflm_config.planner: where the memory planner lives and what it needs. */
+typedef enum aplan_tflm_planner {
+    /** MicroInterpreter(model, resolver, arena, size): TFLM creates its GreedyMemoryPlanner in the arena's tail. */
+    APLAN_TFLM_GREEDY_IN_ARENA = 0,
+    /** MicroAllocator::Create(arena, size, &planner) with a GreedyMemoryPlanner that lives outside the arena. */
+    APLAN_TFLM_GREEDY_OUTSIDE = 1,
+    /** Another planner outside the arena (aplan_tflm::AplanMemoryPlanner, say) that needs planner_scratch bytes of
+     *  the scratch TFLM's Init gives it. */
+    APLAN_TFLM_OTHER_OUTSIDE = 2
+} aplan_tflm_planner;
+
+/** How the model is run. Initialise with aplan_tflm_config_init. */
+typedef struct aplan_tflm_config {
+    uint32_t abi;             /**< APLAN_TFLM_ABI_32 (default) or APLAN_TFLM_ABI_64. */
+    uint32_t planner;         /**< aplan_tflm_planner; APLAN_TFLM_GREEDY_IN_ARENA by default. */
+    uint64_t planner_scratch; /**< APLAN_TFLM_OTHER_OUTSIDE: the bytes the planner's Init needs. */
+    uint32_t reserved[4];     /**< Zero. Room for later fields without an ABI break. */
+} aplan_tflm_config;
+
+/** Defaults: 32-bit target, TFLM's own GreedyMemoryPlanner in the arena. NULL is ignored. O(1). */
+APLAN_API void aplan_tflm_config_init(aplan_tflm_config *config);
+
+/** One kernel scratch buffer request (RequestScratchBufferInArena), in TFLM's request order. */
+typedef struct aplan_tflm_scratch {
+    uint32_t subgraph; /**< The requesting operator's subgraph. */
+    uint32_t op;       /**< Its index in that subgraph. */
+    uint32_t index;    /**< The request's number among that operator's (0, 1, ...). */
+    uint32_t reserved;
+    aplan_buffer buffer; /**< Bytes as requested (TFLM rounds them up to 16 before planning, as it does tensors),
+                              live at the operator's step in aplan_tflite_read's numbering: [s, s + 1). */
+} aplan_tflm_scratch;
+
+/** What one operator asks of the arena (an element of aplan_tflm_arena's per-operator output). */
+typedef struct aplan_tflm_op_cost {
+    uint32_t subgraph, op;   /**< Which operator. */
+    uint64_t params;         /**< Bytes of its builtin options struct in the tail (with their padding). */
+    uint64_t op_data;        /**< Bytes its kernel allocated in the tail, at Init and at Prepare (with padding). */
+    uint64_t scratch;        /**< Bytes of its scratch requests (unrounded). */
+    uint32_t scratch_requests; /**< How many. */
+    bool known;              /**< The table has its kernel; false: counted as asking nothing. */
+} aplan_tflm_op_cost;
+
+/** TFLM's arena for one model and one plan (aplan_tflm_arena). */
+typedef struct aplan_tflm_arena_info {
+    uint64_t used;           /**< arena_used_bytes() after AllocateTensors(), for an arena whose end is 16-byte
+                                  aligned: planned + persistent. */
+    uint64_t smallest;       /**< The smallest arena size AllocateTensors() accepts (a 16-byte aligned start): the
+                                  working peak (kernels' temporaries at Prepare, the planner's scratch while it
+                                  plans) can exceed used. */
+    uint64_t planned;        /**< The planned section, as given (the plan's arena). */
+    uint64_t persistent;     /**< The tail: every part below, with TFLM's alignment padding. */
+    uint64_t tflm_objects;   /**< Of which TFLM's own objects: its allocators, the planner when in the arena, the
+                                  builtin data allocator, the subgraph records, the input/output pointer arrays. */
+    uint64_t eval_tensors;   /**< TfLiteEvalTensor per tensor of every subgraph. */
+    uint64_t nodes;          /**< NodeAndRegistration per operator. */
+    uint64_t params;         /**< Builtin options structs. */
+    uint64_t op_data;        /**< Kernels' persistent buffers (Init and Prepare). */
+    uint64_t variables;      /**< Variable tensors' buffers. */
+    uint64_t scratch_handles;/**< ScratchBufferHandle per scratch request. */
+    uint64_t io_tensors;     /**< TfLiteTensor structs and quantization data of the inputs and outputs. */
+    uint64_t scratch_bytes;  /**< Sum of the kernels' scratch requests (they are in planned, not in persistent). */
+    uint32_t scratch_requests; /**< How many. */
+    uint32_t unknown_ops;    /**< Operators whose kernel the table lacks: used, smallest and persistent are then
+                                  lower bounds. */
+    uint32_t first_unknown_subgraph, first_unknown_op; /**< The first of them (APLAN_TFLITE_NONE when none). */
+    uint32_t reserved[5];    /**< Zeroed by the library. */
+} aplan_tflm_arena_info;
+
+/**
+ * Scratch bytes aplan_tflm_scratch_requests and aplan_tflm_arena need for model (a record of every allocation TFLM
+ * will make, 16 bytes each, and a word per operator and a bit per tensor), and how many scratch requests its
+ * kernels make. No scratch: it reads the model through aplan_tflite_operator and aplan_tflite_tensor.
+ * @return APLAN_OK; what aplan_tflite_query returns; APLAN_E_INVALID_ARG (a NULL argument, a config field out of
+ *         its domain or reserved not zero). O(model_size).
+ */
+APLAN_API aplan_status aplan_tflm_query(const void *model, size_t model_size, const aplan_tflm_config *config,
+                                        size_t *scratch_size, size_t *scratch_requests, aplan_format_error *error);
+
+/**
+ * The kernels' scratch requests as buffers, in TFLM's request order (operator by operator, subgraph 0 first), to be
+ * planned with aplan_tflite_read's buffers (after them, as TFLM hands its planner tensors, then scratch buffers).
+ * Each is live at the step its operator runs at: steps are aplan_tflite_steps' (the step of its first visit).
+ * @param[in]  steps    the model's steps (aplan_tflite_steps), step_count of them.
+ * @param[out] requests capacity entries; *count set to the number of requests (on APLAN_OK and
+ *                      APLAN_E_OUTPUT_TOO_SMALL, when capacity is below it).
+ * @return APLAN_OK; APLAN_E_OUTPUT_TOO_SMALL; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_INVALID_ARG (steps
+ *         that do not name every operator); what aplan_tflm_query returns. O(model_size).
+ */
+APLAN_API aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size,
+                                                   const aplan_tflm_config *config, const aplan_tflite_step *steps,
+                                                   size_t step_count, void *scratch, size_t scratch_size,
+                                                   aplan_tflm_scratch *requests, size_t capacity, size_t *count,
+                                                   aplan_format_error *error);
+
+/**
+ * TFLM's arena for model with a planned section of `planned` bytes: the tensors TFLM plans (ids, id_count of
+ * them, as aplan_tflite_read gives them: an offline-planned variable tensor among them lives in the section, the
+ * other variables in the tail) and every kernel scratch request.
+ * @param[out] info     the figures (zeroed on failure).
+ * @param[out] costs    optional (NULL with capacity 0): one entry per operator, subgraph 0 first; filled up to
+ *                      capacity (the totals in info count every operator).
+ * @return APLAN_OK; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_SIZE_OVERFLOW when the arena passes 2^64 - 1;
+ *         APLAN_E_INVALID_ARG (an id outside the model); what aplan_tflm_query returns. O(model_size) to replay,
+ *         times O(log arena) to find the smallest.
+ */
+APLAN_API aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_tflm_config *config,
+                                        const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
+                                        size_t scratch_size, aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
+                                        size_t capacity, aplan_format_error *error);
+
+/**
+ * The name of the first operator the table lacks, from info (the builtin's name or the custom code, in the model),
+ * or {NULL, 0} when it knows them all. O(1) past aplan_tflite_operator.
+ */
+APLAN_API aplan_tflite_text aplan_tflm_unknown_name(const void *model, size_t model_size,
+                                                    const aplan_tflm_arena_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APLAN_TFLM_H */

@@ -1,0 +1,894 @@
+/*
+ * TFLM's arena for a .tflite model: a replay of what MicroInterpreter::AllocateTensors() allocates, in TFLM's
+ * order, with TFLM's alignments (tensorflow/lite/micro at APLAN_TFLM_COMMIT: micro_allocator.cc,
+ * micro_interpreter.cc, micro_interpreter_graph.cc, micro_allocation_info.cc,
+ * arena_allocator/single_arena_buffer_allocator.cc).
+ *
+ * The arena is one SingleArenaBufferAllocator over [0, S) (its start 16-aligned): persistent allocations move the
+ * tail down (tail = align_down(tail - size, align), failing below the head); the head holds a resizable buffer
+ * (the scratch buffer requests while kernels prepare, the planned section afterwards) and temporaries above it
+ * (temp = align_up(temp, align) + size, failing past the tail), which are released at the end of each node's
+ * Prepare and of planning. The sequence, recorded once as events and replayed for any S:
+ *   1. the allocator object; TFLM's GreedyMemoryPlanner when it lives in the arena; the MicroAllocator;
+ *   2. StartModelAllocation: the builtin data allocator; the head's scratch request array (12 entries); the
+ *      SubgraphAllocations array; per subgraph the TfLiteEvalTensor array, then per subgraph the
+ *      NodeAndRegistration array;
+ *   3. per operator, every subgraph in order, the builtin options struct its parser allocates;
+ *   4. Init of every operator (kernel table: persistent buffers, 16-aligned);
+ *   5. Prepare of every operator (kernel table: temporary tensors, persistent buffers, scratch requests), then the
+ *      node's end: temporaries released, the request array regrown to requests + 12 entries;
+ *   6. FinishModelAllocation: the ScratchBufferHandle array; planning: temporaries for the subgraph offsets and the
+ *      AllocationInfo array, the variable tensors' buffers (persistent), then all that is left between the
+ *      temporaries and the tail goes to the planner's Init (TFLM's greedy planner: 40 bytes per buffer); then the
+ *      head becomes the planned section;
+ *   7. the input and output TfLiteTensor pointer arrays and, per input and output, its TfLiteTensor and, when
+ *      quantized, its TfLiteAffineQuantization and zero point array.
+ * arena_used_bytes() is then the head plus the tail. Both depend on S modulo 16 through the tail's padding: `used`
+ * is given for S a multiple of 16, `smallest` is the least S for which every step succeeds (the search checks every
+ * S below its answer down to where no padding can help).
+ */
+#include "formats/tflm_internal.h"
+
+#include "core/internal.h"
+
+enum { OP_CUSTOM = 32 };
+
+/* ---- The targets ------------------------------------------------------------------------------------------------ */
+
+typedef struct sized {
+    uint16_t size, align;
+} sized;
+
+/* sizeof / alignof of TFLM's types on each target, measured by compiling TFLM's headers at APLAN_TFLM_COMMIT with
+ * arm-linux-gnueabihf-g++ and x86-64 g++ (TF_LITE_STATIC_MEMORY). */
+typedef struct target {
+    unsigned ptr;
+    sized arena_allocator;        /* SingleArenaBufferAllocator */
+    sized greedy_planner;         /* GreedyMemoryPlanner */
+    sized micro_allocator;        /* MicroAllocator */
+    sized builtin_data_allocator; /* MicroBuiltinDataAllocator (micro_allocator.cc: a vtable and one pointer) */
+    sized subgraph_allocations;   /* SubgraphAllocations */
+    sized eval_tensor;            /* TfLiteEvalTensor */
+    sized node_and_registration;  /* NodeAndRegistration */
+    sized scratch_request;        /* internal::ScratchBufferRequest */
+    sized scratch_handle;         /* ScratchBufferHandle */
+    sized tensor;                 /* TfLiteTensor */
+    sized affine_quantization;    /* TfLiteAffineQuantization */
+    sized allocation_info;        /* AllocationInfo */
+    sized size_type;              /* size_t */
+} target;
+
+static const target targets[2] = {
+    {4u, {36, 4}, {44, 4}, {36, 4}, {8, 4}, {8, 4}, {12, 4}, {32, 4}, {12, 4}, {4, 4}, {40, 4}, {12, 4}, {24, 4},
+     {4, 4}},
+    {8u, {72, 8}, {72, 8}, {72, 8}, {16, 8}, {16, 8}, {24, 8}, {64, 8}, {16, 8}, {8, 8}, {64, 8}, {24, 8}, {32, 8},
+     {8, 8}},
+};
+
+#define ARENA_ALIGN 16u          /* MicroArenaBufferAlignment() */
+#define MAX_REQUESTS_PER_OP 12u  /* kMaxScratchBuffersPerOp */
+#define GREEDY_PER_BUFFER 40u    /* GreedyMemoryPlanner::per_buffer_size(): 4 ints of BufferRequirements, 2 ints,
+                                    a ListEntry of 3 ints and an int offset (the same on both targets) */
+#define INT_ARRAY(n) (4u + 4u * (uint64_t)(n)) /* TfLiteIntArrayGetSizeInBytes(n), alignof 4 */
+
+/* ---- Events ----------------------------------------------------------------------------------------------------- */
+
+enum {
+    EV_PERSISTENT, /* size, align, part */
+    EV_TEMP,       /* size, align */
+    EV_REQUEST,    /* a scratch request of size bytes */
+    EV_HEAD,       /* the head's resizable buffer set to size bytes (align): the scratch request array */
+    EV_NODE_END,   /* temporaries released; the request array regrown to size bytes (the requests so far + 12) */
+    EV_VARIABLE,   /* a variable tensor's buffer, persistent unless the plan holds it; op is its global index */
+    EV_PLAN,       /* the planner's Init takes what is left; then the head becomes the planned section */
+};
+
+enum { PART_TFLM, PART_EVAL, PART_NODES, PART_PARAMS, PART_OP_DATA, PART_VARIABLES, PART_HANDLES, PART_IO };
+
+typedef struct event {
+    uint8_t kind;
+    uint8_t part;
+    uint16_t align;
+    uint32_t op; /* global operator index, for the per-operator costs; UINT32_MAX for none */
+    uint64_t size;
+} event;
+
+typedef struct recorder {
+    const void *model;
+    size_t model_size;
+    const target *t;
+    event *events;         /* NULL while counting */
+    size_t count;
+    const uint32_t *op_lower; /* per global operator: the first step it runs at and one past the last (NULL:
+                                 requests not wanted) */
+    const uint32_t *op_upper;
+    aplan_tflm_scratch *requests; /* NULL: not wanted */
+    aplan_tflm_op_cost *costs;    /* NULL: not wanted; else cost_capacity entries, named in the parser's pass */
+    size_t cost_capacity;
+    size_t request_capacity;
+    size_t request_count;
+    uint32_t unknown;
+    uint32_t first_unknown_subgraph, first_unknown_op;
+    aplan_status status;   /* the first failure of a lookup, kept */
+    aplan_format_error *error;
+} recorder;
+
+static void put(recorder *r, uint8_t kind, uint8_t part, uint64_t size, uint64_t align, uint32_t op) {
+    if (r->events != NULL) {
+        event *e = &r->events[r->count];
+        e->kind = kind;
+        e->part = part;
+        e->align = (uint16_t)align;
+        e->op = op;
+        e->size = size;
+    }
+    r->count++;
+}
+
+/* ---- The node view ---------------------------------------------------------------------------------------------- */
+
+struct aplan__tflm_node {
+    recorder *r;
+    uint32_t subgraph, op, global;
+    aplan_tflite_operator_info info;
+    aplan_tflite_options_info options;
+    bool have_options;
+    uint32_t requests; /* of this operator so far */
+};
+
+unsigned aplan__tflm_ptr(const aplan__tflm_node *n) { return n->r->t->ptr; }
+uint32_t aplan__tflm_inputs(const aplan__tflm_node *n) { return n->info.inputs.count; }
+uint32_t aplan__tflm_outputs(const aplan__tflm_node *n) { return n->info.outputs.count; }
+
+static void keep(recorder *r, aplan_status st) {
+    if (st != APLAN_OK && r->status == APLAN_OK) r->status = st;
+}
+
+static const aplan_tflite_options_info *options(aplan__tflm_node *n) {
+    if (!n->have_options) {
+        keep(n->r, aplan_tflite_options(n->r->model, n->r->model_size, n->subgraph, n->op, &n->options, n->r->error));
+        n->have_options = true;
+    }
+    return &n->options;
+}
+
+uint32_t aplan__tflm_intermediates(const aplan__tflm_node *n) {
+    return options((aplan__tflm_node *)n)->intermediates.count;
+}
+
+static aplan__tflm_tensor tensor_at(aplan__tflm_node *n, aplan_tflite_indices list, uint32_t k) {
+    aplan__tflm_tensor t;
+    APLAN_MEMSET(&t, 0, sizeof t);
+    if (k >= list.count) return t;
+    const int32_t index = aplan_tflite_index_at(list, k);
+    if (index < 0) return t;
+    aplan_tflite_tensor_info info;
+    const aplan_tflite_id id = {n->subgraph, (uint32_t)index};
+    const aplan_status st = aplan_tflite_tensor(n->r->model, n->r->model_size, id, &info, n->r->error);
+    keep(n->r, st);
+    if (st != APLAN_OK) return t;
+    t.present = true;
+    t.constant = info.constant;
+    t.variable = info.is_variable;
+    t.type = info.type;
+    t.rank = info.rank;
+    for (uint32_t i = 0; i < info.rank && i < APLAN_TFLITE_MAX_RANK; i++) t.dims[i] = info.shape[i];
+    t.elements = info.elements;
+    t.bytes = info.has_size ? info.size : 0;
+    t.scales = info.quant_scales;
+    t.zero_points = info.quant_zero_points;
+    return t;
+}
+
+aplan__tflm_tensor aplan__tflm_input(aplan__tflm_node *n, uint32_t k) { return tensor_at(n, n->info.inputs, k); }
+aplan__tflm_tensor aplan__tflm_output(aplan__tflm_node *n, uint32_t k) { return tensor_at(n, n->info.outputs, k); }
+aplan__tflm_tensor aplan__tflm_intermediate(aplan__tflm_node *n, uint32_t k) {
+    return tensor_at(n, options(n)->intermediates, k);
+}
+
+int64_t aplan__tflm_option(aplan__tflm_node *n, unsigned field, unsigned width, bool is_signed, int64_t def) {
+    int64_t v = def;
+    keep(n->r, aplan_tflite_option(n->r->model, n->r->model_size, n->subgraph, n->op, field, width, is_signed, def,
+                                   &v, n->r->error));
+    return v;
+}
+
+/* The flexbuffer reader: just enough of the format to read element i of a root map as TFLM's FlexbufferWrapper
+ * does (flexbuffers.h: the root's value, packed type and byte width end the buffer; a map's values vector starts
+ * where its offset points, its length in the slot before it; ElementAsInt32(i) reads slot i as a signed integer of
+ * the vector's width, whatever the element's type, and truncates it to 32 bits). Every read is bounds-checked; a
+ * root that is not a map, or a slot past its end, gives 0 (TFLM would read past the options there). */
+enum { FBT_MAP = 9 };
+
+static bool fb_uint(const unsigned char *p, size_t size, size_t at, unsigned width, uint64_t *out) {
+    if (width != 1u && width != 2u && width != 4u && width != 8u) return false;
+    if (at > size || size - at < width) return false;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++) v |= (uint64_t)p[at + i] << (8u * i);
+    *out = v;
+    return true;
+}
+
+/* The root map of the custom options: where its values start, their width and count. false when the options are
+ * not a map. */
+typedef struct fb_map {
+    const unsigned char *p;
+    size_t size, values;
+    unsigned width;
+    uint64_t count;
+} fb_map;
+
+static bool fb_root_map(aplan__tflm_node *n, fb_map *m) {
+    const aplan_tflite_text c = options(n)->custom;
+    m->p = (const unsigned char *)c.data;
+    m->size = c.size;
+    if (m->p == NULL || m->size < 3u) return false;
+    const unsigned root_width = m->p[m->size - 1u];
+    const unsigned root_packed = m->p[m->size - 2u];
+    uint64_t back;
+    if (root_width == 0 || m->size - 2u < root_width || (root_packed >> 2) != FBT_MAP) return false;
+    const size_t root_at = m->size - 2u - root_width;
+    if (!fb_uint(m->p, m->size, root_at, root_width, &back) || back > root_at) return false;
+    m->values = root_at - (size_t)back;
+    m->width = 1u << (root_packed & 3u);
+    return m->values >= m->width && fb_uint(m->p, m->size, m->values - m->width, m->width, &m->count);
+}
+
+/* Two's complement of the low `bits` of v, truncated to 32 bits as TFLM's int64-to-int32 casts do on its targets. */
+static int32_t fb_int32(uint64_t v, unsigned bits) {
+    uint32_t low = (uint32_t)v;
+    if (bits < 32u && (low >> (bits - 1u)) != 0) low |= ~(uint32_t)0 << bits;
+    return low > (uint32_t)INT32_MAX ? -(int32_t)(~low) - 1 : (int32_t)low;
+}
+
+int32_t aplan__tflm_custom_int(aplan__tflm_node *n, uint32_t index) {
+    fb_map m;
+    uint64_t raw;
+    if (!fb_root_map(n, &m) || index >= m.count ||
+        !fb_uint(m.p, m.size, m.values + (size_t)index * m.width, m.width, &raw))
+        return 0;
+    return fb_int32(raw, 8u * m.width);
+}
+
+/* A float or double's value as int32, as C++'s conversion gives it where defined; 0 elsewhere (NaN, out of range). */
+static int32_t fb_float32(uint64_t raw, unsigned width) {
+    double d = 0;
+    if (width == 4u) {
+        const uint32_t u = (uint32_t)raw;
+        float f;
+        APLAN_MEMCPY(&f, &u, sizeof f);
+        d = (double)f;
+    } else if (width == 8u) {
+        APLAN_MEMCPY(&d, &raw, sizeof d);
+    }
+    return d > -2147483649.0 && d < 2147483648.0 ? (int32_t)d : 0;
+}
+
+int32_t aplan__tflm_custom_key(aplan__tflm_node *n, const char *key) {
+    enum { INT = 1, UINT = 2, FLOAT = 3, INDIRECT_INT = 6, INDIRECT_UINT = 7, INDIRECT_FLOAT = 8, BOOL = 26 };
+    fb_map m;
+    uint64_t keys_back, key_width, raw;
+    if (!fb_root_map(n, &m) || m.values < 3u * m.width ||
+        !fb_uint(m.p, m.size, m.values - 3u * m.width, m.width, &keys_back) ||
+        !fb_uint(m.p, m.size, m.values - 2u * m.width, m.width, &key_width) || keys_back > m.values - 3u * m.width)
+        return 0;
+    const size_t keys = m.values - 3u * m.width - (size_t)keys_back;
+    if (m.count > m.size) return 0;
+    for (uint64_t i = 0; i < m.count; i++) { /* O(count * strlen(key)): keys are compared up to key's length */
+        uint64_t back;
+        const size_t at = keys + (size_t)i * (size_t)key_width;
+        if (!fb_uint(m.p, m.size, at, (unsigned)key_width, &back) || back > at) return 0;
+        const size_t text = at - (size_t)back;
+        size_t k = 0;
+        while (key[k] != '\0' && text + k < m.size && m.p[text + k] == (unsigned char)key[k]) k++;
+        if (key[k] != '\0' || text + k >= m.size || m.p[text + k] != 0) continue;
+        const size_t slot = m.values + (size_t)i * m.width;
+        const size_t types = m.values + (size_t)m.count * m.width;
+        if (types > m.size || m.size - types <= i || !fb_uint(m.p, m.size, slot, m.width, &raw)) return 0;
+        const unsigned packed = m.p[types + (size_t)i];
+        const unsigned type = packed >> 2, child = 1u << (packed & 3u);
+        switch (type) {
+        case INT: return fb_int32(raw, 8u * m.width);
+        case UINT:
+        case BOOL: return fb_int32(raw, 64u);
+        case FLOAT: return fb_float32(raw, m.width);
+        case INDIRECT_INT:
+        case INDIRECT_UINT:
+        case INDIRECT_FLOAT: {
+            uint64_t v;
+            if (raw > slot || !fb_uint(m.p, m.size, slot - (size_t)raw, child, &v)) return 0;
+            if (type == INDIRECT_FLOAT) return fb_float32(v, child);
+            return fb_int32(v, type == INDIRECT_INT ? 8u * child : 64u);
+        }
+        default: return 0;
+        }
+    }
+    return 0;
+}
+
+void aplan__tflm_persistent(aplan__tflm_node *n, uint64_t bytes) {
+    put(n->r, EV_PERSISTENT, PART_OP_DATA, bytes, ARENA_ALIGN, n->global);
+}
+
+void aplan__tflm_scratch(aplan__tflm_node *n, uint64_t bytes) {
+    recorder *r = n->r;
+    if (r->op_lower != NULL && r->requests != NULL && r->request_count < r->request_capacity) {
+        aplan_tflm_scratch *q = &r->requests[r->request_count];
+        APLAN_MEMSET(q, 0, sizeof *q);
+        q->subgraph = n->subgraph;
+        q->op = n->op;
+        q->index = n->requests;
+        q->buffer.size = bytes;
+        q->buffer.lower = r->op_lower[n->global];
+        q->buffer.upper = r->op_upper[n->global];
+        q->buffer.offset = APLAN_NO_OFFSET;
+    }
+    r->request_count++;
+    n->requests++;
+    put(r, EV_REQUEST, 0, bytes, 0, n->global);
+}
+
+/* TfLiteTensor, and for a quantized one its TfLiteAffineQuantization and zero point array: temporary or persistent
+ * (micro_allocator.cc, InitializeTfLiteTensorFromFlatbuffer). */
+static void tensor_struct(recorder *r, const aplan__tflm_tensor *t, uint8_t kind, uint8_t part, uint32_t op) {
+    put(r, kind, part, r->t->tensor.size, r->t->tensor.align, op);
+    if (t->scales > 0 && t->zero_points > 0) {
+        put(r, kind, part, r->t->affine_quantization.size, r->t->affine_quantization.align, op);
+        put(r, kind, part, INT_ARRAY(t->scales), 4u, op);
+    }
+}
+
+static void temp_tensor(aplan__tflm_node *n, aplan__tflm_tensor t) {
+    if (t.present) tensor_struct(n->r, &t, EV_TEMP, 0, n->global);
+}
+
+void aplan__tflm_temp_input(aplan__tflm_node *n, uint32_t k) { temp_tensor(n, aplan__tflm_input(n, k)); }
+void aplan__tflm_temp_output(aplan__tflm_node *n, uint32_t k) { temp_tensor(n, aplan__tflm_output(n, k)); }
+void aplan__tflm_temp_intermediate(aplan__tflm_node *n, uint32_t k) {
+    temp_tensor(n, aplan__tflm_intermediate(n, k));
+}
+void aplan__tflm_temp_buffer(aplan__tflm_node *n, uint64_t bytes, uint64_t align) {
+    put(n->r, EV_TEMP, 0, bytes, align, n->global);
+}
+
+/* ---- The walk --------------------------------------------------------------------------------------------------- */
+
+/* Compare a table entry's custom code with the model's, as TFLM's op resolver does (strcmp: the model's string ends
+ * at its first NUL). */
+static int compare_custom(const char *a, aplan_tflite_text b) {
+    size_t i = 0;
+    for (;; i++) {
+        const unsigned ca = (unsigned char)a[i];
+        const unsigned cb = i < b.size ? (unsigned char)b.data[i] : 0u;
+        if (ca != cb || ca == 0u) return ca < cb ? -1 : ca > cb ? 1 : 0;
+    }
+}
+
+/* The table's entry for an operator, or NULL: a binary search by code, then by custom code. O(log table). */
+static const aplan__tflm_kernel *find_kernel(const aplan_tflite_operator_info *op) {
+    size_t lo = 0, hi = aplan__tflm_kernel_count;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2u;
+        const aplan__tflm_kernel *k = &aplan__tflm_kernels[mid];
+        int c = k->code < op->builtin_code ? -1 : k->code > op->builtin_code ? 1 : 0;
+        if (c == 0 && k->custom != NULL) c = compare_custom(k->custom, op->name);
+        if (c == 0) return k;
+        if (c < 0) lo = mid + 1u;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* Per subgraph, what the walk needs from aplan_tflite_subgraph. */
+typedef struct walk {
+    recorder *r;
+    uint32_t subgraphs;
+    uint64_t tensors;   /* over all subgraphs */
+    uint64_t operators;
+    uint32_t planner;
+} walk;
+
+static bool open_node(recorder *r, uint32_t s, uint32_t op, uint32_t global, aplan__tflm_node *n) {
+    APLAN_MEMSET(n, 0, sizeof *n);
+    n->r = r;
+    n->subgraph = s;
+    n->op = op;
+    n->global = global;
+    const aplan_status st = aplan_tflite_operator(r->model, r->model_size, s, op, &n->info, r->error);
+    keep(r, st);
+    return st == APLAN_OK;
+}
+
+/* One pass over every operator of every subgraph (subgraph 0 first, operators in order), as TFLM's interpreter
+ * makes each of its passes. phase 0: the builtin data parser; 1: Init; 2: Prepare and the node's end. */
+static void each_operator(walk *w, unsigned phase) {
+    recorder *r = w->r;
+    uint32_t global = 0;
+    for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
+        aplan_tflite_subgraph_info sg;
+        keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, r->error));
+        if (r->status != APLAN_OK) return;
+        for (uint32_t op = 0; op < sg.operator_count && r->status == APLAN_OK; op++, global++) {
+            aplan__tflm_node n;
+            if (!open_node(r, s, op, global, &n)) return;
+            const aplan__tflm_kernel *k = find_kernel(&n.info);
+            if (phase == 0u && global < r->cost_capacity) {
+                APLAN_MEMSET(&r->costs[global], 0, sizeof r->costs[global]);
+                r->costs[global].subgraph = s;
+                r->costs[global].op = op;
+                r->costs[global].known = k != NULL;
+            }
+            if (phase == 0u && k == NULL) {
+                if (r->unknown++ == 0) {
+                    r->first_unknown_subgraph = s;
+                    r->first_unknown_op = op;
+                }
+            }
+            const unsigned abi = r->t->ptr == 8u;
+            if (phase == 0u && k != NULL && k->params[abi] != 0)
+                put(r, EV_PERSISTENT, PART_PARAMS, k->params[abi], k->params_align[abi], global);
+            if (phase == 1u && k != NULL && k->op_data[abi] != 0) aplan__tflm_persistent(&n, k->op_data[abi]);
+            if (phase == 1u && k != NULL && k->init != NULL) k->init(&n);
+            if (phase == 2u) {
+                if (k != NULL && k->prepare != NULL) k->prepare(&n);
+                put(r, EV_NODE_END, 0, ((uint64_t)r->request_count + MAX_REQUESTS_PER_OP) * r->t->scratch_request.size,
+                    r->t->scratch_request.align, global);
+            }
+        }
+    }
+}
+
+/* The input or output TfLiteTensors of subgraph 0 the interpreter keeps: the pointer array, then each tensor. */
+static void io_tensors(walk *w, bool outputs) {
+    recorder *r = w->r;
+    aplan_tflite_subgraph_info sg;
+    keep(r, aplan_tflite_subgraph(r->model, r->model_size, 0, &sg, r->error));
+    if (r->status != APLAN_OK) return;
+    const aplan_tflite_indices list = outputs ? sg.outputs : sg.inputs;
+    put(r, EV_PERSISTENT, PART_TFLM, (uint64_t)r->t->ptr * list.count, ARENA_ALIGN, UINT32_MAX);
+    for (uint32_t i = 0; i < list.count && r->status == APLAN_OK; i++) {
+        aplan_tflite_tensor_info info;
+        const int32_t index = aplan_tflite_index_at(list, i);
+        const aplan_tflite_id id = {0, index < 0 ? UINT32_MAX : (uint32_t)index};
+        keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, r->error));
+        if (r->status != APLAN_OK) return;
+        aplan__tflm_tensor t;
+        APLAN_MEMSET(&t, 0, sizeof t);
+        t.scales = info.quant_scales;
+        t.zero_points = info.quant_zero_points;
+        tensor_struct(r, &t, EV_PERSISTENT, PART_IO, UINT32_MAX);
+    }
+}
+
+/* The whole of AllocateTensors() as events (see the file's opening comment). With r->events NULL it only counts. */
+static void record(walk *w) {
+    recorder *r = w->r;
+    const target *t = r->t;
+    const uint32_t none = UINT32_MAX;
+    put(r, EV_PERSISTENT, PART_TFLM, t->arena_allocator.size, t->arena_allocator.align, none);
+    if (w->planner == APLAN_TFLM_GREEDY_IN_ARENA)
+        put(r, EV_PERSISTENT, PART_TFLM, t->greedy_planner.size, t->greedy_planner.align, none);
+    put(r, EV_PERSISTENT, PART_TFLM, t->micro_allocator.size, t->micro_allocator.align, none);
+    put(r, EV_PERSISTENT, PART_TFLM, t->builtin_data_allocator.size, t->builtin_data_allocator.align, none);
+    put(r, EV_HEAD, 0, (uint64_t)MAX_REQUESTS_PER_OP * t->scratch_request.size, t->scratch_request.align, none);
+    put(r, EV_PERSISTENT, PART_TFLM, (uint64_t)t->subgraph_allocations.size * w->subgraphs,
+        t->subgraph_allocations.align, none);
+    for (unsigned pass = 0; pass < 2u; pass++) { /* every subgraph's eval tensors, then every subgraph's nodes */
+        for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
+            aplan_tflite_subgraph_info sg;
+            keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, r->error));
+            if (pass == 0u)
+                put(r, EV_PERSISTENT, PART_EVAL, (uint64_t)t->eval_tensor.size * sg.tensor_count, t->eval_tensor.align,
+                    none);
+            else
+                put(r, EV_PERSISTENT, PART_NODES, (uint64_t)t->node_and_registration.size * sg.operator_count,
+                    t->node_and_registration.align, none);
+        }
+    }
+    for (unsigned phase = 0; phase < 3u; phase++) each_operator(w, phase);
+    if (r->status != APLAN_OK) return;
+    if (r->request_count > 0)
+        put(r, EV_PERSISTENT, PART_HANDLES, (uint64_t)t->scratch_handle.size * r->request_count,
+            t->scratch_handle.align, none);
+    put(r, EV_TEMP, 0, (uint64_t)t->size_type.size * w->subgraphs, t->size_type.align, none);
+    put(r, EV_TEMP, 0, (uint64_t)t->allocation_info.size * (w->tensors + r->request_count), t->allocation_info.align,
+        none);
+    uint32_t global = 0;
+    for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
+        aplan_tflite_subgraph_info sg;
+        keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, r->error));
+        for (uint32_t i = 0; i < sg.tensor_count && r->status == APLAN_OK; i++, global++) {
+            aplan_tflite_tensor_info info;
+            const aplan_tflite_id id = {s, i};
+            keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, r->error));
+            if (r->status == APLAN_OK && info.is_variable)
+                put(r, EV_VARIABLE, PART_VARIABLES, info.has_size ? info.size : UINT64_MAX, ARENA_ALIGN, global);
+        }
+    }
+    put(r, EV_PLAN, 0, 0, ARENA_ALIGN, none);
+    io_tensors(w, false);
+    io_tensors(w, true);
+}
+
+/* ---- The replay ------------------------------------------------------------------------------------------------- */
+
+/* What the replay is asked: the planned section and what the planner needs, and where the results go. */
+typedef struct replay_in {
+    const event *events;
+    size_t count;
+    const uint8_t *planned_bits; /* per global tensor: in the plan (a variable there is not persistent) */
+    uint64_t planned;            /* the section's bytes */
+    uint64_t buffers;            /* buffers the planner is given: tensors and scratch requests */
+    uint32_t planner;
+    uint64_t planner_scratch;
+} replay_in;
+
+typedef struct replay_out {
+    uint64_t used;
+    uint64_t parts[8];           /* tail bytes (with padding) per PART_ */
+    aplan_tflm_op_cost *costs;   /* NULL or capacity entries */
+    size_t capacity;
+} replay_out;
+
+static bool bit(const uint8_t *bits, uint32_t i) { return (bits[i / 8u] >> (i % 8u) & 1u) != 0; }
+
+/* AllocateTensors() on an arena [0, S) (a 16-aligned start): true iff every allocation succeeds, with out filled.
+ * O(events). */
+static bool replay(const replay_in *in, uint64_t S, replay_out *out) {
+    uint64_t head = 0, temp = 0, tail = S;
+    if (out != NULL) {
+        APLAN_MEMSET(out->parts, 0, sizeof out->parts);
+        for (size_t i = 0; i < out->capacity; i++) {
+            out->costs[i].params = out->costs[i].op_data = out->costs[i].scratch = 0;
+            out->costs[i].scratch_requests = 0;
+        }
+    }
+    for (size_t i = 0; i < in->count; i++) {
+        const event *e = &in->events[i];
+        switch (e->kind) {
+        case EV_VARIABLE: /* a persistent buffer unless the plan holds the tensor */
+        case EV_PERSISTENT: {
+            if (e->kind == EV_VARIABLE && bit(in->planned_bits, e->op)) break;
+            if (e->size > tail) return false;
+            /* TFLM checks only the head; a buffer over live temporaries overwrites them (an LSTM's per-channel
+             * arrays over its temporary tensors end in "All temp buffers must be freed" and a crash), so the
+             * model counts that arena as too small. */
+            const uint64_t at = (tail - e->size) & ~(uint64_t)(e->align - 1u);
+            if (at < head || at < temp) return false;
+            if (out != NULL) {
+                out->parts[e->part] += tail - at;
+                if (e->kind == EV_PERSISTENT && e->op < out->capacity) {
+                    if (e->part == PART_PARAMS) out->costs[e->op].params += tail - at;
+                    if (e->part == PART_OP_DATA) out->costs[e->op].op_data += tail - at;
+                }
+            }
+            tail = at;
+            break;
+        }
+        case EV_TEMP: {
+            uint64_t at;
+            if (!aplan__align_up(temp, e->align, &at) || at > tail || tail - at < e->size) return false;
+            temp = at + e->size;
+            break;
+        }
+        case EV_REQUEST:
+            if (out != NULL && e->op < out->capacity) {
+                out->costs[e->op].scratch += e->size; /* saturation is not needed: the requests fit the arena */
+                out->costs[e->op].scratch_requests++;
+            }
+            break;
+        case EV_NODE_END:
+        case EV_HEAD: /* the resizable buffer at the head's (16-aligned) start, temporaries released first */
+            if (e->size > tail) return false;
+            head = temp = e->size;
+            break;
+        case EV_PLAN: {
+            const uint64_t from = (temp + (ARENA_ALIGN - 1u)) & ~(uint64_t)(ARENA_ALIGN - 1u);
+            const uint64_t to = tail & ~(uint64_t)(ARENA_ALIGN - 1u);
+            if (temp > UINT64_MAX - ARENA_ALIGN || to < from) return false;
+            const uint64_t remaining = to - from;
+            if (in->planner == APLAN_TFLM_OTHER_OUTSIDE ? remaining < in->planner_scratch
+                                                        : remaining / GREEDY_PER_BUFFER < in->buffers)
+                return false;
+            if (in->planned > tail) return false; /* the head's buffer released, then the plan reserved */
+            head = temp = in->planned;
+            break;
+        }
+        default: break;
+        }
+    }
+    if (out != NULL) out->used = (head > temp ? head : temp) + (S - tail);
+    return true;
+}
+
+/* Every byte any event could take at once, plus every padding: an arena this large always suffices. false when it
+ * passes 2^64 - 1. */
+static bool upper_bound(const replay_in *in, uint64_t *out) {
+    uint64_t sum = 0, head = 0;
+    bool ok = true;
+    for (size_t i = 0; i < in->count && ok; i++) {
+        const event *e = &in->events[i];
+        if (e->kind == EV_HEAD || e->kind == EV_NODE_END) {
+            if (e->size > head) head = e->size;
+        } else if (e->kind != EV_REQUEST && e->kind != EV_PLAN) {
+            ok = aplan__add(sum, e->size, &sum) && aplan__add(sum, e->align, &sum);
+        }
+    }
+    uint64_t planner = in->planner_scratch;
+    if (in->planner != APLAN_TFLM_OTHER_OUTSIDE)
+        ok = ok && !__builtin_mul_overflow(in->buffers, (uint64_t)GREEDY_PER_BUFFER, &planner);
+    ok = ok && aplan__add(sum, head, &sum) && aplan__add(sum, in->planned, &sum) && aplan__add(sum, planner, &sum) &&
+         aplan__add(sum, 4u * ARENA_ALIGN, &sum) && aplan__align_up(sum, ARENA_ALIGN, &sum);
+    *out = sum;
+    return ok;
+}
+
+/* ---- The calls -------------------------------------------------------------------------------------------------- */
+
+void aplan_tflm_config_init(aplan_tflm_config *config) {
+    if (config == NULL) return;
+    APLAN_MEMSET(config, 0, sizeof *config);
+    config->abi = APLAN_TFLM_ABI_32;
+    config->planner = APLAN_TFLM_GREEDY_IN_ARENA;
+}
+
+static aplan_status arg_error(aplan_format_error *error, const char *message) {
+    if (error != NULL) {
+        APLAN_MEMSET(error, 0, sizeof *error);
+        error->status = APLAN_E_INVALID_ARG;
+        aplan__text w = {error->message, sizeof error->message, 0};
+        aplan__put(&w, message);
+    }
+    return APLAN_E_INVALID_ARG;
+}
+
+/* Where the scratch goes: the events, per subgraph the first global tensor and operator index, per global tensor a
+ * bit (in the plan), per global operator its first step and one past its last. */
+typedef struct layout {
+    size_t events, tensor_base, op_base, bits, op_lower, op_upper, total;
+} layout;
+
+static bool place(size_t *at, size_t bytes, size_t *out) {
+    *out = *at;
+    size_t next;
+    if (__builtin_add_overflow(*at, bytes, &next) || __builtin_add_overflow(next, (size_t)7u, &next)) return false;
+    *at = next & ~(size_t)7u;
+    return true;
+}
+
+/* A call's common start: the arguments checked, the model queried, the counting pass made. */
+typedef struct session {
+    recorder r;
+    walk w;
+    aplan_format_error local;
+    layout lay;
+} session;
+
+static aplan_status begin(session *x, const void *model, size_t model_size, const aplan_tflm_config *config,
+                          aplan_format_error *error) {
+    APLAN_MEMSET(x, 0, sizeof *x);
+    if (error == NULL) error = &x->local;
+    APLAN_MEMSET(error, 0, sizeof *error);
+    if (model == NULL) return arg_error(error, "model is NULL");
+    if (config == NULL) return arg_error(error, "config is NULL");
+    if (config->abi != APLAN_TFLM_ABI_32 && config->abi != APLAN_TFLM_ABI_64)
+        return arg_error(error, "config.abi is not 32 or 64");
+    if (config->planner > APLAN_TFLM_OTHER_OUTSIDE) return arg_error(error, "config.planner is not a planner");
+    for (size_t i = 0; i < sizeof config->reserved / sizeof config->reserved[0]; i++)
+        if (config->reserved[i] != 0) return arg_error(error, "config.reserved is not zero");
+    aplan_tflite_info info;
+    const aplan_status st = aplan_tflite_query(model, model_size, &info, error);
+    if (st != APLAN_OK) return st;
+    recorder *r = &x->r;
+    r->model = model;
+    r->model_size = model_size;
+    r->t = &targets[config->abi == APLAN_TFLM_ABI_64];
+    r->error = error;
+    r->first_unknown_subgraph = r->first_unknown_op = APLAN_TFLITE_NONE;
+    x->w.r = r;
+    x->w.subgraphs = (uint32_t)info.subgraph_count;
+    x->w.tensors = info.tensor_count;
+    x->w.operators = info.operator_count;
+    x->w.planner = config->planner;
+    record(&x->w);
+    if (r->status != APLAN_OK) return r->status;
+    size_t at = 0;
+    layout *l = &x->lay;
+    const size_t subgraphs = (size_t)x->w.subgraphs + 1u;
+    if (r->count > SIZE_MAX / sizeof(event) || !place(&at, r->count * sizeof(event), &l->events) ||
+        !place(&at, subgraphs * 4u, &l->tensor_base) || !place(&at, subgraphs * 4u, &l->op_base) ||
+        !place(&at, (size_t)(x->w.tensors / 8u) + 1u, &l->bits) ||
+        x->w.operators > SIZE_MAX / 8u || !place(&at, (size_t)x->w.operators * 4u, &l->op_lower) ||
+        !place(&at, (size_t)x->w.operators * 4u, &l->op_upper))
+        return arg_error(error, "the model needs more scratch than size_t can count");
+    l->total = at;
+    return APLAN_OK;
+}
+
+static aplan_status check_scratch(const session *x, void *scratch, size_t scratch_size) {
+    aplan_format_error *error = x->r.error;
+    if (scratch == NULL && x->lay.total > 0) return arg_error(error, "scratch is NULL");
+    if (((uintptr_t)scratch & (APLAN_SCRATCH_ALIGN - 1u)) != 0) {
+        error->status = APLAN_E_SCRATCH_MISALIGNED;
+        return APLAN_E_SCRATCH_MISALIGNED;
+    }
+    if (scratch_size < x->lay.total) {
+        error->status = APLAN_E_SCRATCH_TOO_SMALL;
+        aplan__text w = {error->message, sizeof error->message, 0};
+        aplan__putf(&w, "scratch is %u bytes, the model needs %u", (uint64_t)scratch_size, (uint64_t)x->lay.total);
+        return APLAN_E_SCRATCH_TOO_SMALL;
+    }
+    return APLAN_OK;
+}
+
+/* Per subgraph, the global index of its first tensor and first operator (one entry past the last: the totals). */
+static aplan_status bases(session *x, unsigned char *scratch) {
+    uint32_t *tb = (uint32_t *)(void *)(scratch + x->lay.tensor_base);
+    uint32_t *ob = (uint32_t *)(void *)(scratch + x->lay.op_base);
+    uint32_t t = 0, o = 0;
+    for (uint32_t s = 0; s < x->w.subgraphs; s++) {
+        aplan_tflite_subgraph_info sg;
+        const aplan_status st = aplan_tflite_subgraph(x->r.model, x->r.model_size, s, &sg, x->r.error);
+        if (st != APLAN_OK) return st;
+        tb[s] = t;
+        ob[s] = o;
+        t += sg.tensor_count;
+        o += sg.operator_count;
+    }
+    tb[x->w.subgraphs] = t;
+    ob[x->w.subgraphs] = o;
+    return APLAN_OK;
+}
+
+aplan_status aplan_tflm_query(const void *model, size_t model_size, const aplan_tflm_config *config,
+                              size_t *scratch_size, size_t *scratch_requests, aplan_format_error *error) {
+    session x;
+    if (scratch_size != NULL) *scratch_size = 0;
+    if (scratch_requests != NULL) *scratch_requests = 0;
+    if (scratch_size == NULL || scratch_requests == NULL)
+        return arg_error(error, scratch_size == NULL ? "scratch_size is NULL" : "scratch_requests is NULL");
+    const aplan_status st = begin(&x, model, model_size, config, error);
+    if (st != APLAN_OK) return st;
+    *scratch_size = x.lay.total;
+    *scratch_requests = x.r.request_count;
+    return APLAN_OK;
+}
+
+aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, const aplan_tflm_config *config,
+                                         const aplan_tflite_step *steps, size_t step_count, void *scratch,
+                                         size_t scratch_size, aplan_tflm_scratch *requests, size_t capacity,
+                                         size_t *count, aplan_format_error *error) {
+    session x;
+    if (count != NULL) *count = 0;
+    if (count == NULL) return arg_error(error, "count is NULL");
+    if (steps == NULL && step_count > 0) return arg_error(error, "steps is NULL");
+    if (requests == NULL && capacity > 0) return arg_error(error, "requests is NULL");
+    aplan_status st = begin(&x, model, model_size, config, error);
+    if (st == APLAN_OK) st = check_scratch(&x, scratch, scratch_size);
+    if (st == APLAN_OK) st = bases(&x, scratch);
+    if (st != APLAN_OK) return st;
+    unsigned char *base = scratch;
+    const uint32_t *ob = (const uint32_t *)(void *)(base + x.lay.op_base);
+    uint32_t *lower = (uint32_t *)(void *)(base + x.lay.op_lower);
+    uint32_t *upper = (uint32_t *)(void *)(base + x.lay.op_upper);
+    for (uint64_t i = 0; i < x.w.operators; i++) lower[i] = upper[i] = 0;
+    for (size_t i = 0; i < step_count; i++) {
+        const aplan_tflite_step *p = &steps[i];
+        if (p->kind != APLAN_TFLITE_STEP_OPERATOR) continue;
+        if (p->subgraph >= x.w.subgraphs || p->op >= ob[p->subgraph + 1u] - ob[p->subgraph] || i >= UINT32_MAX)
+            return arg_error(x.r.error, "steps do not belong to this model (an operator out of range)");
+        const uint32_t g = ob[p->subgraph] + p->op;
+        if (upper[g] == 0) lower[g] = (uint32_t)i;
+        upper[g] = (uint32_t)i + 1u;
+    }
+    x.r.count = 0;
+    x.r.request_count = 0;
+    x.r.unknown = 0;
+    x.r.op_lower = lower;
+    x.r.op_upper = upper;
+    x.r.requests = requests;
+    x.r.request_capacity = capacity;
+    record(&x.w);
+    if (x.r.status != APLAN_OK) return x.r.status;
+    *count = x.r.request_count;
+    if (capacity < x.r.request_count) {
+        x.r.error->status = APLAN_E_OUTPUT_TOO_SMALL;
+        return APLAN_E_OUTPUT_TOO_SMALL;
+    }
+    return APLAN_OK;
+}
+
+aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_tflm_config *config,
+                              const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
+                              size_t scratch_size, aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
+                              size_t capacity, aplan_format_error *error) {
+    session x;
+    if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
+    if (info == NULL) return arg_error(error, "info is NULL");
+    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
+    if (costs == NULL && capacity > 0) return arg_error(error, "costs is NULL");
+    aplan_status st = begin(&x, model, model_size, config, error);
+    if (st == APLAN_OK) st = check_scratch(&x, scratch, scratch_size);
+    if (st == APLAN_OK) st = bases(&x, scratch);
+    if (st != APLAN_OK) return st;
+    unsigned char *base = scratch;
+    const uint32_t *tb = (const uint32_t *)(void *)(base + x.lay.tensor_base);
+    uint8_t *bits = base + x.lay.bits;
+    APLAN_MEMSET(bits, 0, (size_t)(x.w.tensors / 8u) + 1u);
+    for (size_t i = 0; i < id_count; i++) {
+        const aplan_tflite_id id = ids[i];
+        if (id.subgraph >= x.w.subgraphs || id.tensor >= tb[id.subgraph + 1u] - tb[id.subgraph])
+            return arg_error(x.r.error, "an id names no tensor of the model");
+        const uint32_t g = tb[id.subgraph] + id.tensor;
+        bits[g / 8u] |= (uint8_t)(1u << (g % 8u));
+    }
+    recorder *r = &x.r;
+    r->count = 0;
+    r->request_count = 0;
+    r->unknown = 0;
+    r->events = (event *)(void *)(base + x.lay.events);
+    r->costs = costs;
+    r->cost_capacity = capacity < x.w.operators ? capacity : (size_t)x.w.operators;
+    record(&x.w);
+    if (r->status != APLAN_OK) return r->status;
+    replay_in in = {r->events, r->count, bits, planned, 0, config->planner, config->planner_scratch};
+    if (!aplan__add(id_count, r->request_count, &in.buffers)) return arg_error(x.r.error, "too many buffers");
+    uint64_t hi;
+    if (!upper_bound(&in, &hi) || !replay(&in, hi, NULL)) {
+        r->error->status = APLAN_E_SIZE_OVERFLOW;
+        aplan__text w = {r->error->message, sizeof r->error->message, 0};
+        aplan__put(&w, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
+        return APLAN_E_SIZE_OVERFLOW;
+    }
+    /* The least feasible multiple of 16 (feasibility is monotone over them: a larger arena only moves the tail
+     * up), then the least feasible size above the multiple below it (padding of the tail's first allocations). */
+    uint64_t lo = 0, top = hi / ARENA_ALIGN; /* 16 * top is feasible; 16 * lo is not unless lo == top */
+    while (lo < top) {
+        const uint64_t mid = lo + (top - lo) / 2u;
+        if (replay(&in, mid * ARENA_ALIGN, NULL)) top = mid;
+        else lo = mid + 1u;
+    }
+    const uint64_t s16 = top * ARENA_ALIGN;
+    replay_out out;
+    out.costs = costs;
+    out.capacity = r->cost_capacity;
+    replay(&in, s16, &out);
+    uint64_t smallest = s16;
+    for (uint64_t s = s16 >= ARENA_ALIGN ? s16 - ARENA_ALIGN + 1u : 0; s < s16; s++) {
+        if (replay(&in, s, NULL)) {
+            smallest = s;
+            break;
+        }
+    }
+    info->used = out.used;
+    info->smallest = smallest;
+    info->planned = planned;
+    info->persistent = out.used - planned;
+    info->tflm_objects = out.parts[PART_TFLM];
+    info->eval_tensors = out.parts[PART_EVAL];
+    info->nodes = out.parts[PART_NODES];
+    info->params = out.parts[PART_PARAMS];
+    info->op_data = out.parts[PART_OP_DATA];
+    info->variables = out.parts[PART_VARIABLES];
+    info->scratch_handles = out.parts[PART_HANDLES];
+    info->io_tensors = out.parts[PART_IO];
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < r->count; i++)
+        if (r->events[i].kind == EV_REQUEST && !aplan__add(bytes, r->events[i].size, &bytes)) bytes = UINT64_MAX;
+    info->scratch_bytes = bytes;
+    info->scratch_requests = (uint32_t)r->request_count;
+    info->unknown_ops = r->unknown;
+    info->first_unknown_subgraph = r->first_unknown_subgraph;
+    info->first_unknown_op = r->first_unknown_op;
+    return APLAN_OK;
+}
+
+aplan_tflite_text aplan_tflm_unknown_name(const void *model, size_t model_size, const aplan_tflm_arena_info *info) {
+    aplan_tflite_text none = {NULL, 0};
+    if (model == NULL || info == NULL || info->unknown_ops == 0) return none;
+    aplan_tflite_operator_info op;
+    if (aplan_tflite_operator(model, model_size, info->first_unknown_subgraph, info->first_unknown_op, &op, NULL) !=
+        APLAN_OK)
+        return none;
+    return op.name;
+}

@@ -1,0 +1,78 @@
+/*
+ * Internals of the TFLM arena model (src/formats/tflm.c) shared with its kernel table (src/formats/tflm_kernels.c):
+ * what a kernel entry may read of its operator, and the allocations it reports, in the order TFLM's kernel makes
+ * them. Not installed; names start with aplan__. Device side: no allocation, no stdio.
+ */
+#ifndef APLAN_FORMATS_TFLM_INTERNAL_H
+#define APLAN_FORMATS_TFLM_INTERNAL_H
+
+#include "aplan/tflm.h"
+
+/* What a kernel may read of one of its operator's tensors. present is false for an index past the operator's list
+ * or -1 (an omitted optional tensor): every other field is then 0. */
+typedef struct aplan__tflm_tensor {
+    bool present;
+    bool constant;      /* holds data in the model */
+    bool variable;      /* Tensor.is_variable */
+    uint8_t type;       /* TensorType code */
+    uint32_t rank;
+    int32_t dims[APLAN_TFLITE_MAX_RANK]; /* the first rank entries (dims past APLAN_TFLITE_MAX_RANK are 0) */
+    uint64_t elements;  /* product of the shape (1 for a scalar) */
+    uint64_t bytes;     /* elements times the type's size (0 for a type without one) */
+    uint32_t scales;    /* quantization scale entries */
+    uint32_t zero_points;
+} aplan__tflm_tensor;
+
+/* One operator being replayed: opaque to kernel entries, read through the functions below. */
+typedef struct aplan__tflm_node aplan__tflm_node;
+
+/* The target: 4 or 8 (pointers and size_t). */
+unsigned aplan__tflm_ptr(const aplan__tflm_node *n);
+/* The operator's input, output and intermediate lists: their length, and tensor k of each (not present past the
+ * end or at -1). */
+uint32_t aplan__tflm_inputs(const aplan__tflm_node *n);
+uint32_t aplan__tflm_outputs(const aplan__tflm_node *n);
+uint32_t aplan__tflm_intermediates(const aplan__tflm_node *n);
+aplan__tflm_tensor aplan__tflm_input(aplan__tflm_node *n, uint32_t k);
+aplan__tflm_tensor aplan__tflm_output(aplan__tflm_node *n, uint32_t k);
+aplan__tflm_tensor aplan__tflm_intermediate(aplan__tflm_node *n, uint32_t k);
+/* A scalar field of the builtin options table (field id, width in bytes, signedness, default), as
+ * aplan_tflite_option reads it; the default when the model gives none. */
+int64_t aplan__tflm_option(aplan__tflm_node *n, unsigned field, unsigned width, bool is_signed, int64_t def);
+/* Element `index` of the custom options' flexbuffer map (keys sorted), as TFLM's FlexbufferWrapper::ElementAsInt32
+ * reads it (the slot's bits as a signed integer, truncated to 32 bits; also what ElementAsBool tests against 0); 0
+ * when the options are not a map or the map is shorter. */
+int32_t aplan__tflm_custom_int(aplan__tflm_node *n, uint32_t index);
+/* The value of key `key` in that map as flexbuffers' Map::operator[] and AsInt32 give it (ints, bools, floats
+ * converted); 0 when absent. O(keys * strlen(key)). */
+int32_t aplan__tflm_custom_key(aplan__tflm_node *n, const char *key);
+
+/* The allocations, in the kernel's order. Sizes that do not fit 64 bits saturate (the replay then fails, as TFLM
+ * would). */
+void aplan__tflm_persistent(aplan__tflm_node *n, uint64_t bytes);   /* AllocatePersistentBuffer (16-aligned) */
+void aplan__tflm_scratch(aplan__tflm_node *n, uint64_t bytes);      /* RequestScratchBufferInArena */
+void aplan__tflm_temp_input(aplan__tflm_node *n, uint32_t k);       /* AllocateTempInputTensor(node, k) */
+void aplan__tflm_temp_output(aplan__tflm_node *n, uint32_t k);      /* AllocateTempOutputTensor(node, k) */
+void aplan__tflm_temp_intermediate(aplan__tflm_node *n, uint32_t k); /* AllocateTempIntermediateTensor(node, k) */
+void aplan__tflm_temp_buffer(aplan__tflm_node *n, uint64_t bytes, uint64_t align); /* AllocateTempBuffer */
+
+/* A kernel of the table: the operator it serves (a builtin code, or CUSTOM with a custom code), the TFLM source it was
+ * read from, its builtin options struct (size and alignment on 32- and 64-bit targets; size 0: the parser allocates
+ * none), the OpData its Init allocates first (bytes on each target, 0 for none), then the rest of its Init and its
+ * Prepare (NULL: nothing more). */
+typedef struct aplan__tflm_kernel {
+    int32_t code;
+    const char *custom;     /* the custom code for code 32 (CUSTOM); NULL otherwise */
+    const char *source;     /* e.g. "tensorflow/lite/micro/kernels/conv.cc" */
+    uint16_t params[2];     /* sizeof of the params struct: [0] 32-bit, [1] 64-bit */
+    uint8_t params_align[2];
+    uint16_t op_data[2];    /* Init's first AllocatePersistentBuffer: [0] 32-bit, [1] 64-bit */
+    void (*init)(aplan__tflm_node *n);
+    void (*prepare)(aplan__tflm_node *n);
+} aplan__tflm_kernel;
+
+/* The table, sorted by code then custom code (tflm_kernels.c), and its length. */
+extern const aplan__tflm_kernel aplan__tflm_kernels[];
+extern const size_t aplan__tflm_kernel_count;
+
+#endif /* APLAN_FORMATS_TFLM_INTERNAL_H */
