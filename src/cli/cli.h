@@ -14,6 +14,7 @@
 #include "aplan/aplan.h"
 #include "aplan/csv.h"
 #include "aplan/tflite.h"
+#include "aplan/tflm.h"
 
 /* Exit codes: part of the tool's interface (docs/cli.md); never renumber. */
 enum {
@@ -76,7 +77,17 @@ typedef struct cli_input {
     uint32_t csv_columns;  /* APLAN_CSV_* flags for writing the plan back in the input's shape */
     bool has_fixed;        /* some buffer has a fixed offset (an offline plan) */
     size_t subgraphs;      /* .tflite: number of subgraphs; 0 otherwise */
-    aplan_tflite_id *tflite_ids; /* .tflite: count ids as aplan_tflite_read gave them (owned); NULL otherwise */
+    aplan_tflite_id *tflite_ids; /* .tflite: tensor_count ids as aplan_tflite_read gave them (owned); NULL
+                                    otherwise */
+    size_t tensor_count;   /* the buffers that are tensors, first: all but the kernels' scratch requests that
+                              cli_add_tflm_scratch appends to a model's (count for any other input) */
+    const char *model;     /* .tflite: the model's bytes (model_size of them), which the TFLM arena is computed
+                              from: owned_model (cli_load) or the caller's (cli_load_bytes) */
+    size_t model_size;
+    char *owned_model;
+    aplan_tflm_scratch *scratch; /* count - tensor_count requests (owned): buffer tensor_count + k is scratch[k] */
+    char *scratch_id_text; /* their ids' text, one block (owned) */
+    unsigned scratch_abi;  /* the ABI the requests were computed for; 0 when none were added */
 } cli_input;
 
 /* Where the default alignment came from (cli_settings.alignment_from). */
@@ -97,6 +108,9 @@ typedef struct cli_settings {
     uint64_t target_alignment;  /* the preset's alignment (0 without --target), applied only to CSV input */
     bool capacity_from_target;  /* the capacity is the target's RAM (no --capacity) */
     uint64_t time_limit_ns;     /* --time-limit: the budget of each search, in nanoseconds (CLI_DEFAULT_TIME_LIMIT) */
+    uint64_t whole_capacity;    /* .tflite with a capacity: the capacity as given, for TFLM's whole arena; capacity
+                                   is then what it leaves the planned section (cli_tflm_section_capacity). Else
+                                   APLAN_UNLIMITED */
 } cli_settings;
 
 /* The budget of a search when --time-limit is not given (1 s), and the largest --time-limit taken (10^6 s: a
@@ -122,6 +136,15 @@ typedef struct cli_run {
     char error[200];       /* the failure in words when status != OK */
 } cli_run;
 
+/* TFLM's whole arena when a plan reaches it one way (tflm.c). */
+typedef struct cli_tflm_figures {
+    bool known;                 /* computed */
+    uint32_t planner;           /* aplan_tflm_planner of that way */
+    uint64_t tensors;           /* the highest end of a tensor in the section: "planned tensors"; the rest of the
+                                   section (info.planned) is what the kernels' scratch adds */
+    aplan_tflm_arena_info info;
+} cli_tflm_figures;
+
 typedef struct cli_session {
     cli_input *input;
     cli_settings settings;
@@ -136,6 +159,11 @@ typedef struct cli_session {
                               buffer is fixed, and then alone */
     uint64_t tflm_arena;   /* .tflite, `plan`: the arena TFLM's own GreedyMemoryPlanner gives (greedy_by_size_tflm,
                               capacity aside); 0 when unknown */
+    /* .tflite: TFLM's whole arena (cli_compute_tflm_figures) with its own planner, with the best plan embedded as
+     * the offline plan (TFLM's greedy places the scratch around its tensors: a section of tflm_embed_section
+     * bytes) and with the best plan through the adapter; .known false when not computed. */
+    cli_tflm_figures tflm_own, tflm_embed, tflm_adapter;
+    uint64_t tflm_embed_section;
 } cli_session;
 
 /* options.c: the command line: options, their parser, suggestions and the error line. */
@@ -156,7 +184,8 @@ enum {
     CLI_OPT_NAME = 1u << 10,
     CLI_OPT_REPLAN = 1u << 11,
     CLI_OPT_MAX_INPUT = 1u << 12,
-    CLI_OPT_TIME_LIMIT = 1u << 13
+    CLI_OPT_TIME_LIMIT = 1u << 13,
+    CLI_OPT_ABI = 1u << 14
 };
 
 /* A parsed command line. All-zero is "no options, no arguments" (what `aplan` alone plans the example with). */
@@ -176,6 +205,7 @@ typedef struct cli_options {
     bool replan;           /* embed: ignore the input's offline plan */
     uint64_t max_input;    /* --max-input-size: the largest input read, in bytes (valid when given) */
     uint64_t time_limit_ns; /* --time-limit in nanoseconds (valid when given) */
+    unsigned abi;          /* --abi: APLAN_TFLM_ABI_32 or _64 (valid when given) */
     bool help;
     const char *args[3];
     size_t arg_count;
@@ -334,6 +364,7 @@ int cli_cmd_graph(const cli_options *o);
 int cli_cmd_list(const cli_options *o);
 int cli_cmd_targets(const cli_options *o);
 int cli_cmd_embed(const cli_options *o);
+int cli_cmd_arena(const cli_options *o);
 
 /* input.c */
 /* Load path (its bytes, recognised by content, at most max_size of them: see cli_read_file) into in. CLI_EXIT_OK, or
@@ -393,12 +424,37 @@ void cli_graph_line(FILE *out, size_t step, uint32_t depth, const char *what, co
  * code with the error printed. */
 int cli_write_graph(FILE *out, const cli_input *in, const char *model, size_t size);
 
+/* tflm.c: TFLM's whole arena for a .tflite input. */
+/* The ABI TFLM's structs are sized for: --abi, else the target's, else 32. */
+unsigned cli_abi(const cli_options *o);
+/* Append the kernels' scratch requests of a .tflite input (aplan_tflm_scratch_requests for abi) to its buffers,
+ * after the tensors (in->tensor_count stays), with ids s<subgraph>o<operator>r<request>; requests for another ABI
+ * are replaced. Nothing for other inputs. CLI_EXIT_OK, or an exit code with message filled. */
+int cli_add_tflm_scratch(cli_input *in, unsigned abi, char *message, size_t message_size);
+/* Fill s->tflm_own unless known (needs s->tflm_arena: TFLM's own planner on the input as it is), and from plan
+ * (NULL: none) s->tflm_embed and s->tflm_adapter. */
+void cli_compute_tflm_figures(cli_session *s, const cli_run *plan);
+/* The known figures of s with the smallest arena (own, embedded, adapter: the first on ties); NULL when none. */
+const cli_tflm_figures *cli_tflm_smallest(const cli_session *s);
+/* "TFLM's own planner", "this plan embedded" or "the adapter": which of s's figures f is. */
+const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f);
+/* The report's "TFLM arena" lines: each known way's whole arena, its parts and the smallest arena. */
+void cli_write_tflm_lines(FILE *out, const cli_session *s);
+/* The line naming the first operator the model does not know (nothing when info has none). */
+void cli_write_tflm_unknown(FILE *out, const cli_session *s, const aplan_tflm_arena_info *info);
+/* What a whole arena of capacity bytes leaves the planned section of a .tflite input: capacity less TFLM's
+ * persistent data (0 when that alone does not fit); capacity itself for other inputs, or when unknown. */
+uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity);
+/* `aplan arena`: the breakdown of the whole arena by part and by operator. */
+int cli_write_tflm_breakdown(FILE *out, const cli_session *s);
+
 /* targets.c */
 typedef struct cli_target {
     const char *name;
     const char *core;
     uint64_t alignment;
     uint64_t ram;
+    unsigned abi;          /* its pointer width for TFLM's structs: APLAN_TFLM_ABI_32 or _64 */
     const char *why_alignment;
     const char *why_ram;
 } cli_target;
@@ -450,7 +506,7 @@ bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out
  * figure is only TFLM's planned section: sizing firmware from it alone fails in AllocateTensors. */
 typedef struct cli_coverage_text {
     const char *section;      /* JSON's "section": "tflm_planned" or "input_buffers" */
-    char what[160];
+    char what[240];
     const char *not_included; /* static text, or NULL */
 } cli_coverage_text;
 void cli_coverage(const cli_session *s, cli_coverage_text *c);

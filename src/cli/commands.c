@@ -67,6 +67,7 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     if (search != NULL && search->status == APLAN_OK && smallest != NULL &&
         search->result.arena_size <= smallest->result.arena_size)
         smallest = search;
+    if (show && in->kind == CLI_INPUT_TFLITE) cli_compute_tflm_figures(s, smallest);
     if (smallest != NULL && smallest->status == APLAN_OK) {
         s->best = (size_t)(smallest - s->runs);
         return CLI_EXIT_OK;
@@ -81,10 +82,14 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     bool session = f->needs == CLI_NEEDS_SESSION;
     if (show && f->when_no_fit && (smallest != NULL || (session && proof != NULL)))
         (void)emit(o, s, session ? NULL : smallest);
+    char left[120] = ""; /* a model: what the capacity leaves the planned section */
+    if (s->settings.whole_capacity != APLAN_UNLIMITED)
+        snprintf(left, sizeof left, " that %llu leaves the planned section after TFLM's persistent data",
+                 (unsigned long long)s->settings.whole_capacity);
     if (s->bound > s->settings.capacity) {
-        cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than the capacity %llu", in->name,
+        cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than the capacity %llu%s", in->name,
                   (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - s->settings.capacity),
-                  (unsigned long long)s->settings.capacity);
+                  (unsigned long long)s->settings.capacity, left);
         return CLI_EXIT_NO_FIT;
     }
     if (smallest != NULL) {
@@ -116,9 +121,18 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     return out_of_memory ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
 }
 
+/* A .tflite input with a capacity: the capacity is TFLM's whole arena's, so the strategies get what it leaves the
+ * planned section after TFLM's persistent data. */
+static void tflm_capacity(cli_session *s) {
+    if (s->input->kind != CLI_INPUT_TFLITE || s->settings.capacity == APLAN_UNLIMITED) return;
+    s->settings.whole_capacity = s->settings.capacity;
+    s->settings.capacity = s->problem.capacity = cli_tflm_section_capacity(s, s->settings.capacity);
+}
+
 static int plan_input(const cli_options *o, cli_input *in) {
     cli_session s;
     cli_session_init(&s, o, in);
+    tflm_capacity(&s);
     int rc = run_strategies(o, &s, o->strategies, true);
     if (rc == CLI_EXIT_OK && s.auto_mode) {
         /* Keep only the best run. */
@@ -131,6 +145,17 @@ static int plan_input(const cli_options *o, cli_input *in) {
         s.best = 0;
     }
     if (rc == CLI_EXIT_OK) rc = emit(o, &s, &s.runs[s.best]);
+    /* The planned section fits what the capacity leaves it; TFLM's whole arena, its working peak included, may
+     * still not. */
+    const cli_tflm_figures *f = cli_tflm_smallest(&s);
+    if (rc == CLI_EXIT_OK && s.settings.whole_capacity != APLAN_UNLIMITED && f != NULL &&
+        f->info.smallest > s.settings.whole_capacity) {
+        cli_error("%s: TFLM's smallest arena (%s) is %llu byte%s, %llu more than the capacity %llu", in->name,
+                  cli_tflm_way(&s, f), (unsigned long long)f->info.smallest, cli_s(f->info.smallest),
+                  (unsigned long long)(f->info.smallest - s.settings.whole_capacity),
+                  (unsigned long long)s.settings.whole_capacity);
+        rc = CLI_EXIT_NO_FIT;
+    }
     cli_session_free(&s);
     return rc;
 }
@@ -145,11 +170,23 @@ static int load_arg(const cli_options *o, cli_input *in) {
     return rc;
 }
 
+/* A model's buffers are its tensors and its kernels' scratch requests, as TFLM plans them. */
+static int add_scratch(const cli_options *o, cli_input *in) {
+    char message[512];
+    int rc = cli_add_tflm_scratch(in, cli_abi(o), message, sizeof message);
+    if (rc != CLI_EXIT_OK) {
+        cli_error("%s", message);
+        cli_input_free(in);
+    }
+    return rc;
+}
+
 int cli_cmd_plan(const cli_options *o) {
     cli_progress_begin(); /* plan, bound and verify: the commands that run long on large inputs */
     cli_progress("reading %s", o->args[0]);
     cli_input in;
     int rc = load_arg(o, &in);
+    if (rc == CLI_EXIT_OK) rc = add_scratch(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
     rc = plan_input(o, &in);
     cli_input_free(&in);
@@ -178,6 +215,7 @@ int cli_cmd_bound(const cli_options *o) {
     cli_progress("reading %s", o->args[0]);
     cli_input in;
     int rc = load_arg(o, &in);
+    if (rc == CLI_EXIT_OK) rc = add_scratch(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
     cli_session s;
     cli_session_init(&s, o, &in);
@@ -222,30 +260,23 @@ static size_t find_id(const cli_input *problem, const char *id, size_t hint, apl
 
 /* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
  * order); a .tflite plan gives its offline offsets. */
-static int load_plan_offsets(const char *path, uint64_t max_size, const cli_input *problem, uint64_t *offsets) {
-    cli_input plan;
-    char message[512];
-    int rc = cli_load(path, max_size, &plan, message, sizeof message);
-    if (rc != CLI_EXIT_OK) {
-        cli_error("%s", message);
-        return rc;
-    }
+static int plan_offsets(const char *path, cli_input *plan, const cli_input *problem, uint64_t *offsets) {
+    int rc;
     for (size_t i = 0; i < problem->count; i++) offsets[i] = APLAN_NO_OFFSET;
-    if (plan.kind == CLI_INPUT_CSV && (plan.csv_columns & APLAN_CSV_HAS_OFFSET) == 0) {
+    if (plan->kind == CLI_INPUT_CSV && (plan->csv_columns & APLAN_CSV_HAS_OFFSET) == 0) {
         cli_error("%s: the plan has no 'offset' column", path);
-        cli_input_free(&plan);
         return CLI_EXIT_BAD_INPUT;
     }
     aplan_csv_id_index *index = NULL;
     bool oom = false;
     rc = CLI_EXIT_OK;
-    for (size_t j = 0; j < plan.count && rc == CLI_EXIT_OK; j++) {
-        size_t i = find_id(problem, plan.ids[j], j, &index, &oom);
+    for (size_t j = 0; j < plan->count && rc == CLI_EXIT_OK; j++) {
+        size_t i = find_id(problem, plan->ids[j], j, &index, &oom);
         char where[128] = "";
         const aplan_buffer *a = i != SIZE_MAX ? &problem->buffers[i] : NULL;
-        const aplan_buffer *b = &plan.buffers[j];
+        const aplan_buffer *b = &plan->buffers[j];
         bool same = a != NULL && a->size == b->size && a->lower == b->lower && a->upper == b->upper;
-        if (!same) cli_describe_buffer(&plan, j, where, sizeof where); /* only for the message: snprintf is slow */
+        if (!same) cli_describe_buffer(plan, j, where, sizeof where); /* only for the message: snprintf is slow */
         if (oom) {
             cli_error("out of memory");
             rc = CLI_EXIT_INTERNAL;
@@ -262,20 +293,35 @@ static int load_plan_offsets(const char *path, uint64_t max_size, const cli_inpu
         }
     }
     aplan_csv_id_index_free(index);
-    cli_input_free(&plan);
     return rc;
 }
 
 int cli_cmd_verify(const cli_options *o) {
     cli_progress_begin();
     cli_progress("reading %s", o->args[0]);
-    cli_input in;
+    cli_input in, plan;
     int rc = load_arg(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
+    /* A model's plan written by `plan` places the kernels' scratch too; a model's offline plan holds the tensors
+     * only, and TFLM places the scratch around them: which one it is decides the problem, so it is read first. */
+    char message[512], *plan_data = NULL;
+    size_t plan_size = 0;
+    if (in.kind == CLI_INPUT_TFLITE) {
+        cli_progress("reading %s", o->args[1]);
+        rc = cli_read_file(o->args[1], cli_max_input(o), &plan_data, &plan_size, message, sizeof message);
+        if (rc != CLI_EXIT_OK) cli_error("%s", message);
+        else if (!cli_is_tflite(plan_data, plan_size)) rc = add_scratch(o, &in); /* frees in on failure */
+        if (rc != CLI_EXIT_OK) {
+            free(plan_data);
+            cli_input_free(&in);
+            return rc;
+        }
+    }
     cli_session s;
     cli_session_init(&s, o, &in);
     uint64_t *offsets = malloc((in.count + 1u) * sizeof *offsets);
     if (offsets == NULL) {
+        free(plan_data);
         cli_input_free(&in);
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
@@ -286,8 +332,15 @@ int cli_cmd_verify(const cli_options *o) {
     if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
     cli_progress("computing the lower bound");
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
-    cli_progress("reading %s", o->args[1]);
-    if (rc == CLI_EXIT_OK) rc = load_plan_offsets(o->args[1], cli_max_input(o), &in, offsets);
+    if (rc == CLI_EXIT_OK) {
+        if (plan_data == NULL) cli_progress("reading %s", o->args[1]);
+        rc = plan_data != NULL ? cli_load_bytes(o->args[1], plan_data, plan_size, &plan, message, sizeof message)
+                               : cli_load(o->args[1], cli_max_input(o), &plan, message, sizeof message);
+        if (rc != CLI_EXIT_OK) cli_error("%s", message);
+        else rc = plan_offsets(o->args[1], &plan, &in, offsets);
+        cli_input_free(&plan);
+    }
+    free(plan_data);
     cli_progress("verifying the plan");
     if (rc == CLI_EXIT_OK) {
         /* The arena a plan claims is its highest end; overflow is left for the verifier to name. */
@@ -366,23 +419,24 @@ static int write_bytes(FILE *out, void *state) {
     return fwrite(b->data, 1, b->size, out) == b->size ? CLI_EXIT_OK : CLI_EXIT_IO;
 }
 
-/* Write the best plan of s into a copy of the model (data, size) at -o OUT; print the warning and the result. */
-static int embed_best(const cli_options *o, const cli_session *s, const char *data, size_t size, uint64_t before) {
+/* Write run's plan into a copy of the model (data, size) at -o OUT; print the warning and the result: the planned
+ * section and TFLM's whole arena before (its own planner) and after (the plan embedded). */
+static int embed_plan(const cli_options *o, const cli_session *s, const cli_run *run, const char *data, size_t size) {
     const cli_input *in = s->input;
-    const cli_run *best = &s->runs[s->best];
     aplan_format_error e;
     aplan_tflite_embed_info info;
     size_t need = 0;
     void *out = NULL;
-    aplan_status st = aplan_tflite_embed(data, size, in->tflite_ids, best->offsets, in->count, NULL, 0, &need, &info,
-                                         &e);
+    aplan_status st = aplan_tflite_embed(data, size, in->tflite_ids, run->offsets, in->tensor_count, NULL, 0, &need,
+                                         &info, &e);
     if (st == APLAN_OK) {
         out = malloc(need);
         if (out == NULL) {
             cli_error("out of memory");
             return CLI_EXIT_INTERNAL;
         }
-        st = aplan_tflite_embed(data, size, in->tflite_ids, best->offsets, in->count, out, need, &need, &info, &e);
+        st = aplan_tflite_embed(data, size, in->tflite_ids, run->offsets, in->tensor_count, out, need, &need, &info,
+                                &e);
     }
     if (st != APLAN_OK) {
         free(out);
@@ -391,7 +445,7 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
             cli_error("%s: cannot embed a plan: byte %llu: %s", in->name, (unsigned long long)e.byte_offset, why);
             return CLI_EXIT_BAD_INPUT;
         }
-        cli_error("%s: cannot embed the plan of %s: %s", in->name, best->strategy->name, why);
+        cli_error("%s: cannot embed the plan of %s: %s", in->name, run->strategy->name, why);
         return st == APLAN_E_CAPACITY_EXCEEDED ? CLI_EXIT_NO_FIT : CLI_EXIT_INTERNAL;
     }
     bytes b = {out, need};
@@ -403,14 +457,47 @@ static int embed_best(const cli_options *o, const cli_session *s, const char *da
                         "in its place\n",
                 CLI_PROGRAM, in->name, o->output);
     }
-    uint64_t arena = best->result.arena_size;
-    printf("%s: arena ", o->output);
-    if (before != 0) printf("%llu -> ", (unsigned long long)before);
-    printf("%llu byte%s (%s%s), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n",
-           (unsigned long long)arena, cli_s(arena), before != 0 ? "TFLM's greedy planner -> " : "",
-           best->strategy->name, (unsigned long long)s->bound, cli_s(s->bound), cli_best_proven(s) ? ", optimal" : "",
+    uint64_t joint = run->result.arena_size;
+    printf("%s: planned section ", o->output);
+    if (s->tflm_arena != 0) printf("%llu -> ", (unsigned long long)s->tflm_arena);
+    printf("%llu byte%s (%s%s; TFLM places the kernels' scratch around its tensors", (unsigned long long)s->tflm_embed_section,
+           cli_s(s->tflm_embed_section), s->tflm_arena != 0 ? "TFLM's greedy planner -> " : "", run->strategy->name);
+    if (joint != s->tflm_embed_section) printf("; its plan of tensors and scratch together: %llu", (unsigned long long)joint);
+    printf("), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n", (unsigned long long)s->bound,
+           cli_s(s->bound), cli_best_proven(s) && joint == s->tflm_embed_section ? ", optimal" : "",
            info.planned_count, info.tensor_count, cli_s(info.tensor_count));
+    if (s->tflm_own.known && s->tflm_embed.known) {
+        const aplan_tflm_arena_info *a = &s->tflm_own.info, *z = &s->tflm_embed.info;
+        printf("TFLM arena (tflite-micro %s, reference kernels, %u-bit ABI): %llu -> %llu byte%s used, smallest arena "
+               "%llu -> %llu%s\n",
+               APLAN_TFLM_COMMIT, in->scratch_abi, (unsigned long long)a->used, (unsigned long long)z->used,
+               cli_s(z->used), (unsigned long long)a->smallest, (unsigned long long)z->smallest,
+               z->unknown_ops > 0 ? " (lower bounds)" : "");
+        cli_write_tflm_unknown(stdout, s, z);
+    }
     return cli_flush_stdout();
+}
+
+/* Of the runs that planned, the one whose tensor offsets give the smallest section once TFLM has placed the kernels'
+ * scratch around them (ties: the smaller plan, then the first); s->tflm_embed and _adapter are then its. NULL when
+ * none planned. */
+static const cli_run *best_to_embed(cli_session *s) {
+    const cli_run *best = NULL;
+    uint64_t best_section = 0;
+    for (size_t i = 0; i < s->run_count; i++) {
+        const cli_run *r = &s->runs[i];
+        if (!r->planned || r->status != APLAN_OK) continue;
+        cli_compute_tflm_figures(s, r);
+        uint64_t section = s->tflm_embed_section;
+        if (section == 0) continue;
+        if (best == NULL || section < best_section ||
+            (section == best_section && r->result.arena_size < best->result.arena_size)) {
+            best = r;
+            best_section = section;
+        }
+    }
+    if (best != NULL) cli_compute_tflm_figures(s, best);
+    return best;
 }
 
 /* Read the model at path whole and load it into in, keeping its bytes (*data, the caller frees) for the commands
@@ -464,17 +551,93 @@ int cli_cmd_embed(const cli_options *o) {
     cli_input in;
     int rc = load_model(model, cli_max_input(o), "embed writes a TFLM offline plan into one", &data, &size, &in);
     if (rc != CLI_EXIT_OK) return rc;
+    if ((rc = add_scratch(o, &in)) != CLI_EXIT_OK) {
+        free(data);
+        return rc;
+    }
     cli_session s;
     cli_session_init(&s, o, &in);
-    cli_compute_tflm_arena(&s);
+    tflm_capacity(&s);
+    cli_compute_tflm_arena(&s); /* TFLM's own planner on the model as it is */
+    cli_compute_tflm_figures(&s, NULL);
     uint64_t before = s.tflm_arena;
+    cli_tflm_figures own = s.tflm_own;
     if (o->replan) {
         for (size_t i = 0; i < in.count; i++) in.buffers[i].offset = APLAN_NO_OFFSET;
         in.has_fixed = false;
         cli_session_init(&s, o, &in); /* settings again: no fixed offsets, so no aliasing either */
+        tflm_capacity(&s);
+        s.tflm_own = own;
     }
     rc = run_strategies(o, &s, o->strategies != NULL ? o->strategies : "auto", false);
-    if (rc == CLI_EXIT_OK) rc = embed_best(o, &s, data, size, before);
+    const cli_run *run = NULL;
+    if (rc == CLI_EXIT_OK) {
+        s.tflm_arena = before; /* "before" is the model as given to TFLM */
+        run = best_to_embed(&s);
+        if (run == NULL) {
+            cli_error("%s: cannot compute the section TFLM makes of the plan (out of memory?)", in.name);
+            rc = CLI_EXIT_INTERNAL;
+        }
+    }
+    if (rc == CLI_EXIT_OK && s.tflm_own.known && s.tflm_embed.known &&
+        (s.tflm_embed.info.used > s.tflm_own.info.used || s.tflm_embed.info.smallest > s.tflm_own.info.smallest)) {
+        const aplan_tflm_arena_info *a = &s.tflm_own.info, *z = &s.tflm_embed.info;
+        if (!o->force) {
+            cli_error("%s: not written: with this plan embedded TFLM's arena would be %llu bytes (smallest %llu), "
+                      "more than the %llu (smallest %llu) it needs with the model as it is; try other strategies "
+                      "(-s), plan at run time with the adapter, or use --force to write it anyway",
+                      in.name, (unsigned long long)z->used, (unsigned long long)z->smallest,
+                      (unsigned long long)a->used, (unsigned long long)a->smallest);
+            rc = CLI_EXIT_NO_FIT;
+        } else {
+            fprintf(stderr, "%s: warning: with the plan embedded TFLM's arena grows from %llu to %llu bytes (--force)\n",
+                    CLI_PROGRAM, (unsigned long long)a->used, (unsigned long long)z->used);
+        }
+    }
+    if (rc == CLI_EXIT_OK) rc = embed_plan(o, &s, run, data, size);
+    cli_session_free(&s);
+    cli_input_free(&in);
+    free(data);
+    return rc;
+}
+
+int cli_cmd_arena(const cli_options *o) {
+    char *data;
+    size_t size;
+    cli_input in;
+    int rc = load_model(o->args[0], cli_max_input(o), "the arena is TFLM's, which runs models", &data, &size, &in);
+    if (rc != CLI_EXIT_OK) return rc;
+    if ((rc = add_scratch(o, &in)) != CLI_EXIT_OK) {
+        free(data);
+        return rc;
+    }
+    cli_session s;
+    cli_session_init(&s, o, &in);
+    rc = cli_check_problem(&s);
+    if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
+    if (rc == CLI_EXIT_OK) {
+        cli_compute_tflm_arena(&s);
+        cli_compute_tflm_figures(&s, NULL);
+        if (!s.tflm_own.known) {
+            cli_error("%s: cannot compute TFLM's arena (out of memory?)", in.name);
+            rc = CLI_EXIT_INTERNAL;
+        }
+    }
+    if (rc == CLI_EXIT_OK) rc = cli_write_tflm_breakdown(stdout, &s);
+    if (rc == CLI_EXIT_OK && s.settings.capacity != APLAN_UNLIMITED) {
+        uint64_t need = s.tflm_own.info.smallest, capacity = s.settings.capacity;
+        if (need <= capacity) {
+            printf("fits: the smallest arena, %llu byte%s, of %llu; %llu byte%s free\n", (unsigned long long)need,
+                   cli_s(need), (unsigned long long)capacity, (unsigned long long)(capacity - need),
+                   cli_s(capacity - need));
+        } else {
+            printf("does not fit: the smallest arena, %llu byte%s, is %llu more than %llu\n", (unsigned long long)need,
+                   cli_s(need), (unsigned long long)(need - capacity), (unsigned long long)capacity);
+            rc = CLI_EXIT_NO_FIT;
+        }
+    }
+    int flushed = cli_flush_stdout();
+    if (rc == CLI_EXIT_OK) rc = flushed;
     cli_session_free(&s);
     cli_input_free(&in);
     free(data);

@@ -150,6 +150,7 @@ int cli_example(cli_input *in) {
         in->ids[in->count] = tensors[t].name; /* static: the example's names are its ids */
         in->count++;
     }
+    in->tensor_count = in->count;
     in->name = "built-in example";
     return CLI_EXIT_OK;
 }

@@ -57,14 +57,14 @@ void cli_graph_line(FILE *out, size_t step, uint32_t depth, const char *what, co
 /* The buffer index of tensor (subgraph, tensor), or SIZE_MAX when it is not planned: in->tflite_ids are in the
  * reader's order (subgraph, then tensor, ascending), so a binary search. */
 static size_t planned_index(const cli_input *in, uint32_t subgraph, uint32_t tensor) {
-    size_t lo = 0, hi = in->count;
+    size_t lo = 0, hi = in->tensor_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2u;
         const aplan_tflite_id *id = &in->tflite_ids[mid];
         if (id->subgraph < subgraph || (id->subgraph == subgraph && id->tensor < tensor)) lo = mid + 1u;
         else hi = mid;
     }
-    return lo < in->count && in->tflite_ids[lo].subgraph == subgraph && in->tflite_ids[lo].tensor == tensor
+    return lo < in->tensor_count && in->tflite_ids[lo].subgraph == subgraph && in->tflite_ids[lo].tensor == tensor
                ? lo
                : SIZE_MAX;
 }

@@ -125,6 +125,9 @@ void cli_input_free(cli_input *in) {
     }
     free(in->steps);
     free(in->tflite_ids);
+    free(in->scratch_id_text);
+    free(in->scratch);
+    free(in->owned_model);
     memset(in, 0, sizeof *in);
 }
 
@@ -159,7 +162,7 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
     }
     in->kind = CLI_INPUT_CSV;
     in->csv = t;
-    in->count = t.count;
+    in->count = in->tensor_count = t.count;
     in->csv_columns = t.columns;
     in->buffers = t.buffers;
     in->ids = t.ids;
@@ -365,7 +368,9 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
         return CLI_EXIT_BAD_INPUT;
     }
     in->kind = CLI_INPUT_TFLITE;
-    in->count = count;
+    in->count = in->tensor_count = count;
+    in->model = data;
+    in->model_size = size;
     in->subgraphs = info.subgraph_count;
     /* The ids' text in one block of 24 bytes an id (what aplan_tflite_id_format needs at most), filled from its
      * start: the pages past the ids' real length are never touched, so they cost no memory. */
@@ -415,6 +420,7 @@ int cli_load(const char *path, uint64_t max_size, cli_input *in, char *message, 
     int rc = cli_read_file(path, max_size, &data, &size, message, message_size);
     if (rc != CLI_EXIT_OK) return rc;
     rc = cli_load_bytes(path, data, size, in, message, message_size);
-    free(data);
+    if (rc == CLI_EXIT_OK && in->kind == CLI_INPUT_TFLITE) in->owned_model = data; /* the TFLM arena reads it */
+    else free(data);
     return rc;
 }

@@ -10,9 +10,8 @@
 
 /* Every byte not shown as itself (cli_shown_length: invalid UTF-8, control characters) is written as the text \xHH,
  * as everywhere else: the JSON stays valid UTF-8 whatever bytes a file's ids or paths hold. */
-static void json_string(FILE *out, const char *s) {
+static void json_bytes(FILE *out, const char *s, size_t left) {
     const unsigned char *p = (const unsigned char *)s;
-    size_t left = strlen(s);
     fputc('"', out);
     while (left > 0) {
         size_t n = cli_shown_length(p, left);
@@ -23,6 +22,8 @@ static void json_string(FILE *out, const char *s) {
     }
     fputc('"', out);
 }
+
+static void json_string(FILE *out, const char *s) { json_bytes(out, s, strlen(s)); }
 
 
 static const char *kind_name(cli_kind k) {
@@ -71,8 +72,19 @@ static void json_fit(FILE *out, const cli_session *s) {
         proven = proven || (x->searched && x->status == APLAN_E_CAPACITY_EXCEEDED &&
                             x->result.outcome == APLAN_OUTCOME_INFEASIBLE);
     }
-    fprintf(out, ", \"bound_fits\": %s, \"proven_no_fit\": %s},\n", s->bound <= st->capacity ? "true" : "false",
+    fprintf(out, ", \"bound_fits\": %s, \"proven_no_fit\": %s", s->bound <= st->capacity ? "true" : "false",
             proven ? "true" : "false");
+    /* A model: the figures above are the planned section's, within what the capacity leaves it; TFLM's whole
+     * arena (its smallest, the best way) is judged against the capacity itself. */
+    const cli_tflm_figures *f = cli_tflm_smallest(s);
+    fputs(", \"whole_capacity\": ", out);
+    json_u64_or_null(out, st->whole_capacity != APLAN_UNLIMITED, st->whole_capacity);
+    fputs(", \"tflm_arena_bytes\": ", out);
+    json_u64_or_null(out, st->whole_capacity != APLAN_UNLIMITED && f != NULL, f != NULL ? f->info.smallest : 0);
+    fputs(", \"tflm_arena_fits\": ", out);
+    if (st->whole_capacity == APLAN_UNLIMITED || f == NULL) fputs("null", out);
+    else fputs(fits && f->info.smallest <= st->whole_capacity ? "true" : "false", out);
+    fputs("},\n", out);
 }
 
 /* "peak": the step where the bound is reached, what is live there and its largest buffers. */
@@ -94,10 +106,52 @@ static void json_tflm(FILE *out, const cli_session *s) {
         fputs("null,\n", out);
         return;
     }
+    const cli_input *in = s->input;
     fputs("{\"greedy_planner_bytes\": ", out);
     json_u64_or_null(out, s->tflm_arena != 0, s->tflm_arena);
-    fprintf(out, ", \"best_is_offline_plan\": %s},\n",
+    fprintf(out, ", \"best_is_offline_plan\": %s",
             s->best != SIZE_MAX && strcmp(s->runs[s->best].strategy->name, "offline") == 0 ? "true" : "false");
+    fprintf(out, ",\n    \"version\": \"%s\", \"kernels\": \"reference\", \"abi\": %u, \"tensors\": %zu, "
+                 "\"scratch_buffers\": %zu, \"whole_capacity\": ",
+            APLAN_TFLM_COMMIT, in->scratch_abi != 0 ? in->scratch_abi : APLAN_TFLM_ABI_32, in->tensor_count,
+            in->count - in->tensor_count);
+    json_u64_or_null(out, s->settings.whole_capacity != APLAN_UNLIMITED, s->settings.whole_capacity);
+    const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter};
+    static const char *const keys[3] = {"own_planner", "embedded", "adapter"};
+    for (size_t k = 0; k < 3u; k++) {
+        const cli_tflm_figures *f = all[k];
+        const aplan_tflm_arena_info *i = &f->info;
+        fprintf(out, ",\n    \"%s\": ", keys[k]);
+        if (!f->known) {
+            fputs("null", out);
+            continue;
+        }
+        fprintf(out,
+                "{\"used\": %llu, \"smallest\": %llu, \"planned\": %llu, \"planned_tensors\": %llu, "
+                "\"kernels_scratch\": %llu, \"persistent\": %llu, \"lower_bound_only\": %s,\n      \"parts\": "
+                "{\"tflm_objects\": %llu, \"eval_tensors\": %llu, \"nodes\": %llu, \"params\": %llu, \"op_data\": "
+                "%llu, \"variables\": %llu, \"scratch_handles\": %llu, \"io_tensors\": %llu}, \"scratch_requests\": "
+                "%lu, \"scratch_request_bytes\": %llu, \"unknown_operators\": %lu",
+                (unsigned long long)i->used, (unsigned long long)i->smallest, (unsigned long long)i->planned,
+                (unsigned long long)f->tensors, (unsigned long long)(i->planned - f->tensors),
+                (unsigned long long)i->persistent, i->unknown_ops > 0 ? "true" : "false",
+                (unsigned long long)i->tflm_objects, (unsigned long long)i->eval_tensors, (unsigned long long)i->nodes,
+                (unsigned long long)i->params, (unsigned long long)i->op_data, (unsigned long long)i->variables,
+                (unsigned long long)i->scratch_handles, (unsigned long long)i->io_tensors,
+                (unsigned long)i->scratch_requests, (unsigned long long)i->scratch_bytes, (unsigned long)i->unknown_ops);
+        fputs(", \"first_unknown\": ", out);
+        if (i->unknown_ops > 0) {
+            aplan_tflite_text name = aplan_tflm_unknown_name(in->model, in->model_size, i);
+            fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)i->first_unknown_subgraph,
+                    (unsigned long)i->first_unknown_op);
+            json_bytes(out, name.data != NULL ? name.data : "", name.data != NULL ? name.size : 0u);
+            fputc('}', out);
+        } else {
+            fputs("null", out);
+        }
+        fputc('}', out);
+    }
+    fputs("},\n", out);
 }
 
 /* The operator of step as a JSON object {"subgraph", "index", "name", "builtin_code"} (an ENTRY step's is the calling

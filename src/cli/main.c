@@ -46,6 +46,12 @@
     "                        budget of each search (exact, and auto's search), a decimal number of seconds\n"     \
     "                        such as 0.5; default 1; 0 leaves auto to the fast strategies\n"
 
+/* --abi, for the commands that read a model. */
+#define ABI_OPTION                                                                                                  \
+    "      --abi 32|64       .tflite: the pointer width TFLM's structs are laid out for, which sizes its\n"         \
+    "                        persistent data and some kernels' scratch (default: the target's, else 32, as\n"     \
+    "                        Cortex-M and RISC-V 32; 64 for a 64-bit host)\n"
+
 /* --max-input-size, for the commands that read files. */
 #define MAX_INPUT_OPTION                                                                                            \
     "      --max-input-size BYTES\n"                                                                               \
@@ -57,8 +63,11 @@ static const char help_plan[] =
     "and print one row per strategy: arena bytes, lower bound, overhead over the bound, outcome (optimal, fits,\n"
     "best found, infeasible, or plan: nothing proven), search nodes, time, verified; then\n"
     "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
+    "For a model the buffers are its tensors and its kernels' scratch buffers, as TFLM plans them, and the\n"
+    "report gives TFLM's whole arena (persistent data included) and the smallest arena TFLM accepts, with its\n"
+    "own planner and with the best plan; the capacity is then that of the whole arena.\n"
     "`aplan INPUT [options]` is the same.\n\n" PLAN_OPTIONS(
-        "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n")
+        "      --allow-alias     fixed offsets may share bytes (default on for a .tflite offline plan)\n" ABI_OPTION)
     MAX_INPUT_OPTION;
 
 static const char help_example[] =
@@ -72,14 +81,15 @@ static const char help_verify[] =
     "(rows matched to PROBLEM by id) or a .tflite model whose offline plan gives every offset.\n"
     "Exit 0 when the plan is valid, 5 when it breaks a rule.\n\n"
     "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --allow-alias,\n"
-    "  --max-input-size BYTES\n"
+    "  --abi 32|64, --max-input-size BYTES\n"
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
 static const char help_bound[] =
     "Print the lower bound on the arena of INPUT (the largest sum of sizes live at one step, or a larger\n"
     "single buffer or fixed end) and the step where it is reached, with the buffers live there.\n\n"
-    "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias, --max-input-size BYTES\n"
+    "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias, --abi 32|64,\n"
+    "  --max-input-size BYTES\n"
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
@@ -96,7 +106,10 @@ static const char help_embed[] =
     "holds the plan: TFLM then places every planned tensor at its offset. An offline plan already in MODEL is\n"
     "kept as fixed offsets (unless --replan) and its metadata is replaced, with a warning. Everything else in the\n"
     "model stays as it was. OUT is written to a temporary file beside it, then renamed: a failure leaves OUT as it\n"
-    "was. Prints the arena before (TFLM's greedy planner on MODEL) and after.\n\n"
+    "was. TFLM still places the kernels' scratch buffers itself, with its greedy planner around the fixed\n"
+    "tensors: of the strategies' plans, the one whose section is smallest that way is written. Prints the\n"
+    "planned section and TFLM's whole arena before (TFLM's own planner) and after, and refuses (exit 4) when\n"
+    "the whole arena would grow.\n\n"
     "  -o, --output OUT      the model to write (required; never MODEL itself unless --force)\n"
     "  -s, --strategy NAME[,NAME...]|all|auto\n"
     "                        strategies to try, keeping the best plan (default auto)\n"
@@ -106,8 +119,22 @@ static const char help_embed[] =
     "                        1073741824); exit 4 when nothing fits\n"
     "      --target NAME     RAM size of a target as the capacity (see `aplan targets`); the alignment stays 16\n"
     "      --replan          plan every buffer afresh, ignoring MODEL's offline plan\n"
-    "      --force           allow OUT to be MODEL (the original is then replaced)\n"
-    MAX_INPUT_OPTION
+    "      --force           allow OUT to be MODEL (the original is then replaced), and write OUT even when\n"
+    "                        TFLM's arena with the plan would be larger than with its own planner\n"
+    ABI_OPTION MAX_INPUT_OPTION
+    "  -h, --help            this help\n";
+
+static const char help_arena[] =
+    "Print TFLM's whole arena for MODEL (a .tflite file) with TFLM's own planner, part by part (the planned\n"
+    "section: tensors and kernels' scratch; the persistent tail: TFLM's objects, evaluation tensors, node\n"
+    "records, builtin options, kernels' op data, variables, scratch handles, input and output tensors), the\n"
+    "smallest arena AllocateTensors() accepts, and one line per operator with what it adds. The model is of\n"
+    "tflite-micro " APLAN_TFLM_COMMIT " with its reference kernels; an operator it does not know is named, and\n"
+    "the figures are then lower bounds.\n\n"
+    "      --capacity BYTES  the whole arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576; G, GB, GiB =\n"
+    "                        1073741824); exit 4 when the smallest arena is larger\n"
+    "      --target NAME     its RAM size as the capacity and its ABI (see `aplan targets`)\n"
+    ABI_OPTION MAX_INPUT_OPTION
     "  -h, --help            this help\n";
 
 static const char help_list[] = "List the built-in strategies with their descriptions.\n\n"
@@ -118,13 +145,17 @@ static const char help_targets[] = "List the --target presets: alignment, RAM si
 
 /* The table, in the order the main help lists the commands; `plan` comes first: `aplan FILE` runs it. */
 static const cli_command commands[] = {
-    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1, "aplan plan [options] INPUT",
+    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS | CLI_OPT_ABI | CLI_OPT_MAX_INPUT, 1, 1, "aplan plan [options] INPUT",
      "plan a .tflite model or CSV problem with one, several or all strategies", help_plan, cli_cmd_plan},
-    {"verify", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 2, 2,
+    {"verify", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_ABI |
+                   CLI_OPT_MAX_INPUT,
+     2, 2,
      "aplan verify [options] PROBLEM PLAN", "check a plan (CSV with offsets, or a .tflite offline plan)", help_verify,
      cli_cmd_verify},
-    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_MAX_INPUT, 1, 1,
+    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_ABI | CLI_OPT_MAX_INPUT, 1, 1,
      "aplan bound [options] INPUT", "the lower bound and the step where it is reached", help_bound, cli_cmd_bound},
+    {"arena", CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ABI | CLI_OPT_MAX_INPUT, 1, 1, "aplan arena [options] MODEL",
+     "TFLM's whole arena for a model, part by part and operator by operator", help_arena, cli_cmd_arena},
     {"graph", CLI_OPT_MAX_INPUT, 1, 1, "aplan graph MODEL", "a model's operators and their tensors, step by step",
      help_graph, cli_cmd_graph},
     {"list", 0, 0, 0, "aplan list", "the strategies", help_list, cli_cmd_list},
@@ -132,7 +163,7 @@ static const cli_command commands[] = {
     {"example", PLAN_ACCEPTS | CLI_OPT_GRAPH, 0, 0, "aplan example [options]",
      "plan the built-in example (options as for plan)", help_example, cli_cmd_example},
     {"embed", CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_OUTPUT | CLI_OPT_FORCE |
-                  CLI_OPT_REPLAN | CLI_OPT_MAX_INPUT | CLI_OPT_TIME_LIMIT,
+                  CLI_OPT_REPLAN | CLI_OPT_ABI | CLI_OPT_MAX_INPUT | CLI_OPT_TIME_LIMIT,
      1, 1, "aplan embed [options] MODEL -o OUT", "write a copy of a .tflite model with the plan as its offline plan",
      help_embed, cli_cmd_embed},
 };

@@ -190,6 +190,7 @@ static const option_spec option_specs[] = {
     {"--name", 0, CLI_OPT_NAME, true},
     {"--max-input-size", 0, CLI_OPT_MAX_INPUT, true},
     {"--time-limit", 0, CLI_OPT_TIME_LIMIT, true},
+    {"--abi", 0, CLI_OPT_ABI, true},
 };
 
 /* The spec of "-x" or "--long"; NULL when there is none. */
@@ -310,6 +311,13 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                 cli_error("%s: --time-limit '%s' " NOT_SECONDS, cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
+            break;
+        case CLI_OPT_ABI:
+            if (strcmp(value, "32") != 0 && strcmp(value, "64") != 0) {
+                cli_error("%s: --abi '%s' is not 32 or 64 (the target's pointer width in bits)", cmd->name, value);
+                return CLI_EXIT_USAGE;
+            }
+            o->abi = value[0] == '3' ? APLAN_TFLM_ABI_32 : APLAN_TFLM_ABI_64;
             break;
         case CLI_OPT_TARGET: {
             const cli_target *t = cli_target_find(value);

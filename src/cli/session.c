@@ -44,6 +44,7 @@ static void resolve_settings(const cli_options *o, const cli_input *in, cli_sett
     s->capacity = (o->given & CLI_OPT_CAPACITY) ? o->capacity : t != NULL ? t->ram : APLAN_UNLIMITED;
     s->target = o->target;
     s->time_limit_ns = (o->given & CLI_OPT_TIME_LIMIT) ? o->time_limit_ns : CLI_DEFAULT_TIME_LIMIT;
+    s->whole_capacity = APLAN_UNLIMITED; /* set after, for a model (TFLM's whole arena) */
     aplan_problem_init(p, in->buffers, in->count);
     p->alignment = s->alignment;
     p->capacity = s->capacity;

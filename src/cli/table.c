@@ -64,7 +64,11 @@ void cli_write_heading(FILE *out, const cli_session *s) {
     (void)cli_write_shown(out, in->name);
     fprintf(out, ": %zu buffer%s, alignment %llu, sizes %s", in->count, cli_s(in->count),
             (unsigned long long)st->alignment, st->round_sizes ? "rounded up" : "as given");
-    if (st->capacity != APLAN_UNLIMITED) fprintf(out, ", capacity %llu", (unsigned long long)st->capacity);
+    if (st->whole_capacity != APLAN_UNLIMITED)
+        fprintf(out, ", capacity %llu (%llu for the planned section, after TFLM's persistent data)",
+                (unsigned long long)st->whole_capacity, (unsigned long long)st->capacity);
+    else if (st->capacity != APLAN_UNLIMITED)
+        fprintf(out, ", capacity %llu", (unsigned long long)st->capacity);
     if (st->target != NULL) fprintf(out, " (target %s)", st->target);
     fputc('\n', out);
     if (st->alignment_from == CLI_ALIGN_TFLM && st->target_alignment != 0 && st->target_alignment != st->alignment) {
@@ -108,9 +112,37 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     const cli_settings *st = &s->settings;
     if (out_size > 0) out[0] = '\0';
     if (st->capacity == APLAN_UNLIMITED) return false;
-    char of[64];
+    char of[160];
     if (st->capacity_from_target) snprintf(of, sizeof of, "%s's RAM", st->target);
     else snprintf(of, sizeof of, "the capacity");
+    if (st->whole_capacity != APLAN_UNLIMITED) {
+        /* A model: the whole arena is judged; the section had what the capacity leaves after the persistent data. */
+        const cli_tflm_figures *f = cli_tflm_smallest(s);
+        uint64_t whole = st->whole_capacity;
+        if (s->best != SIZE_MAX && f != NULL) {
+            uint64_t need = f->info.smallest;
+            if (need <= whole)
+                snprintf(out, out_size, "fits: TFLM's arena needs %llu of %llu byte%s (%.1f%% of %s) with %s%s; %llu "
+                                        "byte%s free",
+                         (unsigned long long)need, (unsigned long long)whole, cli_s(whole),
+                         whole > 0 ? (double)need * 100.0 / (double)whole : 0.0, of, cli_tflm_way(s, f),
+                         f->info.unknown_ops > 0 ? " (at least: see \"not modelled\")" : "",
+                         (unsigned long long)(whole - need), cli_s(whole - need));
+            else
+                snprintf(out, out_size, "does not fit: TFLM's smallest arena is %llu byte%s with %s, %llu more than %s "
+                                        "(%llu)",
+                         (unsigned long long)need, cli_s(need), cli_tflm_way(s, f),
+                         (unsigned long long)(need - whole), of, (unsigned long long)whole);
+            return true;
+        }
+        if (st->capacity == 0) {
+            snprintf(out, out_size, "does not fit: TFLM's persistent data alone takes %s (%llu)", of,
+                     (unsigned long long)whole);
+            return true;
+        }
+        snprintf(of + strlen(of), sizeof of - strlen(of), " less TFLM's persistent data, %llu of %llu,",
+                 (unsigned long long)(whole - st->capacity), (unsigned long long)whole);
+    }
     if (s->best != SIZE_MAX) {
         uint64_t arena = s->runs[s->best].result.arena_size;
         snprintf(out, out_size, "fits: %llu of %llu byte%s (%.1f%% of %s); %llu byte%s free%s",
@@ -248,7 +280,10 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
             fprintf(out, " --time-limit %s", limit);
         }
         /* A fit was looked for within the capacity: without it the search would minimise instead. */
-        if (b->goal == APLAN_GOAL_FIT) fprintf(out, " --capacity %llu", (unsigned long long)s->settings.capacity);
+        if (b->goal == APLAN_GOAL_FIT)
+            fprintf(out, " --capacity %llu",
+                    (unsigned long long)(s->settings.whole_capacity != APLAN_UNLIMITED ? s->settings.whole_capacity
+                                                                                      : s->settings.capacity));
         fputc(' ', out);
     }
     write_shell_word(out, in->name);
@@ -327,6 +362,7 @@ int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const c
             fputc('\n', out);
         }
     }
+    cli_write_tflm_lines(out, s);
     write_verdict(out, s);
     write_tflm_use(out, s);
     return CLI_EXIT_OK;

@@ -4,28 +4,29 @@
  * the default of CSV input only: a .tflite model (and the example) is planned as TFLM plans it, and TFLM aligns every
  * tensor to 16 bytes (MicroArenaBufferAlignment) on every target, so a preset's own alignment, which serves other
  * runtimes, would make the plan disagree with TFLM. The reason for each figure is printed by `aplan targets` and
- * documented in docs/cli.md. Names match without regard to case.
+ * documented in docs/cli.md. Names match without regard to case. Every preset is a 32-bit core (4-byte pointers, as
+ * TFLM's structs are laid out on it: the default of --abi).
  */
 
 #include "cli.h"
 
 static const cli_target targets[] = {
-    {"cortex-m0plus", "Cortex-M0+ (Raspberry Pi RP2040)", 4u, 270336u,
+    {"cortex-m0plus", "Cortex-M0+ (Raspberry Pi RP2040)", 4u, 270336u, 32u,
      "ARMv6-M faults on unaligned word loads, so int32 accumulators and bias tensors need 4-byte offsets",
      "RP2040 datasheet: 264 KiB of on-chip SRAM in six banks"},
-    {"cortex-m4", "Cortex-M4F (Nordic nRF52840, Arduino Nano 33 BLE Sense)", 4u, 262144u,
+    {"cortex-m4", "Cortex-M4F (Nordic nRF52840, Arduino Nano 33 BLE Sense)", 4u, 262144u, 32u,
      "LDRD/LDM and the CMSIS-NN SIMD (SMLAD) paths read aligned 32-bit words",
      "nRF52840 product specification: 256 KiB RAM; the board TFLM's micro examples target"},
-    {"cortex-m7", "Cortex-M7 (STM32F746, 32F746GDISCOVERY)", 32u, 327680u,
+    {"cortex-m7", "Cortex-M7 (STM32F746, 32F746GDISCOVERY)", 32u, 327680u, 32u,
      "the M7 data cache line is 32 bytes; buffers shared with DMA need cache-line alignment for clean/invalidate",
      "STM32F746 datasheet: 320 KiB SRAM (incl. 64 KiB DTCM); a TFLM example board"},
-    {"cortex-m55-ethos-u55", "Cortex-M55 with Ethos-U55 (Arm Corstone-300)", 16u, 2097152u,
+    {"cortex-m55-ethos-u55", "Cortex-M55 with Ethos-U55 (Arm Corstone-300)", 16u, 2097152u, 32u,
      "the Ethos-U driver and Vela require 16-byte aligned tensors, scratch and command buffers",
      "Corstone-300 (SSE-300, MPS3 AN552/FVP): 2 MiB of internal SRAM that Arm's examples place the arena in"},
-    {"esp32-s3", "Xtensa LX7 (Espressif ESP32-S3)", 16u, 524288u,
+    {"esp32-s3", "Xtensa LX7 (Espressif ESP32-S3)", 16u, 524288u, 32u,
      "the PIE SIMD extension's 128-bit loads (used by ESP-NN) need 16-byte aligned operands",
      "ESP32-S3 datasheet: 512 KiB of internal SRAM (no PSRAM counted)"},
-    {"dsp64", "generic DSP with 512-bit (64-byte) SIMD", 64u, 1048576u,
+    {"dsp64", "generic DSP with 512-bit (64-byte) SIMD", 64u, 1048576u, 32u,
      "aligned 64-byte vector loads, as on 512-bit vector DSPs and AVX-512",
      "a round 1 MiB of local data memory; not a specific part, adjust with --capacity"},
 };

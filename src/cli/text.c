@@ -196,11 +196,13 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c) {
     switch (in->kind) {
     case CLI_INPUT_TFLITE:
         c->section = "tflm_planned";
-        snprintf(c->what, sizeof c->what, "TFLM's planned (non-persistent) section, the model's %zu planned tensor%s",
-                 in->count, cli_s(in->count));
-        c->not_included = "the kernels' scratch buffers (planned beside the tensors) and TFLM's persistent data "
-                          "(tensor, node and quantization structs, kernels' op data): see \"Sizing your arena from "
-                          "aplan plan\" in docs/tflm.md";
+        snprintf(c->what, sizeof c->what,
+                 "TFLM's planned (non-persistent) section: the model's %zu planned tensor%s and its kernels' %zu "
+                 "scratch buffer%s (%u-bit ABI)",
+                 in->tensor_count, cli_s(in->tensor_count), in->count - in->tensor_count,
+                 cli_s(in->count - in->tensor_count), in->scratch_abi != 0 ? in->scratch_abi : APLAN_TFLM_ABI_32);
+        c->not_included = "TFLM's persistent data (tensor, node and quantization structs, kernels' op data), "
+                          "counted in the \"TFLM arena\" lines: see docs/tflm.md";
         break;
     case CLI_INPUT_EXAMPLE:
         c->section = "tflm_planned";

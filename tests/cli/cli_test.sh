@@ -277,7 +277,8 @@ d = json.load(open(sys.argv[1]))
 assert d["best"] is None
 assert d["fit"] == {"fits": False, "capacity": 15, "capacity_from_target": False, "arena_bytes": 20,
                     "percent_of_capacity": 133.333, "free_bytes": None, "over_bytes": 5, "bound_fits": True,
-                    "proven_no_fit": False}, d["fit"]
+                    "proven_no_fit": False, "whole_capacity": None, "tflm_arena_bytes": None,
+                    "tflm_arena_fits": None}, d["fit"]
 assert d["peak"] == {"step": 0, "live_bytes": 12, "live_buffers": 3, "largest": [0, 2, 4]}, d["peak"]
 ' "$T/nofit.json"
 fi
@@ -425,7 +426,7 @@ if have_shared models/person_detect.tflite models/audio_preprocessor_int8.tflite
     AP=$S/models/audio_preprocessor_int8.tflite
     pd_offsets=$("$A" plan -s greedy_by_size -f csv "$PD" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')
     audio_offsets=$("$A" plan -s greedy_by_size_tflm -f csv "$AP" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')
-    two_headers "$PD" "$AP" "m1 32 $pd_offsets" "m2 25 $audio_offsets" "55296 3040"
+    two_headers "$PD" "$AP" "m1 32 $pd_offsets" "m2 26 $audio_offsets" "55296 3040" # 25 tensors, 1 scratch buffer
 fi
 
 # --- SVG: one rectangle per buffer that occupies memory ---------------------------------------------------------------
@@ -463,9 +464,9 @@ report() {
     empty err
 }
 report "$CHAIN" 5 1536 "4: ADD (op 2 of subgraph 0)" 1824 <<EOF
-covers: TFLM's planned (non-persistent) section, the model's 5 planned tensors. TFLM's arena also holds the kernels'
-  scratch buffers (planned beside the tensors) and TFLM's persistent data (tensor, node and quantization structs,
-  kernels' op data): see "Sizing your arena from aplan plan" in docs/tflm.md
+covers: TFLM's planned (non-persistent) section: the model's 5 planned tensors and its kernels' 0 scratch buffers
+  (32-bit ABI). TFLM's arena also holds TFLM's persistent data (tensor, node and quantization structs, kernels' op
+  data), counted in the "TFLM arena" lines: see docs/tflm.md
 EOF
 # tflm_needs MODEL TFLM BEST OVERHEAD: TFLM's planner needs TFLM bytes where greedy_by_size's plan needs BEST; the
 # command the report prints writes that very plan; with -s naming TFLM's own planner, there is nothing to change.
@@ -484,32 +485,46 @@ tflm_needs() {
 }
 tflm_needs "$TIES" 112 96 '16\.7'
 # The verdict: fits, with the bytes left and the share of RAM; or does not, by how much, and what dominates the peak.
+# For a model the capacity is TFLM's whole arena's: the planned section gets what TFLM's persistent data leaves it
+# (904 bytes on chain, 32-bit), and the verdict judges the smallest arena TFLM accepts, the best way (here the
+# adapter's: its planner's scratch is outside the persistent tail).
 run 0 "$A" plan --target cortex-m4 "$CHAIN"
-line out "fits: 1536 of 262144 bytes (0.6% of cortex-m4's RAM); 260608 bytes free for TFLM's persistent data and the rest"
-run 0 "$A" plan --capacity 2K "$CHAIN"
-line out "fits: 1536 of 2048 bytes (75.0% of the capacity); 512 bytes free for TFLM's persistent data and the rest"
+line out "fits: TFLM's arena needs 2400 of 262144 bytes (0.9% of cortex-m4's RAM) with the adapter; 259744 bytes free"
+run 0 "$A" plan --capacity 4K "$CHAIN"
+line out "$CHAIN: 5 buffers, alignment 16, sizes rounded up, capacity 4096 (3192 for the planned section, after TFLM's persistent data)"
+line out "fits: TFLM's arena needs 2400 of 4096 bytes (58.6% of the capacity) with the adapter; 1696 bytes free"
+line out "  TFLM's own planner:   2440 bytes = planned tensors 1536 + kernels' scratch 0 + persistent 904; smallest arena 2444"
+line out "  this plan, adapter:   2392 bytes = planned tensors 1536 + kernels' scratch 0 + persistent 856; smallest arena 2400"
+# 2400 leaves the section 1496 bytes, less than the bound: exit 4; 2440 leaves it 1536, and the adapter's smallest
+# arena, 2400, fits: exit 0.
+run 4 "$A" plan --capacity 2400 "$CHAIN"
+has err "no plan can fit: the lower bound is 1536 bytes, 40 more than the capacity 1496 that 2400 leaves the planned section after TFLM's persistent data"
+run 0 "$A" plan --capacity 2440 "$CHAIN"
+line out "fits: TFLM's arena needs 2400 of 2440 bytes (98.4% of the capacity) with the adapter; 40 bytes free"
 # no_fit MODEL CAPACITY BOUND STEP OPERATOR BUFFERS: no plan fits CAPACITY; the peak, at STEP, holds BUFFERS buffers,
 # the largest of which are the lines on stdin.
+# CAPACITY is what the planned section gets: the capacity given is it plus PERSISTENT, TFLM's persistent data ($7).
 no_fit() {
     largest=$(cat)
-    run 4 "$A" plan "$1" --capacity "$2"
-    line err "aplan: $1: no plan can fit: the lower bound is $3 bytes, $(($3 - $2)) more than the capacity $2"
+    whole=$(($2 + $7))
+    run 4 "$A" plan "$1" --capacity "$whole"
+    line err "aplan: $1: no plan can fit: the lower bound is $3 bytes, $(($3 - $2)) more than the capacity $2 that $whole leaves the planned section after TFLM's persistent data"
     hasre out "^  greedy_by_size +$3 +$3 .*\\(needs $3 bytes, $(($3 - $2)) more than the capacity $2\\)\$"
-    line out "does not fit: the lower bound, $3 bytes, is $(($3 - $2)) more than the capacity ($2): no plan can fit"
+    line out "does not fit: the lower bound, $3 bytes, is $(($3 - $2)) more than the capacity less TFLM's persistent data, $7 of $whole, ($2): no plan can fit"
     line out "lower bound: $3 bytes, reached at step $4: $5"
     line out "peak: step $4 holds $3 bytes in $6 buffers; the largest:"
     lines_of out "$largest"
     lacks out "in TFLM:" # no plan to use
 }
-no_fit "$TIES" 64 96 5 "FULLY_CONNECTED (op 3 of subgraph 0)" 3 <<EOF
+no_fit "$TIES" 64 96 5 "FULLY_CONNECTED (op 3 of subgraph 0)" 3 488 <<EOF
   energy (s0t2)                      48 bytes  steps [4, 6)  INT32 [12]
   spectrum (s0t3)                    32 bytes  steps [3, 6)  INT16 [16]
   features (s0t4)                    16 bytes  steps [5, 6)  INT64 []
 EOF
 # first_fit, step by step, also needs 112 (frame at 0, window at 32; spectrum at 32 once window is gone; energy at 64,
 # the 32 bytes below spectrum too few; features at 0): the first of the smallest is named.
-run 4 "$A" plan "$TIES" --capacity 100 -s greedy_by_size_tflm,first_fit
-line out "does not fit: the smallest plan (greedy_by_size_tflm) needs 112 bytes, 12 more than the capacity (100); the lower bound, 96, would fit"
+run 4 "$A" plan "$TIES" --capacity 588 -s greedy_by_size_tflm,first_fit
+line out "does not fit: the smallest plan (greedy_by_size_tflm) needs 112 bytes, 12 more than the capacity less TFLM's persistent data, 488 of 588, (100); the lower bound, 96, would fit"
 # model_json MODEL TENSORS ARENA PERCENT FREE STEP LIVE LARGEST TFLM: the JSON for cortex-m4 says what the figure
 # covers (TENSORS planned tensors), the verdict (the best plan, ARENA bytes, is at the bound: the peak's live bytes),
 # the peak (at STEP, LIVE buffers, LARGEST a JSON list) and TFLM's own planner's arena.
@@ -520,21 +535,29 @@ model_json() {
     run 0 "$PYTHON" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-tensors, arena, percent, free, step, live, largest, tflm = sys.argv[2:]
+tensors, arena, percent, free, step, live, largest, tflm, section, smallest, scratch = sys.argv[2:]
 c = d["covers"]
 assert c["section"] == "tflm_planned", c
-assert c["text"] == "TFLM\x27s planned (non-persistent) section, the model\x27s %s planned tensors" % tensors, c
-assert c["not_included"].startswith("the kernels\x27 scratch buffers (planned beside the tensors) and TFLM\x27s persistent data"), c
-assert d["fit"] == {"fits": True, "capacity": 262144, "capacity_from_target": True, "arena_bytes": int(arena),
+assert c["text"] == "TFLM\x27s planned (non-persistent) section: the model\x27s %s planned tensors and its kernels\x27 %s scratch buffer%s (32-bit ABI)" % (tensors, scratch, "" if scratch == "1" else "s"), c
+assert c["not_included"].startswith("TFLM\x27s persistent data"), c
+assert d["fit"] == {"fits": True, "capacity": int(section), "capacity_from_target": True, "arena_bytes": int(arena),
                     "percent_of_capacity": float(percent), "free_bytes": int(free), "over_bytes": None,
-                    "bound_fits": True, "proven_no_fit": False}, d["fit"]
+                    "bound_fits": True, "proven_no_fit": False, "whole_capacity": 262144,
+                    "tflm_arena_bytes": int(smallest), "tflm_arena_fits": True}, d["fit"]
 assert d["peak"] == {"step": int(step), "live_bytes": int(arena), "live_buffers": int(live), "largest": json.loads(largest)}, d["peak"]
-assert d["tflm"] == {"greedy_planner_bytes": int(tflm), "best_is_offline_plan": False}, d["tflm"]
+t = d["tflm"]
+assert t["greedy_planner_bytes"] == int(tflm) and t["best_is_offline_plan"] is False, t
+assert t["version"] == "90b983c2" and t["kernels"] == "reference" and t["abi"] == 32, t
+assert t["tensors"] == int(tensors) and t["scratch_buffers"] == int(scratch) and t["whole_capacity"] == 262144, t
+o = t["own_planner"]
+assert o["planned"] == int(tflm) and o["used"] == o["planned"] + o["persistent"], o
+assert o["persistent"] == sum(o["parts"].values()), o
+assert min(t[k]["smallest"] for k in ("own_planner", "embedded", "adapter")) == int(smallest), t
 i = d["input"]
 assert i["alignment"] == 16 and i["alignment_from"] == "tflm" and i["target_alignment"] == 4, i
-' "$T/model.json" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+' "$T/model.json" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "${12}"
 }
-model_json "$TIES" 5 96 0.037 262048 5 3 "[2, 3, 4]" 112
+model_json "$TIES" 5 96 0.037 261560 5 3 "[2, 3, 4]" 112 261656 864 0
 # rows MODEL ROWS ARENA: the CSV plan of a model names tensors s<subgraph>t<tensor>, rows as in ROWS (TFLM's lifetimes
 # file); the plan verifies.
 rows() {
@@ -591,7 +614,7 @@ checks=$((checks + 1))
 each_preset() {
     for t in $presets; do
         run 0 "$A" plan --target "$t" "$1"
-        hasre out "^$1: $2 buffers, alignment 16, sizes rounded up, capacity [0-9]+ \\(target $t\\)\$"
+        hasre out "^$1: $2 buffers, alignment 16, sizes rounded up, capacity [0-9]+ \\([0-9]+ for the planned section, after TFLM's persistent data\\) \\(target $t\\)\$"
         hasre out "^  greedy_by_size_tflm +$3 +$4 +\\+$5% "
         hasre out "^\\* greedy_by_size +$4 +$4 "
     done
@@ -600,12 +623,12 @@ each_preset "$TIES" 5 112 96 '16\.7'
 # m0plus MODEL BUFFERS: the preset's alignment, 4, explained where it differs from TFLM's; bound takes the target too.
 m0plus() {
     run 0 "$A" plan --target cortex-m0plus "$1"
-    line out "$1: $2 buffers, alignment 16, sizes rounded up, capacity 270336 (target cortex-m0plus)"
+    line out "$1: $2 buffers, alignment 16, sizes rounded up, capacity 270336 ($3 for the planned section, after TFLM's persistent data) (target cortex-m0plus)"
     line out "alignment 16 is TFLM's (MicroArenaBufferAlignment) on every target; cortex-m0plus's 4 is for CSV input (other runtimes)"
     run 0 "$A" bound --target cortex-m4 "$1"
     line out "$1: $2 buffers, alignment 16, sizes rounded up, capacity 262144 (target cortex-m4)"
 }
-m0plus "$CHAIN" 5
+m0plus "$CHAIN" 5 269432
 run 0 "$A" plan --target esp32-s3 "$CHAIN" # the preset's alignment is TFLM's: nothing to explain
 lacks out "is TFLM's (MicroArenaBufferAlignment)"
 run 0 "$A" plan -s greedy_by_size -f c --target cortex-m4 "$CHAIN"
@@ -617,31 +640,33 @@ if have_shared models/person_detect.tflite models/audio_preprocessor_int8.tflite
     PD=$S/models/person_detect.tflite
     AP=$S/models/audio_preprocessor_int8.tflite
     report "$PD" 32 55296 "4: CONV_2D (op 2 of subgraph 0)" 241072 <<EOF
-covers: TFLM's planned (non-persistent) section, the model's 32 planned tensors. TFLM's arena also holds the
-  kernels' scratch buffers (planned beside the tensors) and TFLM's persistent data (tensor, node and quantization
-  structs, kernels' op data): see "Sizing your arena from aplan plan" in docs/tflm.md
+covers: TFLM's planned (non-persistent) section: the model's 32 planned tensors and its kernels' 0 scratch buffers
+  (32-bit ABI). TFLM's arena also holds TFLM's persistent data (tensor, node and quantization structs, kernels' op
+  data), counted in the "TFLM arena" lines: see docs/tflm.md
 EOF
-    tflm_needs "$AP" 3040 2096 '45\.0'
+    # audio_preprocessor_int8's SignalRfft asks for a 1024-byte scratch buffer: with it TFLM's planner reaches the
+    # bound (3040), which the tensors alone (2096) hid.
     run 0 "$A" plan --target cortex-m4 "$PD"
-    line out "fits: 55296 of 262144 bytes (21.1% of cortex-m4's RAM); 206848 bytes free for TFLM's persistent data and the rest"
-    run 0 "$A" plan --capacity 64KB "$PD"
-    line out "fits: 55296 of 65536 bytes (84.4% of the capacity); 10240 bytes free for TFLM's persistent data and the rest"
-    no_fit "$AP" 2048 2096 6 "SignalEnergy (op 4 of subgraph 0)" 3 <<EOF
-  signal_rfft (s0t23)                    1040 bytes  steps [5, 7)  INT16 [514]
-  signal_energy (s0t24)                  1040 bytes  steps [6, 8)  UINT32 [257]
-  signal_fft_auto_scale1 (s0t22)           16 bytes  steps [4, 13)  INT32 []
+    line out "fits: TFLM's arena needs 82252 of 262144 bytes (31.4% of cortex-m4's RAM) with the adapter; 179892 bytes free"
+    run 0 "$A" plan --capacity 96KB "$PD"
+    line out "fits: TFLM's arena needs 82252 of 98304 bytes (83.7% of the capacity) with the adapter; 16052 bytes free"
+    run 4 "$A" plan --capacity 64KB "$PD" # the section would fit 64 KB; the whole arena does not
+    no_fit "$AP" 2048 3040 5 "SignalRfft (op 3 of subgraph 0)" 4 5448 <<EOF
+  signal_rfft (s0t23)                   1040 bytes  steps [5, 7)  INT16 [514]
+  s0o3r0                                1024 bytes  steps [5, 6)
+  signal_fft_auto_scale (s0t21)          960 bytes  steps [4, 6)  INT16 [480]
 EOF
-    run 4 "$A" plan "$AP" --capacity 2900 -s greedy_by_size_tflm,first_fit
-    line out "does not fit: the smallest plan (first_fit) needs 2976 bytes, 76 more than the capacity (2900); the lower bound, 2096, would fit"
-    model_json "$AP" 25 2096 0.8 260048 6 3 "[5, 6, 4]" 3040
+    run 4 "$A" plan "$AP" --capacity 9348 -s first_fit
+    line out "does not fit: the smallest plan (first_fit) needs 4000 bytes, 100 more than the capacity less TFLM's persistent data, 5448 of 9348, (3900); the lower bound, 3040, would fit"
+    model_json "$AP" 25 3040 1.184 253656 5 4 "[5, 25, 3]" 3040 256696 8492 1
     rows "$PD" "$S/models/lifetimes/person_detect.csv" 55296
     whole_offline "$S/models/person_detect_vela.tflite" 74464 6 <<EOF
   s0t3 & s0t4 share bytes [0, 74464)
   s0t0 & s0t3 share bytes [0, 16)
 EOF
     unplaced "$PD" s0t27
-    each_preset "$AP" 25 3040 2096 '45\.0'
-    m0plus "$PD" 32
+    each_preset "$AP" 26 3040 3040 '0\.0'
+    m0plus "$PD" 32 243332
 fi
 # Fixed buffers that clash are bad input without --allow-alias: the pair met first in step order is named. With
 # it, every pair is counted and the first 20 in input order listed.
@@ -796,7 +821,7 @@ assert pd["steps"][4] == {"step": 4, "kind": "operator", "entered": None, "depth
                           "operator": {"subgraph": 0, "index": 2, "name": "CONV_2D", "builtin_code": 3}}
 assert [pd["buffers"][i]["name"] for i in pd["peak"]["largest"]] == [
     "MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6", "MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6"]
-assert ap["lower_bound"]["operator"] == {"subgraph": 0, "index": 4, "name": "SignalEnergy", "builtin_code": 32}
+assert ap["lower_bound"]["operator"] == {"subgraph": 0, "index": 3, "name": "SignalRfft", "builtin_code": 32}
 a = {x["id"]: x for x in ap["buffers"]}
 assert (a["s0t23"]["name"], a["s0t23"]["type"], a["s0t23"]["shape"]) == ("signal_rfft", "INT16", [514]), a["s0t23"]
 assert (a["s0t22"]["type"], a["s0t22"]["shape"]) == ("INT32", []), a["s0t22"]
@@ -865,8 +890,9 @@ embedded() {
     empty err
     run 0 "$A" verify "$T/$2" "$T/$2"
     has out "valid: $4 buffers, arena $5 bytes, lower bound $5 bytes (+0.0%), optimal"
-    run 0 "$A" plan -s offline "$T/$2"
-    hasre out "^\\* offline +$5 +$5 "
+    # With no kernel scratch every buffer is fixed and offline plans alone; with scratch the others place it.
+    run 0 "$A" plan "$T/$2"
+    if [ "${6:-}" = scratch ]; then hasre out "^\\* [a-z_]+ +$5 +$5 "; else hasre out "^\\* offline +$5 +$5 "; fi
     run 0 "$A" plan -s linear -f csv "$T/$2"
     cut -d, -f1-4 "$T/out" >"$T/embedded_rows.csv"
     "$A" plan -s linear -f csv "$1" | cut -d, -f1-4 >"$T/input_rows.csv"
@@ -887,10 +913,18 @@ for_target() {
 replanned() {
     run 0 "$A" embed -s linear "$1" -o "$T/replanned.tflite"
     has err "aplan: warning: $1 already had an offline plan (OfflineMemoryAllocation); $T/replanned.tflite holds the new plan in its place"
-    has out "arena $2 -> $2 bytes (TFLM's greedy planner -> linear)"
-    run 0 "$A" embed -s linear --replan "$1" -o "$T/replanned.tflite"
+    has out "planned section $2 -> $2 bytes (TFLM's greedy planner -> linear; TFLM places the kernels' scratch around its tensors"
+    # Linear's fresh plan makes TFLM's arena larger: refused, nothing written, unless --force.
+    rm -f "$T/replanned.tflite"
+    run 4 "$A" embed -s linear --replan "$1" -o "$T/replanned.tflite"
+    has err "not written: with this plan embedded TFLM's arena would be"
+    checks=$((checks + 1))
+    [ ! -e "$T/replanned.tflite" ] || fail "a refused embed wrote its output"
+    run 0 "$A" embed -s linear --replan --force "$1" -o "$T/replanned.tflite"
     has err "already had an offline plan"
-    has out "replanned.tflite: arena $2 -> $3 bytes (TFLM's greedy planner -> linear), lower bound $2 bytes; $4"
+    has err "(--force)"
+    has out "replanned.tflite: planned section $2 -> $3 bytes (TFLM's greedy planner -> linear; TFLM places the kernels' scratch around its tensors"
+    has out "lower bound $2 bytes; $4"
     run 0 "$A" verify "$T/replanned.tflite" "$T/replanned.tflite"
     has out "arena $3 bytes"
 }
@@ -898,7 +932,7 @@ replanned() {
 offline_kept() {
     run 0 "$A" embed "$1" -o "$T/kept.tflite"
     has err "already had an offline plan"
-    has out "arena $2 -> $2 bytes (TFLM's greedy planner -> offline)"
+    has out "planned section $2 -> $2 bytes (TFLM's greedy planner -> offline;"
     run 0 "$A" verify "$T/kept.tflite" "$T/kept.tflite"
     has out "aliased fixed pairs (allowed): $3"
 }
@@ -915,31 +949,37 @@ own_input() {
     checks=$((checks + 1))
     cmp -s "$T/own.tflite" "$1" || fail "a refused embed changed its input"
     run 0 "$A" embed --force --replan -s linear "$T/own.tflite" -o "$T/own.tflite"
-    has out "arena $2 -> $3 bytes"
+    has out "planned section $2 -> $3 bytes"
     run 0 "$A" verify "$T/own.tflite" "$T/own.tflite"
     has out "arena $3 bytes"
 }
-# no_room MODEL CAPACITY BOUND: nothing is written when no plan fits.
+# no_room MODEL CAPACITY BOUND SECTION: nothing is written when no plan fits (SECTION: what CAPACITY leaves the
+# planned section after TFLM's persistent data).
 no_room() {
     rm -f "$T/x.tflite"
     run 4 "$A" embed --capacity "$2" "$1" -o "$T/x.tflite"
-    has err "no plan can fit: the lower bound is $3 bytes, $(($3 - $2)) more than the capacity $2"
+    has err "no plan can fit: the lower bound is $3 bytes, $(($3 - $4)) more than the capacity $4 that $2 leaves the planned section after TFLM's persistent data"
     checks=$((checks + 1))
     [ ! -e "$T/x.tflite" ] || fail "a failed embed wrote its output"
 }
-embedded "$TIES" ties.tflite "arena 112 -> 96 bytes (TFLM's greedy planner -> greedy_by_size), lower bound 96 bytes, optimal; 5 of 5 tensors planned offline" 5 96
-for_target "$CHAIN" chain.tflite "arena 1536 -> 1536 bytes (TFLM's greedy planner -> greedy_by_size_tflm), lower bound 1536 bytes, optimal; 5 of 8 tensors planned offline" 5 1536
+embedded "$TIES" ties.tflite "planned section 112 -> 96 bytes (TFLM's greedy planner -> greedy_by_size; TFLM places the kernels' scratch around its tensors), lower bound 96 bytes, optimal; 5 of 5 tensors planned offline" 5 96
+run 0 "$A" embed "$TIES" -o "$T/ties_again.tflite"
+line out "TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI): 600 -> 584 bytes used, smallest arena 864 -> 864 (lower bounds)"
+line out "  not modelled: 3 operators, the first Window (op 0 of subgraph 0): its kernel's scratch and persistent data are not counted, so every figure above is a lower bound"
+for_target "$CHAIN" chain.tflite "planned section 1536 -> 1536 bytes (TFLM's greedy planner -> greedy_by_size_tflm; TFLM places the kernels' scratch around its tensors), lower bound 1536 bytes, optimal; 5 of 8 tensors planned offline" 5 1536
 replanned "$T/ties.tflite" 96 160 "5 of 5 tensors planned offline"
 offline_kept "$OFFLINE" 1536 1
 own_input "$T/ties.tflite" 96 160
-no_room "$CHAIN" 1000 1536
+no_room "$CHAIN" 1000 1536 96
 if have_shared models/audio_preprocessor_int8.tflite models/person_detect.tflite models/person_detect_vela.tflite; then
-    embedded "$S/models/audio_preprocessor_int8.tflite" ap.tflite "arena 3040 -> 2096 bytes (TFLM's greedy planner -> greedy_by_size), lower bound 2096 bytes, optimal; 25 of 43 tensors planned offline" 25 2096
-    for_target "$S/models/person_detect.tflite" pd.tflite "arena 55296 -> 55296 bytes (TFLM's greedy planner -> greedy_by_size_tflm), lower bound 55296 bytes, optimal; 32 of 89 tensors planned offline" 32 55296
-    replanned "$T/ap.tflite" 2096 12208 "25 of 43 tensors planned offline"
+    embedded "$S/models/audio_preprocessor_int8.tflite" ap.tflite "planned section 3040 -> 3040 bytes (TFLM's greedy planner -> greedy_by_size_tflm; TFLM places the kernels' scratch around its tensors), lower bound 3040 bytes, optimal; 25 of 43 tensors planned offline" 25 3040 scratch
+    run 0 "$A" embed "$S/models/audio_preprocessor_int8.tflite" -o "$T/ap_again.tflite"
+    line out "TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI): 8488 -> 8488 bytes used, smallest arena 8492 -> 8492"
+    for_target "$S/models/person_detect.tflite" pd.tflite "planned section 55296 -> 55296 bytes (TFLM's greedy planner -> greedy_by_size_tflm; TFLM places the kernels' scratch around its tensors), lower bound 55296 bytes, optimal; 32 of 89 tensors planned offline" 32 55296
+    replanned "$T/ap.tflite" 3040 12208 "25 of 43 tensors planned offline"
     offline_kept "$S/models/person_detect_vela.tflite" 74464 6
-    own_input "$T/ap.tflite" 2096 12208
-    no_room "$S/models/person_detect.tflite" 50000 55296
+    own_input "$T/ap.tflite" 3040 12208
+    no_room "$S/models/person_detect.tflite" 50000 55296 22996
 fi
 # Usage and input errors; nothing is written.
 run 2 "$A" embed "$CHAIN"
@@ -1055,7 +1095,8 @@ d = json.load(open(sys.argv[1]))
 assert d["best"] is None and d["optimal"] is False
 assert d["fit"] == {"fits": False, "capacity": 6, "capacity_from_target": False, "arena_bytes": 7,
                     "percent_of_capacity": 116.667, "free_bytes": None, "over_bytes": 1, "bound_fits": True,
-                    "proven_no_fit": True}, d["fit"]
+                    "proven_no_fit": True, "whole_capacity": None, "tflm_arena_bytes": None,
+                    "tflm_arena_fits": None}, d["fit"]
 (r,) = d["strategies"]
 assert (r["arena_bytes"], r["outcome"], r["goal"]) == (7, "infeasible", "fit"), r
 assert r["error"] == "proven: no plan fits 6 bytes (this plan needs 7, 1 more)", r
@@ -1175,11 +1216,14 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     search_advice "$TIES" 96
     # embed takes the limit too (its default strategy list is auto).
     run 0 "$A" embed --time-limit 0.5 "$TIES" -o "$T/ties_tl.tflite"
-    has out "arena 112 -> 96 bytes (TFLM's greedy planner -> greedy_by_size), lower bound 96 bytes, optimal;"
+    has out "planned section 112 -> 96 bytes (TFLM's greedy planner -> greedy_by_size; TFLM places the kernels' scratch around its tensors), lower bound 96 bytes, optimal;"
     if have_shared models/person_detect.tflite models/audio_preprocessor_int8.tflite; then
-        search_advice "$S/models/audio_preprocessor_int8.tflite" 2096
+        # With its kernel's scratch, TFLM's own plan of audio_preprocessor_int8 is optimal: no advice to embed.
+        run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$S/models/audio_preprocessor_int8.tflite"
+        hasre out "^\\* exact +3040 +3040 +\\+0\\.0% +optimal +[0-9]+ "
+        line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same 3040 bytes: nothing to change"
         run 0 "$A" embed --time-limit 0.5 "$S/models/audio_preprocessor_int8.tflite" -o "$T/ap_tl.tflite"
-        has out "arena 3040 -> 2096 bytes (TFLM's greedy planner -> greedy_by_size), lower bound 2096 bytes, optimal;"
+        has out "planned section 3040 -> 3040 bytes (TFLM's greedy planner -> greedy_by_size_tflm; TFLM places the kernels' scratch around its tensors), lower bound 3040 bytes, optimal;"
     fi
 fi
 

@@ -1,0 +1,350 @@
+/*
+ * TFLM's whole arena for a model input (<aplan/tflm.h>): the kernels' scratch requests added to the problem as the
+ * buffers TFLM plans beside the tensors, the three ways a plan reaches TFLM (its own planner, the plan embedded as
+ * the offline plan, the adapter) with the whole arena and the smallest arena of each, the report lines that say
+ * them, and `aplan arena`, the breakdown per part and per operator. Host-only: it allocates and prints.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aplan/strategies.h"
+#include "cli.h"
+
+/* The adapter's records (integrations/tflm/aplan_micro_planner.h, kRecordBytes): an aplan_buffer and an offset per
+ * buffer, held in the scratch TFLM's Init gives it from AddBuffer on. */
+#define ADAPTER_RECORD_BYTES (sizeof(aplan_buffer) + sizeof(uint64_t))
+
+/* The least Init scratch the adapter (its default, auto's candidates) plans with: its records and the smallest
+ * aplan_plan_scratch_size of a candidate, which it then plans with alone (on the shared models every candidate
+ * reaches the same section; where one does not, the figure assumes the best plan still fits). 0 when unknown. */
+static uint64_t adapter_scratch(const cli_session *s) {
+    uint64_t least = UINT64_MAX;
+    for (size_t k = 0; k < aplan_strategy_auto_count(); k++) {
+        size_t need = 0;
+        if (aplan_plan_scratch_size(aplan_strategy_auto_at(k), &s->problem, &need) == APLAN_OK && need < least)
+            least = need;
+    }
+    return least == UINT64_MAX ? 0 : ADAPTER_RECORD_BYTES * (uint64_t)s->input->count + least;
+}
+
+unsigned cli_abi(const cli_options *o) {
+    if (o->given & CLI_OPT_ABI) return o->abi;
+    const cli_target *t = o->target != NULL ? cli_target_find(o->target) : NULL;
+    return t != NULL ? t->abi : APLAN_TFLM_ABI_32;
+}
+
+static int tflm_error(const cli_input *in, const aplan_format_error *e, aplan_status s, char *message,
+                      size_t message_size) {
+    snprintf(message, message_size, "%s: byte %llu: %s", in->name, (unsigned long long)e->byte_offset,
+             e->message[0] != '\0' ? e->message : aplan_status_str(s));
+    return s == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+}
+
+/* The model's steps (aplan_tflite_steps) into *steps (the caller frees), *count of them. */
+static aplan_status model_steps(const cli_input *in, aplan_tflite_step **steps, size_t *count,
+                                aplan_format_error *e) {
+    *steps = NULL;
+    aplan_tflite_info info;
+    aplan_status s = aplan_tflite_query(in->model, in->model_size, &info, e);
+    if (s != APLAN_OK) return s;
+    void *scratch = info.scratch_size > 0 ? malloc(info.scratch_size) : NULL;
+    if (info.scratch_size > 0 && scratch == NULL) return APLAN_E_OUT_OF_MEMORY;
+    s = aplan_tflite_steps(in->model, in->model_size, scratch, info.scratch_size, NULL, 0, count, e);
+    if (s == APLAN_OK) {
+        *steps = malloc((*count + 1u) * sizeof **steps);
+        s = *steps == NULL ? APLAN_E_OUT_OF_MEMORY
+                           : aplan_tflite_steps(in->model, in->model_size, scratch, info.scratch_size, *steps,
+                                                *count, count, e);
+    }
+    free(scratch);
+    if (s != APLAN_OK) {
+        free(*steps);
+        *steps = NULL;
+    }
+    return s;
+}
+
+int cli_add_tflm_scratch(cli_input *in, unsigned abi, char *message, size_t message_size) {
+    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || in->scratch_abi == abi) return CLI_EXIT_OK;
+    in->count = in->tensor_count; /* requests of another ABI go first */
+    free(in->scratch);
+    free(in->scratch_id_text);
+    in->scratch = NULL;
+    in->scratch_id_text = NULL;
+    in->scratch_abi = 0;
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    c.abi = abi;
+    aplan_format_error e;
+    memset(&e, 0, sizeof e);
+    size_t scratch_size = 0, requests = 0, count = 0;
+    aplan_tflite_step *steps = NULL;
+    void *scratch = NULL;
+    aplan_status s = aplan_tflm_query(in->model, in->model_size, &c, &scratch_size, &requests, &e);
+    if (s == APLAN_OK) s = model_steps(in, &steps, &count, &e);
+    if (s == APLAN_OK) {
+        scratch = malloc(scratch_size + 1u);
+        in->scratch = malloc((requests + 1u) * sizeof *in->scratch);
+        if (scratch == NULL || in->scratch == NULL) s = APLAN_E_OUT_OF_MEMORY;
+    }
+    if (s == APLAN_OK)
+        s = aplan_tflm_scratch_requests(in->model, in->model_size, &c, steps, count, scratch, scratch_size,
+                                        in->scratch, requests, &requests, &e);
+    free(steps);
+    free(scratch);
+    if (s != APLAN_OK) return tflm_error(in, &e, s, message, message_size);
+    /* Grow the per-buffer arrays: the requests come after the tensors, in TFLM's order (its AddBuffer order). */
+    size_t total = in->tensor_count + requests;
+    aplan_buffer *buffers = realloc(in->buffers, (total + 1u) * sizeof *buffers);
+    if (buffers != NULL) in->buffers = buffers;
+    const char **ids = buffers != NULL ? realloc(in->ids, (total + 1u) * sizeof *ids) : NULL;
+    if (ids != NULL) in->ids = ids;
+    cli_tensor *tensors = ids != NULL && in->tensors != NULL ? realloc(in->tensors, (total + 1u) * sizeof *tensors)
+                                                              : NULL;
+    if (tensors != NULL) in->tensors = tensors;
+    enum { ID_BYTES = 36 }; /* "s4294967295o4294967295r4294967295" and its NUL */
+    in->scratch_id_text = malloc(ID_BYTES * requests + 1u);
+    if (buffers == NULL || ids == NULL || (in->tensors != NULL && tensors == NULL) || in->scratch_id_text == NULL) {
+        snprintf(message, message_size, "out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    char *at = in->scratch_id_text;
+    for (size_t k = 0; k < requests; k++) {
+        const aplan_tflm_scratch *r = &in->scratch[k];
+        size_t i = in->tensor_count + k;
+        in->buffers[i] = r->buffer;
+        in->ids[i] = at;
+        at += (size_t)snprintf(at, ID_BYTES, "s%luo%lur%lu", (unsigned long)r->subgraph, (unsigned long)r->op,
+                               (unsigned long)r->index) + 1u;
+        if (in->tensors != NULL) memset(&in->tensors[i], 0, sizeof in->tensors[i]);
+    }
+    in->count = total;
+    in->scratch_abi = abi;
+    return CLI_EXIT_OK;
+}
+
+/* The planned section TFLM's greedy planner makes when the model carries offsets' tensor offsets as its offline
+ * plan: it keeps the tensors where they are and places the kernels' scratch around them (greedy_by_size_tflm, which
+ * keeps fixed offsets as TFLM does). 0 when it cannot be computed (out of memory, the strategy not built). */
+static uint64_t embedded_section(const cli_session *s, const uint64_t *offsets) {
+    const cli_input *in = s->input;
+    const aplan_strategy *greedy = NULL;
+    if (aplan_strategy_find("greedy_by_size_tflm", &greedy) != APLAN_OK) return 0;
+    aplan_buffer *b = malloc((in->count + 1u) * sizeof *b);
+    uint64_t *out = malloc((in->count + 1u) * sizeof *out);
+    uint64_t section = 0;
+    if (b != NULL && out != NULL) {
+        memcpy(b, in->buffers, in->count * sizeof *b);
+        for (size_t i = 0; i < in->tensor_count; i++) b[i].offset = offsets[i];
+        aplan_problem p = s->problem;
+        p.buffers = b;
+        p.capacity = APLAN_UNLIMITED;
+        p.flags |= APLAN_ALLOW_FIXED_ALIAS; /* an offline plan may alias; TFLM takes it as it is */
+        size_t bytes = 0;
+        void *scratch = NULL;
+        aplan_result r;
+        if (aplan_plan_scratch_size(greedy, &p, &bytes) == APLAN_OK && (scratch = malloc(bytes + 1u)) != NULL &&
+            aplan_plan(greedy, &p, scratch, bytes, out, &r) == APLAN_OK)
+            section = r.arena_size;
+        free(scratch);
+    }
+    free(b);
+    free(out);
+    return section;
+}
+
+/* The highest end of a tensor (not a scratch buffer) in a plan: what the tensors alone take of the section. */
+static uint64_t tensors_end(const cli_session *s, const uint64_t *offsets) {
+    const cli_input *in = s->input;
+    uint64_t end = 0;
+    for (size_t i = 0; i < in->tensor_count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        uint64_t align = b->alignment != 0 ? b->alignment : s->problem.alignment;
+        uint64_t size = b->size;
+        if ((s->problem.flags & APLAN_ROUND_SIZES) && align > 1u && size % align != 0 && size <= UINT64_MAX - align)
+            size += align - size % align;
+        if (size > 0 && offsets[i] <= UINT64_MAX - size && offsets[i] + size > end) end = offsets[i] + size;
+    }
+    return end;
+}
+
+/* The whole arena of a section of `section` bytes whose tensors end at tensors with the planner where planner says;
+ * costs (capacity entries, may be NULL) gets the operators'. false when it cannot be computed. */
+static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, uint32_t planner, cli_tflm_figures *f,
+                    aplan_tflm_op_cost *costs, size_t capacity) {
+    const cli_input *in = s->input;
+    memset(f, 0, sizeof *f);
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    c.abi = in->scratch_abi != 0 ? in->scratch_abi : APLAN_TFLM_ABI_32;
+    c.planner = planner;
+    if (planner == APLAN_TFLM_OTHER_OUTSIDE) c.planner_scratch = adapter_scratch(s);
+    size_t bytes = 0, requests = 0;
+    if (aplan_tflm_query(in->model, in->model_size, &c, &bytes, &requests, NULL) != APLAN_OK) return false;
+    void *scratch = malloc(bytes + 1u);
+    bool ok = scratch != NULL &&
+              aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch,
+                               bytes, &f->info, costs, capacity, NULL) == APLAN_OK;
+    free(scratch);
+    f->known = ok;
+    f->planner = planner;
+    f->tensors = tensors < section ? tensors : section;
+    return ok;
+}
+
+void cli_compute_tflm_figures(cli_session *s, const cli_run *plan) {
+    const cli_input *in = s->input;
+    memset(&s->tflm_embed, 0, sizeof s->tflm_embed);
+    memset(&s->tflm_adapter, 0, sizeof s->tflm_adapter);
+    s->tflm_embed_section = 0;
+    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL) return;
+    const aplan_strategy *greedy = NULL;
+    if (!s->tflm_own.known && s->tflm_arena != 0 && aplan_strategy_find("greedy_by_size_tflm", &greedy) == APLAN_OK) {
+        cli_run own;
+        memset(&own, 0, sizeof own);
+        own.strategy = greedy;
+        cli_run_one(s, &own);
+        if (own.planned)
+            (void)figures(s, own.result.arena_size, tensors_end(s, own.offsets), APLAN_TFLM_GREEDY_IN_ARENA,
+                          &s->tflm_own, NULL, 0);
+        free(own.offsets);
+    }
+    if (plan == NULL || !plan->planned) return;
+    s->tflm_embed_section = embedded_section(s, plan->offsets);
+    if (s->tflm_embed_section != 0)
+        (void)figures(s, s->tflm_embed_section, tensors_end(s, plan->offsets), APLAN_TFLM_GREEDY_IN_ARENA,
+                      &s->tflm_embed, NULL, 0);
+    (void)figures(s, plan->result.arena_size, tensors_end(s, plan->offsets), APLAN_TFLM_OTHER_OUTSIDE,
+                  &s->tflm_adapter, NULL, 0);
+}
+
+const cli_tflm_figures *cli_tflm_smallest(const cli_session *s) {
+    const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter}, *best = NULL;
+    for (size_t k = 0; k < 3u; k++) {
+        if (all[k]->known && (best == NULL || all[k]->info.smallest < best->info.smallest)) best = all[k];
+    }
+    return best;
+}
+
+const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f) {
+    return f == &s->tflm_own ? "TFLM's own planner" : f == &s->tflm_embed ? "this plan embedded" : "the adapter";
+}
+
+/* "N bytes = planned tensors P + kernels' scratch S + persistent T" and the smallest arena, to out. */
+static void write_sum(FILE *out, const cli_tflm_figures *f) {
+    const aplan_tflm_arena_info *i = &f->info;
+    uint64_t scratch = i->planned - f->tensors;
+    fprintf(out, "%llu bytes = planned tensors %llu + kernels' scratch %llu + persistent %llu", (unsigned long long)i->used,
+            (unsigned long long)f->tensors, (unsigned long long)scratch, (unsigned long long)i->persistent);
+    if (i->used != i->planned + i->persistent) /* never, as TFLM allocates (its temporaries are gone by then) */
+        fprintf(out, " + temporary %llu", (unsigned long long)(i->used - i->planned - i->persistent));
+    fprintf(out, "; smallest arena %llu%s", (unsigned long long)i->smallest, i->unknown_ops > 0 ? " (at least)" : "");
+}
+
+void cli_write_tflm_lines(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE || !s->tflm_own.known) return;
+    fprintf(out, "TFLM arena (tflite-micro %s, reference kernels, %u-bit ABI):\n", APLAN_TFLM_COMMIT,
+            in->scratch_abi);
+    fputs("  TFLM's own planner:   ", out);
+    write_sum(out, &s->tflm_own);
+    fputc('\n', out);
+    if (s->tflm_embed.known) {
+        fputs("  this plan, embedded:  ", out);
+        write_sum(out, &s->tflm_embed);
+        fputc('\n', out);
+    }
+    if (s->tflm_adapter.known) {
+        fputs("  this plan, adapter:   ", out);
+        write_sum(out, &s->tflm_adapter);
+        fputc('\n', out);
+    }
+    cli_write_tflm_unknown(out, s, &s->tflm_own.info);
+}
+
+void cli_write_tflm_unknown(FILE *out, const cli_session *s, const aplan_tflm_arena_info *info) {
+    if (info->unknown_ops == 0) return;
+    aplan_tflite_text name = aplan_tflm_unknown_name(s->input->model, s->input->model_size, info);
+    fprintf(out, "  not modelled: %lu operator%s, the first ", (unsigned long)info->unknown_ops,
+            cli_s(info->unknown_ops));
+    char *text = name.data != NULL ? cli_display_text(name.data, name.size) : NULL;
+    (void)cli_write_short(out, text != NULL ? text : "?", 2u * CLI_NAME_SHOWN); /* a custom code can be any length */
+    free(text);
+    fprintf(out, " (op %lu of subgraph %lu): its kernel's scratch and persistent data are not counted, so every "
+                 "figure above is a lower bound\n",
+            (unsigned long)info->first_unknown_op, (unsigned long)info->first_unknown_subgraph);
+}
+
+uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || capacity == APLAN_UNLIMITED) return capacity;
+    cli_tflm_figures f;
+    if (!figures(s, 0, 0, APLAN_TFLM_GREEDY_IN_ARENA, &f, NULL, 0)) return capacity;
+    return f.info.persistent >= capacity ? 0 : capacity - f.info.persistent;
+}
+
+/* One part of the tail: its bytes and what it is. */
+static void write_part(FILE *out, const char *what, uint64_t bytes) {
+    fprintf(out, "    %-58s %12llu\n", what, (unsigned long long)bytes);
+}
+
+int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    aplan_tflite_info model;
+    if (aplan_tflite_query(in->model, in->model_size, &model, NULL) != APLAN_OK) return CLI_EXIT_INTERNAL;
+    aplan_tflm_op_cost *costs = malloc((model.operator_count + 1u) * sizeof *costs);
+    cli_tflm_figures f;
+    if (costs == NULL || !figures(s, s->tflm_own.info.planned, s->tflm_own.tensors, APLAN_TFLM_GREEDY_IN_ARENA, &f,
+                                  costs, model.operator_count)) {
+        free(costs);
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    const aplan_tflm_arena_info *i = &f.info;
+    (void)cli_write_shown(out, in->name);
+    fprintf(out, ": TFLM's arena (tflite-micro %s, reference kernels, %u-bit ABI, TFLM's own planner)\n",
+            APLAN_TFLM_COMMIT, in->scratch_abi);
+    fprintf(out, "  arena_used_bytes()%43s %12llu\n", "", (unsigned long long)i->used);
+    fprintf(out, "  smallest arena AllocateTensors() accepts%21s %12llu%s\n", "", (unsigned long long)i->smallest,
+            i->unknown_ops > 0 ? " (at least)" : "");
+    fprintf(out, "  planned section (GreedyMemoryPlanner)%24s %12llu\n", "", (unsigned long long)i->planned);
+    char what[96];
+    snprintf(what, sizeof what, "tensors (%zu)", in->tensor_count);
+    write_part(out, what, f.tensors);
+    snprintf(what, sizeof what, "what the kernels' scratch adds (%lu request%s, %llu byte%s)",
+             (unsigned long)i->scratch_requests, cli_s(i->scratch_requests), (unsigned long long)i->scratch_bytes,
+             cli_s(i->scratch_bytes));
+    write_part(out, what, i->planned - f.tensors);
+    fprintf(out, "  persistent%51s %12llu\n", "", (unsigned long long)i->persistent);
+    write_part(out, "TFLM's objects (allocators, planner, subgraph records)", i->tflm_objects);
+    write_part(out, "TfLiteEvalTensor per tensor", i->eval_tensors);
+    write_part(out, "NodeAndRegistration per operator", i->nodes);
+    write_part(out, "builtin options structs", i->params);
+    write_part(out, "kernels' op data (Init, Prepare)", i->op_data);
+    write_part(out, "variable tensors", i->variables);
+    write_part(out, "scratch buffer handles", i->scratch_handles);
+    write_part(out, "input and output TfLiteTensors, quantization", i->io_tensors);
+    fprintf(out, "\n  %-9s %-6s %-32s %10s %10s %10s %8s\n", "subgraph", "op", "operator", "options", "op data",
+            "scratch", "requests");
+    for (size_t k = 0; k < model.operator_count; k++) {
+        const aplan_tflm_op_cost *c = &costs[k];
+        aplan_tflite_operator_info op;
+        char *name = NULL;
+        if (aplan_tflite_operator(in->model, in->model_size, c->subgraph, c->op, &op, NULL) == APLAN_OK &&
+            op.name.data != NULL)
+            name = cli_display_text(op.name.data, op.name.size);
+        fprintf(out, "  %-9lu %-6lu ", (unsigned long)c->subgraph, (unsigned long)c->op);
+        size_t w = cli_write_short(out, name != NULL ? name : "?", 32u);
+        free(name);
+        fprintf(out, "%*s", w < 32u ? (int)(33u - w) : 1, "");
+        if (!c->known) {
+            fputs("(not modelled: not counted)\n", out);
+            continue;
+        }
+        fprintf(out, "%10llu %10llu %10llu %8lu\n", (unsigned long long)c->params, (unsigned long long)c->op_data,
+                (unsigned long long)c->scratch, (unsigned long)c->scratch_requests);
+    }
+    free(costs);
+    cli_write_tflm_unknown(out, s, i);
+    return CLI_EXIT_OK;
+}
