@@ -496,6 +496,8 @@ static const cli_run *best_to_embed(cli_session *s) {
             best_section = section;
         }
     }
+    /* Without greedy_by_size_tflm in the build TFLM's section cannot be worked out: the best plan, unjudged. */
+    if (best == NULL && s->best != SIZE_MAX) best = &s->runs[s->best];
     if (best != NULL) cli_compute_tflm_figures(s, best);
     return best;
 }
@@ -575,7 +577,7 @@ int cli_cmd_embed(const cli_options *o) {
         s.tflm_arena = before; /* "before" is the model as given to TFLM */
         run = best_to_embed(&s);
         if (run == NULL) {
-            cli_error("%s: cannot compute the section TFLM makes of the plan (out of memory?)", in.name);
+            cli_error("%s: no plan to embed", in.name);
             rc = CLI_EXIT_INTERNAL;
         }
     }
