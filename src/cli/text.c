@@ -197,8 +197,8 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c) {
     case CLI_INPUT_TFLITE:
         c->section = "tflm_planned";
         snprintf(c->what, sizeof c->what,
-                 "TFLM's planned (non-persistent) section: the model's %zu planned tensor%s and its kernels' %zu "
-                 "scratch buffer%s (%u-bit ABI)",
+                 "TFLM's planned (non-persistent) section: the model's %zu planned tensor%s and %zu kernel scratch "
+                 "buffer%s (%u-bit ABI)",
                  in->tensor_count, cli_s(in->tensor_count), in->count - in->tensor_count,
                  cli_s(in->count - in->tensor_count), in->scratch_abi != 0 ? in->scratch_abi : APLAN_TFLM_ABI_32);
         c->not_included = "TFLM's persistent data (tensor, node and quantization structs, kernels' op data), "

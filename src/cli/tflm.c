@@ -285,7 +285,7 @@ uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity) {
 
 /* One part of the tail: its bytes and what it is. */
 static void write_part(FILE *out, const char *what, uint64_t bytes) {
-    fprintf(out, "    %-58s %12llu\n", what, (unsigned long long)bytes);
+    fprintf(out, "    %-59s %12llu\n", what, (unsigned long long)bytes);
 }
 
 int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {

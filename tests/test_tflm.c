@@ -1,0 +1,522 @@
+/*
+ * The model of TFLM's whole arena (<aplan/tflm.h>):
+ *   - against real TFLM: the figures a TFLM 90b983c2 build (reference kernels, x86-64 and armhf under qemu-arm)
+ *     measured on every shared model it runs (docs/tflm.md has the table and the commands), for its own planner in
+ *     the arena, a GreedyMemoryPlanner outside it and aplan's adapter, are the test data: arena_used_bytes() after
+ *     AllocateTensors, the smallest arena AllocateTensors and Invoke accept (probed in a child process), the planned
+ *     section. CI cannot build TFLM, so a change to the model that moves any figure fails here. Skips without the
+ *     shared folder, naming the first model it needs;
+ *   - on hand-made models (tests/tflite_writer.c), in any clone: the figures worked out from the parts, the scratch
+ *     requests of a kernel that makes them, an operator the table does not know, and every failure status;
+ *   - the kernel table itself: sorted as the look-up needs, every entry naming the TFLM source it was read from.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "aplan/strategies.h"
+#include "aplan/tflm.h"
+#include "formats/tflm_internal.h"
+#include "helpers.h"
+#include "tflite_writer.h"
+
+/* Measured: /work/tflm/results/{x86_64,armhf}/headline.tsv (TFLM's planner in the arena, "default", and a
+ * GreedyMemoryPlanner passed in, "external") and results-adapter/ (aplan_tflm::AplanMemoryPlanner, default
+ * candidates). planned is TFLM's planned section, the same in every setup. */
+static const struct {
+    const char *model;
+    unsigned abi;
+    uint64_t used, smallest, used_outside, smallest_outside, planned, used_adapter, smallest_adapter;
+} measured[] = {
+    {"audio_preprocessor_int8", 64, 9952, 9944, 9872, 9872, 3040, 9872, 10320},
+    {"dtln_noise_suppression", 64, 5568, 6480, 5504, 6408, 1424, 5504, 6888},
+    {"hello_world_float", 64, 1216, 1608, 1136, 1536, 128, 1136, 1696},
+    {"hello_world_int8", 64, 1184, 1608, 1104, 1536, 32, 1104, 1696},
+    {"keyword_scrambled", 64, 14720, 17632, 14656, 17560, 672, 14656, 18664},
+    {"keyword_scrambled_8bit", 64, 9600, 12512, 9536, 12440, 672, 9536, 13544},
+    {"micro_speech_lstm", 64, 19728, 19720, 19648, 19648, 17168, 19648, 19648},
+    {"micro_speech_quantized", 64, 7312, 7304, 7232, 7232, 5968, 7232, 7232},
+    {"person_detect", 64, 85024, 85016, 84944, 84944, 55296, 84944, 84944},
+    {"simple_add_model", 64, 49936, 49928, 49856, 49856, 49152, 49856, 49856},
+    {"test_conv_model", 64, 9824, 9816, 9744, 9744, 7744, 9744, 9744},
+    {"trained_lstm", 64, 7984, 7984, 7920, 7912, 5696, 7920, 7912},
+    {"trained_lstm_int8", 64, 3936, 3928, 3856, 3856, 1536, 3856, 4064},
+    {"audio_preprocessor_int8", 32, 8488, 8492, 8440, 8448, 3040, 8440, 8528},
+    {"dtln_noise_suppression", 32, 4652, 5136, 4620, 5092, 1424, 4620, 5572},
+    {"hello_world_float", 32, 776, 1100, 728, 1056, 128, 728, 1216},
+    {"hello_world_int8", 32, 716, 1100, 668, 1056, 32, 668, 1216},
+    {"keyword_scrambled", 32, 13260, 15588, 13212, 15544, 672, 13212, 16648},
+    {"keyword_scrambled_8bit", 32, 8140, 10468, 8092, 10424, 672, 8092, 11528},
+    {"micro_speech_lstm", 32, 19020, 19024, 18988, 18980, 17168, 18988, 18980},
+    {"micro_speech_quantized", 32, 6812, 6808, 6764, 6764, 5968, 6764, 6764},
+    {"person_detect", 32, 82300, 82296, 82252, 82252, 55296, 82252, 82252},
+    {"simple_add_model", 32, 49628, 49628, 49580, 49584, 49152, 49580, 49584},
+    {"test_conv_model", 32, 9192, 9196, 9144, 9152, 7744, 9144, 9152},
+    {"trained_lstm", 32, 7384, 7380, 7336, 7336, 5696, 7336, 7336},
+    {"trained_lstm_int8", 32, 3228, 3232, 3196, 3188, 1536, 3196, 3188},
+};
+
+/* What aplan_tflm::AplanMemoryPlanner saw in those builds (both ABIs alike): the buffers TFLM handed it and the
+ * lower bound it reported beside its plan. The problem aplan makes of the model must be the same. */
+static const struct {
+    const char *model;
+    size_t buffers;
+    uint64_t bound;
+} adapter_saw[] = {
+    {"audio_preprocessor_int8", 26, 3040}, {"dtln_noise_suppression", 13, 1424}, {"hello_world_float", 4, 128},
+    {"hello_world_int8", 4, 32},           {"keyword_scrambled", 30, 672},       {"keyword_scrambled_8bit", 30, 672},
+    {"micro_speech_lstm", 9, 17168},       {"micro_speech_quantized", 5, 5968},  {"person_detect", 32, 55296},
+    {"simple_add_model", 3, 49152},        {"test_conv_model", 8, 7744},         {"trained_lstm", 9, 5696},
+    {"trained_lstm_int8", 9, 1536},
+};
+
+static void *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    void *data = malloc((size_t)n);
+    assert_non_null(data);
+    assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+/* A model planned as TFLM plans it: its tensors (aplan_tflite_read) then its kernels' scratch requests for abi, with
+ * greedy_by_size_tflm (TFLM's GreedyMemoryPlanner), alignment 16, sizes rounded up, offline offsets kept. */
+typedef struct planned_model {
+    void *data;
+    size_t size;
+    aplan_buffer *buffers;
+    aplan_tflite_id *ids;
+    size_t tensors, count;
+    aplan_problem problem;
+    uint64_t section;
+    uint32_t requests;
+} planned_model;
+
+static void plan_model(const void *data, size_t size, unsigned abi, planned_model *m) {
+    memset(m, 0, sizeof *m);
+    aplan_tflite_info info;
+    assert_int_equal(aplan_tflite_query(data, size, &info, NULL), APLAN_OK);
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    c.abi = abi;
+    size_t scratch_size, requests;
+    assert_int_equal(aplan_tflm_query(data, size, &c, &scratch_size, &requests, NULL), APLAN_OK);
+    size_t reader = info.scratch_size > scratch_size ? info.scratch_size : scratch_size;
+    void *scratch = malloc(reader + 8u);
+    m->buffers = calloc(info.buffer_count + requests + 1u, sizeof *m->buffers);
+    m->ids = calloc(info.buffer_count + 1u, sizeof *m->ids);
+    assert_true(scratch != NULL && m->buffers != NULL && m->ids != NULL);
+    assert_int_equal(aplan_tflite_read(data, size, scratch, info.scratch_size, m->buffers, m->ids,
+                                       info.buffer_count, &m->tensors, NULL),
+                     APLAN_OK);
+    size_t steps_count;
+    assert_int_equal(aplan_tflite_steps(data, size, scratch, info.scratch_size, NULL, 0, &steps_count, NULL),
+                     APLAN_OK);
+    aplan_tflite_step *steps = calloc(steps_count + 1u, sizeof *steps);
+    assert_non_null(steps);
+    assert_int_equal(aplan_tflite_steps(data, size, scratch, info.scratch_size, steps, steps_count, &steps_count,
+                                        NULL),
+                     APLAN_OK);
+    aplan_tflm_scratch *req = calloc(requests + 1u, sizeof *req);
+    assert_non_null(req);
+    size_t got;
+    assert_int_equal(aplan_tflm_scratch_requests(data, size, &c, steps, steps_count, scratch, scratch_size, req,
+                                                 requests, &got, NULL),
+                     APLAN_OK);
+    assert_int_equal(got, requests);
+    for (size_t k = 0; k < got; k++) m->buffers[m->tensors + k] = req[k].buffer;
+    m->count = m->tensors + got;
+    m->requests = (uint32_t)got;
+    aplan_problem_init(&m->problem, m->buffers, m->count);
+    m->problem.alignment = 16;
+    m->problem.flags = APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS;
+    uint64_t *offsets = calloc(m->count + 1u, sizeof *offsets);
+    assert_non_null(offsets);
+    aplan_result r;
+    assert_int_equal(plan_with(need_strategy("greedy_by_size_tflm"), &m->problem, offsets, &r), APLAN_OK);
+    m->section = r.arena_size;
+    free(offsets);
+    free(req);
+    free(steps);
+    free(scratch);
+    m->data = (void *)data;
+    m->size = size;
+}
+
+static void free_model(planned_model *m) {
+    free(m->buffers);
+    free(m->ids);
+}
+
+static aplan_tflm_arena_info arena_of(const planned_model *m, unsigned abi, uint32_t planner, uint64_t planner_scratch,
+                                      uint64_t section) {
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    c.abi = abi;
+    c.planner = planner;
+    c.planner_scratch = planner_scratch;
+    size_t scratch_size, requests;
+    assert_int_equal(aplan_tflm_query(m->data, m->size, &c, &scratch_size, &requests, NULL), APLAN_OK);
+    void *scratch = malloc(scratch_size + 8u);
+    assert_non_null(scratch);
+    aplan_tflm_arena_info info;
+    assert_int_equal(aplan_tflm_arena(m->data, m->size, &c, m->ids, m->tensors, section, scratch, scratch_size, &info,
+                                      NULL, 0, NULL),
+                     APLAN_OK);
+    free(scratch);
+    assert_int_equal(info.used, info.planned + info.persistent);
+    assert_int_equal(info.persistent, info.tflm_objects + info.eval_tensors + info.nodes + info.params + info.op_data +
+                                          info.variables + info.scratch_handles + info.io_tensors);
+    return info;
+}
+
+/* The adapter's Init scratch at the smallest arena: its records (an aplan_buffer and an offset per buffer) and the
+ * least aplan_plan scratch of its default candidates (auto's), which it then plans with. */
+static uint64_t adapter_scratch(const planned_model *m) {
+    size_t least = SIZE_MAX;
+    for (size_t k = 0; k < aplan_strategy_auto_count(); k++) {
+        size_t need;
+        if (aplan_plan_scratch_size(aplan_strategy_auto_at(k), &m->problem, &need) == APLAN_OK && need < least)
+            least = need;
+    }
+    assert_true(least != SIZE_MAX);
+    return (sizeof(aplan_buffer) + sizeof(uint64_t)) * (uint64_t)m->count + least;
+}
+
+static void test_shared_models_match_tflm(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "models/%s.tflite", measured[i].model);
+        need_shared(rel);
+    }
+    printf("%-24s %3s %8s %8s %8s %8s %8s %9s\n", "model", "abi", "used", "smallest", "planned", "scratch",
+           "requests", "persistent");
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "models/%s.tflite", measured[i].model);
+        size_t size;
+        void *data = read_all(shared_path(rel), &size);
+        const unsigned abi = measured[i].abi;
+        planned_model m;
+        plan_model(data, size, abi, &m);
+        assert_int_equal(m.section, measured[i].planned);
+        aplan_tflm_arena_info own = arena_of(&m, abi, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        aplan_tflm_arena_info outside = arena_of(&m, abi, APLAN_TFLM_GREEDY_OUTSIDE, 0, m.section);
+        aplan_tflm_arena_info adapter = arena_of(&m, abi, APLAN_TFLM_OTHER_OUTSIDE, adapter_scratch(&m), m.section);
+        printf("%-24s %3u %8llu %8llu %8llu %8llu %8u %9llu\n", measured[i].model, abi,
+               (unsigned long long)own.used, (unsigned long long)own.smallest, (unsigned long long)own.planned,
+               (unsigned long long)own.scratch_bytes, own.scratch_requests, (unsigned long long)own.persistent);
+        assert_int_equal(own.unknown_ops, 0);
+        assert_int_equal(own.scratch_requests, m.requests);
+        assert_int_equal(own.used, measured[i].used);
+        assert_int_equal(own.smallest, measured[i].smallest);
+        assert_int_equal(outside.used, measured[i].used_outside);
+        assert_int_equal(outside.smallest, measured[i].smallest_outside);
+        assert_int_equal(adapter.used, measured[i].used_adapter);
+        assert_int_equal(adapter.smallest, measured[i].smallest_adapter);
+        free_model(&m);
+        free(data);
+    }
+}
+
+static void test_same_problem_as_adapter(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof adapter_saw / sizeof adapter_saw[0]; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "models/%s.tflite", adapter_saw[i].model);
+        need_shared(rel);
+    }
+    for (size_t i = 0; i < sizeof adapter_saw / sizeof adapter_saw[0]; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "models/%s.tflite", adapter_saw[i].model);
+        size_t size;
+        void *data = read_all(shared_path(rel), &size);
+        for (unsigned abi = APLAN_TFLM_ABI_32; abi <= APLAN_TFLM_ABI_64; abi += 32u) {
+            planned_model m;
+            plan_model(data, size, abi, &m);
+            assert_int_equal(m.count, adapter_saw[i].buffers);
+            size_t bytes;
+            assert_int_equal(aplan_lower_bound_scratch_size(&m.problem, &bytes), APLAN_OK);
+            void *scratch = malloc(bytes + 8u);
+            assert_non_null(scratch);
+            uint64_t bound, step;
+            assert_int_equal(aplan_lower_bound(&m.problem, scratch, bytes, &bound, &step), APLAN_OK);
+            assert_int_equal(bound, adapter_saw[i].bound);
+            free(scratch);
+            free_model(&m);
+        }
+        free(data);
+    }
+}
+
+/* The models TFLM does not run: person_detect_vela's ethos-u operator and MediaPipe's custom operators are named and
+ * the figures are lower bounds. */
+static void test_shared_unknown_operators(void **state) {
+    (void)state;
+    need_shared("models/person_detect_vela.tflite");
+    size_t size;
+    void *data = read_all(shared_path("models/person_detect_vela.tflite"), &size);
+    planned_model m;
+    plan_model(data, size, APLAN_TFLM_ABI_32, &m);
+    aplan_tflm_arena_info info = arena_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+    assert_int_equal(info.unknown_ops, 1);
+    aplan_tflite_text name = aplan_tflm_unknown_name(data, size, &info);
+    assert_int_equal(name.size, strlen("ethos-u"));
+    assert_memory_equal(name.data, "ethos-u", name.size);
+    free_model(&m);
+    free(data);
+}
+
+/* ---- Hand-made models ------------------------------------------------------------------------------------------- */
+
+enum { FLOAT32 = 0, ADD = 0, CONCATENATION = 2, CUSTOM = 32, ADD_N = 106, ADD_N_DEPRECATED = 106 };
+
+static const int32_t shape_4[] = {1, 4}, shape_8[] = {1, 8};
+static const int32_t in_0_1[] = {0, 1}, out_2[] = {2}, in_2[] = {2}, out_3[] = {3};
+
+/* One subgraph, float32: op 0 ADD (t0, t1) -> t2, then op 1 (CONCATENATION, or a custom operator with code
+ * `custom`) t2 -> t3; t0, t1, t2 [1, 4] (16 bytes), t3 [1, 8] (32). */
+static tw_file two_ops(int32_t second, const char *custom) {
+    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_8, 2, FLOAT32, 0, false}};
+    const tw_opcode codes[] = {{ADD, ADD}, {(int8_t)second, second}};
+    static const tw_op ops[] = {{0, in_0_1, 2, out_2, 1, 0, {0, 0}, 0}, {1, in_2, 1, out_3, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 4, in_0_1, 2, out_3, 1, ops, 2}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model model = {3, codes, 2, sg, 1, buffers, 1, NULL, 0};
+    tw_string code = {0, 1, custom, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    if (custom != NULL) {
+        x.custom_codes = &code;
+        x.n_custom_codes = 1;
+    }
+    return tw_build_ex(&model, &x);
+}
+
+/* ADD then CONCATENATION, neither asking for scratch. The planned section: t0, t1 live [1, 3), t2 [2, 4), t3 [3, 4):
+ * 48 bytes at step 2 (t0 + t1 + t2) and at step 3 (t2 + t3), which greedy reaches. The tail on a 32-bit target, part
+ * by part (TFLM's struct sizes there):
+ *   - 4 TfLiteEvalTensor of 12 bytes: 48;
+ *   - 2 NodeAndRegistration of 32 bytes: 64;
+ *   - the builtin options: TfLiteAddParams and TfLiteConcatenationParams, 8 bytes each: 16;
+ *   - the kernels' op data: add.cc's OpData, 60 bytes, and concatenation.cc's, 32: 92;
+ *   - TfLiteTensor (40 bytes) of the two inputs and the output, unquantized: 120;
+ *   - TFLM's objects: the allocators, the GreedyMemoryPlanner, the builtin data allocator, the subgraph record and
+ *     the input/output pointer arrays, padding included: 164.
+ * used = 48 + 504 = 552. The smallest arena is larger: while it plans, the GreedyMemoryPlanner's per-buffer
+ * scratch sits between the head and the tail (768). On a 64-bit host the structs grow: 880 and 1096. */
+static void test_hand_made_figures(void **state) {
+    (void)state;
+    tw_file f = two_ops(CONCATENATION, NULL);
+    planned_model m;
+    plan_model(f.data, f.size, APLAN_TFLM_ABI_32, &m);
+    assert_int_equal(m.tensors, 4);
+    assert_int_equal(m.requests, 0);
+    assert_int_equal(m.section, 48);
+    aplan_tflm_arena_info a = arena_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+    assert_int_equal(a.unknown_ops, 0);
+    assert_int_equal(a.eval_tensors, 48);
+    assert_int_equal(a.nodes, 64);
+    assert_int_equal(a.params, 16);
+    assert_int_equal(a.op_data, 92);
+    assert_int_equal(a.io_tensors, 120);
+    assert_int_equal(a.tflm_objects, 164);
+    assert_int_equal(a.variables, 0);
+    assert_int_equal(a.scratch_handles, 0);
+    assert_int_equal(a.persistent, 504);
+    assert_int_equal(a.used, 552);
+    assert_int_equal(a.smallest, 768);
+    aplan_tflm_arena_info b = arena_of(&m, APLAN_TFLM_ABI_64, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+    assert_int_equal(b.used, 880);
+    assert_int_equal(b.smallest, 1096);
+    /* The planner outside the arena: its object leaves the tail, and its scratch the working peak. */
+    aplan_tflm_arena_info o = arena_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_OUTSIDE, 0, m.section);
+    assert_true(o.used < a.used && o.smallest < a.smallest);
+    /* A larger section moves used by as much, and nothing else. */
+    aplan_tflm_arena_info w = arena_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section + 64u);
+    assert_int_equal(w.used, a.used + 64u);
+    assert_int_equal(w.persistent, a.persistent);
+    free_model(&m);
+    tw_free(&f);
+}
+
+/* A kernel's scratch request, sized by the ABI: ADD_N of three float32 inputs gathers their pointers in a scratch
+ * buffer (add_n.cc): 3 * 4 bytes on a 32-bit target, 3 * 8 on a 64-bit one, live at its operator's step (2). TFLM
+ * plans it with the tensors: t0..t2 (16 bytes each) live [1, 3), t3 [2, 3), the request [2, 3) rounded up to 16. */
+static void test_scratch_request(void **state) {
+    (void)state;
+    static const int32_t in_0_1_2[] = {0, 1, 2};
+    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false}};
+    static const tw_opcode codes[] = {{ADD_N_DEPRECATED, ADD_N}};
+    static const tw_op ops[] = {{0, in_0_1_2, 3, out_3, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 4, in_0_1_2, 3, out_3, 1, ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model model = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    tw_file f = tw_build(&model);
+    static const unsigned abis[2] = {APLAN_TFLM_ABI_32, APLAN_TFLM_ABI_64};
+    for (unsigned k = 0; k < 2u; k++) {
+        planned_model m;
+        plan_model(f.data, f.size, abis[k], &m);
+        assert_int_equal(m.tensors, 4);
+        assert_int_equal(m.requests, 1);
+        const aplan_buffer *r = &m.buffers[4];
+        assert_int_equal(r->size, abis[k] == APLAN_TFLM_ABI_32 ? 12u : 24u);
+        assert_int_equal(r->lower, 2);
+        assert_int_equal(r->upper, 3);
+        assert_int_equal(r->offset, APLAN_NO_OFFSET);
+        /* at step 2: four tensors of 16 bytes and the request rounded up to 16 */
+        assert_int_equal(m.section, abis[k] == APLAN_TFLM_ABI_32 ? 80u : 96u);
+        aplan_tflm_arena_info a = arena_of(&m, abis[k], APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        assert_int_equal(a.scratch_requests, 1);
+        assert_int_equal(a.scratch_bytes, r->size);
+        assert_true(a.scratch_handles > 0); /* its ScratchBufferHandle in the tail */
+        free_model(&m);
+    }
+    tw_free(&f);
+}
+
+/* An operator the table does not know: named, counted, the figures flagged as lower bounds; the first is given. */
+static void test_unknown_operator(void **state) {
+    (void)state;
+    tw_file f = two_ops(CUSTOM, "Mystery");
+    planned_model m;
+    plan_model(f.data, f.size, APLAN_TFLM_ABI_32, &m);
+    aplan_tflm_arena_info info = arena_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+    assert_int_equal(info.unknown_ops, 1);
+    assert_int_equal(info.first_unknown_subgraph, 0);
+    assert_int_equal(info.first_unknown_op, 1);
+    aplan_tflite_text name = aplan_tflm_unknown_name(f.data, f.size, &info);
+    assert_int_equal(name.size, 7);
+    assert_memory_equal(name.data, "Mystery", 7);
+    free_model(&m);
+    tw_free(&f);
+}
+
+/* The reader's calls the kernel table reads: an operator's options table field by field (width, sign, default),
+ * its type, and tensors' quantization counts (none in these models). */
+static void test_reader_options(void **state) {
+    (void)state;
+    enum { ADD_OPTIONS = 11 };
+    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false}};
+    static const tw_opcode codes[] = {{ADD, ADD}};
+    /* AddOptions: fused_activation_function (field 0, a byte) 1 (RELU); field 1 holds -2 in a 4-byte slot */
+    static const tw_op ops[] = {{0, in_0_1, 2, out_2, 1, ADD_OPTIONS, {1, -2}, 2}};
+    static const tw_subgraph sg[] = {{tensors, 3, in_0_1, 2, out_2, 1, ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model model = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    tw_file f = tw_build(&model);
+    aplan_tflite_options_info o;
+    assert_int_equal(aplan_tflite_options(f.data, f.size, 0, 0, &o, NULL), APLAN_OK);
+    assert_int_equal(o.type, ADD_OPTIONS);
+    assert_true(o.has_table);
+    assert_null(o.custom.data);
+    assert_int_equal(o.intermediates.count, 0);
+    int64_t v = 0;
+    assert_int_equal(aplan_tflite_option(f.data, f.size, 0, 0, 0, 1, false, 9, &v, NULL), APLAN_OK);
+    assert_int_equal(v, 1);
+    assert_int_equal(aplan_tflite_option(f.data, f.size, 0, 0, 1, 4, true, 9, &v, NULL), APLAN_OK);
+    assert_int_equal(v, -2);
+    assert_int_equal(aplan_tflite_option(f.data, f.size, 0, 0, 1, 4, false, 9, &v, NULL), APLAN_OK);
+    assert_int_equal(v, 0xfffffffe);
+    assert_int_equal(aplan_tflite_option(f.data, f.size, 0, 0, 5, 2, true, 9, &v, NULL), APLAN_OK); /* absent */
+    assert_int_equal(v, 9);
+    assert_int_equal(aplan_tflite_option(f.data, f.size, 0, 0, 0, 3, false, 9, &v, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflite_option(f.data, f.size, 0, 1, 0, 1, false, 9, &v, NULL), APLAN_E_INVALID_ARG);
+    aplan_tflite_tensor_info t;
+    aplan_tflite_id id = {0, 0};
+    assert_int_equal(aplan_tflite_tensor(f.data, f.size, id, &t, NULL), APLAN_OK);
+    assert_int_equal(t.quant_scales, 0);
+    assert_int_equal(t.quant_zero_points, 0);
+    tw_free(&f);
+}
+
+/* Every failure with its status: arguments, the scratch, the output capacity. */
+static void test_failures(void **state) {
+    (void)state;
+    tw_file f = two_ops(CONCATENATION, NULL);
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    size_t scratch_size = 0, requests = 0;
+    aplan_format_error e;
+    assert_int_equal(aplan_tflm_query(NULL, 0, &c, &scratch_size, &requests, &e), APLAN_E_INVALID_ARG);
+    c.abi = 16;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), APLAN_E_INVALID_ARG);
+    aplan_tflm_config_init(&c);
+    c.planner = 7;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), APLAN_E_INVALID_ARG);
+    aplan_tflm_config_init(&c);
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), APLAN_OK);
+    assert_true(scratch_size > 0);
+    /* A truncated model: the reader's own status. */
+    aplan_tflite_info ti;
+    aplan_status reader = aplan_tflite_query(f.data, 12, &ti, NULL);
+    assert_int_not_equal(reader, APLAN_OK);
+    assert_int_equal(aplan_tflm_query(f.data, 12, &c, &scratch_size, &requests, &e), reader);
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, NULL), APLAN_OK);
+    void *scratch = malloc(scratch_size + 16u);
+    assert_non_null(scratch);
+    aplan_tflm_arena_info info;
+    aplan_tflite_id ids[4] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+    assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, 64, scratch, scratch_size - 8u, &info, NULL, 0, &e),
+                     APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, 64, (char *)scratch + 1, scratch_size, &info, NULL,
+                                      0, &e),
+                     APLAN_E_SCRATCH_MISALIGNED);
+    aplan_tflite_id outside[1] = {{0, 9}};
+    assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, outside, 1, 64, scratch, scratch_size, &info, NULL, 0, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, UINT64_MAX - 8u, scratch, scratch_size, &info, NULL,
+                                      0, &e),
+                     APLAN_E_SIZE_OVERFLOW);
+    free(scratch);
+    tw_free(&f);
+}
+
+/* The look-up is a binary search by code, then by custom code: the table must be in that order, and each entry says
+ * where in TFLM it was read from. */
+static void test_kernel_table(void **state) {
+    (void)state;
+    assert_true(aplan__tflm_kernel_count > 100u);
+    for (size_t i = 0; i < aplan__tflm_kernel_count; i++) {
+        const aplan__tflm_kernel *k = &aplan__tflm_kernels[i];
+        assert_non_null(k->source);
+        assert_true(strncmp(k->source, "tensorflow/lite/micro/kernels/", 30) == 0 ||
+                    strncmp(k->source, "signal/micro/kernels/", 21) == 0);
+        assert_true((k->code == CUSTOM) == (k->custom != NULL));
+        if (i == 0) continue;
+        const aplan__tflm_kernel *p = &aplan__tflm_kernels[i - 1];
+        assert_true(p->code < k->code || (p->code == k->code && k->custom != NULL && strcmp(p->custom, k->custom) < 0));
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shared_models_match_tflm), cmocka_unit_test(test_same_problem_as_adapter),
+        cmocka_unit_test(test_shared_unknown_operators),
+        cmocka_unit_test(test_hand_made_figures),        cmocka_unit_test(test_scratch_request),
+        cmocka_unit_test(test_unknown_operator),         cmocka_unit_test(test_reader_options),
+        cmocka_unit_test(test_failures),                 cmocka_unit_test(test_kernel_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
