@@ -7,13 +7,14 @@
  * one byte less is refused, and the output reads back to the same buffers with the plan as their fixed offsets.
  * The lookups run on every model that reads: aplan_tflite_steps numbers as many steps as the lifetimes use, each
  * naming an operator that aplan_tflite_operator describes alike; every tensor, operator and subgraph lookup
- * succeeds (or fails on a malformed name only), every text and index vector lies inside the input, every index is
- * in range, and a planned tensor's size is its buffer's.
+ * succeeds (or fails on a malformed name or quantization table only), every text and index vector lies inside the input, every index is
+ * in range, and a planned tensor's size is its buffer's. TFLM's whole arena is computed for both ABIs (check_tflm).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "aplan/tflite.h"
+#include "aplan/tflm.h"
 #include "fuzz_common.h"
 
 static bool format_status(aplan_status s) {
@@ -241,6 +242,70 @@ static void check_error(aplan_status st, const aplan_format_error *e, size_t siz
     FZ_CHECK(NULL, memchr(e->message, '\0', sizeof e->message) != NULL && e->message[0] != '\0', "bad message");
 }
 
+/* TFLM's whole arena (aplan/tflm.h) on a model that reads, for each ABI: the query sizes the scratch; the scratch
+ * requests are buffers live inside the steps; the arena's parts sum to its tail, its tail and section to used, and
+ * the smallest arena is found; any failure carries a documented status. Models whose record would pass 64 MiB are
+ * left out (a fuzzer's memory, not a limit of the model). */
+static void check_tflm(const uint8_t *model, size_t size, const aplan_tflite_info *info, void *reader_scratch,
+                       const aplan_tflite_id *ids, size_t count, uint64_t section) {
+    size_t step_count = 0;
+    if (aplan_tflite_steps(model, size, reader_scratch, info->scratch_size, NULL, 0, &step_count, NULL) != APLAN_OK)
+        return;
+    aplan_tflite_step *steps = malloc((step_count + 1u) * sizeof *steps);
+    if (steps == NULL) abort();
+    if (aplan_tflite_steps(model, size, reader_scratch, info->scratch_size, steps, step_count, &step_count, NULL) !=
+        APLAN_OK)
+        abort(); /* the count call succeeded on the same bytes */
+    for (unsigned abi = APLAN_TFLM_ABI_32; abi <= APLAN_TFLM_ABI_64; abi += 32u) {
+        aplan_tflm_config c;
+        aplan_tflm_config_init(&c);
+        c.abi = abi;
+        size_t need = 0, requests = 0;
+        aplan_format_error e;
+        aplan_status st = aplan_tflm_query(model, size, &c, &need, &requests, &e);
+        if (st != APLAN_OK) {
+            check_error(st, &e, size);
+            continue;
+        }
+        if (need > ((size_t)64 << 20)) continue;
+        void *scratch = malloc(need + 8u);
+        aplan_tflm_scratch *req = malloc((requests + 1u) * sizeof *req);
+        if (scratch == NULL || req == NULL) abort();
+        size_t got = 0;
+        st = aplan_tflm_scratch_requests(model, size, &c, steps, step_count, scratch, need, req, requests, &got, &e);
+        if (st != APLAN_OK) {
+            check_error(st, &e, size);
+        } else {
+            FZ_CHECK(NULL, got == requests, "query said %zu scratch requests, the call gave %zu", requests, got);
+            for (size_t k = 0; k < got; k++) {
+                const aplan_buffer *b = &req[k].buffer;
+                FZ_CHECK(NULL, b->lower <= b->upper && b->upper <= step_count, "request %zu: steps [%llu, %llu) of %zu",
+                         k, (unsigned long long)b->lower, (unsigned long long)b->upper, step_count);
+                FZ_CHECK(NULL, b->offset == APLAN_NO_OFFSET, "request %zu has an offset", k);
+            }
+        }
+        aplan_tflm_arena_info a;
+        st = aplan_tflm_arena(model, size, &c, ids, count, section, scratch, need, &a, NULL, 0, &e);
+        if (st != APLAN_OK) {
+            check_error(st, &e, size);
+            FZ_CHECK(NULL, st == APLAN_E_SIZE_OVERFLOW || st >= APLAN_E_FORMAT_TRUNCATED, "arena: %s", e.message);
+        } else {
+            FZ_CHECK(NULL, a.used == a.planned + a.persistent && a.planned == section, "used %llu != %llu + %llu",
+                     (unsigned long long)a.used, (unsigned long long)a.planned, (unsigned long long)a.persistent);
+            FZ_CHECK(NULL, a.persistent == a.tflm_objects + a.eval_tensors + a.nodes + a.params + a.op_data +
+                                               a.variables + a.scratch_handles + a.io_tensors,
+                     "persistent %llu is not the sum of its parts", (unsigned long long)a.persistent);
+            FZ_CHECK(NULL, a.smallest >= a.persistent && a.smallest >= section, "smallest %llu below its parts",
+                     (unsigned long long)a.smallest);
+            FZ_CHECK(NULL, a.unknown_ops <= info->operator_count, "%u unknown of %zu operators", a.unknown_ops,
+                     info->operator_count);
+        }
+        free(req);
+        free(scratch);
+    }
+    free(steps);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *model = malloc(size ? size : 1); /* exactly size bytes: ASan flags any read past the end */
     if (model == NULL) abort();
@@ -280,6 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_CHECK(&p, ps == APLAN_OK || ps == APLAN_E_SIZE_OVERFLOW || ps == APLAN_E_MISALIGNED_OFFSET,
                  "%s on a read model: %s", ref != NULL ? ref->name : "-", aplan_status_str(ps));
         if (ref != NULL && ps == APLAN_OK) check_embed(model, size, buffers, ids, off, count);
+        check_tflm(model, size, &info, scratch, ids, count, ref != NULL && ps == APLAN_OK ? r.arena_size : 0);
     }
     free(off);
     free(ids);

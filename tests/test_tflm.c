@@ -226,7 +226,10 @@ static void test_shared_models_match_tflm(void **state) {
         assert_int_equal(outside.used, measured[i].used_outside);
         assert_int_equal(outside.smallest, measured[i].smallest_outside);
         assert_int_equal(adapter.used, measured[i].used_adapter);
-        assert_int_equal(adapter.smallest, measured[i].smallest_adapter);
+        /* The adapter's Init scratch is its strategies' need, which a compact build makes smaller: the figure
+         * measured is a default build's. */
+        if (compact_build()) assert_true(adapter.smallest <= measured[i].smallest_adapter);
+        else assert_int_equal(adapter.smallest, measured[i].smallest_adapter);
         free_model(&m);
         free(data);
     }

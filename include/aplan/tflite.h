@@ -253,7 +253,8 @@ typedef struct aplan_tflite_tensor_info {
  *     3 tensors", "id s4t0: the model has 3 subgraphs");
  *   - the status aplan_tflite_query gives for the header, Model.subgraphs, Model.buffers, the subgraph table, its
  *     tensors vector, the tensor or its buffer (so never one for a model the query accepted);
- *   - APLAN_E_FORMAT_TRUNCATED / _BAD_OFFSET iff the name string is malformed (runs past the end, offset outside).
+ *   - APLAN_E_FORMAT_TRUNCATED / _BAD_OFFSET iff the name string is malformed (runs past the end, offset outside),
+ *     or (since 0.3.1) the quantization table or its scale / zero_point vectors are (which the query does not read).
  * Complexity O(rank) time (O(1) beyond the shape), O(1) stack; no allocation.
  */
 APLAN_API aplan_status aplan_tflite_tensor(const void *model, size_t model_size, aplan_tflite_id id,

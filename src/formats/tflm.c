@@ -111,6 +111,7 @@ typedef struct recorder {
     uint32_t first_unknown_subgraph, first_unknown_op;
     aplan_status status;   /* the first failure of a lookup, kept */
     aplan_format_error *error;
+    aplan_format_error spare; /* what lookups after the first failure write to (err) */
 } recorder;
 
 static void put(recorder *r, uint8_t kind, uint8_t part, uint64_t size, uint64_t align, uint32_t op) {
@@ -140,13 +141,17 @@ unsigned aplan__tflm_ptr(const aplan__tflm_node *n) { return n->r->t->ptr; }
 uint32_t aplan__tflm_inputs(const aplan__tflm_node *n) { return n->info.inputs.count; }
 uint32_t aplan__tflm_outputs(const aplan__tflm_node *n) { return n->info.outputs.count; }
 
+/* Where a lookup writes its error: the caller's until the first failure, then a spare, so that the error kept is
+ * the first failure's (the status keep() keeps), not a later lookup's success clearing it. */
+static aplan_format_error *err(recorder *r) { return r->status == APLAN_OK ? r->error : &r->spare; }
+
 static void keep(recorder *r, aplan_status st) {
     if (st != APLAN_OK && r->status == APLAN_OK) r->status = st;
 }
 
 static const aplan_tflite_options_info *options(aplan__tflm_node *n) {
     if (!n->have_options) {
-        keep(n->r, aplan_tflite_options(n->r->model, n->r->model_size, n->subgraph, n->op, &n->options, n->r->error));
+        keep(n->r, aplan_tflite_options(n->r->model, n->r->model_size, n->subgraph, n->op, &n->options, err(n->r)));
         n->have_options = true;
     }
     return &n->options;
@@ -164,7 +169,7 @@ static aplan__tflm_tensor tensor_at(aplan__tflm_node *n, aplan_tflite_indices li
     if (index < 0) return t;
     aplan_tflite_tensor_info info;
     const aplan_tflite_id id = {n->subgraph, (uint32_t)index};
-    const aplan_status st = aplan_tflite_tensor(n->r->model, n->r->model_size, id, &info, n->r->error);
+    const aplan_status st = aplan_tflite_tensor(n->r->model, n->r->model_size, id, &info, err(n->r));
     keep(n->r, st);
     if (st != APLAN_OK) return t;
     t.present = true;
@@ -189,7 +194,7 @@ aplan__tflm_tensor aplan__tflm_intermediate(aplan__tflm_node *n, uint32_t k) {
 int64_t aplan__tflm_option(aplan__tflm_node *n, unsigned field, unsigned width, bool is_signed, int64_t def) {
     int64_t v = def;
     keep(n->r, aplan_tflite_option(n->r->model, n->r->model_size, n->subgraph, n->op, field, width, is_signed, def,
-                                   &v, n->r->error));
+                                   &v, err(n->r)));
     return v;
 }
 
@@ -394,7 +399,7 @@ static bool open_node(recorder *r, uint32_t s, uint32_t op, uint32_t global, apl
     n->subgraph = s;
     n->op = op;
     n->global = global;
-    const aplan_status st = aplan_tflite_operator(r->model, r->model_size, s, op, &n->info, r->error);
+    const aplan_status st = aplan_tflite_operator(r->model, r->model_size, s, op, &n->info, err(r));
     keep(r, st);
     return st == APLAN_OK;
 }
@@ -406,7 +411,7 @@ static void each_operator(walk *w, unsigned phase) {
     uint32_t global = 0;
     for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
         aplan_tflite_subgraph_info sg;
-        keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, r->error));
+        keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, err(r)));
         if (r->status != APLAN_OK) return;
         for (uint32_t op = 0; op < sg.operator_count && r->status == APLAN_OK; op++, global++) {
             aplan__tflm_node n;
@@ -442,7 +447,7 @@ static void each_operator(walk *w, unsigned phase) {
 static void io_tensors(walk *w, bool outputs) {
     recorder *r = w->r;
     aplan_tflite_subgraph_info sg;
-    keep(r, aplan_tflite_subgraph(r->model, r->model_size, 0, &sg, r->error));
+    keep(r, aplan_tflite_subgraph(r->model, r->model_size, 0, &sg, err(r)));
     if (r->status != APLAN_OK) return;
     const aplan_tflite_indices list = outputs ? sg.outputs : sg.inputs;
     put(r, EV_PERSISTENT, PART_TFLM, (uint64_t)r->t->ptr * list.count, ARENA_ALIGN, UINT32_MAX);
@@ -450,7 +455,7 @@ static void io_tensors(walk *w, bool outputs) {
         aplan_tflite_tensor_info info;
         const int32_t index = aplan_tflite_index_at(list, i);
         const aplan_tflite_id id = {0, index < 0 ? UINT32_MAX : (uint32_t)index};
-        keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, r->error));
+        keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, err(r)));
         if (r->status != APLAN_OK) return;
         aplan__tflm_tensor t;
         APLAN_MEMSET(&t, 0, sizeof t);
@@ -476,7 +481,7 @@ static void record(walk *w) {
     for (unsigned pass = 0; pass < 2u; pass++) { /* every subgraph's eval tensors, then every subgraph's nodes */
         for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
             aplan_tflite_subgraph_info sg;
-            keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, r->error));
+            keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, err(r)));
             if (pass == 0u)
                 put(r, EV_PERSISTENT, PART_EVAL, (uint64_t)t->eval_tensor.size * sg.tensor_count, t->eval_tensor.align,
                     none);
@@ -496,11 +501,11 @@ static void record(walk *w) {
     uint32_t global = 0;
     for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
         aplan_tflite_subgraph_info sg;
-        keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, r->error));
+        keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, err(r)));
         for (uint32_t i = 0; i < sg.tensor_count && r->status == APLAN_OK; i++, global++) {
             aplan_tflite_tensor_info info;
             const aplan_tflite_id id = {s, i};
-            keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, r->error));
+            keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, err(r)));
             if (r->status == APLAN_OK && info.is_variable)
                 put(r, EV_VARIABLE, PART_VARIABLES, info.has_size ? info.size : UINT64_MAX, ARENA_ALIGN, global);
         }
@@ -587,8 +592,12 @@ static bool replay(const replay_in *in, uint64_t S, replay_out *out) {
             const uint64_t to = tail & ~(uint64_t)(ARENA_ALIGN - 1u);
             if (temp > UINT64_MAX - ARENA_ALIGN || to < from) return false;
             const uint64_t remaining = to - from;
-            if (in->planner == APLAN_TFLM_OTHER_OUTSIDE ? remaining < in->planner_scratch
-                                                        : remaining / GREEDY_PER_BUFFER < in->buffers)
+            /* GreedyMemoryPlanner takes the whole free space as scratch and needs GREEDY_PER_BUFFER bytes a buffer
+             * (a product, not remaining / GREEDY_PER_BUFFER: no 64-bit division on a 32-bit core) */
+            if (in->planner == APLAN_TFLM_OTHER_OUTSIDE
+                    ? remaining < in->planner_scratch
+                    : (uint64_t)in->buffers > UINT64_MAX / GREEDY_PER_BUFFER ||
+                          remaining < (uint64_t)in->buffers * GREEDY_PER_BUFFER)
                 return false;
             if (in->planned > tail) return false; /* the head's buffer released, then the plan reserved */
             head = temp = in->planned;

@@ -364,9 +364,11 @@ static uint64_t circular_buffer(aplan__tflm_node *n, uint64_t capacity) {
 }
 /* The rows a signal kernel processes: every dimension but the last (or the last two). */
 static uint64_t outer(const aplan__tflm_tensor *t, unsigned inner_dims) {
-    uint64_t inner = 1;
+    uint64_t inner = 1, rows = 1;
     for (unsigned i = 1; i <= inner_dims; i++) inner = mul(inner, dim(*t, -(int)i));
-    return inner == 0 ? 0 : t->elements / inner;
+    /* the product of the other dimensions, not elements / inner: no 64-bit division on a 32-bit core */
+    for (uint32_t i = 0; i + inner_dims < t->rank; i++) rows = mul(rows, dim(*t, (int)i));
+    return inner == 0 ? 0 : rows;
 }
 
 /* delay.cc: options delay_length (element 0). Per row, a circular buffer of frame + delay slots. */
@@ -404,8 +406,10 @@ static void p_framer(aplan__tflm_node *n) {
     const aplan__tflm_tensor input = in(n, 0);
     const int32_t size = aplan__tflm_custom_int(n, 0), step = aplan__tflm_custom_int(n, 1);
     const uint64_t rows = outer(&input, 1);
+    /* in 32 bits (both are int32: the sum stays below 2^32), so a 32-bit core needs no 64-bit division */
     const uint64_t capacity =
-        step > 0 && size >= 0 ? ((uint64_t)size + (uint64_t)step - 1u) / (uint64_t)step * (uint64_t)step : 0u;
+        step > 0 && size >= 0 ? (uint64_t)(((uint32_t)size + (uint32_t)step - 1u) / (uint32_t)step) * (uint64_t)step
+                              : 0u;
     I(0);
     O(0);
     O(1);
