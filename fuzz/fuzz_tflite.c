@@ -7,8 +7,9 @@
  * one byte less is refused, and the output reads back to the same buffers with the plan as their fixed offsets.
  * The lookups run on every model that reads: aplan_tflite_steps numbers as many steps as the lifetimes use, each
  * naming an operator that aplan_tflite_operator describes alike; every tensor, operator and subgraph lookup
- * succeeds (or fails on a malformed name or quantization table only), every text and index vector lies inside the input, every index is
- * in range, and a planned tensor's size is its buffer's. TFLM's whole arena is computed for both ABIs (check_tflm).
+ * succeeds (or fails on a malformed name or quantization table only), every text and index vector lies inside the
+ * input, every index is in range, and a planned tensor's size is its buffer's. TFLM's whole arena is computed for
+ * both ABIs (check_tflm).
  */
 #include <stdlib.h>
 #include <string.h>

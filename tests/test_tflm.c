@@ -76,6 +76,13 @@ static const struct {
     {"trained_lstm_int8", 9, 1536},
 };
 
+/* "models/NAME.tflite", the shared folder's path of a model (in a static buffer the next call overwrites). */
+static const char *model_path(const char *name) {
+    static char rel[128];
+    snprintf(rel, sizeof rel, "models/%s.tflite", name);
+    return rel;
+}
+
 static void *read_all(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
@@ -197,18 +204,12 @@ static uint64_t adapter_scratch(const planned_model *m) {
 
 static void test_shared_models_match_tflm(void **state) {
     (void)state;
-    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
-        char rel[128];
-        snprintf(rel, sizeof rel, "models/%s.tflite", measured[i].model);
-        need_shared(rel);
-    }
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) need_shared(model_path(measured[i].model));
     printf("%-24s %3s %8s %8s %8s %8s %8s %9s\n", "model", "abi", "used", "smallest", "planned", "scratch",
            "requests", "persistent");
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
-        char rel[128];
-        snprintf(rel, sizeof rel, "models/%s.tflite", measured[i].model);
         size_t size;
-        void *data = read_all(shared_path(rel), &size);
+        void *data = read_all(shared_path(model_path(measured[i].model)), &size);
         const unsigned abi = measured[i].abi;
         planned_model m;
         plan_model(data, size, abi, &m);
@@ -237,16 +238,11 @@ static void test_shared_models_match_tflm(void **state) {
 
 static void test_same_problem_as_adapter(void **state) {
     (void)state;
+    for (size_t i = 0; i < sizeof adapter_saw / sizeof adapter_saw[0]; i++)
+        need_shared(model_path(adapter_saw[i].model));
     for (size_t i = 0; i < sizeof adapter_saw / sizeof adapter_saw[0]; i++) {
-        char rel[128];
-        snprintf(rel, sizeof rel, "models/%s.tflite", adapter_saw[i].model);
-        need_shared(rel);
-    }
-    for (size_t i = 0; i < sizeof adapter_saw / sizeof adapter_saw[0]; i++) {
-        char rel[128];
-        snprintf(rel, sizeof rel, "models/%s.tflite", adapter_saw[i].model);
         size_t size;
-        void *data = read_all(shared_path(rel), &size);
+        void *data = read_all(shared_path(model_path(adapter_saw[i].model)), &size);
         for (unsigned abi = APLAN_TFLM_ABI_32; abi <= APLAN_TFLM_ABI_64; abi += 32u) {
             planned_model m;
             plan_model(data, size, abi, &m);

@@ -460,9 +460,10 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
     uint64_t joint = run->result.arena_size;
     printf("%s: planned section ", o->output);
     if (s->tflm_arena != 0) printf("%llu -> ", (unsigned long long)s->tflm_arena);
-    printf("%llu byte%s (%s%s; TFLM places the kernels' scratch around its tensors", (unsigned long long)s->tflm_embed_section,
-           cli_s(s->tflm_embed_section), s->tflm_arena != 0 ? "TFLM's greedy planner -> " : "", run->strategy->name);
-    if (joint != s->tflm_embed_section) printf("; its plan of tensors and scratch together: %llu", (unsigned long long)joint);
+    printf("%llu byte%s (%s%s; TFLM places the kernels' scratch around its tensors",
+           (unsigned long long)s->tflm_embed_section, cli_s(s->tflm_embed_section), s->tflm_arena != 0 ? "TFLM's greedy planner -> " : "", run->strategy->name);
+    if (joint != s->tflm_embed_section)
+        printf("; its plan of tensors and scratch together: %llu", (unsigned long long)joint);
     printf("), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n", (unsigned long long)s->bound,
            cli_s(s->bound), cli_best_proven(s) && joint == s->tflm_embed_section ? ", optimal" : "",
            info.planned_count, info.tensor_count, cli_s(info.tensor_count));
@@ -523,6 +524,13 @@ static int load_model(const char *path, uint64_t max_size, const char *why, char
     return rc;
 }
 
+/* add_scratch on a model load_model read, its bytes (data) freed with it on failure. */
+static int add_model_scratch(const cli_options *o, char *data, cli_input *in) {
+    const int rc = add_scratch(o, in);
+    if (rc != CLI_EXIT_OK) free(data);
+    return rc;
+}
+
 int cli_cmd_graph(const cli_options *o) {
     char *data;
     size_t size;
@@ -552,11 +560,8 @@ int cli_cmd_embed(const cli_options *o) {
     size_t size;
     cli_input in;
     int rc = load_model(model, cli_max_input(o), "embed writes a TFLM offline plan into one", &data, &size, &in);
+    if (rc == CLI_EXIT_OK) rc = add_model_scratch(o, data, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    if ((rc = add_scratch(o, &in)) != CLI_EXIT_OK) {
-        free(data);
-        return rc;
-    }
     cli_session s;
     cli_session_init(&s, o, &in);
     tflm_capacity(&s);
@@ -592,7 +597,8 @@ int cli_cmd_embed(const cli_options *o) {
                       (unsigned long long)a->used, (unsigned long long)a->smallest);
             rc = CLI_EXIT_NO_FIT;
         } else {
-            fprintf(stderr, "%s: warning: with the plan embedded TFLM's arena grows from %llu to %llu bytes (--force)\n",
+            fprintf(stderr,
+                    "%s: warning: with the plan embedded TFLM's arena grows from %llu to %llu bytes (--force)\n",
                     CLI_PROGRAM, (unsigned long long)a->used, (unsigned long long)z->used);
         }
     }
@@ -608,11 +614,8 @@ int cli_cmd_arena(const cli_options *o) {
     size_t size;
     cli_input in;
     int rc = load_model(o->args[0], cli_max_input(o), "the arena is TFLM's, which runs models", &data, &size, &in);
+    if (rc == CLI_EXIT_OK) rc = add_model_scratch(o, data, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    if ((rc = add_scratch(o, &in)) != CLI_EXIT_OK) {
-        free(data);
-        return rc;
-    }
     cli_session s;
     cli_session_init(&s, o, &in);
     rc = cli_check_problem(&s);

@@ -138,7 +138,8 @@ static void json_tflm(FILE *out, const cli_session *s) {
                 (unsigned long long)i->tflm_objects, (unsigned long long)i->eval_tensors, (unsigned long long)i->nodes,
                 (unsigned long long)i->params, (unsigned long long)i->op_data, (unsigned long long)i->variables,
                 (unsigned long long)i->scratch_handles, (unsigned long long)i->io_tensors,
-                (unsigned long)i->scratch_requests, (unsigned long long)i->scratch_bytes, (unsigned long)i->unknown_ops);
+                (unsigned long)i->scratch_requests, (unsigned long long)i->scratch_bytes,
+                (unsigned long)i->unknown_ops);
         fputs(", \"first_unknown\": ", out);
         if (i->unknown_ops > 0) {
             aplan_tflite_text name = aplan_tflm_unknown_name(in->model, in->model_size, i);

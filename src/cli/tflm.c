@@ -234,8 +234,8 @@ const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f) {
 static void write_sum(FILE *out, const cli_tflm_figures *f) {
     const aplan_tflm_arena_info *i = &f->info;
     uint64_t scratch = i->planned - f->tensors;
-    fprintf(out, "%llu bytes = planned tensors %llu + kernels' scratch %llu + persistent %llu", (unsigned long long)i->used,
-            (unsigned long long)f->tensors, (unsigned long long)scratch, (unsigned long long)i->persistent);
+    fprintf(out, "%llu bytes = planned tensors %llu + kernels' scratch %llu + persistent %llu",
+            (unsigned long long)i->used, (unsigned long long)f->tensors, (unsigned long long)scratch, (unsigned long long)i->persistent);
     if (i->used != i->planned + i->persistent) /* never, as TFLM allocates (its temporaries are gone by then) */
         fprintf(out, " + temporary %llu", (unsigned long long)(i->used - i->planned - i->persistent));
     fprintf(out, "; smallest arena %llu%s", (unsigned long long)i->smallest, i->unknown_ops > 0 ? " (at least)" : "");

@@ -763,6 +763,15 @@ aplan_status aplan_tflm_query(const void *model, size_t model_size, const aplan_
     return APLAN_OK;
 }
 
+/* begin, then the caller's scratch checked and the per-subgraph bases written into it. */
+static aplan_status start(session *x, const void *model, size_t model_size, const aplan_tflm_config *config,
+                          void *scratch, size_t scratch_size, aplan_format_error *error) {
+    aplan_status st = begin(x, model, model_size, config, error);
+    if (st == APLAN_OK) st = check_scratch(x, scratch, scratch_size);
+    if (st == APLAN_OK) st = bases(x, scratch);
+    return st;
+}
+
 aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, const aplan_tflm_config *config,
                                          const aplan_tflite_step *steps, size_t step_count, void *scratch,
                                          size_t scratch_size, aplan_tflm_scratch *requests, size_t capacity,
@@ -772,9 +781,7 @@ aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, c
     if (count == NULL) return arg_error(error, "count is NULL");
     if (steps == NULL && step_count > 0) return arg_error(error, "steps is NULL");
     if (requests == NULL && capacity > 0) return arg_error(error, "requests is NULL");
-    aplan_status st = begin(&x, model, model_size, config, error);
-    if (st == APLAN_OK) st = check_scratch(&x, scratch, scratch_size);
-    if (st == APLAN_OK) st = bases(&x, scratch);
+    const aplan_status st = start(&x, model, model_size, config, scratch, scratch_size, error);
     if (st != APLAN_OK) return st;
     unsigned char *base = scratch;
     const uint32_t *ob = (const uint32_t *)(void *)(base + x.lay.op_base);
@@ -802,6 +809,9 @@ aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, c
     *count = x.r.request_count;
     if (capacity < x.r.request_count) {
         x.r.error->status = APLAN_E_OUTPUT_TOO_SMALL;
+        aplan__text w = {x.r.error->message, sizeof x.r.error->message, 0};
+        aplan__putf(&w, "requests holds %u entries, the model's kernels make %u requests", (uint64_t)capacity,
+                    (uint64_t)x.r.request_count);
         return APLAN_E_OUTPUT_TOO_SMALL;
     }
     return APLAN_OK;
@@ -816,9 +826,7 @@ aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_
     if (info == NULL) return arg_error(error, "info is NULL");
     if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
     if (costs == NULL && capacity > 0) return arg_error(error, "costs is NULL");
-    aplan_status st = begin(&x, model, model_size, config, error);
-    if (st == APLAN_OK) st = check_scratch(&x, scratch, scratch_size);
-    if (st == APLAN_OK) st = bases(&x, scratch);
+    const aplan_status st = start(&x, model, model_size, config, scratch, scratch_size, error);
     if (st != APLAN_OK) return st;
     unsigned char *base = scratch;
     const uint32_t *tb = (const uint32_t *)(void *)(base + x.lay.tensor_base);
