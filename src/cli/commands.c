@@ -401,7 +401,8 @@ int cli_cmd_targets(const cli_options *o) {
         printf("%-22s RAM: %s\n", "", t->why_ram);
     }
     printf("The RAM size is the capacity. The alignment is the default for CSV input (other runtimes): a .tflite\n"
-           "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target.\n");
+           "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target. Every preset\n"
+           "is a 32-bit core: TFLM's structs are sized for 4-byte pointers (--abi 32) with any of them.\n");
     return cli_flush_stdout();
 }
 
