@@ -9,7 +9,7 @@
  * naming an operator that aplan_tflite_operator describes alike; every tensor, operator and subgraph lookup
  * succeeds (or fails on a malformed name or quantization table only), every text and index vector lies inside the
  * input, every index is in range, and a planned tensor's size is its buffer's. TFLM's whole arena is computed for
- * both ABIs (check_tflm).
+ * both ABIs, reference and CMSIS-NN kernels (check_tflm).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -243,10 +243,10 @@ static void check_error(aplan_status st, const aplan_format_error *e, size_t siz
     FZ_CHECK(NULL, memchr(e->message, '\0', sizeof e->message) != NULL && e->message[0] != '\0', "bad message");
 }
 
-/* TFLM's whole arena (aplan/tflm.h) on a model that reads, for each ABI: the query sizes the scratch; the scratch
- * requests are buffers live inside the steps; the arena's parts sum to its tail, its tail and section to used, and
- * the smallest arena is found; any failure carries a documented status. Models whose record would pass 64 MiB are
- * left out (a fuzzer's memory, not a limit of the model). */
+/* TFLM's whole arena (aplan/tflm.h) on a model that reads, for each ABI and kernel set: the query sizes the
+ * scratch; the scratch requests are buffers live inside the steps; the arena's parts sum to its tail, its tail and
+ * section to used, and the smallest arena is found; any failure carries a documented status. Models whose record
+ * would pass 64 MiB are left out (a fuzzer's memory, not a limit of the model). */
 static void check_tflm(const uint8_t *model, size_t size, const aplan_tflite_info *info, void *reader_scratch,
                        const aplan_tflite_id *ids, size_t count, uint64_t section) {
     size_t step_count = 0;
@@ -257,10 +257,14 @@ static void check_tflm(const uint8_t *model, size_t size, const aplan_tflite_inf
     if (aplan_tflite_steps(model, size, reader_scratch, info->scratch_size, steps, step_count, &step_count, NULL) !=
         APLAN_OK)
         abort(); /* the count call succeeded on the same bytes */
-    for (unsigned abi = APLAN_TFLM_ABI_32; abi <= APLAN_TFLM_ABI_64; abi += 32u) {
+    for (unsigned run = 0; run < 4u; run++) { /* each ABI, with the reference kernels and with CMSIS-NN (DSP) */
         aplan_tflm_config c;
         aplan_tflm_config_init(&c);
-        c.abi = abi;
+        c.abi = run & 1u ? APLAN_TFLM_ABI_64 : APLAN_TFLM_ABI_32;
+        if (run >= 2u) {
+            c.kernels = APLAN_TFLM_KERNELS_CMSIS_NN;
+            c.isa = APLAN_TFLM_ISA_DSP;
+        }
         size_t need = 0, requests = 0;
         aplan_format_error e;
         aplan_status st = aplan_tflm_query(model, size, &c, &need, &requests, &e);

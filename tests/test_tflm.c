@@ -62,6 +62,42 @@ static const struct {
     {"trained_lstm_int8", 32, 3228, 3232, 3196, 3188, 1536, 3196, 3188},
 };
 
+/* The same builds with OPTIMIZED_KERNEL_DIR=cmsis_nn (CMSIS-NN 4ab83cc3): on x86-64 CMSIS-NN compiles its portable
+ * C, on armhf (Armv7-A) its DSP code, as on a Cortex-M4 (results-cmsis/). */
+static const struct {
+    const char *model;
+    unsigned abi;
+    uint32_t isa;
+    uint64_t used, smallest, used_outside, smallest_outside, planned;
+} measured_cmsis[] = {
+    {"audio_preprocessor_int8", 64, APLAN_TFLM_ISA_PORTABLE, 9952, 9944, 9872, 9872, 3040},
+    {"dtln_noise_suppression", 64, APLAN_TFLM_ISA_PORTABLE, 15472, 15472, 15408, 15400, 2464},
+    {"hello_world_float", 64, APLAN_TFLM_ISA_PORTABLE, 1312, 1704, 1232, 1632, 128},
+    {"hello_world_int8", 64, APLAN_TFLM_ISA_PORTABLE, 1280, 1704, 1200, 1632, 32},
+    {"keyword_scrambled", 64, APLAN_TFLM_ISA_PORTABLE, 14896, 17808, 14832, 17736, 672},
+    {"keyword_scrambled_8bit", 64, APLAN_TFLM_ISA_PORTABLE, 9776, 12688, 9712, 12616, 672},
+    {"micro_speech_lstm", 64, APLAN_TFLM_ISA_PORTABLE, 22496, 22488, 22416, 22416, 17008},
+    {"micro_speech_quantized", 64, APLAN_TFLM_ISA_PORTABLE, 7360, 7360, 7296, 7288, 5968},
+    {"person_detect", 64, APLAN_TFLM_ISA_PORTABLE, 85056, 85056, 84992, 84984, 55296},
+    {"simple_add_model", 64, APLAN_TFLM_ISA_PORTABLE, 49936, 49928, 49856, 49856, 49152},
+    {"test_conv_model", 64, APLAN_TFLM_ISA_PORTABLE, 10464, 10456, 10384, 10384, 8320},
+    {"trained_lstm", 64, APLAN_TFLM_ISA_PORTABLE, 8352, 8352, 8288, 8280, 5696},
+    {"trained_lstm_int8", 64, APLAN_TFLM_ISA_PORTABLE, 4880, 4872, 4800, 4800, 1488},
+    {"audio_preprocessor_int8", 32, APLAN_TFLM_ISA_DSP, 8488, 8492, 8440, 8448, 3040},
+    {"dtln_noise_suppression", 32, APLAN_TFLM_ISA_DSP, 14364, 14368, 14332, 14324, 2464},
+    {"hello_world_float", 32, APLAN_TFLM_ISA_DSP, 872, 1188, 824, 1144, 128},
+    {"hello_world_int8", 32, APLAN_TFLM_ISA_DSP, 812, 1188, 764, 1144, 32},
+    {"keyword_scrambled", 32, APLAN_TFLM_ISA_DSP, 13420, 15748, 13372, 15704, 672},
+    {"keyword_scrambled_8bit", 32, APLAN_TFLM_ISA_DSP, 8300, 10628, 8252, 10584, 672},
+    {"micro_speech_lstm", 32, APLAN_TFLM_ISA_DSP, 21676, 21680, 21644, 21636, 17008},
+    {"micro_speech_quantized", 32, APLAN_TFLM_ISA_DSP, 6844, 6844, 6796, 6800, 5968},
+    {"person_detect", 32, APLAN_TFLM_ISA_DSP, 82316, 82316, 82268, 82272, 55296},
+    {"simple_add_model", 32, APLAN_TFLM_ISA_DSP, 49628, 49628, 49580, 49584, 49152},
+    {"test_conv_model", 32, APLAN_TFLM_ISA_DSP, 9816, 9820, 9768, 9776, 8320},
+    {"trained_lstm", 32, APLAN_TFLM_ISA_DSP, 7640, 7636, 7592, 7592, 5696},
+    {"trained_lstm_int8", 32, APLAN_TFLM_ISA_DSP, 4060, 4064, 4028, 4020, 1488},
+};
+
 /* What aplan_tflm::AplanMemoryPlanner saw in those builds (both ABIs alike): the buffers TFLM handed it and the
  * lower bound it reported beside its plan. The problem aplan makes of the model must be the same. */
 static const struct {
@@ -109,15 +145,15 @@ typedef struct planned_model {
     aplan_problem problem;
     uint64_t section;
     uint32_t requests;
+    aplan_tflm_config config; /* the build it was planned for; arena_of keeps its kernels */
 } planned_model;
 
-static void plan_model(const void *data, size_t size, unsigned abi, planned_model *m) {
+static void plan_model_for(const void *data, size_t size, const aplan_tflm_config *config, planned_model *m) {
     memset(m, 0, sizeof *m);
     aplan_tflite_info info;
     assert_int_equal(aplan_tflite_query(data, size, &info, NULL), APLAN_OK);
-    aplan_tflm_config c;
-    aplan_tflm_config_init(&c);
-    c.abi = abi;
+    aplan_tflm_config c = *config;
+    m->config = c;
     size_t scratch_size, requests;
     assert_int_equal(aplan_tflm_query(data, size, &c, &scratch_size, &requests, NULL), APLAN_OK);
     size_t reader = info.scratch_size > scratch_size ? info.scratch_size : scratch_size;
@@ -162,6 +198,13 @@ static void plan_model(const void *data, size_t size, unsigned abi, planned_mode
     m->size = size;
 }
 
+static void plan_model(const void *data, size_t size, unsigned abi, planned_model *m) {
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    c.abi = abi;
+    plan_model_for(data, size, &c, m);
+}
+
 static void free_model(planned_model *m) {
     free(m->buffers);
     free(m->ids);
@@ -169,8 +212,7 @@ static void free_model(planned_model *m) {
 
 static aplan_tflm_arena_info arena_of(const planned_model *m, unsigned abi, uint32_t planner, uint64_t planner_scratch,
                                       uint64_t section) {
-    aplan_tflm_config c;
-    aplan_tflm_config_init(&c);
+    aplan_tflm_config c = m->config;
     c.abi = abi;
     c.planner = planner;
     c.planner_scratch = planner_scratch;
@@ -257,6 +299,33 @@ static void test_same_problem_as_adapter(void **state) {
             free(scratch);
             free_model(&m);
         }
+        free(data);
+    }
+}
+
+static void test_shared_models_match_tflm_cmsis_nn(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof measured_cmsis / sizeof measured_cmsis[0]; i++)
+        need_shared(model_path(measured_cmsis[i].model));
+    for (size_t i = 0; i < sizeof measured_cmsis / sizeof measured_cmsis[0]; i++) {
+        size_t size;
+        void *data = read_all(shared_path(model_path(measured_cmsis[i].model)), &size);
+        aplan_tflm_config c;
+        aplan_tflm_config_init(&c);
+        c.abi = measured_cmsis[i].abi;
+        c.kernels = APLAN_TFLM_KERNELS_CMSIS_NN;
+        c.isa = measured_cmsis[i].isa;
+        planned_model m;
+        plan_model_for(data, size, &c, &m);
+        assert_int_equal(m.section, measured_cmsis[i].planned);
+        aplan_tflm_arena_info own = arena_of(&m, c.abi, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        aplan_tflm_arena_info outside = arena_of(&m, c.abi, APLAN_TFLM_GREEDY_OUTSIDE, 0, m.section);
+        assert_int_equal(own.unknown_ops, 0);
+        assert_int_equal(own.used, measured_cmsis[i].used);
+        assert_int_equal(own.smallest, measured_cmsis[i].smallest);
+        assert_int_equal(outside.used, measured_cmsis[i].used_outside);
+        assert_int_equal(outside.smallest, measured_cmsis[i].smallest_outside);
+        free_model(&m);
         free(data);
     }
 }
@@ -393,6 +462,51 @@ static void test_scratch_request(void **state) {
     tw_free(&f);
 }
 
+/* CMSIS-NN's CONV_2D, int8: its OpData (60 bytes on 32-bit against the reference's 56), the per-channel arrays, and
+ * the im2col buffer the reference kernel does not ask for: a 3x3 patch of 3 channels, 27 int16 pairs rounded up to
+ * 28: 112 bytes, on every instruction set modelled (a 1x1 convolution asks none). Input [1, 4, 4, 3], filter
+ * [2, 3, 3, 3], output [1, 4, 4, 2]; Conv2DOptions padding SAME, stride_w 1. */
+static void test_cmsis_conv(void **state) {
+    (void)state;
+    enum { INT8 = 9, CONV_2D = 3, CONV_2D_OPTIONS = 1 };
+    static const int32_t s_in[] = {1, 4, 4, 3}, s_filter[] = {2, 3, 3, 3}, s_out[] = {1, 4, 4, 2};
+    static const int32_t ins[] = {0, 1}, outs[] = {2}, sg_in[] = {0};
+    static uint8_t weights[54];
+    static const tw_tensor tensors[] = {{s_in, 4, INT8, 0, false}, {s_filter, 4, INT8, 1, false},
+                                        {s_out, 4, INT8, 0, false}};
+    static const tw_opcode codes[] = {{CONV_2D, CONV_2D}};
+    static const tw_op ops[] = {{0, ins, 2, outs, 1, CONV_2D_OPTIONS, {0, 1}, 2}};
+    static const tw_subgraph sg[] = {{tensors, 3, sg_in, 1, outs, 1, ops, 1}};
+    const tw_buffer buffers[] = {{NULL, 0, 0, 0}, {weights, sizeof weights, 0, 0}};
+    const tw_model model = {3, codes, 1, sg, 1, buffers, 2, NULL, 0};
+    tw_file f = tw_build(&model);
+    for (uint32_t isa = APLAN_TFLM_ISA_PORTABLE; isa <= APLAN_TFLM_ISA_DSP; isa++) {
+        aplan_tflm_config c;
+        aplan_tflm_config_init(&c);
+        c.kernels = APLAN_TFLM_KERNELS_CMSIS_NN;
+        c.isa = isa;
+        planned_model m;
+        plan_model_for(f.data, f.size, &c, &m);
+        assert_int_equal(m.requests, 1);
+        assert_int_equal(m.buffers[m.tensors].size, 112);
+        assert_int_equal(m.section, 48u + 32u + 112u); /* input, output and the buffer, all live at the step */
+        aplan_tflm_arena_info cmsis = arena_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        free_model(&m);
+        plan_model(f.data, f.size, APLAN_TFLM_ABI_32, &m);
+        assert_int_equal(m.requests, 0);
+        assert_int_equal(m.section, 48u + 32u);
+        aplan_tflm_arena_info reference = arena_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        /* the same per-channel arrays (int8); the 4 more bytes of OpData fall in TFLM's 16-byte padding here; one
+         * scratch buffer handle more */
+        assert_int_equal(cmsis.op_data, reference.op_data);
+        assert_int_equal(reference.scratch_handles, 0);
+        assert_true(cmsis.scratch_handles > 0);
+        assert_int_equal(cmsis.scratch_bytes, 112);
+        free_model(&m);
+    }
+    tw_free(&f);
+}
+
 /* An operator the table does not know: named, counted, the figures flagged as lower bounds; the first is given. */
 static void test_unknown_operator(void **state) {
     (void)state;
@@ -465,6 +579,14 @@ static void test_failures(void **state) {
     c.planner = 7;
     assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), APLAN_E_INVALID_ARG);
     aplan_tflm_config_init(&c);
+    c.kernels = 2;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), APLAN_E_INVALID_ARG);
+    aplan_tflm_config_init(&c);
+    c.kernels = APLAN_TFLM_KERNELS_CMSIS_NN;
+    c.isa = 2; /* Helium: not modelled */
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "config.isa is not an instruction set modelled");
+    aplan_tflm_config_init(&c);
     assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), APLAN_OK);
     assert_true(scratch_size > 0);
     /* A truncated model: the reader's own status. */
@@ -494,27 +616,41 @@ static void test_failures(void **state) {
 
 /* The look-up is a binary search by code, then by custom code: the table must be in that order, and each entry says
  * where in TFLM it was read from. */
-static void test_kernel_table(void **state) {
-    (void)state;
-    assert_true(aplan__tflm_kernel_count > 100u);
-    for (size_t i = 0; i < aplan__tflm_kernel_count; i++) {
-        const aplan__tflm_kernel *k = &aplan__tflm_kernels[i];
+static void check_table(const aplan__tflm_kernel *table, size_t count, const char *prefix) {
+    for (size_t i = 0; i < count; i++) {
+        const aplan__tflm_kernel *k = &table[i];
         assert_non_null(k->source);
-        assert_true(strncmp(k->source, "tensorflow/lite/micro/kernels/", 30) == 0 ||
+        assert_true(strncmp(k->source, prefix, strlen(prefix)) == 0 ||
                     strncmp(k->source, "signal/micro/kernels/", 21) == 0);
         assert_true((k->code == CUSTOM) == (k->custom != NULL));
         if (i == 0) continue;
-        const aplan__tflm_kernel *p = &aplan__tflm_kernels[i - 1];
+        const aplan__tflm_kernel *p = &table[i - 1];
         assert_true(p->code < k->code || (p->code == k->code && k->custom != NULL && strcmp(p->custom, k->custom) < 0));
+    }
+}
+
+static void test_kernel_table(void **state) {
+    (void)state;
+    assert_true(aplan__tflm_kernel_count > 100u);
+    check_table(aplan__tflm_kernels, aplan__tflm_kernel_count, "tensorflow/lite/micro/kernels/");
+    /* CMSIS-NN's: only the kernels it replaces, each with a reference entry it stands in for */
+    assert_int_equal(aplan__tflm_cmsis_kernel_count, 10);
+    check_table(aplan__tflm_cmsis_kernels, aplan__tflm_cmsis_kernel_count, "tensorflow/lite/micro/kernels/cmsis_nn/");
+    for (size_t i = 0; i < aplan__tflm_cmsis_kernel_count; i++) {
+        bool found = false;
+        for (size_t k = 0; k < aplan__tflm_kernel_count; k++)
+            found = found || aplan__tflm_kernels[k].code == aplan__tflm_cmsis_kernels[i].code;
+        assert_true(found);
     }
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_models_match_tflm), cmocka_unit_test(test_same_problem_as_adapter),
-        cmocka_unit_test(test_shared_unknown_operators),
+        cmocka_unit_test(test_shared_models_match_tflm_cmsis_nn), cmocka_unit_test(test_shared_unknown_operators),
         cmocka_unit_test(test_hand_made_figures),        cmocka_unit_test(test_scratch_request),
-        cmocka_unit_test(test_unknown_operator),         cmocka_unit_test(test_reader_options),
+        cmocka_unit_test(test_cmsis_conv),               cmocka_unit_test(test_unknown_operator),
+        cmocka_unit_test(test_reader_options),
         cmocka_unit_test(test_failures),                 cmocka_unit_test(test_kernel_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,8 @@
  * requests come out as buffers (aplan_tflm_scratch), so that they are planned with the tensors, as TFLM plans them.
  *
  * What it models: tensorflow/tflite-micro at APLAN_TFLM_COMMIT with its reference kernels (tensorflow/lite/micro/
- * kernels and signal/micro/kernels), built as TFLM builds its micro targets (TF_LITE_STATIC_MEMORY, no
+ * kernels and signal/micro/kernels), or with CMSIS-NN's (kernels/cmsis_nn, portable C or DSP; aplan_tflm_config),
+ * built as TFLM builds its micro targets (TF_LITE_STATIC_MEMORY, no
  * compression), for 32-bit targets (Cortex-M, RISC-V 32: 4-byte pointers, 8-byte alignment of 64-bit types, as
  * arm-linux-gnueabihf) and 64-bit hosts (x86-64, AArch64 LP64). An operator the table does not know is named in the
  * result and counted as asking nothing: the figures are then lower bounds, and said to be.
@@ -50,15 +51,34 @@ typedef enum aplan_tflm_planner {
     APLAN_TFLM_OTHER_OUTSIDE = 2
 } aplan_tflm_planner;
 
+/** aplan_tflm_config.kernels: the kernel library TFLM is built with. */
+typedef enum aplan_tflm_kernels {
+    /** TFLM's reference kernels (tensorflow/lite/micro/kernels, signal/micro/kernels). */
+    APLAN_TFLM_KERNELS_REFERENCE = 0,
+    /** OPTIMIZED_KERNEL_DIR=cmsis_nn: CMSIS-NN (at the commit TFLM pins, 4ab83cc3) for the kernels it provides,
+     *  the reference kernels for the rest. */
+    APLAN_TFLM_KERNELS_CMSIS_NN = 1
+} aplan_tflm_kernels;
+
+/** aplan_tflm_config.isa: what CMSIS-NN is compiled for, which sizes some of its scratch buffers. */
+typedef enum aplan_tflm_isa {
+    /** Neither ARM_MATH_DSP nor ARM_MATH_MVEI: portable C (a host, Cortex-M0/M0+/M3). */
+    APLAN_TFLM_ISA_PORTABLE = 0,
+    /** ARM_MATH_DSP without MVE (Cortex-M4, M7, M33; Armv7-A). Helium (MVE, Cortex-M55/M85) is not modelled. */
+    APLAN_TFLM_ISA_DSP = 1
+} aplan_tflm_isa;
+
 /** How the model is run. Initialise with aplan_tflm_config_init. */
 typedef struct aplan_tflm_config {
     uint32_t abi;             /**< APLAN_TFLM_ABI_32 (default) or APLAN_TFLM_ABI_64. */
     uint32_t planner;         /**< aplan_tflm_planner; APLAN_TFLM_GREEDY_IN_ARENA by default. */
     uint64_t planner_scratch; /**< APLAN_TFLM_OTHER_OUTSIDE: the bytes the planner's Init needs. */
-    uint32_t reserved[4];     /**< Zero. Room for later fields without an ABI break. */
+    uint32_t kernels;         /**< aplan_tflm_kernels; APLAN_TFLM_KERNELS_REFERENCE by default. */
+    uint32_t isa;             /**< aplan_tflm_isa, with CMSIS-NN; APLAN_TFLM_ISA_PORTABLE by default. */
+    uint32_t reserved[2];     /**< Zero. Room for later fields without an ABI break. */
 } aplan_tflm_config;
 
-/** Defaults: 32-bit target, TFLM's own GreedyMemoryPlanner in the arena. NULL is ignored. O(1). */
+/** Defaults: 32-bit target, TFLM's own GreedyMemoryPlanner in the arena, reference kernels. NULL is ignored. O(1). */
 APLAN_API void aplan_tflm_config_init(aplan_tflm_config *config);
 
 /** One kernel scratch buffer request (RequestScratchBufferInArena), in TFLM's request order. */

@@ -87,7 +87,8 @@ typedef struct cli_input {
     char *owned_model;
     aplan_tflm_scratch *scratch; /* count - tensor_count requests (owned): buffer tensor_count + k is scratch[k] */
     char *scratch_id_text; /* their ids' text, one block (owned) */
-    unsigned scratch_abi;  /* the ABI the requests were computed for; 0 when none were added */
+    aplan_tflm_config tflm; /* the TFLM build the requests were computed for (ABI, kernels), when has_tflm */
+    bool has_tflm;
 } cli_input;
 
 /* Where the default alignment came from (cli_settings.alignment_from). */
@@ -185,7 +186,8 @@ enum {
     CLI_OPT_REPLAN = 1u << 11,
     CLI_OPT_MAX_INPUT = 1u << 12,
     CLI_OPT_TIME_LIMIT = 1u << 13,
-    CLI_OPT_ABI = 1u << 14
+    CLI_OPT_ABI = 1u << 14,
+    CLI_OPT_KERNELS = 1u << 15
 };
 
 /* A parsed command line. All-zero is "no options, no arguments" (what `aplan` alone plans the example with). */
@@ -206,6 +208,7 @@ typedef struct cli_options {
     uint64_t max_input;    /* --max-input-size: the largest input read, in bytes (valid when given) */
     uint64_t time_limit_ns; /* --time-limit in nanoseconds (valid when given) */
     unsigned abi;          /* --abi: APLAN_TFLM_ABI_32 or _64 (valid when given) */
+    unsigned kernels;      /* --kernels: APLAN_TFLM_KERNELS_REFERENCE or _CMSIS_NN (valid when given) */
     bool help;
     const char *args[3];
     size_t arg_count;
@@ -425,12 +428,16 @@ void cli_graph_line(FILE *out, size_t step, uint32_t depth, const char *what, co
 int cli_write_graph(FILE *out, const cli_input *in, const char *model, size_t size);
 
 /* tflm.c: TFLM's whole arena for a .tflite input. */
-/* The ABI TFLM's structs are sized for: --abi, else the target's, else 32. */
-unsigned cli_abi(const cli_options *o);
-/* Append the kernels' scratch requests of a .tflite input (aplan_tflm_scratch_requests for abi) to its buffers,
- * after the tensors (in->tensor_count stays), with ids s<subgraph>o<operator>r<request>; requests for another ABI
- * are replaced. Nothing for other inputs. CLI_EXIT_OK, or an exit code with message filled. */
-int cli_add_tflm_scratch(cli_input *in, unsigned abi, char *message, size_t message_size);
+/* The TFLM build o describes: the ABI (--abi, else the target's, else 32) and the kernels (--kernels, default the
+ * reference ones; CMSIS-NN for the target's instruction set, portable C without a target). CLI_EXIT_OK, or
+ * CLI_EXIT_USAGE with message filled (CMSIS-NN on a target the model does not cover it for). */
+int cli_tflm_config(const cli_options *o, aplan_tflm_config *c, char *message, size_t message_size);
+/* "reference kernels", "CMSIS-NN kernels (portable C)" or "CMSIS-NN kernels (DSP)". */
+const char *cli_tflm_kernels_text(const aplan_tflm_config *c);
+/* Append the kernels' scratch requests of a .tflite input (aplan_tflm_scratch_requests for c) to its buffers, after
+ * the tensors (in->tensor_count stays), with ids s<subgraph>o<operator>r<request>; requests for another build are
+ * replaced. Nothing for other inputs. CLI_EXIT_OK, or an exit code with message filled. */
+int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *c, char *message, size_t message_size);
 /* Fill s->tflm_own unless known (needs s->tflm_arena: TFLM's own planner on the input as it is), and from plan
  * (NULL: none) s->tflm_embed and s->tflm_adapter. */
 void cli_compute_tflm_figures(cli_session *s, const cli_run *plan);
@@ -455,6 +462,9 @@ typedef struct cli_target {
     uint64_t alignment;
     uint64_t ram;
     unsigned abi;          /* its pointer width for TFLM's structs: APLAN_TFLM_ABI_32 or _64 */
+    int cmsis_isa;         /* what CMSIS-NN is built for on it (APLAN_TFLM_ISA_*), or -1 when the model does not
+                              cover CMSIS-NN there (not an Arm core, or Helium); why_cmsis says which */
+    const char *why_cmsis;
     const char *why_alignment;
     const char *why_ram;
 } cli_target;

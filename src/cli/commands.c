@@ -173,7 +173,9 @@ static int load_arg(const cli_options *o, cli_input *in) {
 /* A model's buffers are its tensors and its kernels' scratch requests, as TFLM plans them. */
 static int add_scratch(const cli_options *o, cli_input *in) {
     char message[512];
-    int rc = cli_add_tflm_scratch(in, cli_abi(o), message, sizeof message);
+    aplan_tflm_config c;
+    int rc = cli_tflm_config(o, &c, message, sizeof message);
+    if (rc == CLI_EXIT_OK) rc = cli_add_tflm_scratch(in, &c, message, sizeof message);
     if (rc != CLI_EXIT_OK) {
         cli_error("%s", message);
         cli_input_free(in);
@@ -401,8 +403,10 @@ int cli_cmd_targets(const cli_options *o) {
         printf("%-22s RAM: %s\n", "", t->why_ram);
     }
     printf("The RAM size is the capacity. The alignment is the default for CSV input (other runtimes): a .tflite\n"
-           "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target. Every preset\n"
-           "is a 32-bit core: TFLM's structs are sized for 4-byte pointers (--abi 32) with any of them.\n");
+           "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target.\n"
+           "Every preset is a 32-bit core: TFLM's structs are sized for 4-byte pointers (--abi 32) with any of them.\n"
+           "CMSIS-NN (--kernels cmsis-nn) is modelled as each core builds it: portable C on cortex-m0plus, DSP on\n"
+           "Cortex-M4 and M7; Helium (cortex-m55-ethos-u55) and the other cores are not covered.\n");
     return cli_flush_stdout();
 }
 
@@ -470,9 +474,9 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
            info.planned_count, info.tensor_count, cli_s(info.tensor_count));
     if (s->tflm_own.known && s->tflm_embed.known) {
         const aplan_tflm_arena_info *a = &s->tflm_own.info, *z = &s->tflm_embed.info;
-        printf("TFLM arena (tflite-micro %s, reference kernels, %u-bit ABI): %llu -> %llu byte%s used, smallest arena "
+        printf("TFLM arena (tflite-micro %s, %s, %u-bit ABI): %llu -> %llu byte%s used, smallest arena "
                "%llu -> %llu%s\n",
-               APLAN_TFLM_COMMIT, in->scratch_abi, (unsigned long long)a->used, (unsigned long long)z->used,
+               APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi, (unsigned long long)a->used, (unsigned long long)z->used,
                cli_s(z->used), (unsigned long long)a->smallest, (unsigned long long)z->smallest,
                z->unknown_ops > 0 ? " (lower bounds)" : "");
         cli_write_tflm_unknown(stdout, s, z);

@@ -111,10 +111,14 @@ static void json_tflm(FILE *out, const cli_session *s) {
     json_u64_or_null(out, s->tflm_arena != 0, s->tflm_arena);
     fprintf(out, ", \"best_is_offline_plan\": %s",
             s->best != SIZE_MAX && strcmp(s->runs[s->best].strategy->name, "offline") == 0 ? "true" : "false");
-    fprintf(out, ",\n    \"version\": \"%s\", \"kernels\": \"reference\", \"abi\": %u, \"tensors\": %zu, "
+    const aplan_tflm_config *c = &in->tflm;
+    fprintf(out, ",\n    \"version\": \"%s\", \"kernels\": \"%s\", \"isa\": %s, \"abi\": %u, \"tensors\": %zu, "
                  "\"scratch_buffers\": %zu, \"whole_capacity\": ",
-            APLAN_TFLM_COMMIT, in->scratch_abi != 0 ? in->scratch_abi : APLAN_TFLM_ABI_32, in->tensor_count,
-            in->count - in->tensor_count);
+            APLAN_TFLM_COMMIT, c->kernels == APLAN_TFLM_KERNELS_CMSIS_NN ? "cmsis-nn" : "reference",
+            c->kernels != APLAN_TFLM_KERNELS_CMSIS_NN ? "null"
+            : c->isa == APLAN_TFLM_ISA_DSP            ? "\"dsp\""
+                                                      : "\"portable\"",
+            in->has_tflm ? c->abi : APLAN_TFLM_ABI_32, in->tensor_count, in->count - in->tensor_count);
     json_u64_or_null(out, s->settings.whole_capacity != APLAN_UNLIMITED, s->settings.whole_capacity);
     const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter};
     static const char *const keys[3] = {"own_planner", "embedded", "adapter"};

@@ -50,7 +50,10 @@
 #define ABI_OPTION                                                                                                  \
     "      --abi 32|64       .tflite: the pointer width TFLM's structs are laid out for, which sizes its\n"         \
     "                        persistent data and some kernels' scratch (default: the target's, else 32, as\n"     \
-    "                        Cortex-M and RISC-V 32; 64 for a 64-bit host)\n"
+    "                        Cortex-M and RISC-V 32; 64 for a 64-bit host)\n"                                     \
+    "      --kernels reference|cmsis-nn\n"                                                                          \
+    "                        .tflite: the kernels TFLM is built with (default reference); cmsis-nn with the\n"    \
+    "                        target's instruction set (DSP on cortex-m4 and cortex-m7), portable C without one\n"
 
 /* --max-input-size, for the commands that read files. */
 #define MAX_INPUT_OPTION                                                                                            \
@@ -81,7 +84,7 @@ static const char help_verify[] =
     "(rows matched to PROBLEM by id) or a .tflite model whose offline plan gives every offset.\n"
     "Exit 0 when the plan is valid, 5 when it breaks a rule.\n\n"
     "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --allow-alias,\n"
-    "  --abi 32|64, --max-input-size BYTES\n"
+    "  --abi 32|64, --kernels reference|cmsis-nn, --max-input-size BYTES\n"
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
@@ -89,7 +92,7 @@ static const char help_bound[] =
     "Print the lower bound on the arena of INPUT (the largest sum of sizes live at one step, or a larger\n"
     "single buffer or fixed end) and the step where it is reached, with the buffers live there.\n\n"
     "  -a, --align N, --round-sizes, --no-round-sizes, --target NAME, --allow-alias, --abi 32|64,\n"
-    "  --max-input-size BYTES\n"
+    "  --kernels reference|cmsis-nn, --max-input-size BYTES\n"
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
@@ -129,8 +132,8 @@ static const char help_arena[] =
     "section: tensors and kernels' scratch; the persistent tail: TFLM's objects, evaluation tensors, node\n"
     "records, builtin options, kernels' op data, variables, scratch handles, input and output tensors), the\n"
     "smallest arena AllocateTensors() accepts, and one line per operator with what it adds. The model is of\n"
-    "tflite-micro " APLAN_TFLM_COMMIT " with its reference kernels; an operator it does not know is named, and\n"
-    "the figures are then lower bounds.\n\n"
+    "tflite-micro " APLAN_TFLM_COMMIT " with its reference kernels, or CMSIS-NN's (--kernels); an operator it\n"
+    "does not know is named, and the figures are then lower bounds.\n\n"
     "      --capacity BYTES  the whole arena allowed (K, KB, KiB = 1024; M, MB, MiB = 1048576; G, GB, GiB =\n"
     "                        1073741824); exit 4 when the smallest arena is larger\n"
     "      --target NAME     its RAM size as the capacity and its ABI (see `aplan targets`)\n"
@@ -145,16 +148,20 @@ static const char help_targets[] = "List the --target presets: alignment, RAM si
 
 /* The table, in the order the main help lists the commands; `plan` comes first: `aplan FILE` runs it. */
 static const cli_command commands[] = {
-    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS | CLI_OPT_ABI | CLI_OPT_MAX_INPUT, 1, 1, "aplan plan [options] INPUT",
+    {"plan", PLAN_ACCEPTS | CLI_OPT_ALIAS | CLI_OPT_ABI | CLI_OPT_KERNELS | CLI_OPT_MAX_INPUT, 1, 1,
+     "aplan plan [options] INPUT",
      "plan a .tflite model or CSV problem with one, several or all strategies", help_plan, cli_cmd_plan},
     {"verify", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_ABI |
-                   CLI_OPT_MAX_INPUT,
+                   CLI_OPT_KERNELS | CLI_OPT_MAX_INPUT,
      2, 2,
      "aplan verify [options] PROBLEM PLAN", "check a plan (CSV with offsets, or a .tflite offline plan)", help_verify,
      cli_cmd_verify},
-    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_ABI | CLI_OPT_MAX_INPUT, 1, 1,
+    {"bound", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_ABI | CLI_OPT_KERNELS |
+                  CLI_OPT_MAX_INPUT,
+     1, 1,
      "aplan bound [options] INPUT", "the lower bound and the step where it is reached", help_bound, cli_cmd_bound},
-    {"arena", CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ABI | CLI_OPT_MAX_INPUT, 1, 1, "aplan arena [options] MODEL",
+    {"arena", CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ABI | CLI_OPT_KERNELS | CLI_OPT_MAX_INPUT, 1, 1,
+     "aplan arena [options] MODEL",
      "TFLM's whole arena for a model, part by part and operator by operator", help_arena, cli_cmd_arena},
     {"graph", CLI_OPT_MAX_INPUT, 1, 1, "aplan graph MODEL", "a model's operators and their tensors, step by step",
      help_graph, cli_cmd_graph},
@@ -163,7 +170,7 @@ static const cli_command commands[] = {
     {"example", PLAN_ACCEPTS | CLI_OPT_GRAPH, 0, 0, "aplan example [options]",
      "plan the built-in example (options as for plan)", help_example, cli_cmd_example},
     {"embed", CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_OUTPUT | CLI_OPT_FORCE |
-                  CLI_OPT_REPLAN | CLI_OPT_ABI | CLI_OPT_MAX_INPUT | CLI_OPT_TIME_LIMIT,
+                  CLI_OPT_REPLAN | CLI_OPT_ABI | CLI_OPT_KERNELS | CLI_OPT_MAX_INPUT | CLI_OPT_TIME_LIMIT,
      1, 1, "aplan embed [options] MODEL -o OUT", "write a copy of a .tflite model with the plan as its offline plan",
      help_embed, cli_cmd_embed},
 };

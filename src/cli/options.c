@@ -191,6 +191,7 @@ static const option_spec option_specs[] = {
     {"--max-input-size", 0, CLI_OPT_MAX_INPUT, true},
     {"--time-limit", 0, CLI_OPT_TIME_LIMIT, true},
     {"--abi", 0, CLI_OPT_ABI, true},
+    {"--kernels", 0, CLI_OPT_KERNELS, true},
 };
 
 /* The spec of "-x" or "--long"; NULL when there is none. */
@@ -318,6 +319,16 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                 return CLI_EXIT_USAGE;
             }
             o->abi = value[0] == '3' ? APLAN_TFLM_ABI_32 : APLAN_TFLM_ABI_64;
+            break;
+        case CLI_OPT_KERNELS:
+            if (cli_same_name(value, "reference")) {
+                o->kernels = APLAN_TFLM_KERNELS_REFERENCE;
+            } else if (cli_same_name(value, "cmsis-nn")) {
+                o->kernels = APLAN_TFLM_KERNELS_CMSIS_NN;
+            } else {
+                cli_error("%s: --kernels '%s' is not reference or cmsis-nn", cmd->name, value);
+                return CLI_EXIT_USAGE;
+            }
             break;
         case CLI_OPT_TARGET: {
             const cli_target *t = cli_target_find(value);

@@ -200,7 +200,7 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c) {
                  "TFLM's planned (non-persistent) section: the model's %zu planned tensor%s and %zu kernel scratch "
                  "buffer%s (%u-bit ABI)",
                  in->tensor_count, cli_s(in->tensor_count), in->count - in->tensor_count,
-                 cli_s(in->count - in->tensor_count), in->scratch_abi != 0 ? in->scratch_abi : APLAN_TFLM_ABI_32);
+                 cli_s(in->count - in->tensor_count), in->has_tflm ? in->tflm.abi : APLAN_TFLM_ABI_32);
         c->not_included = "TFLM's persistent data (tensor, node and quantization structs, kernels' op data), "
                           "counted in the \"TFLM arena\" lines: see docs/tflm.md";
         break;

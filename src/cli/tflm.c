@@ -27,10 +27,23 @@ static uint64_t adapter_scratch(const cli_session *s) {
     return least == UINT64_MAX ? 0 : ADAPTER_RECORD_BYTES * (uint64_t)s->input->count + least;
 }
 
-unsigned cli_abi(const cli_options *o) {
-    if (o->given & CLI_OPT_ABI) return o->abi;
+int cli_tflm_config(const cli_options *o, aplan_tflm_config *c, char *message, size_t message_size) {
+    aplan_tflm_config_init(c);
     const cli_target *t = o->target != NULL ? cli_target_find(o->target) : NULL;
-    return t != NULL ? t->abi : APLAN_TFLM_ABI_32;
+    c->abi = (o->given & CLI_OPT_ABI) ? o->abi : t != NULL ? t->abi : APLAN_TFLM_ABI_32;
+    c->kernels = (o->given & CLI_OPT_KERNELS) ? o->kernels : APLAN_TFLM_KERNELS_REFERENCE;
+    if (c->kernels != APLAN_TFLM_KERNELS_CMSIS_NN || t == NULL) return CLI_EXIT_OK;
+    if (t->cmsis_isa < 0) {
+        snprintf(message, message_size, "--kernels cmsis-nn: not modelled for target %s (%s)", t->name, t->why_cmsis);
+        return CLI_EXIT_USAGE;
+    }
+    c->isa = (uint32_t)t->cmsis_isa;
+    return CLI_EXIT_OK;
+}
+
+const char *cli_tflm_kernels_text(const aplan_tflm_config *c) {
+    if (c->kernels != APLAN_TFLM_KERNELS_CMSIS_NN) return "reference kernels";
+    return c->isa == APLAN_TFLM_ISA_DSP ? "CMSIS-NN kernels (DSP)" : "CMSIS-NN kernels (portable C)";
 }
 
 static int tflm_error(const cli_input *in, const aplan_format_error *e, aplan_status s, char *message,
@@ -64,17 +77,16 @@ static aplan_status model_steps(const cli_input *in, aplan_tflite_step **steps, 
     return s;
 }
 
-int cli_add_tflm_scratch(cli_input *in, unsigned abi, char *message, size_t message_size) {
-    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || in->scratch_abi == abi) return CLI_EXIT_OK;
-    in->count = in->tensor_count; /* requests of another ABI go first */
+int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *config, char *message, size_t message_size) {
+    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL) return CLI_EXIT_OK;
+    if (in->has_tflm && memcmp(&in->tflm, config, sizeof *config) == 0) return CLI_EXIT_OK;
+    in->count = in->tensor_count; /* requests of another build go first */
     free(in->scratch);
     free(in->scratch_id_text);
     in->scratch = NULL;
     in->scratch_id_text = NULL;
-    in->scratch_abi = 0;
-    aplan_tflm_config c;
-    aplan_tflm_config_init(&c);
-    c.abi = abi;
+    in->has_tflm = false;
+    aplan_tflm_config c = *config;
     aplan_format_error e;
     memset(&e, 0, sizeof e);
     size_t scratch_size = 0, requests = 0, count = 0;
@@ -119,7 +131,8 @@ int cli_add_tflm_scratch(cli_input *in, unsigned abi, char *message, size_t mess
         if (in->tensors != NULL) memset(&in->tensors[i], 0, sizeof in->tensors[i]);
     }
     in->count = total;
-    in->scratch_abi = abi;
+    in->tflm = c;
+    in->has_tflm = true;
     return CLI_EXIT_OK;
 }
 
@@ -174,9 +187,7 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, ui
                     aplan_tflm_op_cost *costs, size_t capacity) {
     const cli_input *in = s->input;
     memset(f, 0, sizeof *f);
-    aplan_tflm_config c;
-    aplan_tflm_config_init(&c);
-    c.abi = in->scratch_abi != 0 ? in->scratch_abi : APLAN_TFLM_ABI_32;
+    aplan_tflm_config c = in->tflm;
     c.planner = planner;
     if (planner == APLAN_TFLM_OTHER_OUTSIDE) c.planner_scratch = adapter_scratch(s);
     size_t bytes = 0, requests = 0;
@@ -235,7 +246,8 @@ static void write_sum(FILE *out, const cli_tflm_figures *f) {
     const aplan_tflm_arena_info *i = &f->info;
     uint64_t scratch = i->planned - f->tensors;
     fprintf(out, "%llu bytes = planned tensors %llu + kernels' scratch %llu + persistent %llu",
-            (unsigned long long)i->used, (unsigned long long)f->tensors, (unsigned long long)scratch, (unsigned long long)i->persistent);
+            (unsigned long long)i->used, (unsigned long long)f->tensors, (unsigned long long)scratch,
+            (unsigned long long)i->persistent);
     if (i->used != i->planned + i->persistent) /* never, as TFLM allocates (its temporaries are gone by then) */
         fprintf(out, " + temporary %llu", (unsigned long long)(i->used - i->planned - i->persistent));
     fprintf(out, "; smallest arena %llu%s", (unsigned long long)i->smallest, i->unknown_ops > 0 ? " (at least)" : "");
@@ -244,8 +256,8 @@ static void write_sum(FILE *out, const cli_tflm_figures *f) {
 void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
     if (in->kind != CLI_INPUT_TFLITE || !s->tflm_own.known) return;
-    fprintf(out, "TFLM arena (tflite-micro %s, reference kernels, %u-bit ABI):\n", APLAN_TFLM_COMMIT,
-            in->scratch_abi);
+    fprintf(out, "TFLM arena (tflite-micro %s, %s, %u-bit ABI):\n", APLAN_TFLM_COMMIT,
+            cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
     fputs("  TFLM's own planner:   ", out);
     write_sum(out, &s->tflm_own);
     fputc('\n', out);
@@ -302,8 +314,8 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
     }
     const aplan_tflm_arena_info *i = &f.info;
     (void)cli_write_shown(out, in->name);
-    fprintf(out, ": TFLM's arena (tflite-micro %s, reference kernels, %u-bit ABI, TFLM's own planner)\n",
-            APLAN_TFLM_COMMIT, in->scratch_abi);
+    fprintf(out, ": TFLM's arena (tflite-micro %s, %s, %u-bit ABI, TFLM's own planner)\n", APLAN_TFLM_COMMIT,
+            cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
     fprintf(out, "  arena_used_bytes()%43s %12llu\n", "", (unsigned long long)i->used);
     fprintf(out, "  smallest arena AllocateTensors() accepts%21s %12llu%s\n", "", (unsigned long long)i->smallest,
             i->unknown_ops > 0 ? " (at least)" : "");

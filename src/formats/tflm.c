@@ -112,6 +112,8 @@ typedef struct recorder {
     aplan_status status;   /* the first failure of a lookup, kept */
     aplan_format_error *error;
     aplan_format_error spare; /* what lookups after the first failure write to (err) */
+    bool cmsis;               /* CMSIS-NN's kernels first */
+    unsigned isa;             /* aplan_tflm_isa */
 } recorder;
 
 static void put(recorder *r, uint8_t kind, uint8_t part, uint64_t size, uint64_t align, uint32_t op) {
@@ -138,6 +140,7 @@ struct aplan__tflm_node {
 };
 
 unsigned aplan__tflm_ptr(const aplan__tflm_node *n) { return n->r->t->ptr; }
+unsigned aplan__tflm_isa(const aplan__tflm_node *n) { return n->r->isa; }
 uint32_t aplan__tflm_inputs(const aplan__tflm_node *n) { return n->info.inputs.count; }
 uint32_t aplan__tflm_outputs(const aplan__tflm_node *n) { return n->info.outputs.count; }
 
@@ -156,6 +159,8 @@ static const aplan_tflite_options_info *options(aplan__tflm_node *n) {
     }
     return &n->options;
 }
+
+bool aplan__tflm_has_options(aplan__tflm_node *n) { return options(n)->has_table; }
 
 uint32_t aplan__tflm_intermediates(const aplan__tflm_node *n) {
     return options((aplan__tflm_node *)n)->intermediates.count;
@@ -369,12 +374,13 @@ static int compare_custom(const char *a, aplan_tflite_text b) {
     }
 }
 
-/* The table's entry for an operator, or NULL: a binary search by code, then by custom code. O(log table). */
-static const aplan__tflm_kernel *find_kernel(const aplan_tflite_operator_info *op) {
-    size_t lo = 0, hi = aplan__tflm_kernel_count;
+/* A table's entry for an operator, or NULL: a binary search by code, then by custom code. O(log table). */
+static const aplan__tflm_kernel *search(const aplan__tflm_kernel *table, size_t count,
+                                        const aplan_tflite_operator_info *op) {
+    size_t lo = 0, hi = count;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2u;
-        const aplan__tflm_kernel *k = &aplan__tflm_kernels[mid];
+        const aplan__tflm_kernel *k = &table[mid];
         int c = k->code < op->builtin_code ? -1 : k->code > op->builtin_code ? 1 : 0;
         if (c == 0 && k->custom != NULL) c = compare_custom(k->custom, op->name);
         if (c == 0) return k;
@@ -382,6 +388,14 @@ static const aplan__tflm_kernel *find_kernel(const aplan_tflite_operator_info *o
         else hi = mid;
     }
     return NULL;
+}
+
+/* The kernel that runs an operator: CMSIS-NN's when the build has one for it, else the reference one; NULL when
+ * neither table knows it. */
+static const aplan__tflm_kernel *find_kernel(const recorder *r, const aplan_tflite_operator_info *op) {
+    const aplan__tflm_kernel *k =
+        r->cmsis ? search(aplan__tflm_cmsis_kernels, aplan__tflm_cmsis_kernel_count, op) : NULL;
+    return k != NULL ? k : search(aplan__tflm_kernels, aplan__tflm_kernel_count, op);
 }
 
 /* Per subgraph, what the walk needs from aplan_tflite_subgraph. */
@@ -416,7 +430,7 @@ static void each_operator(walk *w, unsigned phase) {
         for (uint32_t op = 0; op < sg.operator_count && r->status == APLAN_OK; op++, global++) {
             aplan__tflm_node n;
             if (!open_node(r, s, op, global, &n)) return;
-            const aplan__tflm_kernel *k = find_kernel(&n.info);
+            const aplan__tflm_kernel *k = find_kernel(r, &n.info);
             if (phase == 0u && global < r->cost_capacity) {
                 APLAN_MEMSET(&r->costs[global], 0, sizeof r->costs[global]);
                 r->costs[global].subgraph = s;
@@ -683,6 +697,8 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     if (config->abi != APLAN_TFLM_ABI_32 && config->abi != APLAN_TFLM_ABI_64)
         return arg_error(error, "config.abi is not 32 or 64");
     if (config->planner > APLAN_TFLM_OTHER_OUTSIDE) return arg_error(error, "config.planner is not a planner");
+    if (config->kernels > APLAN_TFLM_KERNELS_CMSIS_NN) return arg_error(error, "config.kernels is not a kernel set");
+    if (config->isa > APLAN_TFLM_ISA_DSP) return arg_error(error, "config.isa is not an instruction set modelled");
     for (size_t i = 0; i < sizeof config->reserved / sizeof config->reserved[0]; i++)
         if (config->reserved[i] != 0) return arg_error(error, "config.reserved is not zero");
     aplan_tflite_info info;
@@ -692,6 +708,8 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     r->model = model;
     r->model_size = model_size;
     r->t = &targets[config->abi == APLAN_TFLM_ABI_64];
+    r->cmsis = config->kernels == APLAN_TFLM_KERNELS_CMSIS_NN;
+    r->isa = config->isa;
     r->error = error;
     r->first_unknown_subgraph = r->first_unknown_op = APLAN_TFLITE_NONE;
     x->w.r = r;

@@ -28,6 +28,10 @@ typedef struct aplan__tflm_node aplan__tflm_node;
 
 /* The target: 4 or 8 (pointers and size_t). */
 unsigned aplan__tflm_ptr(const aplan__tflm_node *n);
+/* The CMSIS-NN build's instruction set (aplan_tflm_config.isa): APLAN_TFLM_ISA_PORTABLE or _DSP. */
+unsigned aplan__tflm_isa(const aplan__tflm_node *n);
+/* The operator has a builtin options table (without one, TFLM's parser leaves every params field 0). */
+bool aplan__tflm_has_options(aplan__tflm_node *n);
 /* The operator's input, output and intermediate lists: their length, and tensor k of each (not present past the
  * end or at -1). */
 uint32_t aplan__tflm_inputs(const aplan__tflm_node *n);
@@ -71,8 +75,11 @@ typedef struct aplan__tflm_kernel {
     void (*prepare)(aplan__tflm_node *n);
 } aplan__tflm_kernel;
 
-/* The table, sorted by code then custom code (tflm_kernels.c), and its length. */
+/* The tables, sorted by code then custom code (tflm_kernels.c), and their lengths: the reference kernels, and
+ * CMSIS-NN's where they differ. */
 extern const aplan__tflm_kernel aplan__tflm_kernels[];
 extern const size_t aplan__tflm_kernel_count;
+extern const aplan__tflm_kernel aplan__tflm_cmsis_kernels[];
+extern const size_t aplan__tflm_cmsis_kernel_count;
 
 #endif /* APLAN_FORMATS_TFLM_INTERNAL_H */

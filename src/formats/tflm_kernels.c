@@ -333,7 +333,7 @@ static void p_transpose_conv(aplan__tflm_node *n) {
 /* unidirectional_sequence_lstm.cc: its 24 inputs; for an int16 cell state, per-channel arrays of the eight gate
  * weights with more than one scale (in the kernel's gate order); then four state scratch buffers of batch x
  * cell units. Options: UnidirectionalSequenceLSTMOptions time_major (field 3, bool). */
-static void p_lstm(aplan__tflm_node *n) {
+static void lstm(aplan__tflm_node *n, bool cmsis) {
     static const uint8_t gate_order[8] = {2, 6, 1, 5, 3, 7, 4, 8};
     const aplan__tflm_tensor input = in(n, 0), cell = in(n, 19);
     for (uint32_t i = 0; i < 24u; i++) I(i);
@@ -352,8 +352,15 @@ static void p_lstm(aplan__tflm_node *n) {
     const aplan__tflm_tensor output_state = in(n, 18);
     const uint64_t state = mul(mul(dim(input, time_major ? 1 : 0), dim(output_state, 1)),
                                cell.type == FLOAT32 ? 4u : 2u);
-    for (unsigned i = 0; i < 4u; i++) SCRATCH(state);
+    /* CMSIS-NN's int16-cell path (int8 or int16 activations) keeps eight kernel-sum arrays, int32 or int64 per
+     * state unit, and needs one state buffer less. */
+    const bool sums = cmsis && cell.type == INT16 && (input.type == INT8 || input.type == INT16);
+    if (sums) {
+        for (unsigned i = 0; i < 8u; i++) PERSISTENT(mul(dim(output_state, 1), input.type == INT8 ? 4u : 8u));
+    }
+    for (unsigned i = 0; i < (sums ? 3u : 4u); i++) SCRATCH(state);
 }
+static void p_lstm(aplan__tflm_node *n) { lstm(n, false); }
 
 /* ---- Signal library kernels (custom operators, options a flexbuffer map) ---------------------------------------- */
 
@@ -476,6 +483,189 @@ static void i_stacker(aplan__tflm_node *n) {
     PERSISTENT(by_abi(n, 36u, 56u));
     PERSISTENT(circular_buffer(n, slots < 0 ? 0u : (uint64_t)slots));
 }
+
+
+/* ---- CMSIS-NN's kernels (tensorflow/lite/micro/kernels/cmsis_nn, CMSIS-NN 4ab83cc3) ------------------------------
+ * They replace ten of the reference kernels; the others (ADD, MUL, PAD, PADV2, TRANSPOSE, MAXIMUM, MINIMUM) ask what
+ * the reference ones ask. Scratch sizes are CMSIS-NN's *_get_buffer_size for a build without MVE: portable C (no
+ * ARM_MATH_DSP: x86 hosts, Cortex-M0/M0+/M3) or ARM_MATH_DSP (Cortex-M4/M7/M33, Armv7-A), compiled by GCC or clang
+ * (Arm Compiler 6 adds two terms, not modelled). A scratch request is made only for a size above 0, but for
+ * TRANSPOSE_CONV's reversed filter. */
+#define CMSIS(file) "tensorflow/lite/micro/kernels/cmsis_nn/" file
+
+/* TFLM's ComputePaddingHeightWidth for one dimension: the padding before the data, SAME from the input size
+ * (VALID, or an unknown padding when the options table is absent, gives 0). In 32-bit arithmetic but for one
+ * product: no 64-bit division on a 32-bit core. */
+static uint64_t same_padding(uint64_t in_size, uint64_t filter, int64_t stride, int64_t dilation) {
+    if (stride <= 0 || dilation <= 0 || in_size > INT32_MAX || stride > INT32_MAX || filter == 0) return 0;
+    const uint32_t out = (uint32_t)(in_size + (uint64_t)stride - 1u) / (uint32_t)stride; /* below 2^32 */
+    const int64_t effective = (int64_t)(filter - 1u) * dilation + 1;
+    const int64_t total = ((int64_t)out - 1) * stride + effective - (int64_t)in_size;
+    return total > 0 ? (uint64_t)total >> 1 : 0u;
+}
+/* A convolution's options (Conv2DOptions and DepthwiseConv2DOptions: padding field 0, strides 1 and 2, dilations at
+ * `dilations`, `dilations` + 1) and the padding they give, as TFLM's parser leaves them: all 0 without a table. */
+typedef struct conv_geometry {
+    int64_t stride_w, stride_h, dilation_w, dilation_h;
+    uint64_t pad_w, pad_h;
+} conv_geometry;
+static conv_geometry geometry(aplan__tflm_node *n, const aplan__tflm_tensor *input, const aplan__tflm_tensor *filter,
+                              unsigned dilations) {
+    conv_geometry g = {0, 0, 0, 0, 0, 0};
+    if (!aplan__tflm_has_options(n)) return g;
+    const bool same = aplan__tflm_option(n, 0, 1, false, 0) == 0;
+    g.stride_w = aplan__tflm_option(n, 1, 4, true, 0);
+    g.stride_h = aplan__tflm_option(n, 2, 4, true, 0);
+    g.dilation_w = aplan__tflm_option(n, dilations, 4, true, 1);
+    g.dilation_h = aplan__tflm_option(n, dilations + 1u, 4, true, 1);
+    if (same) {
+        g.pad_w = same_padding(dim(*input, 2), dim(*filter, 2), g.stride_w, g.dilation_w);
+        g.pad_h = same_padding(dim(*input, 1), dim(*filter, 1), g.stride_h, g.dilation_h);
+    }
+    return g;
+}
+/* arm_convolve_s8_get_buffer_size without MVE: two int16 columns of the patch rounded up to 4. */
+static uint64_t im2col_s8(uint64_t column) { return mul(4u, add(column, 3u) & ~(uint64_t)3u); }
+
+/* conv.cc: input, filter, output; the per-channel arrays for int8 and int16 only; then CalculateOpDataConv's
+ * temporaries, and the convolution wrapper's buffer: int8 none for a 1x1 convolution, else the im2col columns; int16
+ * two int16 columns of the patch (the bias is looked up among the outputs, so never found). */
+static void c_conv(aplan__tflm_node *n) {
+    const aplan__tflm_tensor input = in(n, 0), filter = in(n, 1);
+    I(0);
+    I(1);
+    O(0);
+    if (input.type == INT8 || input.type == INT16) {
+        PERSISTENT(mul(4u, dim(filter, 0)));
+        PERSISTENT(mul(4u, dim(filter, 0)));
+    }
+    I(0);
+    I(1);
+    I(2);
+    O(0);
+    const conv_geometry g = geometry(n, &input, &filter, 4u);
+    const uint64_t in_c = dim(input, 3), fh = dim(filter, 1), fw = dim(filter, 2);
+    const uint64_t column = mul(mul(in_c, fw), fh);
+    if (input.type == INT8) {
+        const bool is_1x1 = g.pad_w == 0 && g.pad_h == 0 && fw == 1 && fh == 1 && g.dilation_w == 1 &&
+                            g.dilation_h == 1 && in_c == dim(filter, 3);
+        if (!is_1x1 && column > 0) SCRATCH(im2col_s8(column));
+    }
+    if (input.type == INT16 && column > 0) SCRATCH(mul(4u, column));
+}
+
+/* depthwise_conv.cc: as CONV_2D's order; the optimised int8 path (depth multiplier 1, one batch, no dilation) wants
+ * an int16 copy of the patch with DSP, but not for a 3x3 filter padded by at most 1; an int4 filter always. */
+static void c_depthwise_conv(aplan__tflm_node *n) {
+    const aplan__tflm_tensor input = in(n, 0), filter = in(n, 1);
+    I(0);
+    I(1);
+    O(0);
+    if (input.type == INT8 || input.type == INT16) {
+        PERSISTENT(mul(4u, dim(filter, 3)));
+        PERSISTENT(mul(4u, dim(filter, 3)));
+    }
+    I(0);
+    I(1);
+    I(2);
+    O(0);
+    if (input.type != INT8 || (filter.type != INT8 && filter.type != INT4)) return;
+    const conv_geometry g = geometry(n, &input, &filter, 5u);
+    const uint64_t in_c = dim(input, 3), fh = dim(filter, 1), fw = dim(filter, 2);
+    const bool optimised = in_c == dim(out(n, 0), 3) && dim(input, 0) == 1 && g.dilation_w == 1 && g.dilation_h == 1;
+    const bool three_by_three = fw == 3 && fh == 3 && g.pad_w <= 1 && g.pad_h <= 1;
+    const uint64_t bytes = mul(mul(mul(2u, in_c), fw), fh);
+    if (!optimised || bytes == 0) return;
+    if (filter.type == INT4 || (aplan__tflm_isa(n) == APLAN_TFLM_ISA_DSP && !three_by_three)) SCRATCH(bytes);
+}
+
+/* fully_connected.cc: the reference's temporaries and per-channel arrays (no int4 unpacking); an int8 layer whose
+ * output has rank 3 or 4 and a depth that is a multiple of 4 runs as a 1x1 convolution, and per-tensor quantization
+ * then needs its multiplier and shift spread over the output depth. */
+static void c_fully_connected(aplan__tflm_node *n) {
+    const aplan__tflm_tensor input = in(n, 0), filter = in(n, 1), output = out(n, 0);
+    I(0);
+    I(1);
+    I(2);
+    O(0);
+    const uint64_t q = channels(&filter);
+    if (input.type != FLOAT32 && q > 1u) {
+        PERSISTENT(mul(4u, q));
+        PERSISTENT(mul(4u, q));
+    }
+    const uint64_t accum = dim(filter, -1), depth = dim(output, -1);
+    if (input.type == INT8 && filter.type == INT8 && output.rank > 2u && (accum & 3u) == 0 && q <= 1u && depth > 0)
+        SCRATCH(mul(8u, depth));
+}
+
+/* pooling.cc, AVERAGE_POOL_2D: PoolingPrepare's temporaries twice; with DSP an int32 per channel. */
+static void c_average_pool(aplan__tflm_node *n) {
+    const aplan__tflm_tensor input = in(n, 0);
+    I(0);
+    O(0);
+    I(0);
+    O(0);
+    if (aplan__tflm_isa(n) == APLAN_TFLM_ISA_DSP && (input.type == INT8 || input.type == INT16) && dim(input, 3) > 0)
+        SCRATCH(mul(4u, dim(input, 3)));
+}
+
+/* batch_matmul.cc: the reference's transposed copies and output dims, then the quantized OpData. */
+static void c_batch_matmul(aplan__tflm_node *n) {
+    const aplan__tflm_tensor a = in(n, 0), b = in(n, 1);
+    I(0);
+    I(1);
+    O(0);
+    if (aplan__tflm_option(n, 0, 1, false, 0) != 0) {
+        PERSISTENT(by_abi(n, 12u, 24u));
+        PERSISTENT(int_array(a.rank));
+        PERSISTENT(a.bytes);
+    }
+    if (aplan__tflm_option(n, 1, 1, false, 0) == 0) {
+        PERSISTENT(by_abi(n, 12u, 24u));
+        PERSISTENT(int_array(b.rank));
+        PERSISTENT(b.bytes);
+    }
+    PERSISTENT(int_array(out(n, 0).rank));
+    if (a.type == INT8 || a.type == INT16) PERSISTENT(28u);
+}
+
+/* transpose_conv.cc: int8 replaces the reference's accumulator with CMSIS-NN's buffer (for strides up to 2 and more
+ * than 16 input channels, a reversed convolution: im2col columns, and a reversed filter copy, requested even empty;
+ * else an int32 column buffer, sized with the vertical stride in both terms, as CMSIS-NN does). */
+static void c_transpose_conv(aplan__tflm_node *n) {
+    const aplan__tflm_tensor filter = in(n, 1), input = in(n, 2), bias = in(n, 3);
+    O(0);
+    I(2);
+    I(1);
+    PERSISTENT(mul(4u, dim(filter, 0)));
+    PERSISTENT(mul(4u, dim(filter, 0)));
+    if (input.type == INT8) {
+        const int64_t sw = aplan__tflm_option(n, 1, 4, true, 0), sh = aplan__tflm_option(n, 2, 4, true, 0);
+        const uint64_t in_c = dim(input, 3), in_w = dim(input, 2), fh = dim(filter, 1), fw = dim(filter, 2),
+                       out_c = dim(filter, 0);
+        const bool reversed = sw <= 2 && sh <= 2 && in_c > 16u;
+        uint64_t buffer;
+        if (reversed) {
+            buffer = im2col_s8(mul(mul(fw, fh), in_c));
+        } else {
+            const uint64_t h = sh > 0 ? (uint64_t)sh : 0u;
+            const int64_t width = ((int64_t)in_w - 1) * sw + (int64_t)(fw > h ? fw : h);
+            buffer = width > 0 ? mul(mul(mul((uint64_t)width, out_c), fh > h ? fh : h), 4u) : 0u;
+        }
+        if (buffer > 0) SCRATCH(buffer);
+        SCRATCH(reversed ? mul(mul(mul(in_c, fw), fh), out_c) : 0u);
+    }
+    if (input.type == INT16) SCRATCH(mul(8u, out(n, 0).elements));
+    if (input.type != FLOAT32) {
+        I(2);
+        I(1);
+        I(3);
+        O(0);
+    }
+    if (input.type == INT16 && bias.present && bias.type == INT16) SCRATCH(mul(8u, bias.elements));
+}
+
+static void c_lstm(aplan__tflm_node *n) { lstm(n, true); }
 
 /* ---- The table -------------------------------------------------------------------------------------------------- */
 
@@ -609,3 +799,19 @@ const aplan__tflm_kernel aplan__tflm_kernels[] = {
     BUILTIN(DYNAMIC_UPDATE_SLICE, K("dynamic_update_slice.cc"), NONE, OPDATA(0, 0), NULL, p_i0_i1_i2_o0),
 };
 const size_t aplan__tflm_kernel_count = sizeof aplan__tflm_kernels / sizeof aplan__tflm_kernels[0];
+
+/* CMSIS-NN's kernels where they differ from the reference ones, sorted by code (the look-up tries them first). */
+const aplan__tflm_kernel aplan__tflm_cmsis_kernels[] = {
+    BUILTIN(AVERAGE_POOL_2D, CMSIS("pooling.cc"), PARAMS(40, 4), OPDATA(36, 36), NULL, c_average_pool),
+    BUILTIN(CONV_2D, CMSIS("conv.cc"), PARAMS(28, 4), OPDATA(60, 80), NULL, c_conv),
+    BUILTIN(DEPTHWISE_CONV_2D, CMSIS("depthwise_conv.cc"), PARAMS(28, 4), OPDATA(60, 80), NULL, c_depthwise_conv),
+    BUILTIN(FULLY_CONNECTED, CMSIS("fully_connected.cc"), PARAMS(16, 4), OPDATA(72, 96), NULL, c_fully_connected),
+    BUILTIN(MAX_POOL_2D, CMSIS("pooling.cc"), PARAMS(40, 4), OPDATA(36, 36), NULL, p_i0_o0),
+    BUILTIN(SOFTMAX, CMSIS("softmax.cc"), PARAMS(4, 4), OPDATA(64, 88), NULL, p_softmax),
+    BUILTIN(SVDF, CMSIS("svdf.cc"), PARAMS(12, 4), OPDATA(40, 48), NULL, p_svdf),
+    BUILTIN(UNIDIRECTIONAL_SEQUENCE_LSTM, CMSIS("unidirectional_sequence_lstm.cc"), PARAMS(16, 4),
+            OPDATA(912, 1008), NULL, c_lstm),
+    BUILTIN(TRANSPOSE_CONV, CMSIS("transpose_conv.cc"), PARAMS(20, 4), OPDATA(76, 88), NULL, c_transpose_conv),
+    BUILTIN(BATCH_MATMUL, CMSIS("batch_matmul.cc"), PARAMS(3, 1), OPDATA(36, 56), NULL, c_batch_matmul),
+};
+const size_t aplan__tflm_cmsis_kernel_count = sizeof aplan__tflm_cmsis_kernels / sizeof aplan__tflm_cmsis_kernels[0];

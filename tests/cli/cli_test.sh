@@ -935,6 +935,32 @@ if have_shared models/audio_preprocessor_int8.tflite models/person_detect.tflite
     line out "  smallest arena AllocateTensors() accepts                             82296"
 fi
 
+# --kernels cmsis-nn: CMSIS-NN's kernels for the target's instruction set (tests/test_tflm.c checks them against
+# real CMSIS-NN builds). chain's CONV_2D asks CMSIS-NN for an im2col buffer of its 3x3x4 patch (144 bytes) that the
+# reference kernel does not need: a buffer of the problem, at the operator's step.
+run 0 "$A" arena --kernels cmsis-nn "$CHAIN"
+line out "$CHAIN: TFLM's arena (tflite-micro 90b983c2, CMSIS-NN kernels (portable C), 32-bit ABI, TFLM's own planner)"
+line out "  arena_used_bytes()                                                    2472"
+line out "    what the kernels' scratch adds (1 request, 144 bytes)                  0"
+run 0 "$A" plan --kernels cmsis-nn -f csv -s greedy_by_size_tflm "$CHAIN"
+has out "s0o0r0,2,3,144,16,256"
+run 0 "$A" plan --kernels CMSIS-NN --target cortex-m4 "$CHAIN"
+line out "TFLM arena (tflite-micro 90b983c2, CMSIS-NN kernels (DSP), 32-bit ABI):"
+run 2 "$A" plan --kernels cmsis-nn --target esp32-s3 "$CHAIN"
+line err "aplan: --kernels cmsis-nn: not modelled for target esp32-s3 (not an Arm core: TFLM there uses ESP-NN, not CMSIS-NN)"
+run 2 "$A" plan --kernels cmsis-nn --target cortex-m55-ethos-u55 "$CHAIN"
+has err "not modelled for target cortex-m55-ethos-u55 (CMSIS-NN builds its Helium (MVE) code there"
+run 2 "$A" arena --kernels esp-nn "$CHAIN"
+line err "aplan: arena: --kernels 'esp-nn' is not reference or cmsis-nn"
+if have_shared models/dtln_noise_suppression.tflite; then
+    # dtln's LSTMs keep CMSIS-NN's kernel sums: 14,364 bytes where the reference kernels need 4,652 (armhf, DSP)
+    run 0 "$A" arena --kernels cmsis-nn --target cortex-m4 "$S/models/dtln_noise_suppression.tflite"
+    line out "  arena_used_bytes()                                                   14364"
+    line out "  smallest arena AllocateTensors() accepts                             14368"
+    run 0 "$A" arena --kernels cmsis-nn --abi 64 "$S/models/dtln_noise_suppression.tflite"
+    line out "  arena_used_bytes()                                                   15472"
+fi
+
 # --- embed: the plan as the model's offline plan ----------------------------------------------------------------------
 # On ties, chain and offline (make_models.c), then on audio_preprocessor_int8, person_detect and person_detect_vela.
 # embedded MODEL OUT WHAT BUFFERS ARENA: embed MODEL's plan into $T/OUT, which says WHAT (arena, strategy, tensors),
