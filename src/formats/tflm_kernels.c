@@ -107,14 +107,16 @@ static void p_add_n(aplan__tflm_node *n) {
 }
 
 /* batch_matmul.cc: quantized OpData, then transposed copies of the operands (a TfLiteTensor-like header, its dims
- * and its data) when the kernel must transpose them, then the output's dims. Options: BatchMatMulOptions adj_x
- * (field 0, bool) and adj_y (field 1, bool). */
-static void p_batch_matmul(aplan__tflm_node *n) {
+ * and its data) when the kernel must transpose them, then the output's dims; CMSIS-NN's kernel allocates the
+ * quantized OpData last (quantized_last). Options: BatchMatMulOptions adj_x (field 0, bool) and adj_y (field 1,
+ * bool). */
+static void batch_matmul(aplan__tflm_node *n, bool quantized_last) {
     const aplan__tflm_tensor a = in(n, 0), b = in(n, 1);
+    const bool quantized = a.type == INT8 || a.type == INT16;
     I(0);
     I(1);
     O(0);
-    if (a.type == INT8 || a.type == INT16) PERSISTENT(28u);
+    if (quantized && !quantized_last) PERSISTENT(28u);
     if (aplan__tflm_option(n, 0, 1, false, 0) != 0) {
         PERSISTENT(by_abi(n, 12u, 24u));
         PERSISTENT(int_array(a.rank));
@@ -126,7 +128,9 @@ static void p_batch_matmul(aplan__tflm_node *n) {
         PERSISTENT(b.bytes);
     }
     PERSISTENT(int_array(out(n, 0).rank));
+    if (quantized && quantized_last) PERSISTENT(28u);
 }
+static void p_batch_matmul(aplan__tflm_node *n) { batch_matmul(n, false); }
 
 /* concatenation.cc: input 0 and the output, then every input (input 0 again). */
 static void p_concatenation(aplan__tflm_node *n) {
@@ -610,24 +614,7 @@ static void c_average_pool(aplan__tflm_node *n) {
 }
 
 /* batch_matmul.cc: the reference's transposed copies and output dims, then the quantized OpData. */
-static void c_batch_matmul(aplan__tflm_node *n) {
-    const aplan__tflm_tensor a = in(n, 0), b = in(n, 1);
-    I(0);
-    I(1);
-    O(0);
-    if (aplan__tflm_option(n, 0, 1, false, 0) != 0) {
-        PERSISTENT(by_abi(n, 12u, 24u));
-        PERSISTENT(int_array(a.rank));
-        PERSISTENT(a.bytes);
-    }
-    if (aplan__tflm_option(n, 1, 1, false, 0) == 0) {
-        PERSISTENT(by_abi(n, 12u, 24u));
-        PERSISTENT(int_array(b.rank));
-        PERSISTENT(b.bytes);
-    }
-    PERSISTENT(int_array(out(n, 0).rank));
-    if (a.type == INT8 || a.type == INT16) PERSISTENT(28u);
-}
+static void c_batch_matmul(aplan__tflm_node *n) { batch_matmul(n, true); }
 
 /* transpose_conv.cc: int8 replaces the reference's accumulator with CMSIS-NN's buffer (for strides up to 2 and more
  * than 16 input channels, a reversed convolution: im2col columns, and a reversed filter copy, requested even empty;
