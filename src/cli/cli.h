@@ -303,9 +303,6 @@ const char *cli_outcome_key(const cli_run *run);
 /* A time limit (nanoseconds) as a decimal number of seconds, as --time-limit takes it: "1", "0.5", "0" (at most 9
  * decimals, no trailing zeros). */
 void cli_seconds_text(uint64_t ns, char *out, size_t out_size);
-/* Set s->tflm_arena: run greedy_by_size_tflm (TFLM's GreedyMemoryPlanner, which keeps fixed offsets as TFLM does)
- * on the input as it is; 0 when that strategy is not built or cannot plan it. */
-void cli_compute_tflm_arena(cli_session *s);
 /* The run with the smallest plan, within the capacity or not (the first on ties: a search that proves a heuristic's
  * arena optimal proves it for every plan of that size, cli_best_proven); NULL when none planned. */
 const cli_run *cli_smallest_plan(const cli_session *s);
@@ -438,8 +435,14 @@ const char *cli_tflm_kernels_text(const aplan_tflm_config *c);
  * the tensors (in->tensor_count stays), with ids s<subgraph>o<operator>r<request>; requests for another build are
  * replaced. Nothing for other inputs. CLI_EXIT_OK, or an exit code with message filled. */
 int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *c, char *message, size_t message_size);
-/* Fill s->tflm_own unless known (needs s->tflm_arena: TFLM's own planner on the input as it is), and from plan
- * (NULL: none) s->tflm_embed and s->tflm_adapter. */
+/* TFLM's own planner on the input as it is: run greedy_by_size_tflm (TFLM's GreedyMemoryPlanner, which keeps fixed
+ * offsets as TFLM does) and set s->tflm_arena to its section (0 when that strategy is not built or cannot plan it)
+ * and, for a model, s->tflm_own to TFLM's whole arena with it. */
+void cli_compute_tflm_arena(cli_session *s);
+/* The section TFLM's greedy planner makes of a model carrying offsets' tensor offsets as its offline plan (it places
+ * the kernels' scratch around them); 0 when it cannot be computed. */
+uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets);
+/* From plan (NULL: none): s->tflm_embed_section, s->tflm_embed and s->tflm_adapter. */
 void cli_compute_tflm_figures(cli_session *s, const cli_run *plan);
 /* The known figures of s with the smallest arena (own, embedded, adapter: the first on ties); NULL when none. */
 const cli_tflm_figures *cli_tflm_smallest(const cli_session *s);

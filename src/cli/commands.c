@@ -466,7 +466,8 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
     printf("%s: planned section ", o->output);
     if (s->tflm_arena != 0) printf("%llu -> ", (unsigned long long)s->tflm_arena);
     printf("%llu byte%s (%s%s; TFLM places the kernels' scratch around its tensors",
-           (unsigned long long)s->tflm_embed_section, cli_s(s->tflm_embed_section), s->tflm_arena != 0 ? "TFLM's greedy planner -> " : "", run->strategy->name);
+           (unsigned long long)s->tflm_embed_section, cli_s(s->tflm_embed_section),
+           s->tflm_arena != 0 ? "TFLM's greedy planner -> " : "", run->strategy->name);
     if (joint != s->tflm_embed_section)
         printf("; its plan of tensors and scratch together: %llu", (unsigned long long)joint);
     printf("), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n", (unsigned long long)s->bound,
@@ -476,7 +477,8 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
         const aplan_tflm_arena_info *a = &s->tflm_own.info, *z = &s->tflm_embed.info;
         printf("TFLM arena (tflite-micro %s, %s, %u-bit ABI): %llu -> %llu byte%s used, smallest arena "
                "%llu -> %llu%s\n",
-               APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi, (unsigned long long)a->used, (unsigned long long)z->used,
+               APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi, (unsigned long long)a->used,
+               (unsigned long long)z->used,
                cli_s(z->used), (unsigned long long)a->smallest, (unsigned long long)z->smallest,
                z->unknown_ops > 0 ? " (lower bounds)" : "");
         cli_write_tflm_unknown(stdout, s, z);
@@ -485,16 +487,15 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
 }
 
 /* Of the runs that planned, the one whose tensor offsets give the smallest section once TFLM has placed the kernels'
- * scratch around them (ties: the smaller plan, then the first); s->tflm_embed and _adapter are then its. NULL when
- * none planned. */
+ * scratch around them (ties: the smaller plan, then the first); s->tflm_embed and _adapter are then its (the whole
+ * arena is worked out for that one run only). NULL when none planned. */
 static const cli_run *best_to_embed(cli_session *s) {
     const cli_run *best = NULL;
     uint64_t best_section = 0;
     for (size_t i = 0; i < s->run_count; i++) {
         const cli_run *r = &s->runs[i];
         if (!r->planned || r->status != APLAN_OK) continue;
-        cli_compute_tflm_figures(s, r);
-        uint64_t section = s->tflm_embed_section;
+        const uint64_t section = cli_tflm_embedded_section(s, r->offsets);
         if (section == 0) continue;
         if (best == NULL || section < best_section ||
             (section == best_section && r->result.arena_size < best->result.arena_size)) {
@@ -571,7 +572,6 @@ int cli_cmd_embed(const cli_options *o) {
     cli_session_init(&s, o, &in);
     tflm_capacity(&s);
     cli_compute_tflm_arena(&s); /* TFLM's own planner on the model as it is */
-    cli_compute_tflm_figures(&s, NULL);
     uint64_t before = s.tflm_arena;
     cli_tflm_figures own = s.tflm_own;
     if (o->replan) {
@@ -627,7 +627,6 @@ int cli_cmd_arena(const cli_options *o) {
     if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
     if (rc == CLI_EXIT_OK) {
         cli_compute_tflm_arena(&s);
-        cli_compute_tflm_figures(&s, NULL);
         if (!s.tflm_own.known) {
             cli_error("%s: cannot compute TFLM's arena (out of memory?)", in.name);
             rc = CLI_EXIT_INTERNAL;

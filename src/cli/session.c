@@ -423,18 +423,6 @@ bool cli_best_proven(const cli_session *s) {
     return false;
 }
 
-void cli_compute_tflm_arena(cli_session *s) {
-    const aplan_strategy *tflm = NULL;
-    s->tflm_arena = 0;
-    if (aplan_strategy_find("greedy_by_size_tflm", &tflm) != APLAN_OK) return;
-    cli_run run;
-    memset(&run, 0, sizeof run);
-    run.strategy = tflm;
-    cli_run_one(s, &run);
-    free(run.offsets);
-    if (run.planned) s->tflm_arena = run.result.arena_size;
-}
-
 size_t cli_live_at(const cli_session *s, uint64_t step, size_t *largest, size_t k, uint64_t *bytes) {
     const cli_input *in = s->input;
     size_t live = 0;

@@ -136,10 +136,9 @@ int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *config, char *m
     return CLI_EXIT_OK;
 }
 
-/* The planned section TFLM's greedy planner makes when the model carries offsets' tensor offsets as its offline
- * plan: it keeps the tensors where they are and places the kernels' scratch around them (greedy_by_size_tflm, which
- * keeps fixed offsets as TFLM does). 0 when it cannot be computed (out of memory, the strategy not built). */
-static uint64_t embedded_section(const cli_session *s, const uint64_t *offsets) {
+/* TFLM's greedy planner keeps the embedded tensors where they are and places the kernels' scratch around them, as
+ * greedy_by_size_tflm does with fixed offsets; 0 also when out of memory or that strategy is not built. */
+uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets) {
     const cli_input *in = s->input;
     const aplan_strategy *greedy = NULL;
     if (aplan_strategy_find("greedy_by_size_tflm", &greedy) != APLAN_OK) return 0;
@@ -168,14 +167,9 @@ static uint64_t embedded_section(const cli_session *s, const uint64_t *offsets) 
 
 /* The highest end of a tensor (not a scratch buffer) in a plan: what the tensors alone take of the section. */
 static uint64_t tensors_end(const cli_session *s, const uint64_t *offsets) {
-    const cli_input *in = s->input;
     uint64_t end = 0;
-    for (size_t i = 0; i < in->tensor_count; i++) {
-        const aplan_buffer *b = &in->buffers[i];
-        uint64_t align = b->alignment != 0 ? b->alignment : s->problem.alignment;
-        uint64_t size = b->size;
-        if ((s->problem.flags & APLAN_ROUND_SIZES) && align > 1u && size % align != 0 && size <= UINT64_MAX - align)
-            size += align - size % align;
+    for (size_t i = 0; i < s->input->tensor_count; i++) {
+        const uint64_t size = aplan_buffer_size(&s->problem, i); /* as planned: rounded up when the problem says */
         if (size > 0 && offsets[i] <= UINT64_MAX - size && offsets[i] + size > end) end = offsets[i] + size;
     }
     return end;
@@ -203,25 +197,31 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, ui
     return ok;
 }
 
+void cli_compute_tflm_arena(cli_session *s) {
+    const aplan_strategy *tflm = NULL;
+    s->tflm_arena = 0;
+    memset(&s->tflm_own, 0, sizeof s->tflm_own);
+    if (aplan_strategy_find("greedy_by_size_tflm", &tflm) != APLAN_OK) return;
+    cli_run run;
+    memset(&run, 0, sizeof run);
+    run.strategy = tflm;
+    cli_run_one(s, &run);
+    if (run.planned) {
+        s->tflm_arena = run.result.arena_size;
+        if (s->input->kind == CLI_INPUT_TFLITE && s->input->model != NULL)
+            (void)figures(s, run.result.arena_size, tensors_end(s, run.offsets), APLAN_TFLM_GREEDY_IN_ARENA,
+                          &s->tflm_own, NULL, 0);
+    }
+    free(run.offsets);
+}
+
 void cli_compute_tflm_figures(cli_session *s, const cli_run *plan) {
     const cli_input *in = s->input;
     memset(&s->tflm_embed, 0, sizeof s->tflm_embed);
     memset(&s->tflm_adapter, 0, sizeof s->tflm_adapter);
     s->tflm_embed_section = 0;
-    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL) return;
-    const aplan_strategy *greedy = NULL;
-    if (!s->tflm_own.known && s->tflm_arena != 0 && aplan_strategy_find("greedy_by_size_tflm", &greedy) == APLAN_OK) {
-        cli_run own;
-        memset(&own, 0, sizeof own);
-        own.strategy = greedy;
-        cli_run_one(s, &own);
-        if (own.planned)
-            (void)figures(s, own.result.arena_size, tensors_end(s, own.offsets), APLAN_TFLM_GREEDY_IN_ARENA,
-                          &s->tflm_own, NULL, 0);
-        free(own.offsets);
-    }
-    if (plan == NULL || !plan->planned) return;
-    s->tflm_embed_section = embedded_section(s, plan->offsets);
+    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || plan == NULL || !plan->planned) return;
+    s->tflm_embed_section = cli_tflm_embedded_section(s, plan->offsets);
     if (s->tflm_embed_section != 0)
         (void)figures(s, s->tflm_embed_section, tensors_end(s, plan->offsets), APLAN_TFLM_GREEDY_IN_ARENA,
                       &s->tflm_embed, NULL, 0);
