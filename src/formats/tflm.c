@@ -781,12 +781,16 @@ aplan_status aplan_tflm_query(const void *model, size_t model_size, const aplan_
     return APLAN_OK;
 }
 
-/* begin, then the caller's scratch checked and the per-subgraph bases written into it. */
+/* begin, then the caller's scratch checked, the per-subgraph bases written into it and the recorder's counts reset
+ * for the pass that records. */
 static aplan_status start(session *x, const void *model, size_t model_size, const aplan_tflm_config *config,
                           void *scratch, size_t scratch_size, aplan_format_error *error) {
     aplan_status st = begin(x, model, model_size, config, error);
     if (st == APLAN_OK) st = check_scratch(x, scratch, scratch_size);
     if (st == APLAN_OK) st = bases(x, scratch);
+    x->r.count = 0;
+    x->r.request_count = 0;
+    x->r.unknown = 0;
     return st;
 }
 
@@ -815,9 +819,6 @@ aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, c
         if (upper[g] == 0) lower[g] = (uint32_t)i;
         upper[g] = (uint32_t)i + 1u;
     }
-    x.r.count = 0;
-    x.r.request_count = 0;
-    x.r.unknown = 0;
     x.r.op_lower = lower;
     x.r.op_upper = upper;
     x.r.requests = requests;
@@ -858,9 +859,6 @@ aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_
         bits[g / 8u] |= (uint8_t)(1u << (g % 8u));
     }
     recorder *r = &x.r;
-    r->count = 0;
-    r->request_count = 0;
-    r->unknown = 0;
     r->events = (event *)(void *)(base + x.lay.events);
     r->costs = costs;
     r->cost_capacity = capacity < x.w.operators ? capacity : (size_t)x.w.operators;
