@@ -604,12 +604,16 @@ static void test_failures(void **state) {
     assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, 64, (char *)scratch + 1, scratch_size, &info, NULL,
                                       0, &e),
                      APLAN_E_SCRATCH_MISALIGNED);
+    assert_int_equal(e.status, APLAN_E_SCRATCH_MISALIGNED);
+    assert_string_equal(e.message, "scratch is not aligned to 8 bytes");
     aplan_tflite_id outside[1] = {{0, 9}};
     assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, outside, 1, 64, scratch, scratch_size, &info, NULL, 0, &e),
                      APLAN_E_INVALID_ARG);
     assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, UINT64_MAX - 8u, scratch, scratch_size, &info, NULL,
                                       0, &e),
                      APLAN_E_SIZE_OVERFLOW);
+    assert_int_equal(e.status, APLAN_E_SIZE_OVERFLOW);
+    assert_string_equal(e.message, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
     free(scratch);
     tw_free(&f);
 }

@@ -144,6 +144,8 @@ typedef struct cli_tflm_figures {
     uint64_t tensors;           /* the highest end of a tensor in the section: "planned tensors"; the rest of the
                                    section (info.planned) is what the kernels' scratch adds */
     aplan_tflm_arena_info info;
+    aplan_status status;        /* why not known: APLAN_OK when known or never asked for */
+    char why[256];              /* the same in words ("" when status is APLAN_OK) */
 } cli_tflm_figures;
 
 typedef struct cli_session {
@@ -437,7 +439,7 @@ const char *cli_tflm_kernels_text(const aplan_tflm_config *c);
 int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *c, char *message, size_t message_size);
 /* TFLM's own planner on the input as it is: run greedy_by_size_tflm (TFLM's GreedyMemoryPlanner, which keeps fixed
  * offsets as TFLM does) and set s->tflm_arena to its section (0 when that strategy is not built or cannot plan it)
- * and, for a model, s->tflm_own to TFLM's whole arena with it. */
+ * and, for a model, s->tflm_own to TFLM's whole arena with it (or its status and why, when it cannot be had). */
 void cli_compute_tflm_arena(cli_session *s);
 /* The section TFLM's greedy planner makes of a model carrying offsets' tensor offsets as its offline plan (it places
  * the kernels' scratch around them); 0 when it cannot be computed. */
@@ -448,13 +450,17 @@ void cli_compute_tflm_figures(cli_session *s, const cli_run *plan);
 const cli_tflm_figures *cli_tflm_smallest(const cli_session *s);
 /* "TFLM's own planner", "this plan embedded" or "the adapter": which of s's figures f is. */
 const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f);
-/* The report's "TFLM arena" lines: each known way's whole arena, its parts and the smallest arena. */
+/* The report's "TFLM arena" lines: each known way's whole arena, its parts and the smallest arena; for a model whose
+ * arena with TFLM's own planner cannot be computed, one line saying why. */
 void cli_write_tflm_lines(FILE *out, const cli_session *s);
 /* The line naming the first operator the model does not know (nothing when info has none). */
 void cli_write_tflm_unknown(FILE *out, const cli_session *s, const aplan_tflm_arena_info *info);
 /* What a whole arena of capacity bytes leaves the planned section of a .tflite input: capacity less TFLM's
  * persistent data (0 when that alone does not fit); capacity itself for other inputs, or when unknown. */
 uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity);
+/* Print why f cannot be computed (naming the input); CLI_EXIT_INTERNAL when out of memory, else CLI_EXIT_BAD_INPUT
+ * (the arena passes 2^64 - 1, TFLM's planner cannot plan the model, or it is not built). */
+int cli_tflm_failure(const cli_session *s, const cli_tflm_figures *f);
 /* `aplan arena`: the breakdown of the whole arena by part and by operator. */
 int cli_write_tflm_breakdown(FILE *out, const cli_session *s);
 

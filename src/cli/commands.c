@@ -627,10 +627,7 @@ int cli_cmd_arena(const cli_options *o) {
     if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
     if (rc == CLI_EXIT_OK) {
         cli_compute_tflm_arena(&s);
-        if (!s.tflm_own.known) {
-            cli_error("%s: cannot compute TFLM's arena (out of memory?)", in.name);
-            rc = CLI_EXIT_INTERNAL;
-        }
+        if (!s.tflm_own.known) rc = cli_tflm_failure(&s, &s.tflm_own);
     }
     if (rc == CLI_EXIT_OK) rc = cli_write_tflm_breakdown(stdout, &s);
     if (rc == CLI_EXIT_OK && s.settings.capacity != APLAN_UNLIMITED) {

@@ -120,6 +120,9 @@ static void json_tflm(FILE *out, const cli_session *s) {
                                                       : "\"portable\"",
             in->has_tflm ? c->abi : APLAN_TFLM_ABI_32, in->tensor_count, in->count - in->tensor_count);
     json_u64_or_null(out, s->settings.whole_capacity != APLAN_UNLIMITED, s->settings.whole_capacity);
+    fputs(", \"arena_error\": ", out);
+    if (s->tflm_own.known || s->tflm_own.status == APLAN_OK) fputs("null", out);
+    else json_string(out, s->tflm_own.why);
     const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter};
     static const char *const keys[3] = {"own_planner", "embedded", "adapter"};
     for (size_t k = 0; k < 3u; k++) {

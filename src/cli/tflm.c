@@ -185,23 +185,36 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, ui
     c.planner = planner;
     if (planner == APLAN_TFLM_OTHER_OUTSIDE) c.planner_scratch = adapter_scratch(s);
     size_t bytes = 0, requests = 0;
-    if (aplan_tflm_query(in->model, in->model_size, &c, &bytes, &requests, NULL) != APLAN_OK) return false;
-    void *scratch = malloc(bytes + 1u);
-    bool ok = scratch != NULL &&
-              aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch,
-                               bytes, &f->info, costs, capacity, NULL) == APLAN_OK;
+    aplan_format_error e;
+    memset(&e, 0, sizeof e);
+    aplan_status st = aplan_tflm_query(in->model, in->model_size, &c, &bytes, &requests, &e);
+    void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
+    if (st == APLAN_OK && scratch == NULL) {
+        st = APLAN_E_OUT_OF_MEMORY;
+        snprintf(e.message, sizeof e.message, "out of memory");
+    }
+    if (st == APLAN_OK)
+        st = aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch, bytes,
+                              &f->info, costs, capacity, &e);
     free(scratch);
-    f->known = ok;
+    f->known = st == APLAN_OK;
     f->planner = planner;
     f->tensors = tensors < section ? tensors : section;
-    return ok;
+    f->status = st;
+    if (st != APLAN_OK) snprintf(f->why, sizeof f->why, "%s", e.message[0] != '\0' ? e.message : aplan_status_str(st));
+    return f->known;
 }
 
 void cli_compute_tflm_arena(cli_session *s) {
     const aplan_strategy *tflm = NULL;
     s->tflm_arena = 0;
     memset(&s->tflm_own, 0, sizeof s->tflm_own);
-    if (aplan_strategy_find("greedy_by_size_tflm", &tflm) != APLAN_OK) return;
+    if (aplan_strategy_find("greedy_by_size_tflm", &tflm) != APLAN_OK) {
+        s->tflm_own.status = APLAN_E_UNKNOWN_STRATEGY;
+        snprintf(s->tflm_own.why, sizeof s->tflm_own.why,
+                 "TFLM's own planner is greedy_by_size_tflm, which this build leaves out");
+        return;
+    }
     cli_run run;
     memset(&run, 0, sizeof run);
     run.strategy = tflm;
@@ -211,6 +224,9 @@ void cli_compute_tflm_arena(cli_session *s) {
         if (s->input->kind == CLI_INPUT_TFLITE && s->input->model != NULL)
             (void)figures(s, run.result.arena_size, tensors_end(s, run.offsets), APLAN_TFLM_GREEDY_IN_ARENA,
                           &s->tflm_own, NULL, 0);
+    } else {
+        s->tflm_own.status = run.status;
+        snprintf(s->tflm_own.why, sizeof s->tflm_own.why, "TFLM's own planner (greedy_by_size_tflm): %s", run.error);
     }
     free(run.offsets);
 }
@@ -255,9 +271,16 @@ static void write_sum(FILE *out, const cli_tflm_figures *f) {
 
 void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE || !s->tflm_own.known) return;
-    fprintf(out, "TFLM arena (tflite-micro %s, %s, %u-bit ABI):\n", APLAN_TFLM_COMMIT,
-            cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+    if (in->kind != CLI_INPUT_TFLITE || (!s->tflm_own.known && s->tflm_own.status == APLAN_OK)) return;
+    fprintf(out, "TFLM arena (tflite-micro %s, %s, %u-bit ABI):", APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm),
+            in->tflm.abi);
+    if (!s->tflm_own.known) {
+        fputs(" cannot be computed: ", out);
+        (void)cli_write_shown(out, s->tflm_own.why);
+        fputc('\n', out);
+        return;
+    }
+    fputc('\n', out);
     fputs("  TFLM's own planner:   ", out);
     write_sum(out, &s->tflm_own);
     fputc('\n', out);
@@ -295,6 +318,11 @@ uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity) {
     return f.info.persistent >= capacity ? 0 : capacity - f.info.persistent;
 }
 
+int cli_tflm_failure(const cli_session *s, const cli_tflm_figures *f) {
+    cli_error("%s: cannot compute TFLM's arena: %s", s->input->name, f->why);
+    return f->status == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+}
+
 /* One part of the tail: its bytes and what it is. */
 static void write_part(FILE *out, const char *what, uint64_t bytes) {
     fprintf(out, "    %-59s %12llu\n", what, (unsigned long long)bytes);
@@ -306,11 +334,14 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
     if (aplan_tflite_query(in->model, in->model_size, &model, NULL) != APLAN_OK) return CLI_EXIT_INTERNAL;
     aplan_tflm_op_cost *costs = malloc((model.operator_count + 1u) * sizeof *costs);
     cli_tflm_figures f;
-    if (costs == NULL || !figures(s, s->tflm_own.info.planned, s->tflm_own.tensors, APLAN_TFLM_GREEDY_IN_ARENA, &f,
-                                  costs, model.operator_count)) {
-        free(costs);
+    if (costs == NULL) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
+    }
+    if (!figures(s, s->tflm_own.info.planned, s->tflm_own.tensors, APLAN_TFLM_GREEDY_IN_ARENA, &f, costs,
+                 model.operator_count)) {
+        free(costs);
+        return cli_tflm_failure(s, &f);
     }
     const aplan_tflm_arena_info *i = &f.info;
     (void)cli_write_shown(out, in->name);

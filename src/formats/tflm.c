@@ -737,6 +737,8 @@ static aplan_status check_scratch(const session *x, void *scratch, size_t scratc
     if (scratch == NULL && x->lay.total > 0) return arg_error(error, "scratch is NULL");
     if (((uintptr_t)scratch & (APLAN_SCRATCH_ALIGN - 1u)) != 0) {
         error->status = APLAN_E_SCRATCH_MISALIGNED;
+        aplan__text w = {error->message, sizeof error->message, 0};
+        aplan__putf(&w, "scratch is not aligned to %u bytes", (uint64_t)APLAN_SCRATCH_ALIGN);
         return APLAN_E_SCRATCH_MISALIGNED;
     }
     if (scratch_size < x->lay.total) {

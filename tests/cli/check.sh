@@ -85,7 +85,7 @@ have_shared() {
 # of the same bytes, fuzz/corpus/csv/seed-input12.csv, under the same name), and the models of
 # tests/cli/make_models.c, whose comment works out their figures: CHAIN (person_detect's stand-in), TIES
 # (audio_preprocessor_int8's: TFLM's tie order costs 16 bytes), OFFLINE (person_detect_vela's: an offline plan that
-# aliases on purpose) and NAMES (names no other input has).
+# aliases on purpose), NAMES (names no other input has) and HUGE (a section just below 2^64, TFLM's arena past it).
 made_inputs() {
     I12=$S/benchmarks/minimalloc/input.12.csv
     if [ ! -e "$I12" ]; then
@@ -98,4 +98,5 @@ made_inputs() {
     TIES=$1/ties.tflite
     OFFLINE=$1/offline.tflite
     NAMES=$1/names.tflite
+    HUGE=$1/huge.tflite
 }

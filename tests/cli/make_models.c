@@ -1,7 +1,8 @@
 /*
  * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
- * writes DIR/chain.tflite, DIR/ties.tflite, DIR/offline.tflite and DIR/names.tflite; exit 0, or 1 with a message
+ * writes DIR/chain.tflite, DIR/ties.tflite, DIR/offline.tflite, DIR/names.tflite and DIR/huge.tflite; exit 0, or 1
+ * with a message
  * when a file cannot be written.
  *
  * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
@@ -39,6 +40,9 @@
  * s0t5 1024, s0t7 0. Arena 1536, the bound.
  *
  * names.tflite: names no other input has (see names_model below).
+ *
+ * huge.tflite: one ABS, s0t0 INT8 [16] 16 B -> s0t1 INT8 [256, 2^28 - 1, 2^28 + 1], 2^64 - 256 bytes, both live at
+ * step 2: the section is 2^64 - 240 bytes, which fits 64 bits, and TFLM's persistent data on top of it does not.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +50,8 @@
 #include "tflite_writer.h"
 
 enum { INT32 = 2, INT64 = 4, INT16 = 7, INT8 = 9 };
-enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, FULLY_CONNECTED = 9, MUL = 18, CUSTOM = 32, WHILE = 119 };
+enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, FULLY_CONNECTED = 9, MUL = 18, CUSTOM = 32, ABS = 101,
+       WHILE = 119 };
 enum { WHILE_OPTIONS = 93 };
 
 /* DIR/NAME: model m with the tensor names and custom codes given (n of each); 1 when written, else 0 (said). */
@@ -159,10 +164,22 @@ static int names_model(const char *dir) {
     return write_model(dir, "names.tflite", &m, names, 3, custom, 1);
 }
 
+/* huge.tflite: a section just below 2^64. */
+static int huge(const char *dir) {
+    static const int32_t small[] = {16}, big[] = {256, (1 << 28) - 1, (1 << 28) + 1};
+    static const tw_opcode codes[] = {{ABS, ABS}};
+    static const tw_tensor tensors[] = {{small, 1, INT8, 0, false}, {big, 3, INT8, 0, false}};
+    static const tw_op ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 2, in_0, 1, out_1, 1, ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model m = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    return write_model(dir, "huge.tflite", &m, NULL, 0, NULL, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_models DIR\n");
         return 1;
     }
-    return chain(argv[1]) && ties(argv[1]) && names_model(argv[1]) ? 0 : 1;
+    return chain(argv[1]) && ties(argv[1]) && names_model(argv[1]) && huge(argv[1]) ? 0 : 1;
 }
