@@ -118,6 +118,9 @@ typedef enum aplan_status {
     APLAN_E_PLAN_REJECTED = 19,        /**< aplan_plan: the strategy's plan failed verification (see report.rule). */
     APLAN_E_STRATEGY_FAILED = 20,      /**< The strategy gave up for a reason of its own (e.g. search budget). */
     APLAN_E_OUT_OF_MEMORY = 21,        /**< Host-side readers (CSV): the allocator failed. The core never allocates. */
+    APLAN_E_BAD_REGION = 22,           /**< Since 0.4 (<aplan/regions.h>): a region count out of range, a buffer's
+                                            regions naming none of the problem's, a fixed buffer not in one region. */
+    APLAN_E_WRONG_REGION = 23,         /**< Since 0.4, verifier: a buffer placed in a region it may not go to. */
 
     /* Input formats (<aplan/formats.h>): the error's byte offset, line and column say where. */
     APLAN_E_FORMAT_TRUNCATED = 64,     /**< The input ends inside a structure it declares. */
@@ -199,7 +202,10 @@ typedef struct aplan_report {
     uint64_t limit;        /**< Rules about one quantity: the limit (or expected value) it broke. */
     size_t aliased_pairs;  /**< Pairs of fixed buffers that share bytes while live, allowed by
                                 APLAN_ALLOW_FIXED_ALIAS (verifier only; 0 when it fails). */
-    uint64_t reserved[4];  /**< Zeroed by the library. Room for later fields without an ABI break. */
+    uint32_t region;       /**< Since 0.4: the region the rule broke in, when in_region (<aplan/regions.h>). */
+    uint32_t in_region;    /**< Since 0.4: 1 when the rule concerns region `region`, 0 otherwise (and always 0 from
+                                the single-region calls). */
+    uint64_t reserved[3];  /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_report;
 
 /** Reset a report to "no failure": rule APLAN_OK, no buffers, zero ranges and count. */

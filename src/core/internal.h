@@ -236,6 +236,36 @@ aplan_status aplan__lower_bound(const aplan_problem *p, void *scratch, size_t sc
 aplan_status aplan__verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size, void *scratch,
                            size_t scratch_size, aplan_report *report);
 
+/*
+ * Regions (<aplan/regions.h>, src/core/regions.c). The problem and regions are valid.
+ *   aplan__region_mask     buffer i's allowed regions (every region for a mask of 0);
+ *   aplan__region_first    the first region it may use (a fixed buffer's only one);
+ *   aplan__region_align    region r's offset alignment (1 for 0);
+ *   aplan__region_uses     buffer i's uses (1 without a uses array);
+ *   aplan__region_sub      the buffers of region r (region_of[i] == r; with region_of NULL, those that may go only
+ *                          to r) into buffers[] and sub: sizes as the problem's (aplan_buffer_size, the rounding
+ *                          flag cleared), alignment the larger of the buffer's and the region's, fixed offsets kept,
+ *                          capacity the region's, APLAN_ALLOW_FIXED_ALIAS kept; map[k] is the problem's index of
+ *                          the sub-problem's buffer k. Returns how many. O(n);
+ *   aplan__region_sub_size the scratch of a phase over one sub-problem at a time: its buffers, map and offsets (n
+ *                          each: 52 bytes per buffer) and extra bytes after them;
+ *   aplan__region_bounds, aplan__region_verify: the public calls without their checks (validated, scratch
+ *                          checked).
+ */
+#include "aplan/regions.h"
+uint64_t aplan__region_mask(const aplan_regions *rg, size_t i);
+size_t aplan__region_first(const aplan_regions *rg, size_t i);
+uint64_t aplan__region_align(const aplan_regions *rg, size_t r);
+uint64_t aplan__region_uses(const aplan_regions *rg, size_t i);
+size_t aplan__region_sub(const aplan_problem *p, const aplan_regions *rg, size_t r, const uint32_t *region_of,
+                         aplan_buffer *buffers, uint32_t *map, aplan_problem *sub);
+aplan_status aplan__region_sub_size(size_t n, size_t extra, size_t *bytes);
+aplan_status aplan__region_bounds(const aplan_problem *p, const aplan_regions *rg, void *scratch,
+                                  size_t scratch_size, uint64_t *bounds, uint64_t *traffic_bound);
+aplan_status aplan__region_verify(const aplan_problem *p, const aplan_regions *rg, const uint32_t *region_of,
+                                  const uint64_t *offsets, const uint64_t *arenas, void *scratch,
+                                  size_t scratch_size, aplan_report *r);
+
 /* Report helpers: set rule and buffer (keeping aliased_pairs), and for _value the quantity and its limit. */
 void aplan__report_buffer(aplan_report *r, aplan_status rule, size_t a);
 void aplan__report_value(aplan_report *r, aplan_status rule, size_t a, uint64_t value, uint64_t limit);

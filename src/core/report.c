@@ -183,6 +183,12 @@ size_t aplan_report_format(const aplan_report *report, char *out, size_t out_siz
             aplan__put(&w, " buffers, at most ");
             aplan__put_u64(&w, r->limit);
             break;
+        case APLAN_E_WRONG_REGION:
+            put_subject(&w, r);
+            aplan__put(&w, " is in region ");
+            aplan__put_u64(&w, r->value);
+            aplan__put(&w, ", which it may not use");
+            break;
         default:
             if (r->buffer_a != APLAN_NO_BUFFER) {
                 put_subject(&w, r);
@@ -190,6 +196,11 @@ size_t aplan_report_format(const aplan_report *report, char *out, size_t out_siz
             }
             aplan__put(&w, aplan_status_str(r->rule));
             break;
+        }
+        if (r->in_region) {
+            aplan__put(&w, " (region ");
+            aplan__put_u64(&w, r->region);
+            aplan__put(&w, ")");
         }
     }
     if (out_size > 0 && w.len == 0) out[0] = '\0';

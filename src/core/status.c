@@ -34,6 +34,8 @@ const char *aplan_status_str(aplan_status status) {
     case APLAN_E_PLAN_REJECTED: return "strategy's plan failed verification";
     case APLAN_E_STRATEGY_FAILED: return "strategy failed";
     case APLAN_E_OUT_OF_MEMORY: return "out of memory";
+    case APLAN_E_BAD_REGION: return "bad region or region set";
+    case APLAN_E_WRONG_REGION: return "buffer in a region it may not use";
     case APLAN_E_FORMAT_TRUNCATED: return "input truncated";
     case APLAN_E_FORMAT_BAD_OFFSET: return "offset or index points outside the input";
     case APLAN_E_FORMAT_BAD_VALUE: return "field value out of range";

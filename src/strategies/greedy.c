@@ -101,6 +101,85 @@ void aplan__greedy_sort(uint32_t *order, size_t n, aplan__less_fn less, const vo
         order[j] = x;
     }
 }
+
+aplan_status aplan__bank_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t regions,
+                                      size_t *bytes) {
+    (void)regions; /* the list walk needs nothing per region */
+    return aplan__greedy_scratch_size(rule, p, bytes);
+}
+
+/* x's gap in region r among the placed buffers of the list (head, next) that are in r, at alignment a, under the
+ * lowest or the smallest rule; false when it would pass 2^64 - 1. */
+static bool bank_gap(const aplan_problem *p, const uint32_t *region_of, const uint64_t *offsets, const uint32_t *next,
+                     uint32_t head, uint32_t x, size_t r, uint64_t a, bool smallest, uint64_t *out) {
+    const aplan_buffer *b = &p->buffers[x];
+    const uint64_t size = aplan__size(p, x);
+    fit f = {size, a, 0, 0, UINT64_MAX};
+    uint64_t at = 0, at_end = size;
+    for (uint32_t j = head; j != APLAN__END; j = next[j]) {
+        const aplan_buffer *o = &p->buffers[j];
+        if (region_of[j] != r || o->upper <= b->lower || b->upper <= o->lower) continue;
+        const uint64_t j_end = offsets[j] + aplan__size(p, j); /* placed or fixed: fits 64 bits */
+        if (smallest) {
+            if (fit_below(&f, offsets[j], j_end)) break;
+            continue;
+        }
+        if (offsets[j] >= at_end) break;
+        if (j_end > at && (!aplan__align_up(j_end, a, &at) || !aplan__add(at, size, &at_end))) return false;
+    }
+    if (smallest) return fit_end(&f, out);
+    *out = at;
+    return true;
+}
+
+aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
+                              void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    const aplan_regions *rg = bank->regions;
+    for (size_t i = 0; i < p->count; i++) bank->region_of[i] = (uint32_t)aplan__region_first(rg, i);
+    if (p->count == 0) return APLAN_OK;
+    if ((scratch_size >> (3u + rule->wide)) < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
+    APLAN_ASSERT(rule->keys == NULL); /* the size order, reordered by bank->key only */
+    uint32_t *order = scratch;
+    uint32_t *next = order + p->count;
+    size_t online, fixed;
+    aplan__split(p, true, offsets, order, &online, next, &fixed, rule->less);
+    uint32_t head = APLAN__END;
+    for (size_t k = fixed; k-- > 0;) aplan__greedy_link(&head, next, offsets, next[k]);
+    if (bank->key != NULL) { /* stable: equal keys keep the rule's order */
+        for (size_t i = 1; i < online; i++) {
+            const uint32_t x = order[i];
+            size_t j = i;
+            for (; j > 0 && bank->key[x] < bank->key[order[j - 1u]]; j--) order[j] = order[j - 1u];
+            order[j] = x;
+        }
+    }
+    for (size_t k = 0; k < online; k++) {
+        const uint32_t x = order[k];
+        const uint64_t size = aplan__size(p, x), align = aplan__alignment(p, x), mask = aplan__region_mask(rg, x);
+        size_t region = SIZE_MAX;
+        uint64_t at = 0;
+        for (size_t r = 0; r < rg->count; r++) {
+            const uint64_t ra = aplan__region_align(rg, r);
+            uint64_t o, end;
+            if (((mask >> r) & 1u) == 0 ||
+                !bank_gap(p, bank->region_of, offsets, next, head, x, r, align > ra ? align : ra, rule->gap != NULL,
+                          &o) ||
+                !aplan__add(o, size, &end))
+                continue;
+            region = r;
+            at = o;
+            if (end <= rg->regions[r].capacity) break;
+        }
+        if (region == SIZE_MAX) {
+            aplan__report_value(report, APLAN_E_SIZE_OVERFLOW, x, 0, size);
+            return APLAN_E_SIZE_OVERFLOW;
+        }
+        offsets[x] = at;
+        bank->region_of[x] = (uint32_t)region;
+        aplan__greedy_link(&head, next, offsets, x);
+    }
+    return APLAN_OK;
+}
 #else
 enum { ORDER, TREE_ORDER, RANK, HITS, TMP, ARRAYS }; /* scratch: five index arrays, the maxima, the rule's extra */
 
@@ -129,7 +208,21 @@ static void layout(aplan__scratch *s, size_t n, bool wide, uint32_t **w, uint32_
     *extra = wide ? aplan__scratch_take(s, n, sizeof(uint64_t), sizeof(uint64_t)) : NULL;
 }
 
-aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t *bytes) {
+/* Banked placement's part: the conflicts of one region (n entries), and per region its highest end and the bytes
+ * placed in it (all_live's test per region). */
+typedef struct {
+    uint32_t *hits;
+    uint64_t *top, *sum;
+} bank_space;
+
+static void bank_layout(aplan__scratch *s, size_t n, size_t regions, bank_space *b) {
+    b->hits = aplan__scratch_take(s, n, sizeof(uint32_t), sizeof(uint32_t));
+    b->top = aplan__scratch_take(s, regions, sizeof(uint64_t), sizeof(uint64_t));
+    b->sum = aplan__scratch_take(s, regions, sizeof(uint64_t), sizeof(uint64_t));
+}
+
+static aplan_status scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t regions,
+                                 size_t *bytes) {
     if (p->count > 0x7FFFFFFFu) return APLAN_E_SIZE_OVERFLOW; /* ranks keep their top bit for "unplaced" */
     aplan__scratch s;
     uint32_t *w[ARRAYS], *maxima;
@@ -138,9 +231,20 @@ aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const ap
     uint64_t *extra;
     aplan__scratch_init(&s, NULL, SIZE_MAX);
     layout(&s, p->count, rule->wide, w, &maxima, level_start, &levels, &extra);
+    bank_space b;
+    if (regions > 0) bank_layout(&s, p->count, regions, &b);
     if (s.failed) return APLAN_E_SIZE_OVERFLOW;
     *bytes = s.used;
     return APLAN_OK;
+}
+
+aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t *bytes) {
+    return scratch_size(rule, p, 0, bytes);
+}
+
+aplan_status aplan__bank_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t regions,
+                                      size_t *bytes) {
+    return scratch_size(rule, p, regions, bytes);
 }
 
 /*
@@ -337,17 +441,68 @@ static aplan_status walk_many(walk *w, uint32_t *hits, uint32_t *tmp, size_t k, 
     return st;
 }
 
-aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
-                                size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+/*
+ * Where banked placement puts buffer x (the member at position at, of size and alignment align): the first region
+ * it may use whose gap ends within the capacity, else the last whose gap fits 64 bits. hits: x's conflicting placed
+ * members once asked (*asked), in w[HITS]. Returns APLAN_E_SIZE_OVERFLOW when no region can hold it within 64 bits.
+ */
+static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, const conflicts *tree, uint32_t *const *w,
+                               bool all_live, bool smallest, size_t at, uint32_t x, uint64_t size, uint64_t align,
+                               const uint64_t *offsets, size_t *region, uint64_t *offset) {
+    const aplan_regions *rg = bank->regions;
+    const uint64_t mask = aplan__region_mask(rg, x);
+    size_t hits = 0;
+    bool asked = false;
+    aplan_status found = APLAN_E_SIZE_OVERFLOW;
+    for (size_t r = 0; r < rg->count; r++) {
+        if (((mask >> r) & 1u) == 0) continue;
+        const uint64_t ra = aplan__region_align(rg, r), a = align > ra ? align : ra;
+        uint64_t o = 0, end;
+        aplan_status st = APLAN_OK;
+        if (all_live && b->top[r] - b->sum[r] < size) { /* as in the engine's loop: no gap below its top holds x */
+            if (!aplan__align_up(b->top[r], a, &o)) st = APLAN_E_SIZE_OVERFLOW;
+        } else {
+            if (!asked) {
+                hits = find_conflicts(tree, at, w[HITS]);
+                asked = true;
+            }
+            size_t k = 0;
+            for (size_t h = 0; h < hits; h++) {
+                if (bank->region_of[w[HITS][h]] == r) b->hits[k++] = w[HITS][h];
+            }
+            if (k > 0) {
+                walk g = {tree->p, offsets, smallest, 0, size, false, {size, a, 0, 0, UINT64_MAX}};
+                st = k > FEW ? walk_many(&g, b->hits, w[TMP], k, b->top[r]) : walk_few(&g, b->hits, k);
+                o = g.c;
+                if (st == APLAN_OK && smallest && !fit_end(&g.f, &o)) st = APLAN_E_SIZE_OVERFLOW;
+            }
+        }
+        if (st != APLAN_OK || !aplan__add(o, size, &end)) continue; /* not within 64 bits here */
+        *region = r;
+        *offset = o;
+        found = APLAN_OK;
+        if (end <= rg->regions[r].capacity) break;
+    }
+    return found;
+}
+
+static aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
+                         void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
     aplan__scratch s;
     uint32_t *w[ARRAYS];
     uint64_t *extra;
     conflicts tree = {.p = p};
+    bank_space b = {NULL, NULL, NULL};
     aplan__scratch_init(&s, scratch, scratch_size);
     layout(&s, p->count, rule->wide, w, &tree.maxima, tree.start, &tree.levels, &extra);
+    if (bank != NULL) bank_layout(&s, p->count, bank->regions->count, &b);
     if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t online, m = 0;
     aplan__split(p, true, offsets, w[ORDER], &online, NULL, NULL, NULL);
+    if (bank != NULL) {
+        for (size_t i = 0; i < p->count; i++) bank->region_of[i] = (uint32_t)aplan__region_first(bank->regions, i);
+        for (size_t r = 0; r < bank->regions->count; r++) b.top[r] = b.sum[r] = 0;
+    }
     /* The size order; stable sorts over a list in index order, so equal keys keep the tie order below. */
     if (rule->tie == APLAN__TIE_LAST_ADDED) { /* list by falling index */
         for (size_t i = 0, j = online; i + 1u < j; i++, j--) {
@@ -359,6 +514,10 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
         aplan__sort_by(w[ORDER], w[TMP], online, APLAN__BY_LOWER, p, NULL);
     }
     aplan__sort_by(w[ORDER], w[TMP], online, APLAN__BY_SIZE_DESC, p, NULL);
+    if (bank != NULL && bank->key != NULL) {
+        APLAN_ASSERT(rule->order == NULL); /* the key reorders the size order; a rule's own order would undo it */
+        aplan__sort_by_key(w[ORDER], w[TMP], online, bank->key);
+    }
     /* The tree holds every buffer that occupies memory, listed by rising index so that the sort ties by index. */
     for (uint32_t i = 0; i < p->count; i++) {
         if (aplan__occupies(p, i)) w[TREE_ORDER][m++] = i;
@@ -400,6 +559,8 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
         if (offsets[i] == APLAN_NO_OFFSET) continue;
         place(&tree, k);
         if (offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
+        if (bank != NULL && offsets[i] + aplan__size(p, i) > b.top[bank->region_of[i]])
+            b.top[bank->region_of[i]] = offsets[i] + aplan__size(p, i);
         fixed = true;
     }
     /* Every buffer live at one step and none fixed: each conflicts with every placed one, and those never share bytes,
@@ -416,7 +577,15 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
         aplan_status st = APLAN_OK;
         size_t hits;
         uint64_t end;
-        if (all_live && top - placed_sum < size) { /* no gap below the top can hold it: see above */
+        if (bank != NULL) {
+            size_t r = 0;
+            st = bank_place(bank, &b, &tree, w, all_live, smallest, at, x, size, align, offsets, &r, &offsets[x]);
+            if (st == APLAN_OK) {
+                bank->region_of[x] = (uint32_t)r;
+                if (offsets[x] + size > b.top[r]) b.top[r] = offsets[x] + size;
+                b.sum[r] += size; /* all_live: disjoint within the region, so at most its top */
+            }
+        } else if (all_live && top - placed_sum < size) { /* no gap below the top can hold it: see above */
             if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
                 st = APLAN_E_SIZE_OVERFLOW;
             }
@@ -438,5 +607,15 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
         placed_sum += size; /* all_live: disjoint, so at most top */
     }
     return APLAN_OK;
+}
+
+aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
+                                size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    return plan(rule, p, NULL, scratch, scratch_size, offsets, report);
+}
+
+aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
+                              void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    return plan(rule, p, bank, scratch, scratch_size, offsets, report);
 }
 #endif

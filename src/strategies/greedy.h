@@ -179,6 +179,32 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
                                 size_t scratch_size, uint64_t *offsets, aplan_report *report);
 #endif
 
+/*
+ * Banked placement, for the region strategies (<aplan/regions.h>): the rule's order and gap, each buffer into the
+ * first region it may use (preference order) where the rule's gap among the placed buffers of that region ends
+ * within the region's capacity, else into the last region it may use, at its gap there (spilled: past the
+ * capacity). Offsets are aligned to the larger of the buffer's alignment and its region's. Fixed buffers are in
+ * their one region at their offset; buffers that take no space at 0 in the first region they may use. So with one
+ * region of unlimited capacity and alignment 1 it is exactly aplan__greedy_plan.
+ *   regions    valid for the problem (the problem's capacity is unlimited, aplan_regions_validate);
+ *   region_of  out: each buffer's region;
+ *   key        NULL, or per buffer a key: the buffers are then placed by rising key, equal keys in the rule's order
+ *              (select's order: the buffers it chose for region 0 first).
+ * aplan__bank_scratch_size: the engine's scratch plus 4 bytes per buffer and 16 per region (compact builds: plus 0).
+ * The same failures as aplan__greedy_plan; a region whose gap would end past 2^64 - 1 is passed over, and only the
+ * last region's failing fails the plan. Complexity: the engine's, plus O(k) per region tried for a buffer with k
+ * conflicting placed buffers.
+ */
+typedef struct aplan__bank {
+    const aplan_regions *regions;
+    uint32_t *region_of;
+    const uint32_t *key;
+} aplan__bank;
+aplan_status aplan__bank_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t regions,
+                                      size_t *bytes);
+aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
+                              void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report);
+
 /* greedy_by_size's rule: largest first, equal sizes by index (exact starts from its plan too). */
 #if APLAN_COMPACT
 static inline bool aplan__larger_first(const void *ctx, uint32_t a, uint32_t b) {

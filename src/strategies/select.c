@@ -1,0 +1,394 @@
+/*
+ * select: regions chosen as a whole. Which buffers go to the fast region decides the traffic (a buffer outside
+ * region 0 costs size x uses), and region 0 holds at each step at most its capacity of the buffers live there: a
+ * knapsack with one constraint per step. A buffer live across many of region 0's busiest steps takes its room at
+ * all of them for the traffic of one buffer, so it is the first to leave; banked, which takes buffers largest first,
+ * never asks.
+ *
+ * Algorithm (regions 2 and more; one region: the best of the auto strategies, as the single-region tools choose):
+ *   1. Choose region 0's set for a target T of live bytes: every buffer that may go there, then, while some step's
+ *      live bytes pass T, leave out buffers by rising uses per busy step (uses over the number of region 0's start
+ *      steps above T in its lifetime; equal ones largest first, then by index), each only while a step of its
+ *      lifetime is still above T. Buffers pinned to region 0 never leave.
+ *   2. Place with the greedy engine's banked placement (banked's rule): the chosen set first, largest first, into
+ *      region 0 (what its packing cannot hold within the capacity spills to the next region), then the rest into
+ *      the first region with room, region 0's gaps included.
+ *   3. Steps 1-2 for T = region 0's capacity, 15/16, 7/8 and 3/4 of it (a packing needs more than its live bytes),
+ *      stopping at the first whose set all fits; banked's own plan is a candidate too. The best candidate is kept:
+ *      every region within its capacity first, then the least traffic, then the least bytes over all regions.
+ *   4. The best is improved: each region packed anew with the best of the auto strategies (region 0 also with the
+ *      exact search from that packing, under the budget, on problems of at most 1024 buffers), then region 0's
+ *      buffers are fixed where they are and the rest placed again by banked placement, which moves into region 0's
+ *      gaps what fits there; the slower regions are packed anew once more. Kept when better.
+ * So the result is never worse than banked's plan, and fits wherever banked's does.
+ * Complexity: O(n log n + P) for the selections (P: pairs of buffers live together) plus about eight runs of the
+ * greedy engine and one of each auto strategy per region, and the exact search within the budget.
+ * Scratch: about 200 bytes per buffer plus the largest need of the strategies it runs (on the whole problem), and
+ * the exact search's where it runs. Deterministic (the exact search too, under a node budget; a clock budget is the
+ * caller's). Compact builds: the same steps over the compact engine (O(n^2)).
+ */
+#include "aplan/regions.h"
+#include "aplan/strategies.h"
+#include "strategies/greedy.h"
+
+#define TARGETS 4u         /* targets tried: region 0's capacity times 16/16, 15/16, 14/16, 12/16 */
+#define EXACT_MAX 1024u    /* the exact search packs region 0 on problems of at most this many buffers */
+#define EXACT_SCRATCH ((size_t)16u << 20) /* ... and of at most this much scratch */
+#define EXACT_NODES 20000u /* ... within this many nodes besides the caller's budget: select is not a search */
+
+static const aplan__greedy_rule rule = APLAN__BY_SIZE_RULE;
+
+/* The scratch: what lives through the whole plan, then the space of one phase at a time (a selection's arrays, or
+ * the engine's or an inner strategy's scratch). */
+typedef struct {
+    uint32_t *best_region, *cur_region, *key, *map;
+    uint64_t *best_off, *sub_off, *sub_best, *mask;
+    aplan_buffer *sub;
+    unsigned char *phase;
+    size_t phase_size;
+} space;
+
+/* The selection's arrays, carved from the phase space. */
+typedef struct {
+    uint32_t *order, *tmp, *by_upper, *lo, *hi, *busy;
+    uint64_t *point, *live, *okey;
+} picks;
+
+static void carve(aplan__scratch *s, size_t n, space *sp) {
+    sp->best_region = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    sp->cur_region = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    sp->key = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    sp->map = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    sp->best_off = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+    sp->sub_off = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+    sp->sub_best = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+    sp->mask = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+    sp->sub = aplan__scratch_take(s, n, sizeof(aplan_buffer), 8u);
+}
+
+static void carve_picks(aplan__scratch *s, size_t n, picks *k) {
+    k->order = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    k->tmp = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    k->by_upper = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    k->lo = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    k->hi = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
+    k->busy = aplan__scratch_take(s, n + 1u, sizeof(uint32_t), 4u);
+    k->point = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+    k->live = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+    k->okey = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+}
+
+static const aplan_strategy *exact_strategy(const aplan_problem *p, size_t *need) {
+    const aplan_strategy *e = NULL;
+    *need = 0;
+    if (p->count > EXACT_MAX || aplan_strategy_find("exact", &e) != APLAN_OK || e->abi_version < 2u ||
+        e->search == NULL || e->scratch_size(e, p, need) != APLAN_OK || *need > EXACT_SCRATCH)
+        return NULL;
+    return e;
+}
+
+/* The phase space: the selection's, the engine's, and each inner strategy's need on the whole problem (a region's
+ * buffers are a subset, which needs no more). */
+static aplan_status phase_size(const aplan_problem *p, const aplan_regions *rg, size_t *bytes) {
+    aplan__scratch s;
+    picks k;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    carve_picks(&s, p->count, &k);
+    if (s.failed) return APLAN_E_SIZE_OVERFLOW;
+    size_t most = s.used, need;
+    aplan_status st = aplan__bank_scratch_size(&rule, p, rg->count, &need);
+    if (st != APLAN_OK) return st;
+    if (need > most) most = need;
+    for (size_t a = 0; a < aplan_strategy_auto_count(); a++) {
+        const aplan_strategy *x = aplan_strategy_auto_at(a);
+        if (x->scratch_size(x, p, &need) == APLAN_OK && need > most) most = need;
+    }
+    size_t bound;
+    if (aplan_lower_bound_scratch_size(p, &bound) == APLAN_OK && bound > most) most = bound;
+    if (exact_strategy(p, &need) != NULL && need > most) most = need;
+    *bytes = most;
+    return APLAN_OK;
+}
+
+static aplan_status select_scratch_size(const aplan_region_strategy *self, const aplan_problem *p,
+                                        const aplan_regions *rg, size_t *bytes) {
+    (void)self;
+    size_t phase;
+    aplan_status st = phase_size(p, rg, &phase);
+    if (st != APLAN_OK) return st;
+    aplan__scratch s;
+    space sp;
+    aplan__scratch_init(&s, NULL, SIZE_MAX);
+    carve(&s, p->count, &sp);
+    if (s.failed || s.used > SIZE_MAX - phase - 8u) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = s.used + 8u + phase;
+    return APLAN_OK;
+}
+
+/* The first position in point[0 .. n) at or above step. */
+static uint32_t first_at(const uint64_t *point, size_t n, uint64_t step) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2u;
+        if (point[mid] < step) lo = mid + 1u;
+        else hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+/*
+ * Step 1: key[i] = 0 for the buffers chosen for region 0 at target T (live bytes per start step), 1 for the others.
+ * Returns false when the live bytes pass 2^64 - 1 (then every buffer is chosen: the engine decides alone).
+ */
+static bool choose(const aplan_problem *p, const aplan_regions *rg, const space *sp, uint64_t target) {
+    const size_t n = p->count;
+    aplan__scratch s;
+    picks k;
+    aplan__scratch_init(&s, sp->phase, sp->phase_size);
+    carve_picks(&s, n, &k);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const bool candidate = (aplan__region_mask(rg, i) & 1u) != 0 && aplan__occupies(p, i);
+        sp->key[i] = candidate ? 0u : 1u;
+        if (candidate) k.order[m++] = (uint32_t)i;
+    }
+    if (target == APLAN_UNLIMITED || m == 0) return true;
+    for (size_t j = 0; j < m; j++) k.by_upper[j] = k.order[j];
+    aplan__sort_by(k.order, k.tmp, m, APLAN__BY_LOWER, p, NULL);
+    aplan__sort_by(k.by_upper, k.tmp, m, APLAN__BY_UPPER, p, NULL);
+    size_t points = 0;
+    uint64_t live = 0;
+    for (size_t i = 0, j = 0; i < m;) { /* the live bytes at each start step */
+        const uint64_t t = p->buffers[k.order[i]].lower;
+        for (; j < m && p->buffers[k.by_upper[j]].upper <= t; j++) live -= aplan__size(p, k.by_upper[j]);
+        for (; i < m && p->buffers[k.order[i]].lower == t; i++) {
+            if (!aplan__add(live, aplan__size(p, k.order[i]), &live)) return false;
+        }
+        k.point[points] = t;
+        k.live[points++] = live;
+    }
+    k.busy[0] = 0;
+    for (size_t j = 0; j < points; j++) k.busy[j + 1u] = k.busy[j] + (k.live[j] > target);
+    if (k.busy[points] == 0) return true;
+    /* The buffers that may leave and are live across a busy step, by rising uses per busy step. */
+    size_t movable = 0;
+    for (size_t j = 0; j < m; j++) {
+        const uint32_t i = k.order[j];
+        const aplan_buffer *b = &p->buffers[i];
+        const uint32_t lo = first_at(k.point, points, b->lower), hi = first_at(k.point, points, b->upper);
+        const uint32_t busy = k.busy[hi] - k.busy[lo];
+        if (busy == 0 || aplan__region_mask(rg, i) == 1u) continue;
+        k.lo[i] = lo;
+        k.hi[i] = hi;
+        uint64_t uses = aplan__region_uses(rg, i);
+        if (uses > UINT32_MAX) uses = UINT32_MAX; /* an order, not a figure: beyond 2^32 uses the order saturates */
+        k.okey[i] = (uses << 32) / busy;
+        k.tmp[movable++] = i;
+    }
+    uint32_t *leave = k.by_upper; /* free again */
+    for (size_t j = 0; j < movable; j++) leave[j] = k.tmp[j];
+    aplan__sort_by(leave, k.tmp, movable, APLAN__BY_SIZE_DESC, p, NULL);
+    aplan__sort_by(leave, k.tmp, movable, APLAN__BY_OFFSET, p, k.okey);
+    for (size_t j = 0; j < movable; j++) {
+        const uint32_t i = leave[j];
+        bool over = false;
+        for (uint32_t x = k.lo[i]; x < k.hi[i] && !over; x++) over = k.live[x] > target;
+        if (!over) continue;
+        const uint64_t size = aplan__size(p, i);
+        for (uint32_t x = k.lo[i]; x < k.hi[i]; x++) k.live[x] -= size;
+        sp->key[i] = 1u;
+    }
+    return true;
+}
+
+/* What a candidate plan is worth: regions over capacity, traffic, bytes over all regions (less is better). */
+typedef struct {
+    uint64_t over, traffic, bytes;
+} worth;
+
+static worth judge(const aplan_problem *p, const aplan_regions *rg, const uint32_t *region_of,
+                   const uint64_t *offsets) {
+    uint64_t arena[APLAN_MAX_REGIONS] = {0};
+    for (size_t i = 0; i < p->count; i++) {
+        const uint64_t end = offsets[i] + aplan__size(p, i); /* placed by the engine: fits 64 bits */
+        if (end > arena[region_of[i]]) arena[region_of[i]] = end;
+    }
+    worth w = {0, aplan_region_traffic(p, rg, region_of), 0};
+    for (size_t r = 0; r < rg->count; r++) {
+        w.over += arena[r] > rg->regions[r].capacity;
+        w.bytes = w.bytes > UINT64_MAX - arena[r] ? UINT64_MAX : w.bytes + arena[r];
+    }
+    return w;
+}
+
+static bool better(worth a, worth b) {
+    if (a.over != b.over) return a.over < b.over;
+    if (a.traffic != b.traffic) return a.traffic < b.traffic;
+    return a.bytes < b.bytes;
+}
+
+/* Keeps the plan in (cur_region, offsets) as the best when it beats it. */
+static void keep(const aplan_problem *p, const aplan_regions *rg, space *sp, const uint64_t *offsets, worth *best,
+                 bool *have) {
+    const worth w = judge(p, rg, sp->cur_region, offsets);
+    if (*have && !better(w, *best)) return;
+    *best = w;
+    *have = true;
+    APLAN_MEMCPY(sp->best_region, sp->cur_region, p->count * sizeof *sp->best_region);
+    APLAN_MEMCPY(sp->best_off, offsets, p->count * sizeof *sp->best_off);
+}
+
+/* The banked placement of p under regions rg and keys (NULL: banked's order) into cur_region and offsets. */
+static aplan_status place(const aplan_problem *p, const aplan_regions *rg, const space *sp, const uint32_t *key,
+                          uint64_t *offsets, aplan_report *report) {
+    for (size_t i = 0; i < p->count; i++) offsets[i] = APLAN_NO_OFFSET;
+    const aplan__bank bank = {rg, sp->cur_region, key};
+    return aplan__bank_plan(&rule, p, &bank, sp->phase, sp->phase_size, offsets, report);
+}
+
+/* The highest end of a sub-problem's plan. */
+static uint64_t sub_arena(const aplan_problem *sub, const uint64_t *offsets) {
+    uint64_t top = 0;
+    for (size_t k = 0; k < sub->count; k++) {
+        const uint64_t end = offsets[k] + aplan__size(sub, k); /* a built-in strategy's plan: fits 64 bits */
+        if (end > top) top = end;
+    }
+    return top;
+}
+
+/*
+ * Step 4's packing of region r (the buffers with cur_region r, at their offsets in off): the best of the auto
+ * strategies and, for region 0 when allowed, the exact search from it; off is changed only where that beats it.
+ */
+static void repack(const aplan_problem *p, const aplan_regions *rg, size_t r, space *sp, aplan_search_context *ctx,
+                   uint64_t *off) {
+    aplan_problem sub;
+    const size_t m = aplan__region_sub(p, rg, r, sp->cur_region, sp->sub, sp->map, &sub);
+    if (m == 0) return;
+    sub.capacity = APLAN_UNLIMITED;
+    for (size_t k = 0; k < m; k++) sp->sub_best[k] = off[sp->map[k]];
+    uint64_t best = sub_arena(&sub, sp->sub_best);
+    aplan_report unused;
+    for (size_t a = 0; a < aplan_strategy_auto_count(); a++) {
+        const aplan_strategy *x = aplan_strategy_auto_at(a);
+        size_t need;
+        if (x->scratch_size(x, &sub, &need) != APLAN_OK || need > sp->phase_size) continue;
+        for (size_t k = 0; k < m; k++) sp->sub_off[k] = APLAN_NO_OFFSET;
+        if (x->plan(x, &sub, need ? sp->phase : NULL, need, sp->sub_off, &unused) != APLAN_OK) continue;
+        const uint64_t arena = sub_arena(&sub, sp->sub_off);
+        if (arena < best) {
+            best = arena;
+            APLAN_MEMCPY(sp->sub_best, sp->sub_off, m * sizeof *sp->sub_off);
+        }
+    }
+    size_t need;
+    const aplan_strategy *e = r == 0 ? exact_strategy(p, &need) : NULL;
+    uint64_t bound = 0;
+    size_t bound_need = 0;
+    (void)aplan_lower_bound_scratch_size(&sub, &bound_need);
+    if (e != NULL && e->scratch_size(e, &sub, &need) == APLAN_OK && need <= sp->phase_size &&
+        bound_need <= sp->phase_size &&
+        aplan__lower_bound(&sub, bound_need ? sp->phase : NULL, sp->phase_size, &bound, NULL) == APLAN_OK &&
+        bound < best) {
+        aplan_search_options o = *ctx->options;
+        o.goal = APLAN_GOAL_MINIMISE;
+        o.start = sp->sub_best;
+        if (o.max_nodes == 0 || o.max_nodes > ctx->nodes + EXACT_NODES) o.max_nodes = ctx->nodes + EXACT_NODES;
+        aplan_search_context c;
+        APLAN_MEMSET(&c, 0, sizeof c);
+        c.options = &o;
+        c.lower_bound = bound;
+        c.start_arena = best;
+        c.nodes = ctx->nodes; /* one budget: the node limit counts every search of the plan */
+        for (size_t k = 0; k < m; k++) sp->sub_off[k] = APLAN_NO_OFFSET;
+        const aplan_status st = e->search(e, &sub, &c, need ? sp->phase : NULL, need, sp->sub_off, &unused);
+        ctx->nodes = c.nodes;
+        if (st == APLAN_OK && sub_arena(&sub, sp->sub_off) < best)
+            APLAN_MEMCPY(sp->sub_best, sp->sub_off, m * sizeof *sp->sub_off);
+    }
+    for (size_t k = 0; k < m; k++) off[sp->map[k]] = sp->sub_best[k];
+}
+
+/* Step 4's refill: region 0's buffers fixed where they are, the others placed again by banked placement. */
+static aplan_status refill(const aplan_problem *p, const aplan_regions *rg, space *sp, uint64_t *off,
+                           aplan_report *report) {
+    aplan_problem fixed = *p;
+    aplan_regions pinned = *rg;
+    for (size_t i = 0; i < p->count; i++) {
+        aplan_buffer *b = &sp->sub[i];
+        *b = p->buffers[i];
+        b->size = aplan__size(p, i);
+        b->alignment = aplan__alignment(p, i);
+        const bool stays = sp->cur_region[i] == 0;
+        if (stays) b->offset = off[i];
+        sp->mask[i] = stays ? 1u : aplan__region_mask(rg, i);
+    }
+    fixed.buffers = sp->sub;
+    fixed.flags &= ~(uint32_t)APLAN_ROUND_SIZES; /* the sizes are rounded already */
+    pinned.allowed = sp->mask;
+    return place(&fixed, &pinned, sp, NULL, off, report);
+}
+
+static aplan_status select_plan(const aplan_region_strategy *self, const aplan_problem *p, const aplan_regions *rg,
+                                aplan_search_context *ctx, void *scratch, size_t scratch_size, uint32_t *region_of,
+                                uint64_t *offsets, aplan_report *report) {
+    (void)self;
+    const size_t n = p->count;
+    ctx->outcome = APLAN_OUTCOME_PLAN;
+    if (n == 0) return APLAN_OK;
+    aplan__scratch s;
+    space sp;
+    aplan__scratch_init(&s, scratch, scratch_size);
+    carve(&s, n, &sp);
+    (void)aplan__scratch_take(&s, 1u, 1u, 8u); /* aligns the phase space */
+    if (s.failed) return APLAN_E_STRATEGY_FAILED;
+    sp.phase = (unsigned char *)scratch + s.used;
+    sp.phase_size = scratch_size - s.used;
+
+    worth best = {0, 0, 0};
+    bool have = false;
+    aplan_status st;
+    if (rg->count == 1u) { /* the single-region choice: the best auto strategy, from banked's (greedy_by_size's) */
+        if ((st = place(p, rg, &sp, NULL, offsets, report)) != APLAN_OK) return st;
+        repack(p, rg, 0, &sp, ctx, offsets);
+        APLAN_MEMCPY(region_of, sp.cur_region, n * sizeof *region_of);
+        return APLAN_OK;
+    }
+    /* banked's plan, then the selections (steps 1-3) */
+    if ((st = place(p, rg, &sp, NULL, offsets, report)) != APLAN_OK) return st;
+    keep(p, rg, &sp, offsets, &best, &have);
+    const uint64_t cap = rg->regions[0].capacity;
+    for (unsigned t = 0; t < TARGETS; t++) {
+        static const uint64_t sixteenths[TARGETS] = {16u, 15u, 14u, 12u};
+        const uint64_t target = cap == APLAN_UNLIMITED ? cap : cap / 16u * sixteenths[t] + cap % 16u * sixteenths[t] / 16u;
+        const bool chosen = choose(p, rg, &sp, target);
+        if ((st = place(p, rg, &sp, chosen ? sp.key : NULL, offsets, report)) != APLAN_OK) return st;
+        keep(p, rg, &sp, offsets, &best, &have);
+        bool all_in = true; /* the chosen set fit region 0 whole: a lower target would only leave more out */
+        for (size_t i = 0; i < n && all_in; i++) all_in = !(chosen && sp.key[i] == 0 && sp.cur_region[i] != 0);
+        if (all_in || cap == APLAN_UNLIMITED) break;
+    }
+    /* step 4 */
+    APLAN_MEMCPY(sp.cur_region, sp.best_region, n * sizeof *sp.cur_region);
+    APLAN_MEMCPY(offsets, sp.best_off, n * sizeof *offsets);
+    for (size_t r = 0; r < rg->count; r++) repack(p, rg, r, &sp, ctx, offsets);
+    keep(p, rg, &sp, offsets, &best, &have);
+    if ((st = refill(p, rg, &sp, offsets, report)) == APLAN_OK) {
+        for (size_t r = 1; r < rg->count; r++) repack(p, rg, r, &sp, ctx, offsets);
+        keep(p, rg, &sp, offsets, &best, &have);
+    }
+    APLAN_MEMCPY(region_of, sp.best_region, n * sizeof *region_of);
+    APLAN_MEMCPY(offsets, sp.best_off, n * sizeof *offsets);
+    return APLAN_OK;
+}
+
+static const aplan_region_strategy select_strategy = {
+    .abi_version = APLAN_REGION_STRATEGY_ABI_VERSION,
+    .name = "select",
+    .description = APLAN_TEXT("region 0's buffers chosen as a whole by uses per busy step, each region packed by the "
+                              "best strategy, never worse than banked"),
+    .scratch_size = select_scratch_size,
+    .plan = select_plan,
+};
+
+const aplan_region_strategy *aplan_region_strategy_select(void) { return &select_strategy; }
