@@ -415,6 +415,28 @@ APLAN_API aplan_status aplan_tflite_steps(const void *model, size_t model_size, 
                                           aplan_tflite_step *steps, size_t capacity, size_t *count,
                                           aplan_format_error *error);
 
+/** Scratch bytes aplan_tflite_uses needs: 8 per tensor of the model and 4 per subgraph. APLAN_OK, APLAN_E_INVALID_ARG
+ *  (bytes NULL), APLAN_E_SIZE_OVERFLOW, or what aplan_tflite_query returns. O(model_size). Since 0.4. */
+APLAN_API aplan_status aplan_tflite_uses_scratch_size(const void *model, size_t model_size, size_t *bytes,
+                                                      aplan_format_error *error);
+
+/**
+ * How many operators read or write each planned tensor: the traffic weight of <aplan/regions.h> (a tensor outside the
+ * fastest region costs its size once per operator that touches it). uses[k] is, for ids[k] (aplan_tflite_read's),
+ * the number of operators of its subgraph whose inputs or outputs name it; an operator that names it twice counts
+ * once, and operators are counted as the model lists them, not per visit of the walk (a WHILE body's run count is
+ * not in the model). Since 0.4.
+ * @param[in]  ids, count  the tensors (aplan_tflite_read's ids).
+ * @param[out] uses        count entries.
+ * @return APLAN_OK; APLAN_E_INVALID_ARG (a NULL argument, an id naming no tensor); APLAN_E_SCRATCH_TOO_SMALL /
+ *         _MISALIGNED; what aplan_tflite_subgraph and aplan_tflite_operator return; APLAN_E_FORMAT_UNSUPPORTED when
+ *         the operators name more tensors than APLAN_TFLITE_WORK_PER_BYTE * model_size + APLAN_TFLITE_WORK_BASE
+ *         (index vectors shared many times over). O(model_size) within that budget.
+ */
+APLAN_API aplan_status aplan_tflite_uses(const void *model, size_t model_size, void *scratch, size_t scratch_size,
+                                         const aplan_tflite_id *ids, size_t count, uint64_t *uses,
+                                         aplan_format_error *error);
+
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Writing a plan into a model                                                                                   */
 

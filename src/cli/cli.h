@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "aplan/aplan.h"
+#include "aplan/regions.h"
 #include "aplan/csv.h"
 #include "aplan/tflite.h"
 #include "aplan/tflm.h"
@@ -137,6 +138,46 @@ typedef struct cli_run {
     char error[200];       /* the failure in words when status != OK */
 } cli_run;
 
+/* Regions (regions.c, <aplan/regions.h>): --region NAME:SIZE[:ALIGN], repeated, fastest first, or a target's
+ * memory map. */
+#define CLI_MAX_REGIONS 16u
+#define CLI_REGION_NAME 32u /* bytes of a region's name and its NUL: [A-Za-z0-9_.-], 1 to 31 of them */
+typedef struct cli_region_spec {
+    char name[CLI_REGION_NAME];
+    uint64_t size;  /* the capacity */
+    uint64_t align; /* offsets in it are multiples of it; 0 when not given */
+} cli_region_spec;
+
+/* One region strategy's outcome. */
+typedef struct cli_region_run {
+    const aplan_region_strategy *strategy;
+    aplan_status status;           /* aplan_region_plan's */
+    aplan_region_result result;    /* traffic, its bound, outcome, regions over, report */
+    uint32_t *region_of;           /* count entries (owned); valid when planned */
+    uint64_t *offsets;             /* count entries (owned): each buffer's offset in its region; valid when planned */
+    uint64_t arenas[CLI_MAX_REGIONS]; /* each region's arena; valid when planned */
+    bool planned;                  /* a verified plan (status OK or CAPACITY_EXCEEDED with a plan) */
+    bool verified;                 /* an independent aplan_region_verify accepted it */
+    double millis;                 /* wall time of aplan_region_plan */
+    char error[200];               /* the failure in words when status != OK */
+} cli_region_run;
+
+/* A session's regions: region_count 0 is the single arena of the problem's capacity (every figure as it always
+ * was); 1 or more plans with the region strategies. */
+typedef struct cli_region_session {
+    size_t count;
+    cli_region_spec spec[CLI_MAX_REGIONS];
+    aplan_region regions[CLI_MAX_REGIONS]; /* names point into spec */
+    aplan_regions set;             /* over regions, with allowed and uses */
+    uint64_t *allowed;             /* count entries (owned), or NULL: any region (CSV's region column pins) */
+    uint64_t *uses;                /* count entries (owned), or NULL: 1 each (.tflite: from the graph; CSV: uses) */
+    uint64_t bounds[CLI_MAX_REGIONS];
+    uint64_t traffic_bound;
+    cli_region_run *runs;
+    size_t run_count;
+    size_t best;                   /* the best run (fits first, then the least traffic), SIZE_MAX when none */
+} cli_region_session;
+
 /* TFLM's whole arena when a plan reaches it one way (tflm.c). */
 typedef struct cli_tflm_figures {
     bool known;                 /* computed */
@@ -167,6 +208,7 @@ typedef struct cli_session {
      * bytes) and with the best plan through the adapter; .known false when not computed. */
     cli_tflm_figures tflm_own, tflm_embed, tflm_adapter;
     uint64_t tflm_embed_section;
+    cli_region_session regions; /* count 0: one arena */
 } cli_session;
 
 /* options.c: the command line: options, their parser, suggestions and the error line. */
@@ -189,7 +231,8 @@ enum {
     CLI_OPT_MAX_INPUT = 1u << 12,
     CLI_OPT_TIME_LIMIT = 1u << 13,
     CLI_OPT_ABI = 1u << 14,
-    CLI_OPT_KERNELS = 1u << 15
+    CLI_OPT_KERNELS = 1u << 15,
+    CLI_OPT_REGION = 1u << 16
 };
 
 /* A parsed command line. All-zero is "no options, no arguments" (what `aplan` alone plans the example with). */
@@ -211,6 +254,8 @@ typedef struct cli_options {
     uint64_t time_limit_ns; /* --time-limit in nanoseconds (valid when given) */
     unsigned abi;          /* --abi: APLAN_TFLM_ABI_32 or _64 (valid when given) */
     unsigned kernels;      /* --kernels: APLAN_TFLM_KERNELS_REFERENCE or _CMSIS_NN (valid when given) */
+    cli_region_spec regions[CLI_MAX_REGIONS]; /* --region, in the order given (fastest first) */
+    size_t region_count;
     bool help;
     const char *args[3];
     size_t arg_count;
@@ -328,6 +373,9 @@ void cli_session_free(cli_session *s);
  * options a format takes (cli_format.options). Returns CLI_EXIT_OK, CLI_EXIT_IO when a write failed (emit names the
  * file), or another CLI_EXIT_* code with its error printed. */
 typedef int cli_format_writer(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o);
+/* A writer of a format in region mode (s->regions.count > 0): every region run of s, the best one
+ * (s->regions.best) when the format shows one plan. Returns as cli_format_writer. */
+typedef int cli_region_writer(FILE *out, const cli_session *s, const cli_options *o);
 typedef enum cli_format_needs {
     CLI_NEEDS_SESSION, /* every run of the session: the table, JSON */
     CLI_NEEDS_PLAN     /* the plan of one strategy: the best when several ran */
@@ -341,6 +389,7 @@ typedef struct cli_format {
     const char *what;          /* the progress line's "writing WHAT" */
     const char *help;          /* its line in the help of -f */
     cli_format_writer *write;
+    cli_region_writer *write_regions; /* the same with regions; NULL: the format does not apply to them */
 } cli_format;
 extern const cli_format cli_formats[];
 extern const size_t cli_format_count;
@@ -476,6 +525,10 @@ typedef struct cli_target {
     const char *why_cmsis;
     const char *why_alignment;
     const char *why_ram;
+    const cli_region_spec *regions; /* its memory map, fastest first, for `plan --target` (region mode); NULL for a
+                                       preset of one RAM. ram is then the largest region: one arena in one memory */
+    size_t region_count;
+    const char *why_regions;        /* where the map's usable sizes come from */
 } cli_target;
 size_t cli_target_count(void);
 const cli_target *cli_target_at(size_t i);
@@ -537,6 +590,27 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c);
  * CSV, and as a C header whose identifiers start with --name (macros upper-cased; default aplan); svg.c: the
  * pictures. */
 cli_format_writer cli_write_table, cli_write_json, cli_write_csv, cli_write_c, cli_write_svg, cli_write_html;
+/* regions.c: region mode (--region, or a --target with a memory map). */
+/* The regions o asks for (its --region, else its target's memory map) into *specs (may be NULL): how many; 0 for
+ * one arena. */
+size_t cli_option_regions(const cli_options *o, const cli_region_spec **specs);
+/* As cli_check_strategy_list for the region strategies (<aplan/regions.h>): all, auto (select) or their names. */
+int cli_check_region_strategy_list(const char *command, const char *list);
+/* `plan` and `example` with regions: uses (the graph's, or CSV's uses column), pins (CSV's region column), the
+ * bounds, every region strategy of -s with the time limit, each plan verified independently, the best written in
+ * the chosen format. CLI_EXIT_OK when the best plan fits every region; CLI_EXIT_NO_FIT (the table or JSON still
+ * written) when none does; another exit code with the error printed. */
+int cli_plan_regions(const cli_options *o, cli_input *in);
+/* Free what a region session holds (cli_session_free calls it). */
+void cli_region_session_free(cli_region_session *g);
+cli_region_writer cli_write_region_table, cli_write_region_json, cli_write_region_c, cli_write_region_csv,
+    cli_write_region_svg, cli_write_region_html;
+/* example.c: each of the example's buffers' uses (the operators that read or write it) into uses (count). */
+void cli_example_uses(uint64_t *uses, size_t count);
+/* tflm.c: for a model planned with regions, TFLM's two-arena figures: the persistent arena and the non-persistent
+ * one, and how a region plan reaches TFLM (docs/tflm.md, "Several memories"). */
+void cli_write_tflm_regions(FILE *out, const cli_session *s);
+
 /* table.c: the report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the
  * lower bound and what the figures cover. `plan`'s table and `bound` open with it. */
 void cli_write_heading(FILE *out, const cli_session *s);

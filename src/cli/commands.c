@@ -130,6 +130,7 @@ static void tflm_capacity(cli_session *s) {
 }
 
 static int plan_input(const cli_options *o, cli_input *in) {
+    if (cli_option_regions(o, NULL) > 0) return cli_plan_regions(o, in);
     cli_session s;
     cli_session_init(&s, o, in);
     tflm_capacity(&s);

@@ -155,6 +155,20 @@ int cli_example(cli_input *in) {
     return CLI_EXIT_OK;
 }
 
+void cli_example_uses(uint64_t *uses, size_t count) {
+    size_t i = 0;
+    for (int t = 0; t < TENSOR_COUNT && i < count; t++) {
+        if (tensors[t].constant) continue;
+        uses[i] = 0;
+        for (int k = 0; k < OP_COUNT; k++) {
+            bool touches = false;
+            for (int j = 0; j < MAX_OP_TENSORS; j++) touches = touches || ops[k].inputs[j] == t || ops[k].outputs[j] == t;
+            uses[i] += touches;
+        }
+        i++;
+    }
+}
+
 /* The tensors of list (at most max, -1 ended when fewer) as the graph listing shows them; returns how many. */
 static size_t graph_tensors(const int *list, size_t max, cli_graph_tensor *out) {
     size_t n = 0;

@@ -11,16 +11,20 @@
 /* The first row is the default. */
 const cli_format cli_formats[] = {
     {"table", CLI_NEEDS_SESSION, true, 0, "the table",
-     "the strategies compared, the verdict, and for a model how to use the plan", cli_write_table},
+     "the strategies compared, the verdict, and for a model how to use the plan", cli_write_table,
+     cli_write_region_table},
     {"csv", CLI_NEEDS_PLAN, false, 0, "the plan as CSV",
-     "the best plan as MiniMalloc's CSV: the input's columns and offset", cli_write_csv},
-    {"json", CLI_NEEDS_SESSION, true, 0, "the JSON", "every strategy's result and every buffer", cli_write_json},
+     "the best plan as MiniMalloc's CSV: the input's columns and offset (and region)", cli_write_csv,
+     cli_write_region_csv},
+    {"json", CLI_NEEDS_SESSION, true, 0, "the JSON", "every strategy's result and every buffer", cli_write_json,
+     cli_write_region_json},
     {"svg", CLI_NEEDS_PLAN, true, 0, "the SVG",
-     "the best plan drawn (or, when none fits, the smallest with its overflow)", cli_write_svg},
+     "the best plan drawn (or, when none fits, the smallest with its overflow)", cli_write_svg, cli_write_region_svg},
     {"html", CLI_NEEDS_PLAN, true, 0, "the HTML report", "a page with the table and every plan drawn, zoom and search",
-     cli_write_html},
-    {"c", CLI_NEEDS_PLAN, false, CLI_OPT_NAME, "the C header", "the best plan as a C header, with TFLM's BufferPlan",
-     cli_write_c},
+     cli_write_html, cli_write_region_html},
+    {"c", CLI_NEEDS_PLAN, false, CLI_OPT_NAME, "the C header",
+     "the best plan as a C header, with TFLM's BufferPlan (and each buffer's region)", cli_write_c,
+     cli_write_region_c},
 };
 
 const size_t cli_format_count = sizeof cli_formats / sizeof cli_formats[0];

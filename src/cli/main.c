@@ -11,7 +11,7 @@
 #include "cli.h"
 
 #define PLAN_ACCEPTS (CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | \
-                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME | CLI_OPT_TIME_LIMIT)
+                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME | CLI_OPT_TIME_LIMIT | CLI_OPT_REGION)
 
 /* The help bodies, printed after "usage: USAGE" and a blank line; first the options they share. */
 
@@ -30,7 +30,12 @@
     "                        1073741824 (any case); a verdict line says whether the plan fits; exit 4 when\n"    \
     "                        nothing fits\n"                                                                     \
     "      --target NAME     RAM size (the capacity) and alignment of a target, any case (see `aplan targets`);\n"\
-    "                        .tflite and the example keep TFLM's 16-byte alignment on every target\n"            \
+    "                        .tflite and the example keep TFLM's 16-byte alignment on every target; a target\n"  \
+    "                        with a memory map (esp32-s3-psram, stm32h743, imxrt1060) plans its regions\n"      \
+    "      --region NAME:SIZE[:ALIGN]\n"                                                                           \
+    "                        a memory region, repeated, fastest first (sram:128K --region psram:8M:32): each\n" \
+    "                        buffer goes to one region; -s names region strategies (banked, select, exact;\n"  \
+    "                        default all); the table gives each region's arena and the slow-memory traffic\n"  \
     X FORMAT_OPTION                                                                                                 \
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
     "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \

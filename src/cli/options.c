@@ -192,7 +192,50 @@ static const option_spec option_specs[] = {
     {"--time-limit", 0, CLI_OPT_TIME_LIMIT, true},
     {"--abi", 0, CLI_OPT_ABI, true},
     {"--kernels", 0, CLI_OPT_KERNELS, true},
+    {"--region", 0, CLI_OPT_REGION, true},
 };
+
+/* --region NAME:SIZE[:ALIGN] into spec: NAME 1 to 31 of [A-Za-z0-9_.-] (it is written into CSV, C comments and
+ * JSON as it is), SIZE a byte count as for --capacity, ALIGN a power of two. false with why filled. */
+static bool parse_region(const char *value, cli_region_spec *spec, char *why, size_t why_size) {
+    const char *colon = strchr(value, ':');
+    size_t n = colon != NULL ? (size_t)(colon - value) : strlen(value);
+    if (colon == NULL) {
+        snprintf(why, why_size, "is not NAME:SIZE[:ALIGN] (for example sram:128K or psram:8M:32)");
+        return false;
+    }
+    if (n == 0 || n >= sizeof spec->name) {
+        snprintf(why, why_size, "has a name of %zu characters (1 to %u)", n, CLI_REGION_NAME - 1u);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const char c = value[k];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+              c == '-')) {
+            snprintf(why, why_size, "has '%c' in its name (letters, digits, '_', '.', '-')", c);
+            return false;
+        }
+    }
+    memcpy(spec->name, value, n);
+    spec->name[n] = '\0';
+    char size[64];
+    const char *rest = colon + 1, *second = strchr(rest, ':');
+    size_t m = second != NULL ? (size_t)(second - rest) : strlen(rest);
+    if (m >= sizeof size) m = sizeof size - 1u;
+    memcpy(size, rest, m);
+    size[m] = '\0';
+    if (!parse_bytes(size, &spec->size)) {
+        snprintf(why, why_size, "has a size that " NOT_BYTES);
+        return false;
+    }
+    spec->align = 0;
+    if (second != NULL &&
+        (!parse_bytes(second + 1, &spec->align) || spec->align == 0 || (spec->align & (spec->align - 1u)) != 0)) {
+        snprintf(why, why_size, "has an alignment that is not a power of two");
+        return false;
+    }
+    return true;
+}
 
 /* The spec of "-x" or "--long"; NULL when there is none. */
 static const option_spec *find_option(const char *name) {
@@ -285,10 +328,29 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         }
         o->given |= bit;
         switch (bit) {
-        case CLI_OPT_STRATEGY:
-            if (cli_check_strategy_list(cmd->name, value) != CLI_EXIT_OK) return CLI_EXIT_USAGE;
+        case CLI_OPT_STRATEGY: /* checked once every option is read: --region names other strategies */
             o->strategies = value;
             break;
+        case CLI_OPT_REGION: {
+            char why[200];
+            if (o->region_count == CLI_MAX_REGIONS) {
+                cli_error("%s: more than %u --region", cmd->name, CLI_MAX_REGIONS);
+                return CLI_EXIT_USAGE;
+            }
+            cli_region_spec *given = &o->regions[o->region_count];
+            if (!parse_region(value, given, why, sizeof why)) {
+                cli_error("%s: --region '%s' %s", cmd->name, value, why);
+                return CLI_EXIT_USAGE;
+            }
+            for (size_t k = 0; k < o->region_count; k++) {
+                if (cli_same_name(o->regions[k].name, given->name)) {
+                    cli_error("%s: --region '%s': region %s is given twice", cmd->name, value, given->name);
+                    return CLI_EXIT_USAGE;
+                }
+            }
+            o->region_count++;
+            break;
+        }
         case CLI_OPT_ALIGN:
             if (!parse_bytes(value, &o->align) || o->align == 0 || (o->align & (o->align - 1u)) != 0) {
                 cli_error("%s: --align '%s' is not a power of two", cmd->name, value);
@@ -380,6 +442,14 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         }
     }
     if (o->help) return CLI_EXIT_OK;
+    if ((o->given & CLI_OPT_REGION) && (o->given & CLI_OPT_CAPACITY)) {
+        cli_error("%s: --capacity and --region: with regions each has its own (NAME:SIZE)", cmd->name);
+        return CLI_EXIT_USAGE;
+    }
+    if (o->strategies != NULL &&
+        (cli_option_regions(o, NULL) > 0 ? cli_check_region_strategy_list(cmd->name, o->strategies)
+                                          : cli_check_strategy_list(cmd->name, o->strategies)) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
     /* An option that only some formats take (cli_format.options) is a usage error with any other. */
     unsigned format_only = 0;
     for (size_t f = 0; f < cli_format_count; f++) format_only |= cli_formats[f].options;

@@ -550,6 +550,7 @@ int cli_select_strategies(const char *list, cli_session *s) {
 }
 
 void cli_session_free(cli_session *s) {
+    cli_region_session_free(&s->regions);
     if (s->runs != NULL) {
         for (size_t i = 0; i < s->run_count; i++) free(s->runs[i].offsets);
     }

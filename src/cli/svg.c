@@ -1015,3 +1015,13 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cl
     fputs("</script>\n</body>\n</html>\n", out);
     return CLI_EXIT_OK;
 }
+
+int cli_write_region_svg(FILE *out, const cli_session *s, const cli_options *o) {
+    (void)out; (void)s; (void)o;
+    return CLI_EXIT_INTERNAL; /* TODO: one panel per region */
+}
+
+int cli_write_region_html(FILE *out, const cli_session *s, const cli_options *o) {
+    (void)out; (void)s; (void)o;
+    return CLI_EXIT_INTERNAL; /* TODO: one panel per region */
+}

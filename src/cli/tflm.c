@@ -391,3 +391,8 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
     cli_write_tflm_unknown(out, s, i);
     return CLI_EXIT_OK;
 }
+
+void cli_write_tflm_regions(FILE *out, const cli_session *s) {
+    (void)out;
+    (void)s; /* TODO(issue 19, 5a): TFLM's two-arena figures */
+}

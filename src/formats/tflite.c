@@ -1083,3 +1083,91 @@ aplan_status aplan_tflite_steps(const void *model_data, size_t model_size, void 
     APLAN_MEMSET(error, 0, sizeof *error);
     return APLAN_OK;
 }
+
+/* Scratch of aplan_tflite_uses: per subgraph its first global tensor, per global tensor the buffer it is (its index
+ * + 1, 0 for none) and the last operator that counted it. */
+static aplan_status uses_layout(const void *model_data, size_t model_size, aplan_tflite_info *info, size_t *bytes,
+                                aplan_format_error *error) {
+    aplan_status st = aplan_tflite_query(model_data, model_size, info, error);
+    if (st != APLAN_OK) return st;
+    const size_t subgraphs = info->subgraph_count + 1u, tensors = info->tensor_count;
+    if (tensors > (SIZE_MAX - 4u * subgraphs) / 8u) return APLAN_E_SIZE_OVERFLOW;
+    *bytes = 4u * subgraphs + 8u * tensors;
+    return APLAN_OK;
+}
+
+aplan_status aplan_tflite_uses_scratch_size(const void *model_data, size_t model_size, size_t *bytes,
+                                            aplan_format_error *error) {
+    aplan_tflite_info info;
+    if (bytes == NULL) return APLAN_E_INVALID_ARG;
+    return uses_layout(model_data, model_size, &info, bytes, error);
+}
+
+aplan_status aplan_tflite_uses(const void *model_data, size_t model_size, void *scratch, size_t scratch_size,
+                               const aplan_tflite_id *ids, size_t count, uint64_t *uses, aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    APLAN_MEMSET(error, 0, sizeof *error);
+    if (model_data == NULL || (count > 0 && (ids == NULL || uses == NULL))) return APLAN_E_INVALID_ARG;
+    aplan_tflite_info info;
+    size_t need;
+    aplan_status st = uses_layout(model_data, model_size, &info, &need, error);
+    if (st != APLAN_OK) return st;
+    if ((st = aplan__scratch_check(scratch, scratch_size, need)) != APLAN_OK) return st;
+    uint32_t *base = scratch, *slot = base + info.subgraph_count + 1u, *seen = slot + info.tensor_count;
+    uint32_t at = 0;
+    for (uint32_t s = 0; s < info.subgraph_count; s++) {
+        aplan_tflite_subgraph_info sg;
+        if ((st = aplan_tflite_subgraph(model_data, model_size, s, &sg, error)) != APLAN_OK) return st;
+        base[s] = at;
+        at += sg.tensor_count; /* the query counted them: within info.tensor_count */
+    }
+    base[info.subgraph_count] = at;
+    for (size_t g = 0; g < info.tensor_count; g++) slot[g] = seen[g] = 0;
+    for (size_t k = 0; k < count; k++) {
+        const aplan_tflite_id id = ids[k];
+        if (id.subgraph >= info.subgraph_count || id.tensor >= base[id.subgraph + 1u] - base[id.subgraph] ||
+            k >= UINT32_MAX)
+            return APLAN_E_INVALID_ARG;
+        slot[base[id.subgraph] + id.tensor] = (uint32_t)k + 1u;
+        uses[k] = 0;
+    }
+    /* Tensor references can be shared vectors: the work is held to the reader's budget, as its walk is. */
+    const uint64_t budget = (uint64_t)APLAN_TFLITE_WORK_PER_BYTE * model_size + APLAN_TFLITE_WORK_BASE;
+    uint64_t work = 0;
+    uint32_t stamp = 0;
+    for (uint32_t s = 0; s < info.subgraph_count; s++) {
+        const uint32_t tensors = base[s + 1u] - base[s];
+        for (uint32_t o = 0, n = 0;; o++) {
+            aplan_tflite_operator_info op;
+            if (o == 0) {
+                aplan_tflite_subgraph_info sg;
+                if ((st = aplan_tflite_subgraph(model_data, model_size, s, &sg, error)) != APLAN_OK) return st;
+                n = sg.operator_count;
+            }
+            if (o >= n) break;
+            if ((st = aplan_tflite_operator(model_data, model_size, s, o, &op, error)) != APLAN_OK) return st;
+            stamp++;
+            work += 1u + op.inputs.count + op.outputs.count;
+            if (work > budget) {
+                error->status = APLAN_E_FORMAT_UNSUPPORTED;
+                aplan__text w = {error->message, sizeof error->message, 0};
+                aplan__putf(&w, "operators name more tensors than %u, the work budget of a %u-byte model", budget,
+                            (uint64_t)model_size);
+                return APLAN_E_FORMAT_UNSUPPORTED;
+            }
+            for (unsigned side = 0; side < 2u; side++) {
+                const aplan_tflite_indices v = side == 0 ? op.inputs : op.outputs;
+                for (uint32_t j = 0; j < v.count; j++) {
+                    const int32_t t = aplan_tflite_index_at(v, j);
+                    if (t < 0 || (uint32_t)t >= tensors) continue; /* absent (-1); the reader checked the rest */
+                    const uint32_t g = base[s] + (uint32_t)t;
+                    if (slot[g] == 0 || seen[g] == stamp) continue;
+                    seen[g] = stamp;
+                    uses[slot[g] - 1u]++;
+                }
+            }
+        }
+    }
+    return APLAN_OK;
+}

@@ -140,7 +140,7 @@ static uint32_t first_at(const uint64_t *point, size_t n, uint64_t step) {
  * Step 1: key[i] = 0 for the buffers chosen for region 0 at target T (live bytes per start step), 1 for the others.
  * Returns false when the live bytes pass 2^64 - 1 (then every buffer is chosen: the engine decides alone).
  */
-static bool choose(const aplan_problem *p, const aplan_regions *rg, const space *sp, uint64_t target) {
+static bool choose(const aplan_problem *p, const aplan_regions *rg, const space *sp, uint64_t target, bool by_value) {
     const size_t n = p->count;
     aplan__scratch s;
     picks k;
@@ -189,6 +189,7 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
     for (size_t j = 0; j < movable; j++) leave[j] = k.tmp[j];
     aplan__sort_by(leave, k.tmp, movable, APLAN__BY_SIZE_DESC, p, NULL);
     aplan__sort_by(leave, k.tmp, movable, APLAN__BY_OFFSET, p, k.okey);
+    size_t left = 0;
     for (size_t j = 0; j < movable; j++) {
         const uint32_t i = leave[j];
         bool over = false;
@@ -197,6 +198,34 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
         const uint64_t size = aplan__size(p, i);
         for (uint32_t x = k.lo[i]; x < k.hi[i]; x++) k.live[x] -= size;
         sp->key[i] = 1u;
+        leave[left++] = i;
+    }
+    /* A later one leaving can make an earlier one's leaving needless (a chain of large buffers each live with the
+     * next: leaving every second one is enough). So those that left come back wherever their whole lifetime still
+     * has room under the target: in the reverse of the order they left (by_value false), or the most valuable
+     * first (size x uses; equal ones in the order they left). Neither order is best on every input: both are
+     * tried (select_plan). */
+    if (by_value) {
+        for (size_t j = 0; j < left; j++) {
+            const uint32_t i = leave[j];
+            k.okey[i] = UINT64_MAX - aplan__size(p, i) * aplan__region_uses(rg, i); /* falling value; validated */
+        }
+        aplan__sort_by(leave, k.tmp, left, APLAN__BY_OFFSET, p, k.okey);
+    } else {
+        for (size_t a = 0, b = left; a + 1u < b; a++, b--) {
+            const uint32_t t = leave[a];
+            leave[a] = leave[b - 1u];
+            leave[b - 1u] = t;
+        }
+    }
+    for (size_t j = 0; j < left; j++) {
+        const uint32_t i = leave[j];
+        const uint64_t size = aplan__size(p, i);
+        bool room = true;
+        for (uint32_t x = k.lo[i]; x < k.hi[i] && room; x++) room = k.live[x] <= target && target - k.live[x] >= size;
+        if (!room) continue;
+        for (uint32_t x = k.lo[i]; x < k.hi[i]; x++) k.live[x] += size;
+        sp->key[i] = 0u;
     }
     return true;
 }
@@ -361,11 +390,15 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
     for (unsigned t = 0; t < TARGETS; t++) {
         static const uint64_t sixteenths[TARGETS] = {16u, 15u, 14u, 12u};
         const uint64_t target = cap == APLAN_UNLIMITED ? cap : cap / 16u * sixteenths[t] + cap % 16u * sixteenths[t] / 16u;
-        const bool chosen = choose(p, rg, &sp, target);
-        if ((st = place(p, rg, &sp, chosen ? sp.key : NULL, offsets, report)) != APLAN_OK) return st;
-        keep(p, rg, &sp, offsets, &best, &have);
-        bool all_in = true; /* the chosen set fit region 0 whole: a lower target would only leave more out */
-        for (size_t i = 0; i < n && all_in; i++) all_in = !(chosen && sp.key[i] == 0 && sp.cur_region[i] != 0);
+        bool all_in = true; /* a chosen set fit region 0 whole: a lower target would only leave more out */
+        for (unsigned order = 0; order < 2u; order++) {
+            const bool chosen = choose(p, rg, &sp, target, order == 1u);
+            if ((st = place(p, rg, &sp, chosen ? sp.key : NULL, offsets, report)) != APLAN_OK) return st;
+            keep(p, rg, &sp, offsets, &best, &have);
+            bool in = true;
+            for (size_t i = 0; i < n && in; i++) in = !(chosen && sp.key[i] == 0 && sp.cur_region[i] != 0);
+            all_in = all_in && in;
+        }
         if (all_in || cap == APLAN_UNLIMITED) break;
     }
     /* step 4 */

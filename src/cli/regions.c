@@ -1,0 +1,638 @@
+/*
+ * Several memories in one plan (`plan` and `example` with --region NAME:SIZE[:ALIGN], repeated, fastest first, or a
+ * --target with a memory map): the region session (the regions, each buffer's allowed regions and uses, the bounds),
+ * running the region strategies (<aplan/regions.h>) with the time limit and verifying each plan independently, and
+ * the writers of the formats for it (cli_format.write_regions): the table, JSON, the C header and CSV. The pictures
+ * are svg.c's. Host-only: it allocates and prints.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+size_t cli_option_regions(const cli_options *o, const cli_region_spec **specs) {
+    const cli_target *t = o->target != NULL ? cli_target_find(o->target) : NULL;
+    const cli_region_spec *found = o->region_count > 0 ? o->regions : t != NULL ? t->regions : NULL;
+    size_t count = o->region_count > 0 ? o->region_count : t != NULL ? t->region_count : 0;
+    if (specs != NULL) *specs = found;
+    return count;
+}
+
+/* Each name of a -s list against the region strategies: calls found(state, strategy) for each; CLI_EXIT_USAGE with the
+ * error printed for an empty list or name, or one that is not a region strategy (a single-region one named says so). */
+static int each_region_strategy(const char *command, const char *list,
+                                void (*found)(void *state, const aplan_region_strategy *s), void *state) {
+    if (strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) {
+        for (size_t i = 0; i < aplan_region_strategy_count(); i++) {
+            const aplan_region_strategy *r = aplan_region_strategy_at(i);
+            if (found != NULL && (strcmp(list, "all") == 0 || strcmp(r->name, "select") == 0)) found(state, r);
+        }
+        return CLI_EXIT_OK;
+    }
+    for (const char *p = list;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        char name[64];
+        if (n == 0 || n >= sizeof name) {
+            cli_error("%s: empty or overlong strategy name in '%s'", command, list);
+            return CLI_EXIT_USAGE;
+        }
+        memcpy(name, p, n);
+        name[n] = '\0';
+        const aplan_region_strategy *r = NULL;
+        if (aplan_region_strategy_find(name, &r) != APLAN_OK) {
+            const aplan_strategy *single = NULL;
+            cli_suggestion near;
+            cli_suggest_init(&near, name);
+            for (size_t i = 0; i < aplan_region_strategy_count(); i++)
+                cli_suggest_consider(&near, aplan_region_strategy_at(i)->name);
+            char hint[96], known[160] = "";
+            cli_suggest_text(&near, hint, sizeof hint);
+            for (size_t i = 0; i < aplan_region_strategy_count(); i++) {
+                size_t at = strlen(known);
+                snprintf(known + at, sizeof known - at, "%s, ", aplan_region_strategy_at(i)->name);
+            }
+            cli_error("%s: '%s' is not a region strategy%s; %swith --region: %sall, auto", command, name,
+                      aplan_strategy_find(name, &single) == APLAN_OK ? " (it plans one arena)" : "", hint, known);
+            return CLI_EXIT_USAGE;
+        }
+        if (found != NULL) found(state, r);
+        if (comma == NULL) return CLI_EXIT_OK;
+        p = comma + 1;
+        if (*p == '\0') {
+            cli_error("%s: empty strategy name in '%s'", command, list);
+            return CLI_EXIT_USAGE;
+        }
+    }
+}
+
+int cli_check_region_strategy_list(const char *command, const char *list) {
+    return each_region_strategy(command, list, NULL, NULL);
+}
+
+static void add_run(void *state, const aplan_region_strategy *r) {
+    cli_region_session *g = state;
+    for (size_t i = 0; i < g->run_count; i++) {
+        if (g->runs[i].strategy == r) return;
+    }
+    g->runs[g->run_count++].strategy = r;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The session                                                                                                   */
+
+/* Each buffer's uses: a model's from its graph (its kernels' scratch buffers: 1, the operator that asked), the
+ * example's from its operators, a CSV's uses column; NULL (1 each) without. CLI_EXIT_OK, or the error printed. */
+static int load_uses(cli_session *s) {
+    const cli_input *in = s->input;
+    cli_region_session *g = &s->regions;
+    if (in->kind == CLI_INPUT_CSV) {
+#ifdef APLAN_CSV_HAS_USES
+        if (in->csv.uses == NULL) return CLI_EXIT_OK;
+#else
+        return CLI_EXIT_OK;
+#endif
+        g->uses = malloc((in->count + 1u) * sizeof *g->uses);
+        if (g->uses == NULL) goto oom;
+#ifdef APLAN_CSV_HAS_USES
+        memcpy(g->uses, in->csv.uses, in->count * sizeof *g->uses);
+#endif
+        return CLI_EXIT_OK;
+    }
+    g->uses = malloc((in->count + 1u) * sizeof *g->uses);
+    if (g->uses == NULL) goto oom;
+    for (size_t i = 0; i < in->count; i++) g->uses[i] = 1u;
+    if (in->kind == CLI_INPUT_EXAMPLE) {
+        cli_example_uses(g->uses, in->count);
+        return CLI_EXIT_OK;
+    }
+    aplan_format_error e;
+    size_t bytes = 0;
+    aplan_status st = aplan_tflite_uses_scratch_size(in->model, in->model_size, &bytes, &e);
+    void *scratch = st == APLAN_OK ? malloc(bytes + 8u) : NULL;
+    if (st == APLAN_OK && scratch == NULL) goto oom;
+    if (st == APLAN_OK)
+        st = aplan_tflite_uses(in->model, in->model_size, scratch, bytes, in->tflite_ids, in->tensor_count, g->uses,
+                               &e);
+    free(scratch);
+    if (st != APLAN_OK) {
+        cli_error("%s: byte %llu: cannot count the operators of each tensor: %s", in->name,
+                  (unsigned long long)e.byte_offset, e.message[0] != '\0' ? e.message : aplan_status_str(st));
+        return CLI_EXIT_BAD_INPUT;
+    }
+    return CLI_EXIT_OK;
+oom:
+    cli_error("out of memory");
+    return CLI_EXIT_INTERNAL;
+}
+
+/* Each buffer's allowed regions, from a CSV's region column: names of --region's separated by '|'; empty: any. */
+static int load_pins(cli_session *s) {
+    const cli_input *in = s->input;
+    cli_region_session *g = &s->regions;
+#ifndef APLAN_CSV_HAS_REGION
+    (void)in;
+    (void)g;
+    return CLI_EXIT_OK;
+#else
+    if (in->kind != CLI_INPUT_CSV || in->csv.regions == NULL) return CLI_EXIT_OK;
+    g->allowed = calloc(in->count + 1u, sizeof *g->allowed);
+    if (g->allowed == NULL) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    for (size_t i = 0; i < in->count; i++) {
+        const char *text = in->csv.regions[i];
+        for (const char *p = text; p != NULL && *p != '\0';) {
+            const char *bar = strchr(p, '|');
+            size_t n = bar != NULL ? (size_t)(bar - p) : strlen(p);
+            size_t r = 0;
+            for (; r < g->count; r++) {
+                if (strlen(g->spec[r].name) == n && strncmp(g->spec[r].name, p, n) == 0) break;
+            }
+            if (r == g->count) {
+                char names[CLI_MAX_REGIONS * CLI_REGION_NAME] = "";
+                for (size_t k = 0; k < g->count; k++) {
+                    size_t at = strlen(names);
+                    snprintf(names + at, sizeof names - at, "%s%s", k > 0 ? ", " : "", g->spec[k].name);
+                }
+                cli_error("%s: line %u: region '%.*s' is not one of the regions (%s)", in->name,
+                          (unsigned)in->lines[i], (int)n, p, names);
+                return CLI_EXIT_BAD_INPUT;
+            }
+            g->allowed[i] |= UINT64_C(1) << r;
+            p = bar != NULL ? bar + 1 : p + n;
+        }
+    }
+    return CLI_EXIT_OK;
+#endif
+}
+
+/* The regions of o into s (region mode): the problem then has no capacity of its own. */
+static void init_regions(cli_session *s, const cli_options *o) {
+    const cli_region_spec *specs = NULL;
+    cli_region_session *g = &s->regions;
+    g->count = cli_option_regions(o, &specs);
+    for (size_t r = 0; r < g->count; r++) {
+        g->spec[r] = specs[r];
+        g->regions[r] = (aplan_region){g->spec[r].name, specs[r].size, specs[r].align, {0, 0}};
+    }
+    g->best = SIZE_MAX;
+    s->settings.capacity = APLAN_UNLIMITED;
+    s->settings.capacity_from_target = false;
+    s->problem.capacity = APLAN_UNLIMITED;
+}
+
+/* Check the problem with its regions once: the broken rule in words, naming the buffer and the region. */
+static int check_regions(const cli_session *s) {
+    const cli_region_session *g = &s->regions;
+    aplan_report r;
+    aplan_status st = aplan_regions_validate(&s->problem, &g->set, &r);
+    if (st == APLAN_OK) return CLI_EXIT_OK;
+    char text[400];
+    cli_describe_report(s->input, st, &r, text, sizeof text);
+    cli_error("%s: invalid problem with these regions: %s%s%s", s->input->name, text, r.in_region ? " in " : "",
+              r.in_region && r.region < g->count ? g->spec[r.region].name : "");
+    return CLI_EXIT_BAD_INPUT;
+}
+
+/* A search's stop: the session's clock against the run's deadline. */
+typedef struct region_clock {
+    double deadline_ms;
+} region_clock;
+
+static bool past_deadline(void *context, uint64_t nodes) {
+    (void)nodes;
+    return cli_clock_ms() >= ((const region_clock *)context)->deadline_ms;
+}
+
+/* Plan with run->strategy, then verify independently; failures in run->status and run->error. */
+static void run_one(cli_session *s, cli_region_run *run, size_t k) {
+    const cli_input *in = s->input;
+    cli_region_session *g = &s->regions;
+    cli_progress("planning %s (%zu of %zu)", run->strategy->name, k + 1u, g->run_count);
+    run->region_of = malloc((in->count + 1u) * sizeof *run->region_of);
+    run->offsets = malloc((in->count + 1u) * sizeof *run->offsets);
+    size_t bytes = 0;
+    void *scratch = NULL;
+    aplan_status st = APLAN_E_OUT_OF_MEMORY;
+    if (run->region_of != NULL && run->offsets != NULL) {
+        st = aplan_region_plan_scratch_size(run->strategy, &s->problem, &g->set, &bytes);
+        if (st == APLAN_OK && bytes > 0 && (scratch = malloc(bytes)) == NULL) st = APLAN_E_OUT_OF_MEMORY;
+    }
+    if (st == APLAN_OK) {
+        region_clock clock = {cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6};
+        aplan_search_options options;
+        aplan_search_options_init(&options);
+        options.stop = past_deadline;
+        options.context = &clock;
+        options.check_every = in->count < 64u ? 1024u : in->count > 65536u ? 1u : (uint32_t)(65536u / in->count);
+        double t0 = cli_clock_ms();
+        st = aplan_region_plan(run->strategy, &s->problem, &g->set, &options, scratch, bytes, run->region_of,
+                               run->offsets, run->arenas, NULL, &run->result);
+        run->millis = cli_clock_ms() - t0;
+    }
+    free(scratch);
+    run->status = st;
+    bool over = st == APLAN_E_CAPACITY_EXCEEDED && run->result.regions_over > 0;
+    if (st == APLAN_OK || over) {
+        cli_progress("verifying %s", run->strategy->name);
+        size_t need = 0;
+        void *vs = NULL;
+        aplan_report r;
+        if (aplan_region_verify_scratch_size(&s->problem, &g->set, &need) == APLAN_OK && (vs = malloc(need + 8u)) != NULL) {
+            aplan_status v = aplan_region_verify(&s->problem, &g->set, run->region_of, run->offsets, run->arenas, vs,
+                                                 need, &r);
+            run->verified = v == APLAN_OK || v == APLAN_E_CAPACITY_EXCEEDED;
+        }
+        free(vs);
+        run->planned = true;
+    }
+    if (st == APLAN_OK) return;
+    const aplan_report *r = &run->result.report;
+    if (over || (st == APLAN_E_CAPACITY_EXCEEDED && r->in_region && r->region < g->count)) {
+        const size_t k2 = r->region < g->count ? r->region : 0;
+        snprintf(run->error, sizeof run->error, "%s needs %llu byte%s, %llu more than its %llu%s",
+                 g->spec[k2].name, (unsigned long long)r->value, cli_s(r->value),
+                 (unsigned long long)(r->value - r->limit), (unsigned long long)r->limit,
+                 run->result.outcome == APLAN_OUTCOME_INFEASIBLE ? " (proven: no plan fits every region)" : "");
+    } else {
+        char text[180];
+        cli_describe_report(in, st, r, text, sizeof text);
+        snprintf(run->error, sizeof run->error, "%s%s%s", text, r->in_region ? " in " : "",
+                 r->in_region && r->region < g->count ? g->spec[r->region].name : "");
+    }
+}
+
+/* a is a better plan than b: every region within its capacity first, then less traffic, then fewer bytes. */
+static bool region_better(const cli_region_session *g, const cli_region_run *a, const cli_region_run *b) {
+    if (a->result.regions_over != b->result.regions_over) return a->result.regions_over < b->result.regions_over;
+    if (a->result.traffic != b->result.traffic) return a->result.traffic < b->result.traffic;
+    uint64_t sa = 0, sb = 0;
+    for (size_t r = 0; r < g->count; r++) {
+        sa += a->arenas[r];
+        sb += b->arenas[r];
+    }
+    return sa < sb;
+}
+
+/* What the region strategies were asked to do, and why nothing fits when nothing does. */
+static int run_regions(const cli_options *o, cli_session *s) {
+    cli_region_session *g = &s->regions;
+    int rc = load_uses(s);
+    if (rc == CLI_EXIT_OK) rc = load_pins(s);
+    if (rc != CLI_EXIT_OK) return rc;
+    g->set = (aplan_regions){g->regions, g->count, g->allowed, g->uses, {0}};
+    if ((rc = cli_check_problem(s)) != CLI_EXIT_OK || (rc = check_regions(s)) != CLI_EXIT_OK) return rc;
+    cli_progress("computing the bounds");
+    size_t bytes = 0;
+    void *scratch = NULL;
+    aplan_status st = aplan_region_bounds_scratch_size(&s->problem, &g->set, &bytes);
+    if (st == APLAN_OK && bytes > 0 && (scratch = malloc(bytes)) == NULL) st = APLAN_E_OUT_OF_MEMORY;
+    if (st == APLAN_OK) st = aplan_region_bounds(&s->problem, &g->set, scratch, bytes, g->bounds, &g->traffic_bound);
+    free(scratch);
+    if (st != APLAN_OK) {
+        cli_error("%s: cannot bound the regions: %s", s->input->name, aplan_status_str(st));
+        return st == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+    }
+    g->runs = calloc(aplan_region_strategy_count() + 1u, sizeof *g->runs);
+    if (g->runs == NULL) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    (void)each_region_strategy("plan", o->strategies != NULL ? o->strategies : "all", add_run, g);
+    for (size_t k = 0; k < g->run_count; k++) {
+        cli_region_run *run = &g->runs[k];
+        run_one(s, run, k);
+        if (run->planned && (g->best == SIZE_MAX || region_better(g, run, &g->runs[g->best]))) g->best = k;
+    }
+    return CLI_EXIT_OK;
+}
+
+void cli_region_session_free(cli_region_session *g) {
+    for (size_t k = 0; g->runs != NULL && k < g->run_count; k++) {
+        free(g->runs[k].region_of);
+        free(g->runs[k].offsets);
+    }
+    free(g->runs);
+    free(g->allowed);
+    free(g->uses);
+    memset(g, 0, sizeof *g);
+}
+
+/* The writer of the chosen format in region mode. */
+typedef struct region_emit {
+    const cli_options *o;
+    const cli_session *s;
+} region_emit;
+
+static int write_region_session(FILE *out, void *state) {
+    const region_emit *e = state;
+    const cli_format *f = &cli_formats[e->o->format];
+    cli_progress_writing(out, f->what);
+    int rc = f->write_regions(out, e->s, e->o);
+    return rc == CLI_EXIT_OK && ferror(out) != 0 ? CLI_EXIT_IO : rc;
+}
+
+int cli_plan_regions(const cli_options *o, cli_input *in) {
+    const cli_format *f = &cli_formats[o->format];
+    if (f->write_regions == NULL) {
+        cli_error("plan: -f %s does not apply to several regions", f->name);
+        return CLI_EXIT_USAGE;
+    }
+    cli_session s;
+    cli_session_init(&s, o, in);
+    init_regions(&s, o);
+    int rc = run_regions(o, &s);
+    const cli_region_session *g = &s.regions;
+    const cli_region_run *best = g->best != SIZE_MAX ? &g->runs[g->best] : NULL;
+    if (rc == CLI_EXIT_OK && best == NULL) {
+        cli_error("%s: no region strategy could plan the input", in->name);
+        for (size_t k = 0; k < g->run_count; k++) fprintf(stderr, "  %s: %s\n", g->runs[k].strategy->name, g->runs[k].error);
+        rc = CLI_EXIT_BAD_INPUT;
+    }
+    if (rc == CLI_EXIT_OK && (best->status == APLAN_OK || f->when_no_fit)) {
+        region_emit e = {o, &s};
+        rc = cli_write_output(o->output, write_region_session, &e);
+    }
+    if (rc == CLI_EXIT_OK && best->status != APLAN_OK) {
+        cli_error("%s: no plan fits every region: the best (%s): %s", in->name, best->strategy->name, best->error);
+        rc = CLI_EXIT_NO_FIT;
+    }
+    cli_session_free(&s);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Writers                                                                                                       */
+
+/* The region a run put buffer i in, by name. */
+static const char *region_name(const cli_session *s, const cli_region_run *run, size_t i) {
+    return s->regions.spec[run->region_of[i]].name;
+}
+
+/* "sram 131072 bytes (alignment 16), psram 8388608 bytes" */
+static void write_region_list(FILE *out, const cli_region_session *g) {
+    for (size_t r = 0; r < g->count; r++) {
+        fprintf(out, "%s%s %llu byte%s", r > 0 ? ", " : "", g->spec[r].name, (unsigned long long)g->spec[r].size,
+                cli_s(g->spec[r].size));
+        if (g->spec[r].align > 1u) fprintf(out, " (offsets aligned to %llu)", (unsigned long long)g->spec[r].align);
+    }
+}
+
+static const char *uses_source(const cli_session *s) {
+    switch (s->input->kind) {
+    case CLI_INPUT_TFLITE: return "the operators that read or write each tensor, from the graph";
+    case CLI_INPUT_EXAMPLE: return "the operators that read or write each tensor, from the example's graph";
+    default: return s->regions.uses != NULL ? "the uses column" : "1 for every buffer (the input has no uses column)";
+    }
+}
+
+/* Bytes in region r over all buffers a run placed there, and their traffic weight: for the best line. */
+static void region_counts(const cli_session *s, const cli_region_run *run, size_t r, size_t *buffers) {
+    *buffers = 0;
+    for (size_t i = 0; i < s->input->count; i++) *buffers += run->region_of[i] == r;
+}
+
+int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o) {
+    (void)o;
+    const cli_input *in = s->input;
+    const cli_region_session *g = &s->regions;
+    (void)cli_write_shown(out, in->name);
+    fprintf(out, ": %zu buffer%s, alignment %llu, sizes %s; %zu region%s, fastest first: ", in->count,
+            cli_s(in->count), (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", g->count, cli_s(g->count));
+    write_region_list(out, g);
+    fputc('\n', out);
+    fprintf(out, "lower bounds: ");
+    for (size_t r = 0; r < g->count; r++)
+        fprintf(out, "%s%s %llu", r > 0 ? ", " : "", g->spec[r].name, (unsigned long long)g->bounds[r]);
+    fprintf(out, " bytes (what is pinned to each); traffic at least %llu byte%s\n",
+            (unsigned long long)g->traffic_bound, cli_s(g->traffic_bound));
+    fprintf(out, "traffic: the bytes of the buffers outside %s times the operators that read or write them (uses: "
+                 "%s)\n",
+            g->spec[0].name, uses_source(s));
+    cli_coverage_text c;
+    cli_coverage(s, &c);
+    fprintf(out, "covers: %s\n\n", c.what);
+    fprintf(out, "  %-10s", "strategy");
+    for (size_t r = 0; r < g->count; r++) fprintf(out, " %14.14s", g->spec[r].name);
+    fprintf(out, " %16s %10s %-11s %10s  %s\n", "traffic", "over bound", "outcome", "time", "verified");
+    for (size_t k = 0; k < g->run_count; k++) {
+        const cli_region_run *run = &g->runs[k];
+        fprintf(out, "%c %-10s", k == g->best ? '*' : ' ', run->strategy->name);
+        for (size_t r = 0; r < g->count; r++) {
+            if (!run->planned) {
+                fprintf(out, " %14s", "-");
+                continue;
+            }
+            char cell[32];
+            snprintf(cell, sizeof cell, "%llu%s", (unsigned long long)run->arenas[r],
+                     run->arenas[r] > g->spec[r].size ? " over" : "");
+            fprintf(out, " %14s", cell);
+        }
+        if (!run->planned) {
+            fprintf(out, " %16s %10s %-11s %8.3f ms  %s\n", "-", "-", "-", run->millis, "-");
+            continue;
+        }
+        const char *outcome = run->result.outcome == APLAN_OUTCOME_OPTIMAL      ? "optimal"
+                              : run->result.outcome == APLAN_OUTCOME_INFEASIBLE ? "infeasible"
+                              : run->result.outcome == APLAN_OUTCOME_BEST_FOUND ? "best found"
+                              : run->result.outcome == APLAN_OUTCOME_FITS       ? "fits"
+                                                                                : "plan";
+        char over[32];
+        if (g->traffic_bound == 0) snprintf(over, sizeof over, "%s", run->result.traffic == 0 ? "+0" : "-");
+        else snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(run->result.traffic, g->traffic_bound));
+        fprintf(out, " %16llu %10s %-11s %8.3f ms  %s\n", (unsigned long long)run->result.traffic, over, outcome,
+                run->millis, run->verified ? "yes" : "NO");
+    }
+    for (size_t k = 0; k < g->run_count; k++) {
+        const cli_region_run *run = &g->runs[k];
+        if (run->status != APLAN_OK) fprintf(out, "  %s: %s\n", run->strategy->name, run->error);
+    }
+    if (g->best == SIZE_MAX) return CLI_EXIT_OK;
+    const cli_region_run *best = &g->runs[g->best];
+    fprintf(out, "\nbest: %s, traffic %llu byte%s", best->strategy->name, (unsigned long long)best->result.traffic,
+            cli_s(best->result.traffic));
+    if (best->result.outcome == APLAN_OUTCOME_OPTIMAL) fprintf(out, ": proven least");
+    fputc('\n', out);
+    for (size_t r = 0; r < g->count; r++) {
+        size_t n;
+        region_counts(s, best, r, &n);
+        const uint64_t cap = g->spec[r].size, used = best->arenas[r];
+        fprintf(out, "  %-14s %zu buffer%s, %llu of %llu bytes", g->spec[r].name, n, cli_s(n),
+                (unsigned long long)used, (unsigned long long)cap);
+        if (used <= cap) fprintf(out, " (%.1f%%), %llu free\n", cap ? 100.0 * (double)used / (double)cap : 0.0,
+                                 (unsigned long long)(cap - used));
+        else fprintf(out, ": %llu over\n", (unsigned long long)(used - cap));
+    }
+    if (best->status == APLAN_OK) fprintf(out, "fits: every region within its capacity\n");
+    else fprintf(out, "does not fit: %s\n", best->error);
+    if (in->kind == CLI_INPUT_TFLITE) cli_write_tflm_regions(out, s);
+    return CLI_EXIT_OK;
+}
+
+static void json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (; *s != '\0'; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
+        else if (c < 0x20u || c == '<' || c == '>' || c == '&') fprintf(out, "\\u%04x", c);
+        else fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+int cli_write_region_json(FILE *out, const cli_session *s, const cli_options *o) {
+    (void)o;
+    const cli_input *in = s->input;
+    const cli_region_session *g = &s->regions;
+    fprintf(out, "{\n  \"aplan_version\": \"%s\",\n  \"input\": {\"name\": ", aplan_version());
+    json_string(out, in->name);
+    fprintf(out, ", \"kind\": \"%s\", \"buffers\": %zu, \"alignment\": %llu, \"round_sizes\": %s},\n",
+            in->kind == CLI_INPUT_TFLITE ? "tflite" : in->kind == CLI_INPUT_CSV ? "csv" : "example", in->count,
+            (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "true" : "false");
+    fputs("  \"regions\": [", out);
+    for (size_t r = 0; r < g->count; r++) {
+        fprintf(out, "%s\n    {\"name\": ", r > 0 ? "," : "");
+        json_string(out, g->spec[r].name);
+        fprintf(out, ", \"capacity\": %llu, \"alignment\": %llu, \"lower_bound\": %llu}",
+                (unsigned long long)g->spec[r].size, (unsigned long long)g->spec[r].align,
+                (unsigned long long)g->bounds[r]);
+    }
+    fprintf(out, "],\n  \"traffic_bound\": %llu, \"uses_from\": \"%s\",\n", (unsigned long long)g->traffic_bound,
+            in->kind == CLI_INPUT_CSV ? (g->uses != NULL ? "csv" : "default") : "graph");
+    fputs("  \"best\": ", out);
+    if (g->best == SIZE_MAX) fputs("null", out);
+    else json_string(out, g->runs[g->best].strategy->name);
+    fprintf(out, ", \"fits\": %s,\n  \"strategies\": [",
+            g->best != SIZE_MAX && g->runs[g->best].status == APLAN_OK ? "true" : "false");
+    for (size_t k = 0; k < g->run_count; k++) {
+        const cli_region_run *run = &g->runs[k];
+        fprintf(out, "%s\n    {\"name\": \"%s\", \"status\": ", k > 0 ? "," : "", run->strategy->name);
+        json_string(out, run->status == APLAN_OK ? "ok" : aplan_status_str(run->status));
+        fputs(", \"error\": ", out);
+        if (run->status == APLAN_OK) fputs("null", out);
+        else json_string(out, run->error);
+        if (!run->planned) {
+            fprintf(out, ", \"planned\": false, \"time_ms\": %.6f}", run->millis);
+            continue;
+        }
+        fputs(", \"planned\": true, \"arenas\": [", out);
+        for (size_t r = 0; r < g->count; r++) fprintf(out, "%s%llu", r > 0 ? ", " : "", (unsigned long long)run->arenas[r]);
+        const char *outcome = run->result.outcome == APLAN_OUTCOME_OPTIMAL      ? "optimal"
+                              : run->result.outcome == APLAN_OUTCOME_INFEASIBLE ? "infeasible"
+                              : run->result.outcome == APLAN_OUTCOME_BEST_FOUND ? "best_found"
+                              : run->result.outcome == APLAN_OUTCOME_FITS       ? "fits"
+                                                                                : "plan";
+        fprintf(out, "], \"regions_over\": %u, \"traffic\": %llu, \"outcome\": \"%s\", \"nodes\": %llu, "
+                     "\"time_ms\": %.6f, \"verified\": %s, \"best\": %s,\n      \"region_of\": [",
+                run->result.regions_over, (unsigned long long)run->result.traffic, outcome,
+                (unsigned long long)run->result.nodes, run->millis, run->verified ? "true" : "false",
+                k == g->best ? "true" : "false");
+        for (size_t i = 0; i < in->count; i++) fprintf(out, "%s%u", i > 0 ? ", " : "", run->region_of[i]);
+        fputs("],\n      \"offsets\": [", out);
+        for (size_t i = 0; i < in->count; i++)
+            fprintf(out, "%s%llu", i > 0 ? ", " : "", (unsigned long long)run->offsets[i]);
+        fputs("]}", out);
+    }
+    fputs("],\n  \"buffers\": [", out);
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        fprintf(out, "%s\n    {\"id\": ", i > 0 ? "," : "");
+        json_string(out, in->ids[i]);
+        fprintf(out, ", \"size\": %llu, \"lower\": %llu, \"upper\": %llu, \"uses\": %llu, \"allowed\": ",
+                (unsigned long long)aplan_buffer_size(&s->problem, i), (unsigned long long)b->lower,
+                (unsigned long long)b->upper, (unsigned long long)(g->uses != NULL ? g->uses[i] : 1u));
+        if (g->allowed == NULL || g->allowed[i] == 0) {
+            fputs("null}", out);
+            continue;
+        }
+        fputc('[', out);
+        for (size_t r = 0, n = 0; r < g->count; r++) {
+            if (((g->allowed[i] >> r) & 1u) == 0) continue;
+            if (n++ > 0) fputs(", ", out);
+            json_string(out, g->spec[r].name);
+        }
+        fputs("]}", out);
+    }
+    fputs("]\n}\n", out);
+    return CLI_EXIT_OK;
+}
+
+/* An identifier's part from a region name: letters and digits kept, anything else '_'; upper-cased for macros. */
+static void c_part(FILE *out, const char *name, bool upper) {
+    for (; *name != '\0'; name++) {
+        char c = *name;
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!keep) c = '_';
+        else if (upper && c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+        fputc(c, out);
+    }
+}
+
+int cli_write_region_c(FILE *out, const cli_session *s, const cli_options *o) {
+    const cli_input *in = s->input;
+    const cli_region_session *g = &s->regions;
+    const cli_region_run *run = &g->runs[g->best];
+    const char *prefix = o->name != NULL ? o->name : "aplan";
+    char up[128];
+    size_t n = strlen(prefix) < sizeof up - 1u ? strlen(prefix) : sizeof up - 1u;
+    for (size_t i = 0; i < n; i++) up[i] = prefix[i] >= 'a' && prefix[i] <= 'z' ? (char)(prefix[i] - 'a' + 'A') : prefix[i];
+    up[n] = '\0';
+    uint64_t most = 0;
+    for (size_t r = 0; r < g->count; r++) most = run->arenas[r] > most ? run->arenas[r] : most;
+    const bool wide = most > UINT32_MAX;
+    const char *suffix = wide ? "ull" : "u";
+    fprintf(out, "/* Generated by aplan %s with region strategy %s: %zu buffer%s in %zu region%s, fastest first.\n"
+                 " * Each buffer's offset is in its own region's arena, whose base must be aligned to at least its\n"
+                 " * %s_REGION_<NAME>_ALIGNMENT. Slow-memory traffic %llu bytes (the bytes outside %s times the\n"
+                 " * operators that touch them). */\n",
+            aplan_version(), run->strategy->name, in->count, cli_s(in->count), g->count, cli_s(g->count), up,
+            (unsigned long long)run->result.traffic, g->spec[0].name);
+    fprintf(out, "#ifndef %s_REGION_PLAN_H\n#define %s_REGION_PLAN_H\n\n#include <stdint.h>\n\n", up, up);
+    fprintf(out, "#define %s_REGION_COUNT %zuu\n", up, g->count);
+    for (size_t r = 0; r < g->count; r++) {
+        fprintf(out, "#define %s_REGION_", up);
+        c_part(out, g->spec[r].name, true);
+        fprintf(out, " %zuu\n#define %s_REGION_", r, up);
+        c_part(out, g->spec[r].name, true);
+        fprintf(out, "_SIZE %llu%s /* the arena it needs, of %llu */\n#define %s_REGION_",
+                (unsigned long long)run->arenas[r], suffix, (unsigned long long)g->spec[r].size, up);
+        c_part(out, g->spec[r].name, true);
+        fprintf(out, "_ALIGNMENT %llu%s\n", (unsigned long long)(g->spec[r].align > s->settings.alignment
+                                                                      ? g->spec[r].align
+                                                                      : s->settings.alignment),
+                suffix);
+    }
+    fprintf(out, "#define %s_BUFFER_COUNT %zuu\n\n", up, in->count);
+    fprintf(out, "static const char *const %s_region_names[%s_REGION_COUNT] = {", prefix, up);
+    for (size_t r = 0; r < g->count; r++) fprintf(out, "%s\"%s\"", r > 0 ? ", " : "", g->spec[r].name);
+    fputs("};\n", out);
+    if (in->count > 0) {
+        fprintf(out, "\n/* Each buffer's region (%s_REGION_<NAME>), in input order. */\n", up);
+        fprintf(out, "static const uint8_t %s_buffer_regions[%s_BUFFER_COUNT] = {\n", prefix, up);
+        for (size_t i = 0; i < in->count; i++) fprintf(out, "    %u, /* %zu %s */\n", run->region_of[i], i, region_name(s, run, i));
+        fprintf(out, "};\n\n/* Each buffer's offset in its region's arena. */\n");
+        fprintf(out, "static const %s %s_buffer_offsets[%s_BUFFER_COUNT] = {\n", wide ? "uint64_t" : "uint32_t",
+                prefix, up);
+        for (size_t i = 0; i < in->count; i++) {
+            fprintf(out, "    %llu%s, /* %zu ", (unsigned long long)run->offsets[i], suffix, i);
+            for (const char *c = in->ids[i]; *c != '\0'; c++) {
+                bool safe = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                            *c == '_' || *c == '-' || *c == '.' || *c == ':' || *c == ' ' || *c == '/';
+                fputc(safe ? *c : '?', out);
+            }
+            fprintf(out, ": steps [%llu, %llu) */\n", (unsigned long long)in->buffers[i].lower,
+                    (unsigned long long)in->buffers[i].upper);
+        }
+        fputs("};\n", out);
+    }
+    fprintf(out, "\n#endif /* %s_REGION_PLAN_H */\n", up);
+    return CLI_EXIT_OK;
+}
+
+int cli_write_region_csv(FILE *out, const cli_session *s, const cli_options *o) {
+    (void)out; (void)s; (void)o;
+    return CLI_EXIT_INTERNAL; /* TODO: the region column (the CSV writer's) */
+}
