@@ -150,6 +150,12 @@ def sources(strategies):
         path = os.path.join(ROOT, "src/strategies/%s.c" % f)
         if path not in strat:
             strat.append(path)
+    greedy = os.path.join(ROOT, "src/strategies/greedy.c")  # the region strategies run on it in every build
+    if greedy not in strat:
+        strat.append(greedy)
+    for r in declarations.region_strategies():
+        if r.needs == "always" or r.needs in strategies:
+            strat.append(os.path.join(ROOT, "src/strategies/region_%s.c" % r.name))
     reader = [os.path.join(ROOT, "src/formats/%s.c" % f) for f in ("flatbuf", "tflite", "tflite_write")]
     return core + strat + reader
 

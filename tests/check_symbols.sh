@@ -15,6 +15,10 @@ status=0
 
 # The getters are declared by expanding APLAN_BUILTIN_STRATEGIES: one aplan_strategy_NAME per X(NAME, ...) row.
 sed -n 's/^ *X(\([a-z0-9_]*\),.*/aplan_strategy_\1/p' "$include/aplan/strategies.h" | sort -u >"$tmp/getters"
+# And the region strategies' getters from the one line of APLAN_BUILTIN_REGION_STRATEGIES.
+grep '^#define APLAN_BUILTIN_REGION_STRATEGIES(X)' "$include/aplan/regions.h" | grep -o 'X([a-z0-9_]*,' |
+  sed 's/X(\(.*\),/aplan_region_strategy_\1/' >>"$tmp/getters"
+sort -u -o "$tmp/getters" "$tmp/getters"
 { grep -ho '^APLAN_API[^(]*(' "$include"/aplan/*.h | sed 's/.*[ *]\(aplan_[a-z0-9_]*\)($/\1/'; cat "$tmp/getters"; } |
   sort -u >"$tmp/declared"
 "$nm" -D --defined-only "$shared" | awk '{print $NF}' | sort -u >"$tmp/exported"

@@ -115,7 +115,8 @@ expect("src/core/bound.c", r"\((\d+) bytes of scratch per buffer", bound)
 expect("src/core/verify.c", r"Scratch: (\d+) bytes per buffer plus the segment tree \(2 x the next power of two >= n "
        r"entries of 4 bytes\), so at most (\d+) bytes per buffer", verify, verify_max)
 
-expect("include/aplan/csv.h", r"the row arrays \((\d+) bytes a row on a 64-bit host\)", fig["csv_row_bytes"])
+expect("include/aplan/csv.h", r"the row arrays \((\d+) bytes a row on a 64-bit host, 8 more for each of a `region` and a",
+       fig["csv_row_bytes"])
 expect("src/cli/cli.h", r"the parsed table itself \((\d+) bytes a buffer and its ids' text\)", fig["csv_row_bytes"])
 
 # --- the TFLM adapter ---------------------------------------------------------------------------------------------

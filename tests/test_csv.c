@@ -267,7 +267,7 @@ static void test_write_exact(void **state) {
     (void)state;
     aplan_csv_table t = parse_ok("id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\n");
     const uint64_t offsets[] = {0, 4};
-    aplan_csv_plan plan = {t.buffers, t.ids, offsets, t.count, t.columns};
+    aplan_csv_plan plan = {t.buffers, t.ids, offsets, t.count, t.columns, NULL, NULL};
     char out[256];
     size_t needed = 0;
     assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
@@ -287,7 +287,7 @@ static void test_write_forms(void **state) {
     (void)state;
     aplan_csv_table t = parse_ok("id,start,end,size,alignment\na,0,2,8,\nb,3,3,1,16\n");
     const uint64_t offsets[] = {16, APLAN_NO_OFFSET};
-    aplan_csv_plan plan = {t.buffers, t.ids, offsets, t.count, t.columns};
+    aplan_csv_plan plan = {t.buffers, t.ids, offsets, t.count, t.columns, NULL, NULL};
     char out[256];
     size_t needed;
     assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
@@ -306,7 +306,7 @@ static void test_write_extremes(void **state) {
     aplan_buffer b[2] = {{UINT64_MAX, UINT64_MAX - 1u, UINT64_MAX, (uint64_t)1 << 63, APLAN_NO_OFFSET},
                          {0, 0, 1, 0, APLAN_NO_OFFSET}};
     const uint64_t offsets[] = {UINT64_MAX - 1u, APLAN_NO_OFFSET};
-    aplan_csv_plan plan = {b, NULL, offsets, 2, APLAN_CSV_HAS_ALIGNMENT};
+    aplan_csv_plan plan = {b, NULL, offsets, 2, APLAN_CSV_HAS_ALIGNMENT, NULL, NULL};
     char out[256];
     size_t needed;
     assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
@@ -340,7 +340,7 @@ static void test_write_numbers(void **state) {
     char *at = want + sprintf(want, "id,lower,upper,size,offset\n");
     for (size_t i = 0; i < n; i++)
         at += sprintf(at, "%zu,0,1,%llu,%llu\n", i, (unsigned long long)b[i].size, (unsigned long long)off[i]);
-    aplan_csv_plan plan = {b, NULL, off, n, 0};
+    aplan_csv_plan plan = {b, NULL, off, n, 0, NULL, NULL};
     size_t needed;
     assert_int_equal(aplan_csv_write_buffer(&plan, out, ROWS * 64u + 64u, &needed), APLAN_OK);
     assert_string_equal(out, want);
@@ -356,7 +356,7 @@ static void test_write_rejects(void **state) {
     uint64_t off = 0;
     const char *bad_ids[] = {"a,b"};
     const char *empty_ids[] = {""};
-    aplan_csv_plan plan = {&b, bad_ids, &off, 1, 0};
+    aplan_csv_plan plan = {&b, bad_ids, &off, 1, 0, NULL, NULL};
     char out[64];
     size_t needed;
     assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
@@ -364,7 +364,7 @@ static void test_write_rejects(void **state) {
     plan.ids = empty_ids;
     assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
     aplan_buffer never = {1, 0, 0, 0, APLAN_NO_OFFSET};
-    aplan_csv_plan start_end = {&never, NULL, &off, 1, APLAN_CSV_START_END};
+    aplan_csv_plan start_end = {&never, NULL, &off, 1, APLAN_CSV_START_END, NULL, NULL};
     assert_int_equal(aplan_csv_write_buffer(&start_end, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
     assert_int_equal(aplan_csv_write(NULL, NULL, NULL), APLAN_E_INVALID_ARG);
 }
@@ -384,7 +384,7 @@ static void test_sink_failure(void **state) {
     aplan_buffer b[ROWS];
     uint64_t off[ROWS];
     for (size_t i = 0; i < ROWS; i++) b[i] = (aplan_buffer){1000u + i, i, i + 1u, 0, APLAN_NO_OFFSET}, off[i] = i;
-    aplan_csv_plan plan = {b, NULL, off, ROWS, 0};
+    aplan_csv_plan plan = {b, NULL, off, ROWS, 0, NULL, NULL};
     size_t calls = 0;
     assert_int_equal(aplan_csv_write(&plan, refuse_second, &calls), APLAN_E_OUTPUT_TOO_SMALL);
     assert_int_equal(calls, 2); /* the writer stops at the first refusal */
@@ -393,7 +393,7 @@ static void test_sink_failure(void **state) {
     memset(long_id, 'x', sizeof long_id - 1u);
     long_id[sizeof long_id - 1u] = '\0';
     const char *ids[1] = {long_id};
-    aplan_csv_plan one = {b, ids, off, 1, 0};
+    aplan_csv_plan one = {b, ids, off, 1, 0, NULL, NULL};
     size_t needed;
     assert_int_equal(aplan_csv_write_buffer(&one, NULL, 0, &needed), APLAN_E_OUTPUT_TOO_SMALL);
     assert_int_equal(needed, strlen("id,lower,upper,size,offset\n") + 1499u + strlen(",0,1,1000,0\n"));
@@ -733,7 +733,7 @@ static void check_round_trip(const char *data, size_t size) {
     uint64_t *offsets = malloc(t.count * sizeof *offsets);
     assert_non_null(offsets);
     for (size_t i = 0; i < t.count; i++) offsets[i] = i * 1000u;
-    aplan_csv_plan plan = {t.buffers, t.ids, offsets, t.count, t.columns};
+    aplan_csv_plan plan = {t.buffers, t.ids, offsets, t.count, t.columns, NULL, NULL};
     size_t needed;
     assert_int_equal(aplan_csv_write_buffer(&plan, NULL, 0, &needed), APLAN_E_OUTPUT_TOO_SMALL);
     char *out = malloc(needed + 1u);
@@ -839,6 +839,427 @@ static void test_rows_grow_with_content(void **state) {
     aplan_csv_free(&u);
 }
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The region and uses columns (since 0.4)                                                                        */
+
+static void test_region_and_uses_columns(void **state) {
+    (void)state;
+    /* Any column order, any case; the region kept as given (trimmed), empty as NULL; uses 0 and the largest. */
+    aplan_csv_table t = parse_ok("Uses,ID,REGION,lower,Upper,size\n"
+                                 "0,a,,0,1,8\n"
+                                 "18446744073709551615,b,sram,0,2,8\n"
+                                 "7, c ,a|b,1,2,8\n"
+                                 "3,d,\t sram|ocram|Fast-2.x_y \t,2,3,8\n"
+                                 "1,e\t,abcdefghijklmnopqrstuvwxyz01234,0,1,8\r\n" /* a tab after the id: exact path */
+                                 "1,f,  ,0,1,8\n");
+    assert_int_equal(t.count, 6);
+    assert_int_equal(t.columns, APLAN_CSV_HAS_REGION | APLAN_CSV_HAS_USES);
+    assert_non_null(t.regions);
+    assert_non_null(t.uses);
+    assert_null(t.regions[0]);
+    assert_string_equal(t.regions[1], "sram");
+    assert_string_equal(t.regions[2], "a|b");
+    assert_string_equal(t.regions[3], "sram|ocram|Fast-2.x_y");
+    assert_string_equal(t.regions[4], "abcdefghijklmnopqrstuvwxyz01234"); /* 31 characters: the longest name */
+    assert_null(t.regions[5]);
+    assert_int_equal(t.uses[0], 0);
+    assert_true(t.uses[1] == UINT64_MAX);
+    assert_int_equal(t.uses[2], 7);
+    assert_int_equal(t.uses[3], 3);
+    assert_int_equal(t.uses[4], 1);
+    assert_string_equal(t.ids[2], "c");
+    assert_string_equal(t.ids[4], "e");
+    assert_int_equal(t.buffers[3].lower, 2);
+    assert_int_equal(t.buffers[3].upper, 3);
+    assert_int_equal(t.lines[5], 7);
+    aplan_csv_free(&t);
+    assert_null(t.regions);
+    assert_null(t.uses);
+
+    /* One without the other, beside every other optional column and the start,end form. */
+    t = parse_ok("id,start,end,size,alignment,offset,region\nx,0,0,4,16,32,sram\n");
+    assert_int_equal(t.columns, APLAN_CSV_START_END | APLAN_CSV_HAS_ALIGNMENT | APLAN_CSV_HAS_OFFSET |
+                                    APLAN_CSV_HAS_REGION);
+    assert_string_equal(t.regions[0], "sram");
+    assert_null(t.uses);
+    assert_int_equal(t.buffers[0].offset, 32);
+    aplan_csv_free(&t);
+    t = parse_ok("id,lower,upper,size,uses\nx,0,1,4,12\n");
+    assert_int_equal(t.columns, APLAN_CSV_HAS_USES);
+    assert_null(t.regions);
+    assert_int_equal(t.uses[0], 12);
+    aplan_csv_free(&t);
+    /* Without the columns, no arrays; with them but no rows, the flags and no arrays. */
+    t = parse_ok("id,lower,upper,size\nx,0,1,4\n");
+    assert_null(t.regions);
+    assert_null(t.uses);
+    aplan_csv_free(&t);
+    t = parse_ok("region,id,lower,upper,size,uses\n");
+    assert_int_equal(t.count, 0);
+    assert_int_equal(t.columns, APLAN_CSV_HAS_REGION | APLAN_CSV_HAS_USES);
+    assert_null(t.regions);
+    assert_null(t.uses);
+    aplan_csv_free(&t);
+    /* Every column at once is the most a header can have. */
+    t = parse_ok("id,lower,upper,size,alignment,offset,uses,region\nx,0,1,4,,,5,s\n");
+    assert_int_equal(t.uses[0], 5);
+    aplan_csv_free(&t);
+}
+
+/* Many rows, across several doublings of the arrays, half of them through the exact path (a tab after the id);
+ * then the shortest rows the columns allow, so that ids and regions fill the text block (length + 1 bytes) the
+ * most (under valgrind or ASan an overrun would show). */
+static void test_region_and_uses_rows_grow(void **state) {
+    (void)state;
+    enum { ROWS = 3000 };
+    char *text = malloc(64u + (size_t)ROWS * 64u);
+    assert_non_null(text);
+    char *at = text;
+    append(&at, "id,lower,upper,size,region,uses\n");
+    for (int i = 0; i < ROWS; i++) {
+        if (i % 2 == 0) append(&at, "%d,0,1,1,r%d|s,%d\n", i, i, 3 * i);
+        else append(&at, "%d\t,0,1,1,,%d\n", i, 3 * i); /* no region */
+    }
+    append(&at, "a,0,1,1,b,0"); /* and the last without a line end */
+    aplan_csv_table t;
+    aplan_format_error e;
+    assert_int_equal(aplan_csv_parse(text, (size_t)(at - text), &t, &e), APLAN_OK);
+    assert_int_equal(t.count, ROWS + 1);
+    for (int i = 0; i < ROWS; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "r%d|s", i);
+        if (i % 2 == 0) assert_string_equal(t.regions[i], want);
+        else assert_null(t.regions[i]);
+        assert_int_equal(t.uses[i], 3u * (uint64_t)i);
+    }
+    assert_string_equal(t.regions[ROWS], "b");
+    assert_string_equal(t.ids[ROWS], "a");
+    aplan_csv_free(&t);
+    free(text);
+    /* The shortest rows: one-character ids and regions, one digit per number, no line end at the end. */
+    t = parse_ok("id,lower,upper,size,region\na,0,1,1,b\nc,0,1,1,d\ne\t,0,1,1,f");
+    assert_string_equal(t.regions[0], "b");
+    assert_string_equal(t.regions[1], "d");
+    assert_string_equal(t.regions[2], "f");
+    aplan_csv_free(&t);
+}
+
+static void test_region_errors(void **state) {
+    (void)state;
+    const char *h = "id,lower,upper,size,region\n";
+    char text[256];
+    static const struct {
+        const char *field;
+        const char *needle;
+    } bad[] = {
+        {"sr am", "'region' holds ' '"},
+        {"sram;ocram", "'region' holds ';'"},
+        {"a/b", "'region' holds '/'"},
+        {"a\x01", "'region' holds byte 0x01"},
+        {"caf\xc3\xa9", "'region' holds byte 0xc3"},
+        {"a||b", "'region' has an empty name: \"a||b\""},
+        {"a|", "'region' has an empty name: \"a|\""},
+        {"|a", "'region' has an empty name: \"|a\""},
+        {"|", "'region' has an empty name: \"|\""},
+        {" a| ", "'region' has an empty name: \"a|\""}, /* trimmed first, then checked */
+        {"abcdefghijklmnopqrstuvwxyz012345", "'region' name \"abcdefghijklmnopqrstuvwx...\" is longer than 31"},
+        {"s|abcdefghijklmnopqrstuvwxyz012345|t", "'region' name \"abcdefghijklmnopqrstuvwx...\" is longer than 31"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(text, sizeof text, "%sa,0,1,1,%s\n", h, bad[k].field);
+        expect_error(text, strlen(text), APLAN_E_FORMAT_BAD_VALUE, 2, 5, bad[k].needle);
+    }
+    /* A comma ends the field: one field too many. */
+    EXPECT("id,lower,upper,size,region\na,0,1,1,a,b\n", APLAN_E_FORMAT_SYNTAX, 2, 6, "row has 6 fields");
+    /* The first problem from the left is the one named. */
+    EXPECT("id,lower,upper,size,region\na,0,1,1,a||b c\n", APLAN_E_FORMAT_BAD_VALUE, 2, 5, "empty name");
+    EXPECT("id,lower,upper,size,region\na,0,1,1,a b||c\n", APLAN_E_FORMAT_BAD_VALUE, 2, 5, "holds ' '");
+    /* Quotes and stray CRs are the whole line's errors, as in any field. */
+    EXPECT("id,lower,upper,size,region\na,0,1,1,\"sram\"\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "quoted fields");
+    EXPECT("id,lower,upper,size,region\na,0,1,1,s\rx\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "carriage return");
+    /* The column is the region's own, wherever it is; the byte offset is its field's. */
+    EXPECT("region,id,lower,upper,size\nok,a,0,1,1\nx|,b,0,1,1\n", APLAN_E_FORMAT_BAD_VALUE, 3, 1, "empty name");
+    aplan_csv_table t;
+    aplan_format_error e;
+    const char *late = "id,lower,upper,size,region\nab,0,1,1, a b\n";
+    assert_int_equal(aplan_csv_parse(late, strlen(late), &t, &e), APLAN_E_FORMAT_BAD_VALUE);
+    assert_int_equal(e.byte_offset, 36); /* 27 (header + LF) + "ab,0,1,1," */
+    /* The header: the new names are known, listed, and not to be repeated. */
+    EXPECT("id,lower,upper,size,regions\n", APLAN_E_FORMAT_SYNTAX, 1, 5, "alignment, offset, uses, region)");
+    EXPECT("id,region,lower,upper,size,REGION\n", APLAN_E_FORMAT_SYNTAX, 1, 6, "duplicate column 'region' (also "
+                                                                               "column 2)");
+    EXPECT("uses,id,lower,upper,size,Uses\n", APLAN_E_FORMAT_SYNTAX, 1, 6, "duplicate column 'uses' (also column 1)");
+    EXPECT("id,lower,upper,size,alignment,offset,uses,region,start\n", APLAN_E_FORMAT_SYNTAX, 1, 9,
+           "header has 9 columns; at most 8 can go together");
+}
+
+static void test_uses_errors(void **state) {
+    (void)state;
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "empty 'uses'");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1, \t\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "empty 'uses'");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,-1\n", APLAN_E_FORMAT_BAD_VALUE, 2, 5, "'uses' is negative: \"-1\"");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,-7\n", APLAN_E_FORMAT_BAD_VALUE, 2, 5, "'uses' is negative");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,many\n", APLAN_E_FORMAT_SYNTAX, 2, 5,
+           "'uses' is not a number: \"many\"");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,+3\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "'uses' is not a number");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,3x\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "'uses' has junk after the number");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,2.5\n", APLAN_E_FORMAT_SYNTAX, 2, 5, "junk");
+    EXPECT("id,lower,upper,size,uses\na,0,1,1,18446744073709551616\n", APLAN_E_FORMAT_BAD_VALUE, 2, 5,
+           "'uses' does not fit 64 bits");
+    EXPECT("uses,id,lower,upper,size\n99999999999999999999999,a,0,1,1\n", APLAN_E_FORMAT_BAD_VALUE, 2, 1,
+           "does not fit 64 bits");
+    /* Leading zeros and blanks are read as in the other number columns. */
+    aplan_csv_table t = parse_ok("id,lower,upper,size,uses\na,0,1,1, 007 \n");
+    assert_int_equal(t.uses[0], 7);
+    aplan_csv_free(&t);
+}
+
+/* The writer's columns and their order, exactly: `uses` after the other numbers, `region` after `offset`, a NULL
+ * region as an empty field. */
+static void test_write_region_and_uses(void **state) {
+    (void)state;
+    const aplan_buffer b[3] = {{8, 0, 2, 0, APLAN_NO_OFFSET}, {4, 1, 3, 16, APLAN_NO_OFFSET},
+                               {2, 2, 4, 0, APLAN_NO_OFFSET}};
+    const char *ids[] = {"t0", "t1", "t2"};
+    const char *regions[] = {"sram", NULL, "sram|ocram"};
+    const uint64_t uses[] = {0, 3, UINT64_MAX};
+    const uint64_t offsets[] = {0, 16, APLAN_NO_OFFSET};
+    aplan_csv_plan plan = {b, ids, offsets, 3, APLAN_CSV_HAS_REGION | APLAN_CSV_HAS_USES, regions, uses};
+    char out[512];
+    size_t needed;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,lower,upper,size,uses,offset,region\n"
+                             "t0,0,2,8,0,0,sram\n"
+                             "t1,1,3,4,3,16,\n"
+                             "t2,2,4,2,18446744073709551615,-1,sram|ocram\n");
+    assert_int_equal(needed, strlen(out));
+    plan.columns = APLAN_CSV_START_END | APLAN_CSV_HAS_ALIGNMENT | APLAN_CSV_HAS_USES | APLAN_CSV_HAS_REGION;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,start,end,size,alignment,uses,offset,region\n"
+                             "t0,0,1,8,-1,0,0,sram\n"
+                             "t1,1,2,4,16,3,16,\n"
+                             "t2,2,3,2,-1,18446744073709551615,-1,sram|ocram\n");
+    /* Each alone, and rows named by index. */
+    plan.columns = APLAN_CSV_HAS_REGION;
+    plan.ids = NULL;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,lower,upper,size,offset,region\n0,0,2,8,0,sram\n1,1,3,4,16,\n2,2,4,2,-1,sram|ocram\n");
+    plan.columns = APLAN_CSV_HAS_USES;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,lower,upper,size,uses,offset\n0,0,2,8,0,0\n1,1,3,4,3,16\n"
+                             "2,2,4,2,18446744073709551615,-1\n");
+    /* Without the flags the arrays are not read; without rows they need not be there. */
+    plan.columns = 0;
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,lower,upper,size,offset\n0,0,2,8,0\n1,1,3,4,16\n2,2,4,2,-1\n");
+    aplan_csv_plan empty = {NULL, NULL, NULL, 0, APLAN_CSV_HAS_REGION | APLAN_CSV_HAS_USES, NULL, NULL};
+    assert_int_equal(aplan_csv_write_buffer(&empty, out, sizeof out, &needed), APLAN_OK);
+    assert_string_equal(out, "id,lower,upper,size,uses,offset,region\n");
+}
+
+/* A sink that must never be called: the writer checks everything before it writes a byte. */
+static bool never_called(void *state, const char *bytes, size_t length) {
+    (void)state;
+    (void)bytes;
+    (void)length;
+    fail_msg("the writer wrote before refusing its arguments");
+    return false;
+}
+
+static void test_write_rejects_region_and_uses(void **state) {
+    (void)state;
+    const aplan_buffer b[2] = {{1, 0, 1, 0, APLAN_NO_OFFSET}, {1, 0, 1, 0, APLAN_NO_OFFSET}};
+    const uint64_t offsets[] = {0, 1}, uses[] = {1, 1};
+    static const char *const bad[] = {"", " sram", "sram ", "sr am", "a||b", "a|", "|a", "|", "a,b", "a\"b", "a\nb",
+                                      "a\rb", "caf\xc3\xa9", "abcdefghijklmnopqrstuvwxyz012345",
+                                      "s|abcdefghijklmnopqrstuvwxyz012345"};
+    char out[128];
+    size_t needed;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const char *regions[] = {"sram", bad[k]};
+        aplan_csv_plan plan = {b, NULL, offsets, 2, APLAN_CSV_HAS_REGION, regions, NULL};
+        if (aplan_csv_write(&plan, never_called, NULL) != APLAN_E_INVALID_ARG)
+            fail_msg("region \"%s\" was written", bad[k]);
+        assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
+        assert_string_equal(out, "");
+        assert_int_equal(needed, 0);
+        /* Not read without the flag. */
+        plan.columns = 0;
+        assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    }
+    /* The longest name is written. */
+    const char *longest[] = {"abcdefghijklmnopqrstuvwxyz01234", "a|b"};
+    aplan_csv_plan plan = {b, NULL, offsets, 2, APLAN_CSV_HAS_REGION, longest, NULL};
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_OK);
+    /* A flag without its array, with rows. */
+    aplan_csv_plan no_regions = {b, NULL, offsets, 2, APLAN_CSV_HAS_REGION, NULL, uses};
+    assert_int_equal(aplan_csv_write(&no_regions, never_called, NULL), APLAN_E_INVALID_ARG);
+    aplan_csv_plan no_uses = {b, NULL, offsets, 2, APLAN_CSV_HAS_USES, longest, NULL};
+    assert_int_equal(aplan_csv_write(&no_uses, never_called, NULL), APLAN_E_INVALID_ARG);
+}
+
+/* A table with both columns through the writer and back: every value the same, both paths of the reader. */
+static void test_round_trip_region_and_uses(void **state) {
+    (void)state;
+    aplan_csv_table t = parse_ok("REGION,size,Id,uses,upper,lower,alignment\n"
+                                 "sram,8,a,0,2,0,\n"
+                                 ",4,b,18446744073709551615,3,1,64\n"
+                                 " x.y-z_0|Q ,2,c\t,5,4,2,-1\n"
+                                 "abcdefghijklmnopqrstuvwxyz01234|s,1,d,1,5,3,1\n");
+    const uint64_t offsets[] = {0, 64, APLAN_NO_OFFSET, 128};
+    aplan_csv_plan plan = {t.buffers, t.ids, offsets, t.count, t.columns, t.regions, t.uses};
+    size_t needed;
+    assert_int_equal(aplan_csv_write_buffer(&plan, NULL, 0, &needed), APLAN_E_OUTPUT_TOO_SMALL);
+    char *out = malloc(needed + 1u);
+    assert_non_null(out);
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, needed + 1u, &needed), APLAN_OK);
+    assert_string_equal(out, "id,lower,upper,size,alignment,uses,offset,region\n"
+                             "a,0,2,8,-1,0,0,sram\n"
+                             "b,1,3,4,64,18446744073709551615,64,\n"
+                             "c,2,4,2,-1,5,-1,x.y-z_0|Q\n"
+                             "d,3,5,1,1,1,128,abcdefghijklmnopqrstuvwxyz01234|s\n");
+    aplan_csv_table back = parse_ok(out);
+    assert_int_equal(back.count, t.count);
+    assert_int_equal(back.columns, t.columns | APLAN_CSV_HAS_OFFSET);
+    for (size_t i = 0; i < t.count; i++) {
+        assert_string_equal(back.ids[i], t.ids[i]);
+        assert_memory_equal(&back.buffers[i], &t.buffers[i], offsetof(aplan_buffer, offset));
+        assert_true(back.buffers[i].offset == offsets[i]);
+        assert_true(back.uses[i] == t.uses[i]);
+        if (t.regions[i] == NULL) assert_null(back.regions[i]);
+        else assert_string_equal(back.regions[i], t.regions[i]);
+    }
+    aplan_csv_free(&back);
+    aplan_csv_free(&t);
+    free(out);
+
+    /* Random plans: regions of 1 to 3 random names (or NULL), any uses, written, read back the same. */
+    static const char name_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-";
+    enum { ROWS = 500 };
+    aplan_buffer *b = malloc(ROWS * sizeof *b);
+    uint64_t *use = malloc(ROWS * sizeof *use), *off = malloc(ROWS * sizeof *off);
+    char (*text)[3 * 32] = malloc(ROWS * sizeof *text);
+    const char **regions = malloc(ROWS * sizeof *regions);
+    assert_true(b != NULL && use != NULL && off != NULL && text != NULL && regions != NULL);
+    uint64_t s = 2024;
+    for (size_t i = 0; i < ROWS; i++) {
+        const uint64_t lower = random_value(&s) / 2u;
+        b[i] = (aplan_buffer){random_value(&s), lower, lower + next_random(&s) % 100u + 1u, 0, APLAN_NO_OFFSET};
+        use[i] = random_value(&s);
+        off[i] = random_value(&s);
+        const size_t names = (size_t)(next_random(&s) % 4u);
+        char *at = text[i];
+        for (size_t k = 0; k < names; k++) {
+            if (k > 0) *at++ = '|';
+            const size_t length = 1u + (size_t)(next_random(&s) % 31u);
+            for (size_t c = 0; c < length; c++) *at++ = name_chars[next_random(&s) % (sizeof name_chars - 1u)];
+        }
+        *at = '\0';
+        regions[i] = names == 0 ? NULL : text[i];
+    }
+    aplan_csv_plan random_plan = {b, NULL, off, ROWS, APLAN_CSV_HAS_REGION | APLAN_CSV_HAS_USES, regions, use};
+    assert_int_equal(aplan_csv_write_buffer(&random_plan, NULL, 0, &needed), APLAN_E_OUTPUT_TOO_SMALL);
+    out = malloc(needed + 1u);
+    assert_non_null(out);
+    assert_int_equal(aplan_csv_write_buffer(&random_plan, out, needed + 1u, &needed), APLAN_OK);
+    back = parse_ok(out);
+    assert_int_equal(back.count, ROWS);
+    for (size_t i = 0; i < ROWS; i++) {
+        assert_memory_equal(&back.buffers[i], &b[i], offsetof(aplan_buffer, offset));
+        assert_true(back.buffers[i].offset == off[i]);
+        assert_true(back.uses[i] == use[i]);
+        if (regions[i] == NULL) assert_null(back.regions[i]);
+        else assert_string_equal(back.regions[i], regions[i]);
+    }
+    aplan_csv_free(&back);
+    free(out);
+    free(b);
+    free(use);
+    free(off);
+    free(text);
+    free((void *)regions);
+}
+
+/*
+ * The fast path against the exact one with region and uses columns: random valid tables written twice, as they are
+ * and with a tab after every id (every row through the exact path), parse to the same rows. Regions empty or of
+ * 1 to 3 names of 1 to 31 characters, blanks around; uses 0 to 2^64 - 1, with leading zeros sometimes.
+ */
+static void test_fast_path_matches_exact_path_regions(void **state) {
+    (void)state;
+    static const char name_chars[] = "abcXYZ0189_.-";
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        uint64_t s = seed;
+        const char *names[6] = {"id", "lower", "upper", "size", "REGION", "Uses"};
+        int order[6] = {0, 1, 2, 3, 4, 5};
+        const size_t columns = next_random(&s) % 3u == 0 ? 5u : 6u; /* sometimes region without uses */
+        for (size_t k = columns; k > 1; k--) {
+            size_t j = (size_t)(next_random(&s) % k);
+            int x = order[k - 1u];
+            order[k - 1u] = order[j];
+            order[j] = x;
+        }
+        const size_t rows = 1u + (size_t)(next_random(&s) % 40u);
+        char *texts[2] = {malloc(rows * 400u + 100u), malloc(rows * 400u + 100u)};
+        assert_true(texts[0] != NULL && texts[1] != NULL);
+        char region[40][3 * 32];
+        uint64_t uses[40];
+        for (size_t r = 0; r < rows; r++) {
+            const size_t n = (size_t)(next_random(&s) % 4u);
+            char *at = region[r];
+            for (size_t k = 0; k < n; k++) {
+                if (k > 0) *at++ = '|';
+                const size_t length = next_random(&s) % 5u == 0 ? 31u : 1u + (size_t)(next_random(&s) % 8u);
+                for (size_t c = 0; c < length; c++) *at++ = name_chars[next_random(&s) % (sizeof name_chars - 1u)];
+            }
+            *at = '\0';
+            uses[r] = random_value(&s);
+        }
+        for (int t = 0; t < 2; t++) {
+            uint64_t blanks_seed = seed * 104729u;
+            char *at = texts[t];
+            for (size_t k = 0; k < columns; k++) append(&at, "%s%s", k > 0 ? "," : "", names[order[k]]);
+            append(&at, "\n");
+            for (size_t r = 0; r < rows; r++) {
+                for (size_t k = 0; k < columns; k++) {
+                    const char *before = random_blanks(&blanks_seed), *after = random_blanks(&blanks_seed);
+                    append(&at, "%s%s", k > 0 ? "," : "", before);
+                    switch (order[k]) {
+                    case 0: append(&at, "id%zu%s", r, t == 1 ? "\t" : ""); break;
+                    case 1: append(&at, "%zu", r); break;
+                    case 2: append(&at, "%zu", r + 1u); break;
+                    case 3: append(&at, "%zu", 8u * r); break;
+                    case 4: append(&at, "%s", region[r]); break;
+                    default: append(&at, "%s%llu", r % 5u == 0 ? "00" : "", (unsigned long long)uses[r]); break;
+                    }
+                    append(&at, "%s", after);
+                }
+                append(&at, "%s", r % 4u == 0 ? "\r\n" : "\n");
+            }
+        }
+        aplan_csv_table a = parse_ok(texts[0]), b = parse_ok(texts[1]);
+        assert_int_equal(a.count, rows);
+        assert_int_equal(b.count, rows);
+        assert_int_equal(a.columns, APLAN_CSV_HAS_REGION | (columns == 6u ? APLAN_CSV_HAS_USES : 0u));
+        assert_int_equal(a.columns, b.columns);
+        for (size_t r = 0; r < rows; r++) {
+            const bool same_region = a.regions[r] == NULL
+                                         ? b.regions[r] == NULL
+                                         : b.regions[r] != NULL && strcmp(a.regions[r], b.regions[r]) == 0;
+            if (memcmp(&a.buffers[r], &b.buffers[r], sizeof a.buffers[r]) != 0 || strcmp(a.ids[r], b.ids[r]) != 0 ||
+                a.lines[r] != b.lines[r] || !same_region || (columns == 6u && a.uses[r] != b.uses[r]))
+                fail_msg("seed %llu, row %zu: the two paths differ", (unsigned long long)seed, r);
+            if (region[r][0] == '\0') assert_null(a.regions[r]);
+            else assert_string_equal(a.regions[r], region[r]);
+            if (columns == 6u) assert_true(a.uses[r] == uses[r]);
+        }
+        aplan_csv_free(&a);
+        aplan_csv_free(&b);
+        free(texts[0]);
+        free(texts[1]);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
@@ -866,6 +1287,14 @@ int main(void) {
         cmocka_unit_test(test_round_trip_written),
         cmocka_unit_test(test_round_trip_shared),
         cmocka_unit_test(test_rows_grow_with_content),
+        cmocka_unit_test(test_region_and_uses_columns),
+        cmocka_unit_test(test_region_and_uses_rows_grow),
+        cmocka_unit_test(test_region_errors),
+        cmocka_unit_test(test_uses_errors),
+        cmocka_unit_test(test_write_region_and_uses),
+        cmocka_unit_test(test_write_rejects_region_and_uses),
+        cmocka_unit_test(test_round_trip_region_and_uses),
+        cmocka_unit_test(test_fast_path_matches_exact_path_regions),
     };
     return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
 }

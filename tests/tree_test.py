@@ -68,10 +68,18 @@ for b in builtins:
     check(defines, "%s does not define aplan_strategy_%s()" % (path, b.name))
 for e in engines:
     check(os.path.exists(os.path.join(ROOT, "src/strategies/%s.c" % e)), "engine src/strategies/%s.c is missing" % e)
+regions = declarations.region_strategies(ROOT)
+region_files = ["region_" + r.name for r in regions]
+for r in regions:
+    path = "src/strategies/region_%s.c" % r.name
+    check(r.needs == "always" or r.needs in [b.option for b in builtins],
+          "region strategy %s: NEEDS %s is neither ALWAYS nor a strategy option" % (r.name, r.needs.upper()))
+    check(os.path.exists(os.path.join(ROOT, path)) and "aplan_region_strategy_%s(void)" % r.name in read(path),
+          "region strategy %s: %s does not define aplan_region_strategy_%s()" % (r.name, path, r.name))
 for f in sorted(os.listdir(os.path.join(ROOT, "src/strategies"))):
     if f.endswith(".c"):
-        check(f[:-2] in names or f[:-2] in engines,
-              "src/strategies/%s is neither a declared strategy nor an engine one uses" % f)
+        check(f[:-2] in names or f[:-2] in engines or f[:-2] in region_files,
+              "src/strategies/%s is neither a declared strategy, a region strategy nor an engine one uses" % f)
 compare_lists("README.md's strategy table", table_names("README.md", "## What is here"), names)
 compare_lists("docs/design.md's strategy table", table_names("docs/design.md", "## The strategies"), names)
 options = read("meson_options.txt")

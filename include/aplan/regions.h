@@ -168,7 +168,8 @@ typedef struct aplan_region_strategy {
 /*
  * APLAN_BUILTIN_REGION_STRATEGIES(X): the built-in region strategies, one X(NAME, NEEDS) each, in the registry's
  * order; NEEDS is ALWAYS, or the OPTION of the single-region strategy it is built with (APLAN_WITH_<OPTION>, see
- * <aplan/strategies.h>). Source: src/strategies/NAME.c (exact's: region_exact.c).
+ * <aplan/strategies.h>). Each is src/strategies/region_NAME.c and its getter aplan_region_strategy_NAME; meson.build,
+ * the registry, tools/declarations.py and the tree and symbol checks read this one line.
  *   banked  the baseline, as ExecuTorch's banked_greedy and ESP-DL's greedy planner do it: greedy_by_size's order,
  *           each buffer into the fastest region whose lowest free gap holds it within the capacity, else into the
  *           slowest region it may use;

@@ -162,7 +162,8 @@ void cli_example_uses(uint64_t *uses, size_t count) {
         uses[i] = 0;
         for (int k = 0; k < OP_COUNT; k++) {
             bool touches = false;
-            for (int j = 0; j < MAX_OP_TENSORS; j++) touches = touches || ops[k].inputs[j] == t || ops[k].outputs[j] == t;
+            for (int j = 0; j < MAX_OP_TENSORS && ops[k].inputs[j] >= 0; j++) touches = touches || ops[k].inputs[j] == t;
+            for (int j = 0; j < MAX_OP_TENSORS && ops[k].outputs[j] >= 0; j++) touches = touches || ops[k].outputs[j] == t;
             uses[i] += touches;
         }
         i++;

@@ -24,13 +24,15 @@ static bool file_sink(void *state, const char *bytes, size_t length) {
 /* Rows of the alignment column's copy written at a time: 160 KiB, however large the input. */
 #define CSV_CHUNK_ROWS 4096u
 
-int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
-    (void)o;
+/* The plan (offsets, and with regions each buffer's region's name and its uses; NULL: not written) as CSV. */
+static int write_csv(FILE *out, const cli_session *s, const uint64_t *offsets, const char *const *regions,
+                     const uint64_t *uses) {
     const cli_input *in = s->input;
     /* Another tool checking the plan needs each buffer's alignment: write the column whenever it is not 1. */
     bool alignment = (in->csv_columns & APLAN_CSV_HAS_ALIGNMENT) != 0 || s->settings.alignment > 1u;
-    uint32_t columns = (in->csv_columns & APLAN_CSV_START_END) | (alignment ? APLAN_CSV_HAS_ALIGNMENT : 0u);
-    aplan_csv_plan plan = {in->buffers, (const char *const *)in->ids, run->offsets, in->count, columns};
+    uint32_t columns = (in->csv_columns & APLAN_CSV_START_END) | (alignment ? APLAN_CSV_HAS_ALIGNMENT : 0u) |
+                       (regions != NULL ? APLAN_CSV_HAS_REGION : 0u) | (uses != NULL ? APLAN_CSV_HAS_USES : 0u);
+    aplan_csv_plan plan = {in->buffers, (const char *const *)in->ids, offsets, in->count, columns, regions, uses};
     file_sink_state sink = {out, 0};
     aplan_status st;
     if (!alignment) {
@@ -42,7 +44,7 @@ int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli
          * no chunk after the first can fail on its arguments. */
         aplan_buffer *rows = malloc(CSV_CHUNK_ROWS * sizeof *rows);
         if (rows == NULL) return CLI_EXIT_INTERNAL;
-        aplan_csv_plan header = {NULL, NULL, NULL, 0, columns};
+        aplan_csv_plan header = {NULL, NULL, NULL, 0, columns, NULL, NULL};
         size_t header_length = 0;
         st = aplan_csv_write_buffer(&header, NULL, 0, &header_length);
         if (st == APLAN_E_OUTPUT_TOO_SMALL) st = APLAN_OK; /* it measured the header */
@@ -53,7 +55,8 @@ int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli
                 rows[k] = in->buffers[start + k];
                 rows[k].alignment = aplan_buffer_alignment(&s->problem, start + k);
             }
-            aplan_csv_plan chunk = {rows, (const char *const *)in->ids + start, run->offsets + start, n, columns};
+            aplan_csv_plan chunk = {rows,    (const char *const *)in->ids + start,     offsets + start, n, columns,
+                                    regions != NULL ? regions + start : NULL, uses != NULL ? uses + start : NULL};
             sink.skip = start == 0 ? 0 : header_length;
             st = aplan_csv_write(&chunk, file_sink, &sink);
             start += n;
@@ -68,6 +71,23 @@ int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli
         return CLI_EXIT_BAD_INPUT;
     }
     return CLI_EXIT_OK;
+}
+
+int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
+    return write_csv(out, s, run->offsets, NULL, NULL);
+}
+
+int cli_write_region_csv(FILE *out, const cli_session *s, const cli_options *o) {
+    (void)o;
+    const cli_region_session *g = &s->regions;
+    const cli_region_run *run = &g->runs[g->best];
+    const char **names = malloc((s->input->count + 1u) * sizeof *names);
+    if (names == NULL) return CLI_EXIT_INTERNAL;
+    for (size_t i = 0; i < s->input->count; i++) names[i] = g->spec[run->region_of[i]].name;
+    int rc = write_csv(out, s, run->offsets, names, g->uses);
+    free(names);
+    return rc;
 }
 
 /* Ids go into C comments: keep only characters that cannot end or confuse one. */

@@ -11,9 +11,13 @@
 #include "cli.h"
 
 int cli_flush_stdout(void) {
+    /* A write that failed before (output longer than stdio's buffer) left its reason in errno, when nothing since
+     * changed it: the printing in between only fails the same way. */
+    const bool failed_before = ferror(stdout) != 0;
+    const int before = errno;
     errno = 0;
     bool failed = fflush(stdout) != 0;
-    int err = errno;
+    int err = errno != 0 ? errno : failed_before ? before : 0;
     failed = ferror(stdout) != 0 || failed;
     if (!failed) return CLI_EXIT_OK;
     /* The reason of the write that failed first is gone when fflush succeeded since; errno then holds a later one. */

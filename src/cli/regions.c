@@ -87,16 +87,10 @@ static int load_uses(cli_session *s) {
     const cli_input *in = s->input;
     cli_region_session *g = &s->regions;
     if (in->kind == CLI_INPUT_CSV) {
-#ifdef APLAN_CSV_HAS_USES
         if (in->csv.uses == NULL) return CLI_EXIT_OK;
-#else
-        return CLI_EXIT_OK;
-#endif
         g->uses = malloc((in->count + 1u) * sizeof *g->uses);
         if (g->uses == NULL) goto oom;
-#ifdef APLAN_CSV_HAS_USES
         memcpy(g->uses, in->csv.uses, in->count * sizeof *g->uses);
-#endif
         return CLI_EXIT_OK;
     }
     g->uses = malloc((in->count + 1u) * sizeof *g->uses);
@@ -130,11 +124,6 @@ oom:
 static int load_pins(cli_session *s) {
     const cli_input *in = s->input;
     cli_region_session *g = &s->regions;
-#ifndef APLAN_CSV_HAS_REGION
-    (void)in;
-    (void)g;
-    return CLI_EXIT_OK;
-#else
     if (in->kind != CLI_INPUT_CSV || in->csv.regions == NULL) return CLI_EXIT_OK;
     g->allowed = calloc(in->count + 1u, sizeof *g->allowed);
     if (g->allowed == NULL) {
@@ -165,7 +154,6 @@ static int load_pins(cli_session *s) {
         }
     }
     return CLI_EXIT_OK;
-#endif
 }
 
 /* The regions of o into s (region mode): the problem then has no capacity of its own. */
@@ -441,7 +429,8 @@ int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o
                               : run->result.outcome == APLAN_OUTCOME_FITS       ? "fits"
                                                                                 : "plan";
         char over[32];
-        if (g->traffic_bound == 0) snprintf(over, sizeof over, "%s", run->result.traffic == 0 ? "+0" : "-");
+        if (run->result.regions_over > 0) snprintf(over, sizeof over, "-"); /* a plan that does not fit bounds nothing */
+        else if (g->traffic_bound == 0) snprintf(over, sizeof over, "%s", run->result.traffic == 0 ? "+0.0%" : "-");
         else snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(run->result.traffic, g->traffic_bound));
         fprintf(out, " %16llu %10s %-11s %8.3f ms  %s\n", (unsigned long long)run->result.traffic, over, outcome,
                 run->millis, run->verified ? "yes" : "NO");
@@ -454,7 +443,14 @@ int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o
     const cli_region_run *best = &g->runs[g->best];
     fprintf(out, "\nbest: %s, traffic %llu byte%s", best->strategy->name, (unsigned long long)best->result.traffic,
             cli_s(best->result.traffic));
-    if (best->result.outcome == APLAN_OUTCOME_OPTIMAL) fprintf(out, ": proven least");
+    for (size_t k = 0; k < g->run_count; k++) { /* a search that proved this traffic least proves it for every plan */
+        const cli_region_run *run = &g->runs[k];
+        if (best->status == APLAN_OK && run->status == APLAN_OK && run->result.outcome == APLAN_OUTCOME_OPTIMAL &&
+            run->result.traffic == best->result.traffic) {
+            fprintf(out, ": proven least (%s)", run->strategy->name);
+            break;
+        }
+    }
     fputc('\n', out);
     for (size_t r = 0; r < g->count; r++) {
         size_t n;
@@ -630,9 +626,4 @@ int cli_write_region_c(FILE *out, const cli_session *s, const cli_options *o) {
     }
     fprintf(out, "\n#endif /* %s_REGION_PLAN_H */\n", up);
     return CLI_EXIT_OK;
-}
-
-int cli_write_region_csv(FILE *out, const cli_session *s, const cli_options *o) {
-    (void)out; (void)s; (void)o;
-    return CLI_EXIT_INTERNAL; /* TODO: the region column (the CSV writer's) */
 }

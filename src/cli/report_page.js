@@ -8,16 +8,28 @@
  *    steps: [...] (optional: what runs at each step, "CONV_2D (op 28 of subgraph 0)")}
  * (one entry per input buffer in every column but steps; len is upper - lower, 0 for a buffer never live). The table
  * #runs holds a checkbox input.show[data-run=k] per run. Every shown plan gets a panel with the same scales (steps
- * across, bytes down) and the same view: wheel or buttons zoom, dragging pans. Buffers are painted into a pixel raster,
+ * across, bytes down) and the same view: wheel or buttons zoom, dragging pans.
+ * With several memories (aplan plan --region ...), the data also holds
+ *   regions: [{name, capacity (bytes or null), alignment, bound}] (fastest first), trafficBound,
+ *   runs[k].traffic, .over (regions past their capacity), .arenas ([one per region] or null),
+ *   regionOf: [[each buffer's region] or null, one per run] (offsets are then in the region's arena),
+ *   uses: [...] (optional: the operators that read or write each buffer; 1 each without),
+ * with bound, boundStep and capacity null. Each shown plan then gets a figure with one panel per region, stacked: the
+ * panels share the step axis and the view (time zoomed and panned together; bytes as a share of each region's own
+ * scale, which reaches its largest shown arena, and its capacity when that is at most twice as much), and each draws
+ * only the buffers its plan puts in its region. Buffers are painted into a pixel raster,
  * largest first, none thinner than MIN_H, so drawing costs the pixels covered plus one pass over the buffers, at 10
  * buffers or 100,000; outlines and labels are added only where a rectangle is big enough to carry them.
  *
  * Names come from nameOf() (the tensor's name, else the id) and idOf() alone; the search matches either. They reach
  * the page only through textContent, never as markup.
  * The address may say #search=TEXT&colour=MODE; the page keeps it in step with the search box. What was drawn is
- * written into #selfcheck (data-state ok|error, data-errors, data-panels, data-beyond (panels whose plan passes the
- * capacity, tinted past it), data-drawn, data-painted, data-matches, data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing, data-hover the name under the pointer),
- * which tests/cli/browser_test.sh reads from the DOM.
+ * written into #selfcheck (data-state ok|error, data-errors, data-panels (drawing areas: one per shown plan, or per
+ * shown plan and region), data-figures (shown plans), data-regions (0 with one arena), data-region-painted (the
+ * painted pixels of each panel of the first figure, space-separated), data-beyond (panels whose plan passes the
+ * capacity, tinted past it), data-drawn, data-painted, data-matches, data-first-match, data-ms; data-view "t0 t1 b0
+ * b1" after every drawing (b0 b1 in bytes, or with regions a share of each region's scale), data-hover the name under
+ * the pointer), which tests/cli/browser_test.sh reads from the DOM.
  */
 (function () {
   'use strict';
@@ -35,12 +47,14 @@
   var PALETTE = ['#440154', '#46327e', '#365c8d', '#277f8e', '#1fa187', '#4ac16d', '#a0da39', '#fde725'];
   var M = {l: 74, r: 12, t: 8, b: 22};   /* plot margins, CSS px */
   var PANEL_H = 300, LIVE_H = 150;
+  var REGION_H = 200;                     /* CSS px: a region's panel, with regions */
   var MIN_H = 2;                          /* px: the thinnest buffer drawn, as in the SVG */
   var OUTLINES = 3000, LABELS = 600, MARKED = 2000, LISTED = 200;
   var FONT = '11px system-ui, sans-serif';
   var LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
   var D = JSON.parse(document.getElementById('aplan-data').textContent);
+  var REGIONS = D.regions || null;        /* several memories: a panel per region; null for one arena */
   var n = D.id.length;
   var lower = new Float64Array(D.lower), len = new Float64Array(D.len), size = new Float64Array(D.size);
   var upper = new Float64Array(n);
@@ -76,6 +90,8 @@
   var runs = D.runs.map(function (r, k) {
     return {k: k, name: r.name, arena: r.arena, best: r.best, planned: r.planned,
       off: r.planned ? new Float64Array(D.offsets[k]) : null,
+      traffic: r.traffic, over: r.over, arenas: r.arenas || null,
+      regionOf: REGIONS && r.planned ? Uint8Array.from(D.regionOf[k]) : null,
       box: document.querySelector('#runs input.show[data-run="' + k + '"]')};
   });
   var bestRun = runs.filter(function (r) { return r.best; })[0] || runs.filter(function (r) { return r.planned; })[0];
@@ -171,24 +187,47 @@
     ext.t1 = Math.max(ext.t1, upper[order[q]]);
   }
   if (!order.length) { ext.t0 = 0; ext.t1 = 1; }
-  ext.t0 = Math.min(ext.t0, D.boundStep);
-  ext.t1 = Math.max(ext.t1, D.boundStep + 1);
+  if (D.boundStep !== null) {
+    ext.t0 = Math.min(ext.t0, D.boundStep);
+    ext.t1 = Math.max(ext.t1, D.boundStep + 1);
+  }
   var view = {t0: ext.t0, t1: ext.t1, b0: 0, b1: 1};
-  var panels = [];
+  var figures = [], panels = [];           /* one figure per shown plan; its panels (one, or one per region) */
+  var regionTop = [];                     /* with regions: the bytes each region's panels reach at view 0..1 */
   var query = '', queryText = '', match = null, matchList = [];
   var hover = -1, selected = -1;
 
   function shownRuns() { return runs.filter(function (r) { return r.planned && r.box && r.box.checked; }); }
+  /* The bottom of the byte view: bytes with one arena; with regions 1, every region's whole scale. */
   function yMax() {
+    if (REGIONS) return 1;
     var m = Math.max(D.bound, 1);
     shownRuns().forEach(function (r) { m = Math.max(m, r.arena); });
     return m;
   }
+  /* Region q's scale (svg.c's region_y_hi): its largest shown arena or its bound, stretched to its capacity when
+   * that is at most twice as much; an empty region shows its capacity. */
+  function scaleOf(q) {
+    var hi = REGIONS[q].bound, cap = REGIONS[q].capacity;
+    shownRuns().forEach(function (r) { hi = Math.max(hi, r.arenas[q]); });
+    if (cap !== null && cap > hi && (hi === 0 || cap / 2 <= hi)) hi = cap;
+    return Math.max(hi, 1);
+  }
+  /* The bytes panel p shows: the view's, or with regions that share of its region's scale. */
+  function bytesOf(p) {
+    if (p.region < 0) return {b0: view.b0, b1: view.b1};
+    var top = regionTop[p.region];
+    return {b0: view.b0 * top, b1: view.b1 * top};
+  }
+  /* Whether panel p draws buffer i: every one with one arena, else those its plan puts in its region. */
+  function inPanel(p, i) { return p.region < 0 || p.run.regionOf[i] === p.region; }
   function clampView() {
     var full = ext.t1 - ext.t0, spanT = Math.min(full, Math.max(Math.min(full, 1), view.t1 - view.t0));
     view.t0 = Math.max(ext.t0, Math.min(view.t0, ext.t1 - spanT));
     view.t1 = view.t0 + spanT;
-    var top = yMax(), spanB = Math.min(top, Math.max(Math.min(top, 16), view.b1 - view.b0));
+    /* The least byte span: 16 bytes, with regions of the largest region's scale. */
+    var least = REGIONS ? 16 / Math.max.apply(null, regionTop.concat([16])) : 16;
+    var top = yMax(), spanB = Math.min(top, Math.max(Math.min(top, least), view.b1 - view.b0));
     view.b0 = Math.max(0, Math.min(view.b0, top - spanB));
     view.b1 = view.b0 + spanB;
   }
@@ -225,7 +264,10 @@
   var hiddenNote = el('p', {id: 'hidden-note'});
   var panelsDiv = el('div', {id: 'panels'});
   var liveFig = el('figure', {class: 'panel', id: 'live'});
-  liveFig.appendChild(el('figcaption', {}, 'Bytes live at each step: every plan must hold them at once. ' +
+  liveFig.appendChild(el('figcaption', {}, REGIONS ?
+    'Bytes live at each step, in all memories together. Orange: the capacity of ' + REGIONS[0].name +
+    ', the fastest; where the curve passes it, some of those bytes must be in a slower memory.' :
+    'Bytes live at each step: every plan must hold them at once. ' +
     'Dashed red: the lower bound; grey: each shown plan\u2019s arena' + (D.capacity !== null ? '; orange: the capacity.' : '.')));
   var liveStage = el('div', {class: 'stage'});
   var liveCanvas = el('canvas', {class: 'base'});
@@ -270,32 +312,71 @@
     c.style.height = h + 'px';
   }
 
-  /* One panel per shown run, in table order; panels of runs no longer shown are dropped. */
-  function layout() {
-    var shown = shownRuns();
-    panels = shown.map(function (r) {
-      var old = panels.filter(function (p) { return p.run === r; })[0];
-      if (old) return old;
-      var fig = el('figure', {class: 'panel', 'data-run': String(r.k)});
-      var cap = el('figcaption');
-      cap.appendChild(el('b', {}, r.name));
+  /* A drawing area of run r: region q (-1: the one arena), h CSS px high. */
+  function makePanel(r, q, h) {
+    var stage = el('div', {class: 'stage'});
+    var base = el('canvas', {class: 'base'}), top = el('canvas', {class: 'over'});
+    stage.appendChild(base);
+    stage.appendChild(top);
+    var p = {run: r, region: q, stage: stage, base: base, over: top, w: 0, h: h, dpr: 1, painted: 0,
+      arena: q < 0 ? r.arena : r.arenas[q], capacity: q < 0 ? D.capacity : REGIONS[q].capacity,
+      bound: q < 0 ? D.bound : REGIONS[q].bound};
+    attach(p, false);
+    return p;
+  }
+  /* Run r's figure: its caption, then one panel, or with regions one panel per region under its own title. */
+  function makeFigure(r) {
+    var fig = el('figure', {class: 'panel', 'data-run': String(r.k)});
+    var cap = el('figcaption');
+    cap.appendChild(el('b', {}, r.name));
+    fig.appendChild(cap);
+    if (!REGIONS) {
       var over = D.bound > 0 ? ((r.arena - D.bound) * 100 / D.bound).toFixed(1) : '0.0';
       var beyond = D.capacity !== null && r.arena > D.capacity;  /* the plan does not fit */
       cap.appendChild(el('span', {class: 'note'}, ': arena ' + fmtExact(r.arena) + ', +' + over +
         '% over the lower bound' + (beyond ? ', ' + fmtExact(r.arena - D.capacity) + ' over the capacity' : '') +
         (r.best ? (beyond ? ' (smallest)' : ' (best)') : '')));
-      var stage = el('div', {class: 'stage'});
-      var base = el('canvas', {class: 'base'}), top = el('canvas', {class: 'over'});
-      stage.appendChild(base);
-      stage.appendChild(top);
-      fig.appendChild(cap);
-      fig.appendChild(stage);
-      var p = {run: r, fig: fig, stage: stage, base: base, over: top, w: 0, h: PANEL_H, dpr: 1, painted: 0};
-      attach(p, false);
+      var p = makePanel(r, -1, PANEL_H);
+      p.fig = fig;
+      fig.appendChild(p.stage);
+      return {run: r, fig: fig, panels: [p]};
+    }
+    var above = D.trafficBound > 0 ? ', +' + ((r.traffic - D.trafficBound) * 100 / D.trafficBound).toFixed(1) +
+      '% over the lower bound' : '';
+    cap.appendChild(el('span', {class: 'note'}, ': traffic ' + fmtExact(r.traffic) + above +
+      (r.over ? ', ' + countOf(r.over, 'region') + ' over capacity' : '') +
+      (r.best ? (r.over ? ' (best; does not fit)' : ' (best)') : '')));
+    var list = REGIONS.map(function (g, q) {
+      var held = 0;
+      for (var i = 0; i < n; i++) if (r.regionOf[i] === q) held++;
+      var a = r.arenas[q], c = g.capacity;
+      var sub = el('div', {class: 'region', 'data-region': g.name});
+      var title = el('div', {class: 'region-title'});
+      title.appendChild(el('b', {}, g.name));
+      title.appendChild(el('span', {class: 'note'}, ': arena ' + fmtExact(a) + (c === null ? '' : ' of ' + fmtBytes(c) +
+        (a > c ? ', ' + fmtExact(a - c) + ' over the capacity' : ' (' + (c > 0 ? a * 100 / c : 0).toFixed(1) + '%)')) +
+        ', ' + countOf(held, 'buffer')));
+      sub.appendChild(title);
+      var p = makePanel(r, q, REGION_H);
+      p.fig = fig;
+      sub.appendChild(p.stage);
+      fig.appendChild(sub);
       return p;
     });
+    return {run: r, fig: fig, panels: list};
+  }
+
+  /* One figure per shown run, in table order; figures of runs no longer shown are dropped. */
+  function layout() {
+    var shown = shownRuns();
+    figures = shown.map(function (r) {
+      return figures.filter(function (f) { return f.run === r; })[0] || makeFigure(r);
+    });
+    panels = [];
+    figures.forEach(function (f) { panels = panels.concat(f.panels); });
+    if (REGIONS) regionTop = REGIONS.map(function (g, q) { return scaleOf(q); });
     panelsDiv.textContent = '';
-    panels.forEach(function (p) { panelsDiv.appendChild(p.fig); });
+    figures.forEach(function (f) { panelsDiv.appendChild(f.fig); });
     var dpr = window.devicePixelRatio || 1;
     panels.forEach(function (p) {
       p.w = Math.max(200, p.stage.clientWidth);
@@ -308,9 +389,10 @@
     sizeCanvas(liveCanvas, live.w, live.h, dpr);
     var hidden = runs.filter(function (r) { return r.planned && r.box && !r.box.checked; });
     hiddenNote.textContent = hidden.length === 0 ? '' : hidden.map(function (r) {
+      if (REGIONS) return r.name + ' (traffic ' + fmtBytes(r.traffic) + ')';
       return r.name + ' (arena ' + fmtBytes(r.arena) + ', ' + (r.arena / bestRun.arena).toFixed(1) + '\u00d7 the best)';
     }).join(', ') + ': hidden; tick ' + (hidden.length === 1 ? 'it' : 'them') +
-      ' in the table to draw on the same scale.';
+      ' in the table to draw on the same scale' + (REGIONS ? 's.' : '.');
   }
 
   /* ---- Drawing --------------------------------------------------------------------------------------------- */
@@ -318,9 +400,9 @@
 
   /* Where buffer i sits in panel p, CSS px: never thinner than 1 px across or MIN_H down. */
   function rectOf(p, i, W, H) {
-    var sx = W / (view.t1 - view.t0), sy = H / (view.b1 - view.b0), off = p.run.off[i];
+    var b = bytesOf(p), sx = W / (view.t1 - view.t0), sy = H / (b.b1 - b.b0), off = p.run.off[i];
     var x0 = M.l + (lower[i] - view.t0) * sx, x1 = M.l + (upper[i] - view.t0) * sx;
-    var y0 = M.t + (off - view.b0) * sy, y1 = M.t + (off + size[i] - view.b0) * sy;
+    var y0 = M.t + (off - b.b0) * sy, y1 = M.t + (off + size[i] - b.b0) * sy;
     return {x: x0, y: y0, w: Math.max(1, x1 - x0), h: Math.max(MIN_H, y1 - y0)};
   }
 
@@ -378,17 +460,19 @@
     var Wd = Math.max(1, Math.round(W * dpr)), Hd = Math.max(1, Math.round(H * dpr));
     var ctx = p.base.getContext('2d');
     var img = ctx.createImageData(Wd, Hd), px = new Uint32Array(img.data.buffer);
-    var off = p.run.off, spanT = view.t1 - view.t0, spanB = view.b1 - view.b0;
+    var bytes = bytesOf(p), b0 = bytes.b0, b1 = bytes.b1;
+    var off = p.run.off, spanT = view.t1 - view.t0, spanB = b1 - b0;
     var sx = Wd / spanT, sy = Hd / spanB, minH = MIN_H * dpr;
     /* Bytes past this plan's arena are greyed: same scale, so a smaller arena shows as more grey. */
-    var arenaRow = Math.max(0, Math.min(Hd, Math.round((p.run.arena - view.b0) * sy)));
+    var arenaRow = Math.max(0, Math.min(Hd, Math.round((p.arena - b0) * sy)));
     px.fill(BG, 0, arenaRow * Wd);
     px.fill(BEYOND, arenaRow * Wd);
     for (var k = 0; k < order.length; k++) {
       var i = order[k];
+      if (!inPanel(p, i)) continue;
       var x0 = (lower[i] - view.t0) * sx, x1 = (upper[i] - view.t0) * sx;
       if (x1 <= 0 || x0 >= Wd) continue;
-      var y0 = (off[i] - view.b0) * sy, y1 = (off[i] + size[i] - view.b0) * sy;
+      var y0 = (off[i] - b0) * sy, y1 = (off[i] + size[i] - b0) * sy;
       if (y1 - y0 < minH) y1 = y0 + minH;
       if (y1 <= 0 || y0 >= Hd) continue;
       var a = Math.round(x0), b = Math.max(a + 1, Math.round(x1)), r0 = Math.round(y0), r1 = Math.max(r0 + 1, Math.round(y1));
@@ -404,7 +488,7 @@
     ctx.putImageData(img, Math.round(M.l * dpr), Math.round(M.t * dpr));
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     axes(ctx, W, H);
-    byteAxis(ctx, W, H, view.b0, view.b1, false, 8);
+    byteAxis(ctx, W, H, b0, b1, false, p.region < 0 ? 8 : 5);
     ctx.save();
     ctx.beginPath();
     ctx.rect(M.l, M.t, W, H);
@@ -418,6 +502,7 @@
     ctx.strokeStyle = 'rgba(255,255,255,0.75)';
     for (k = 0; k < order.length && (outlined < OUTLINES || labelled < LABELS); k++) {
       i = order[k];
+      if (!inPanel(p, i)) continue;
       var rc = rectOf(p, i, W, H);
       if (rc.w < 6 || rc.h < 6 || rc.x > M.l + W || rc.x + rc.w < M.l || rc.y > M.t + H || rc.y + rc.h < M.t) continue;
       if (outlined < OUTLINES) { ctx.strokeRect(rc.x + 0.5, rc.y + 0.5, rc.w - 1, rc.h - 1); outlined++; }
@@ -432,25 +517,25 @@
       }
     }
     /* The arena, the bound (least possible arena) and the step where the bound is reached. */
-    var yOf = function (bytes) { return M.t + (bytes - view.b0) / spanB * H; };
-    hline(ctx, yOf(p.run.arena), W, '#333', [], 1);
-    hline(ctx, yOf(D.bound), W, '#c00', [2, 3], 1);
-    if (D.capacity !== null) hline(ctx, yOf(D.capacity), W, '#e66100', [], 1.5);
+    var yOf = function (v) { return M.t + (v - b0) / spanB * H; };
+    hline(ctx, yOf(p.arena), W, '#333', [], 1);
+    if (p.region < 0 || p.bound > 0) hline(ctx, yOf(p.bound), W, '#c00', [2, 3], 1);
+    if (p.capacity !== null) hline(ctx, yOf(p.capacity), W, '#e66100', [], 1.5);
     /* What lies beyond the capacity (a plan that does not fit), tinted over the buffers. */
-    p.beyond = D.capacity !== null && p.run.arena > D.capacity && D.capacity < view.b1;
+    p.beyond = p.capacity !== null && p.arena > p.capacity && p.capacity < b1;
     if (p.beyond) {
-      var yc = Math.max(M.t, yOf(D.capacity));
+      var yc = Math.max(M.t, yOf(p.capacity));
       ctx.fillStyle = 'rgba(230,97,0,0.16)';
       ctx.fillRect(M.l, yc, W, M.t + H - yc);
     }
-    vline(ctx, M.l + (D.boundStep + 0.5 - view.t0) / spanT * W, H, '#c00', [6, 4]);
+    if (D.boundStep !== null) vline(ctx, M.l + (D.boundStep + 0.5 - view.t0) / spanT * W, H, '#c00', [6, 4]);
     /* Search matches: a red frame, at least 7 px, so a match shows however small it is. */
     if (match !== null) {
       ctx.strokeStyle = '#e4003a';
       ctx.lineWidth = 2;
       for (k = 0; k < matchList.length && k < MARKED; k++) {
         i = matchList[k];
-        if (len[i] === 0 || size[i] === 0) continue;
+        if (len[i] === 0 || size[i] === 0 || !inPanel(p, i)) continue;
         rc = rectOf(p, i, W, H);
         var gw = Math.max(0, 7 - rc.w) / 2, gh = Math.max(0, 7 - rc.h) / 2;
         ctx.strokeRect(rc.x - gw - 1, rc.y - gh - 1, rc.w + 2 * gw + 2, rc.h + 2 * gh + 2);
@@ -467,7 +552,7 @@
     ctx.clearRect(0, 0, p.w, p.h);
     [[selected, '#0050ff'], [hover, '#000']].forEach(function (h) {
       var i = h[0];
-      if (i < 0 || len[i] === 0 || size[i] === 0) return;
+      if (i < 0 || len[i] === 0 || size[i] === 0 || !inPanel(p, i)) return;
       var rc = rectOf(p, i, s.w, s.h);
       var gw = Math.max(0, 9 - rc.w) / 2, gh = Math.max(0, 9 - rc.h) / 2;
       ctx.save();
@@ -507,45 +592,11 @@
     return lo - 1;
   }
 
-  function drawLive() {
-    var dpr = live.dpr, W = live.w - M.l - M.r, H = live.h - M.t - M.b;
-    var ctx = liveCanvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, live.w, live.h);
-    ctx.fillStyle = '#fafafa';
-    ctx.fillRect(M.l, M.t, W, H);
-    var top = Math.max(live.peak, yMax()), spanT = view.t1 - view.t0;
-    var yOf = function (v) { return M.t + H - v / top * H; };
-    /* Per pixel column, the most bytes live at any step it covers: the peak never falls between pixels. */
-    /* The bound's step first, under the curve, so the peak it marks stays visible. */
-    var bx = M.l + (D.boundStep + 0.5 - view.t0) / spanT * W;
-    if (bx >= M.l && bx <= M.l + W) vline(ctx, bx, H, '#c00', [6, 4]);
-    var cols = Math.max(1, Math.round(W)), k = liveIndex(view.t0), T = live.times, V = live.values;
-    ctx.beginPath();
-    ctx.moveTo(M.l, yOf(0));
-    for (var c = 0; c < cols; c++) {
-      var tb = view.t0 + (c + 1) / cols * spanT, most = k >= 0 ? V[k] : 0;
-      while (k + 1 < T.length && T[k + 1] < tb) { k++; if (V[k] > most) most = V[k]; }
-      ctx.lineTo(M.l + c, yOf(most));
-      ctx.lineTo(M.l + c + 1, yOf(most));
-    }
-    ctx.lineTo(M.l + cols, yOf(0));
-    ctx.closePath();
-    ctx.fillStyle = '#9ecae1';
-    ctx.fill();
-    ctx.strokeStyle = '#3182bd';
-    ctx.lineWidth = 1;
-    ctx.stroke();
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(M.l, M.t - 1, W, H + 2);
-    ctx.clip();
+  /* The live panel's lines with one arena: each shown plan's arena, the capacity and the lower bound at its step. */
+  function drawLiveLines(ctx, W, top, yOf, bx) {
     /* One grey line per arena; equal arenas share a line and a label. */
     var byArena = {};
     shownRuns().forEach(function (r) { (byArena[r.arena] = byArena[r.arena] || []).push(r.name); });
-    ctx.font = FONT;
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'bottom';
     Object.keys(byArena).forEach(function (a) {
       var y = yOf(Number(a));
       hline(ctx, y, W, '#777', [], 1);
@@ -568,6 +619,55 @@
     ctx.beginPath();
     ctx.arc(bx, yOf(D.bound), 4, 0, 2 * Math.PI);
     ctx.stroke();
+  }
+
+  function drawLive() {
+    var dpr = live.dpr, W = live.w - M.l - M.r, H = live.h - M.t - M.b;
+    var ctx = liveCanvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, live.w, live.h);
+    ctx.fillStyle = '#fafafa';
+    ctx.fillRect(M.l, M.t, W, H);
+    var top = Math.max(live.peak, yMax()), spanT = view.t1 - view.t0;
+    var yOf = function (v) { return M.t + H - v / top * H; };
+    /* Per pixel column, the most bytes live at any step it covers: the peak never falls between pixels. */
+    /* The bound's step first, under the curve, so the peak it marks stays visible. */
+    var bx = D.boundStep === null ? -1 : M.l + (D.boundStep + 0.5 - view.t0) / spanT * W;
+    if (bx >= M.l && bx <= M.l + W) vline(ctx, bx, H, '#c00', [6, 4]);
+    var cols = Math.max(1, Math.round(W)), k = liveIndex(view.t0), T = live.times, V = live.values;
+    ctx.beginPath();
+    ctx.moveTo(M.l, yOf(0));
+    for (var c = 0; c < cols; c++) {
+      var tb = view.t0 + (c + 1) / cols * spanT, most = k >= 0 ? V[k] : 0;
+      while (k + 1 < T.length && T[k + 1] < tb) { k++; if (V[k] > most) most = V[k]; }
+      ctx.lineTo(M.l + c, yOf(most));
+      ctx.lineTo(M.l + c + 1, yOf(most));
+    }
+    ctx.lineTo(M.l + cols, yOf(0));
+    ctx.closePath();
+    ctx.fillStyle = '#9ecae1';
+    ctx.fill();
+    ctx.strokeStyle = '#3182bd';
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(M.l, M.t - 1, W, H + 2);
+    ctx.clip();
+    ctx.font = FONT;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'bottom';
+    if (REGIONS) {
+      /* The fastest memory's capacity: past it, live bytes must be elsewhere. */
+      var fast = REGIONS[0].capacity;
+      if (fast !== null && fast <= top) {
+        hline(ctx, yOf(fast), W, '#e66100', [], 1.5);
+        ctx.fillStyle = '#e66100';
+        ctx.fillText(REGIONS[0].name + ' capacity ' + fmtBytes(fast), M.l + W / 2, yOf(fast) - 1);
+      }
+    } else {
+      drawLiveLines(ctx, W, top, yOf, bx);
+    }
     ctx.restore();
     axes(ctx, W, H);
     byteAxis(ctx, W, H, 0, top, true, 3);
@@ -578,7 +678,9 @@
     panels.forEach(drawPanel);
     panels.forEach(drawOverlay);
     drawLive();
-    check.dataset.view = [view.t0, view.t1, view.b0, view.b1].map(function (v) { return Math.round(v); }).join(' ');
+    check.dataset.view = [view.t0, view.t1].map(Math.round).concat([view.b0, view.b1].map(function (v) {
+      return REGIONS ? Math.round(v * 1e4) / 1e4 : Math.round(v);
+    })).join(' ');
   }
   /* Redraw at the next frame, at most once per frame however many events come; a timer stands in when no frame
    * comes (a hidden tab, a headless browser). */
@@ -603,7 +705,9 @@
     var s = plotSize(p);
     if (x < M.l || x > M.l + s.w || y < M.t || y > M.t + s.h) return -1;
     for (var k = order.length - 1; k >= 0; k--) {
-      var i = order[k], rc = rectOf(p, i, s.w, s.h);
+      var i = order[k];
+      if (!inPanel(p, i)) continue;
+      var rc = rectOf(p, i, s.w, s.h);
       var gw = Math.max(0, 3 - rc.w) / 2, gh = Math.max(0, 3 - rc.h) / 2;
       if (x >= rc.x - gw && x < rc.x + rc.w + gw && y >= rc.y - gh && y < rc.y + rc.h + gh) return i;
     }
@@ -620,14 +724,22 @@
     tip.style.left = x + 'px';
     tip.style.top = y + 'px';
   }
+  /* "fast" with regions (the region run r puts buffer i in), "" with one arena. */
+  function regionOf(r, i) { return REGIONS ? REGIONS[r.regionOf[i]].name : ''; }
   function bufferLines(i, run) {
     var lines = [titleOf(i)];
     if (D.tensors && D.tensors[i]) lines.push(D.tensors[i]);
-    lines.push('size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' + run.name,
-      stepsOf(i) + ': live for ' + countOf(len[i], 'step'));
+    lines.push('size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' +
+      (REGIONS ? regionOf(run, i) + ' (' + run.name + ')' : run.name), stepsOf(i) + ': live for ' + countOf(len[i], 'step'));
     var first = stepText(lower[i]), last = stepText(upper[i] - 1);
     if (first && len[i] === 1) lines.push('at ' + first);
     else if (first && last) lines.push('from ' + first, 'to ' + last);
+    if (REGIONS) {
+      /* What the buffer costs where it is: its uses, and outside the fastest memory its traffic (svg.c's). */
+      var uses = D.uses ? D.uses[i] : 1;
+      lines.push(countOf(uses, 'use') + (run.regionOf[i] > 0 ? ': ' + fmtExact(size[i] * uses) +
+        ' of slow-memory traffic' : ''));
+    }
     return lines;
   }
   function zoomAt(f, fx, fy, what) {
@@ -735,7 +847,8 @@
       li.appendChild(b);
       if (nameOf(i) !== idOf(i)) li.appendChild(document.createTextNode(' (' + idOf(i) + ')'));
       var where = len[i] === 0 || size[i] === 0 ? ': not in memory (never live or empty)' :
-        ': ' + fmtBytes(size[i]) + ', ' + stepsOf(i) + (bestRun ? ', offset ' + fmtBytes(bestRun.off[i]) : '');
+        ': ' + fmtBytes(size[i]) + ', ' + stepsOf(i) + (bestRun ? ', offset ' + fmtBytes(bestRun.off[i]) +
+        (REGIONS ? ' in ' + regionOf(bestRun, i) : '') : '');
       li.appendChild(document.createTextNode(where));
       frag.appendChild(li);
     });
@@ -813,15 +926,21 @@
     drawAll();
     var ms = Math.round(performance.now() - started);
     check.dataset.panels = String(panels.length);
+    check.dataset.figures = String(figures.length);
+    check.dataset.regions = String(REGIONS ? REGIONS.length : 0);
+    /* Each canvas read back once (Chromium warns on the console about a second read). */
+    var first = figures.length ? figures[0].panels.map(function (p) { return painted(p.base, p.dpr); }) : [];
+    check.dataset.regionPainted = first.join(' ');
     check.dataset.beyond = String(panels.filter(function (p) { return p.beyond; }).length);
     check.dataset.drawn = String(order.length);
-    check.dataset.painted = String(panels.length ? painted(panels[0].base, panels[0].dpr) : 0);
+    check.dataset.painted = String(first.length ? first[0] : 0);
     check.dataset.livePainted = String(painted(liveCanvas, live.dpr));
     check.dataset.ms = String(ms);
     if (!errors.length) {
       check.dataset.state = 'ok';
       check.dataset.errors = '0';
-      check.textContent = 'Drawn in ' + ms + ' ms: ' + countOf(panels.length, 'plan') + ', ' +
+      check.textContent = 'Drawn in ' + ms + ' ms: ' + countOf(figures.length, 'plan') + ', ' +
+        (REGIONS ? countOf(REGIONS.length, 'region') + ', ' : '') +
         countOf(order.length, 'buffer') + ' in memory.';
     }
   } catch (e) {

@@ -43,7 +43,11 @@ enum {
     LIVE_H = 120,   /* the live-bytes panel */
     BOTTOM = 58,    /* step labels, axis name and the bound's caption */
     VERDICT_LINE = 16, /* a line of the verdict under the drawing, when the plan drawn does not fit */
-    DETAIL_LIMIT = 4000
+    DETAIL_LIMIT = 4000,
+    REGION_HEAD = 24,    /* a region's panel: its title above the plot, */
+    REGION_PLOT_H = 240, /* the plot, */
+    REGION_FOOT = 30,    /* the step labels under it */
+    REGION_BOTTOM = 24   /* the axis name under the last panel */
 };
 #define MIN_H 2.0 /* px: the thinnest buffer drawn one by one, so every one is visible and can be hovered */
 /* px a character of the heading (15 px bold): DejaVu Sans Bold, the widest common sans-serif, takes 8.7 on average
@@ -198,14 +202,21 @@ static void class_label(char *out, size_t size, const size_classes *c, unsigned 
 
 /* ---- The picture's geometry ------------------------------------------------------------------------------------ */
 
+/* One panel: the buffers of one arena (the plan's, or one region's) drawn between y = top and top + plot_h on the
+ * picture's step scale. Every panel of a picture shares t0, t1 and the size classes; y_hi is the panel's own. */
 typedef struct picture {
     const cli_session *s;
-    const cli_run *run;
+    const cli_run *run;   /* the plan drawn (one arena); NULL for a region's panel */
+    const uint64_t *offsets; /* per buffer: its offset in this panel's arena (buffers of other regions: ignored) */
+    uint64_t arena;       /* bytes of the arena drawn */
+    uint64_t capacity;    /* the arena's capacity, APLAN_UNLIMITED when none: what passes it is outlined and tinted */
+    size_t region;        /* the region drawn, SIZE_MAX for one arena */
     size_t *order;        /* the buffers that occupy memory, largest area (steps x bytes) first: painting order */
     size_t drawn;         /* entries of order */
     size_t individual;    /* order[0..individual) are drawn one by one, the rest at pixel resolution */
-    uint64_t t0, t1;      /* steps across */
-    uint64_t y_hi;        /* bytes down: max(arena, bound) */
+    uint64_t t0, t1;      /* steps across: t0 < t1 */
+    uint64_t y_hi;        /* bytes down, 0 at the top: at least 1 */
+    int top, plot_h;      /* px: where the plot starts, and its height */
     size_classes classes;
 } picture;
 
@@ -218,7 +229,7 @@ static double x_of(const picture *g, uint64_t step) {
 }
 
 static double y_of(const picture *g, double bytes) {
-    return TOP + bytes / (double)g->y_hi * PLOT_H;
+    return g->top + bytes / (double)g->y_hi * g->plot_h;
 }
 
 static bool occupies(const cli_session *s, size_t i) {
@@ -243,12 +254,38 @@ static bool sort_items(uint32_t *items, size_t n, const uint64_t *keys) {
     return ok;
 }
 
-/* Fill g: the extent, the painting order and the classes. false when out of memory. */
-static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
+/* What the buffers that occupy memory span: steps [t0, t1) and sizes [smin, smax], over all of them (count > 0) or
+ * none (count 0: t0 = t1 = 0, smin = smax = 1). */
+typedef struct extent {
+    uint64_t t0, t1, smin, smax;
+    size_t count;
+} extent;
+
+static extent buffers_extent(const cli_session *s) {
+    extent e = {UINT64_MAX, 0, UINT64_MAX, 0, 0};
+    for (size_t i = 0; i < s->input->count; i++) {
+        if (!occupies(s, i)) continue;
+        const aplan_buffer *b = &s->input->buffers[i];
+        uint64_t size = aplan_buffer_size(&s->problem, i);
+        if (b->lower < e.t0) e.t0 = b->lower;
+        if (b->upper > e.t1) e.t1 = b->upper;
+        if (size < e.smin) e.smin = size;
+        if (size > e.smax) e.smax = size;
+        e.count++;
+    }
+    if (e.count == 0) e.t0 = e.t1 = 0, e.smin = e.smax = 1;
+    return e;
+}
+
+/* g->order: the buffers of the panel that occupy memory (every one when region_of is NULL, else those region_of puts
+ * in g->region), largest area first, equal areas by index; then the split between the ones drawn one by one and the
+ * pixel layer: every one up to limit; past it, the buffers whose rectangle covers a pixel each way, largest first,
+ * up to limit, the rest to the pixel layer, the order staying largest first within each part. g's scales (t0, t1,
+ * y_hi, plot_h) must be set. false when out of memory (g->order then NULL). */
+static bool panel_order(picture *g, const uint32_t *region_of, size_t limit) {
+    const cli_session *s = g->s;
     const cli_input *in = s->input;
-    memset(g, 0, sizeof *g);
-    g->s = s;
-    g->run = run;
+    g->drawn = g->individual = 0;
     g->order = malloc((in->count > 0 ? in->count : 1u) * sizeof *g->order);
     uint64_t *keys = malloc((in->count > 0 ? in->count : 1u) * sizeof *keys); /* by buffer: largest area first */
     uint32_t *by_area = malloc((in->count > 0 ? in->count : 1u) * sizeof *by_area);
@@ -256,61 +293,70 @@ static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
         free(by_area);
         free(keys);
         free(g->order);
+        g->order = NULL;
         return false;
     }
-    uint64_t t0 = UINT64_MAX, t1 = 0, smin = UINT64_MAX, smax = 0;
     for (size_t i = 0; i < in->count; i++) {
-        if (!occupies(s, i)) continue;
+        if (!occupies(s, i) || (region_of != NULL && region_of[i] != g->region)) continue;
         const aplan_buffer *b = &in->buffers[i];
-        uint64_t size = aplan_buffer_size(&s->problem, i);
-        if (b->lower < t0) t0 = b->lower;
-        if (b->upper > t1) t1 = b->upper;
-        if (size < smin) smin = size;
-        if (size > smax) smax = size;
-        keys[i] = ~order_of((double)size * (double)(b->upper - b->lower));
+        keys[i] = ~order_of((double)aplan_buffer_size(&s->problem, i) * (double)(b->upper - b->lower));
         by_area[g->drawn++] = (uint32_t)i;
     }
-    if (g->drawn == 0) t0 = t1 = 0, smin = smax = 1;
-    if (s->bound_step < t0) t0 = s->bound_step;
-    if (s->bound_step + 1u > t1) t1 = s->bound_step + 1u;
-    g->t0 = t0;
-    g->t1 = t1;
-    uint64_t arena = run->result.arena_size;
-    g->y_hi = arena > s->bound ? arena : s->bound;
-    if (g->y_hi == 0) g->y_hi = 1;
-    g->classes = make_classes(smin, smax);
-    const bool sorted = sort_items(by_area, g->drawn, keys); /* equal areas: by index */
+    const bool sorted = sort_items(by_area, g->drawn, keys);
     for (size_t k = 0; k < g->drawn; k++) g->order[k] = by_area[k];
     free(by_area);
     free(keys);
     if (!sorted) {
         free(g->order);
+        g->order = NULL;
         return false;
     }
-    /* One by one: everything up to DETAIL_LIMIT; past it, the buffers whose rectangle covers a pixel each way, largest
-     * first, up to the limit; the rest go to the pixel layer. The order stays largest first within each part. */
-    if (g->drawn <= DETAIL_LIMIT) {
+    if (g->drawn <= limit) {
         g->individual = g->drawn;
-    } else {
-        size_t *rest = malloc(g->drawn * sizeof *rest);
-        if (rest == NULL) {
-            free(g->order);
-            return false;
-        }
-        size_t kept = 0, others = 0;
-        for (size_t k = 0; k < g->drawn; k++) {
-            size_t i = g->order[k];
-            const aplan_buffer *b = &in->buffers[i];
-            double w = x_of(g, b->upper) - x_of(g, b->lower);
-            double h = (double)aplan_buffer_size(&s->problem, i) / (double)g->y_hi * PLOT_H;
-            if (kept < DETAIL_LIMIT && w >= 1.0 && h >= 1.0) g->order[kept++] = i;
-            else rest[others++] = i;
-        }
-        memcpy(g->order + kept, rest, others * sizeof *rest);
-        free(rest);
-        g->individual = kept;
+        return true;
     }
+    size_t *rest = malloc(g->drawn * sizeof *rest);
+    if (rest == NULL) {
+        free(g->order);
+        g->order = NULL;
+        return false;
+    }
+    size_t kept = 0, others = 0;
+    for (size_t k = 0; k < g->drawn; k++) {
+        size_t i = g->order[k];
+        const aplan_buffer *b = &in->buffers[i];
+        double w = x_of(g, b->upper) - x_of(g, b->lower);
+        double h = (double)aplan_buffer_size(&s->problem, i) / (double)g->y_hi * g->plot_h;
+        if (kept < limit && w >= 1.0 && h >= 1.0) g->order[kept++] = i;
+        else rest[others++] = i;
+    }
+    memcpy(g->order + kept, rest, others * sizeof *rest);
+    free(rest);
+    g->individual = kept;
     return true;
+}
+
+/* Fill g for the one-arena picture of run: the extent (the buffers' steps and the bound's step), bytes down to
+ * max(arena, bound), the painting order and the classes. false when out of memory. */
+static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
+    memset(g, 0, sizeof *g);
+    g->s = s;
+    g->run = run;
+    g->offsets = run->offsets;
+    g->arena = run->result.arena_size;
+    g->capacity = s->settings.capacity;
+    g->region = SIZE_MAX;
+    g->top = TOP;
+    g->plot_h = PLOT_H;
+    extent e = buffers_extent(s);
+    if (s->bound_step < e.t0) e.t0 = s->bound_step;
+    if (s->bound_step + 1u > e.t1) e.t1 = s->bound_step + 1u;
+    g->t0 = e.t0;
+    g->t1 = e.t1;
+    g->y_hi = g->arena > s->bound ? g->arena : s->bound;
+    if (g->y_hi == 0) g->y_hi = 1;
+    g->classes = make_classes(e.smin, e.smax);
+    return panel_order(g, NULL, DETAIL_LIMIT);
 }
 
 /* ---- Axes ------------------------------------------------------------------------------------------------------ */
@@ -445,17 +491,28 @@ static void write_lifetime_ops(FILE *out, const cli_input *in, const aplan_buffe
     }
 }
 
+/* In a region's panel, what the buffer costs: "; 2 uses" in the fastest region (region 0), "; 2 uses: 18 KiB (18432
+ * bytes) of slow-memory traffic" in any other (its size times its uses, <aplan/regions.h>). */
+static void write_buffer_traffic(FILE *out, const cli_session *s, size_t region, size_t i) {
+    const uint64_t uses = s->regions.uses != NULL ? s->regions.uses[i] : 1u;
+    fprintf(out, "; %llu use%s", (unsigned long long)uses, cli_s(uses));
+    if (region == 0) return;
+    char t[64];
+    fmt_bytes_exact(t, sizeof t, aplan_buffer_size(&s->problem, i) * uses); /* within 64 bits: validated traffic */
+    fprintf(out, ": %s of slow-memory traffic", t);
+}
+
 static void write_buffer(FILE *out, const picture *g, size_t i) {
     const cli_session *s = g->s;
     const aplan_buffer *b = &s->input->buffers[i];
-    uint64_t size = aplan_buffer_size(&s->problem, i), off = g->run->offsets[i];
+    uint64_t size = aplan_buffer_size(&s->problem, i), off = g->offsets[i];
     double x = x_of(g, b->lower), w = x_of(g, b->upper) - x;
     double y = y_of(g, (double)off), h = y_of(g, (double)off + (double)size) - y;
     if (w < MIN_W) w = MIN_W;
     if (h < MIN_H) h = MIN_H;
     unsigned k = class_of(&g->classes, size);
     /* A buffer that passes the capacity is outlined in red (a plan drawn although it does not fit). */
-    uint64_t cap = s->settings.capacity;
+    uint64_t cap = g->capacity;
     const char *outline = cap != APLAN_UNLIMITED && size > cap - (off < cap ? off : cap)
                               ? " stroke=\"#d7191c\" stroke-width=\"1.5\" data-over=\"1\""
                           : w > 4.0 && h > 4.0 ? " stroke=\"#fff\" stroke-width=\"0.6\""
@@ -467,10 +524,12 @@ static void write_buffer(FILE *out, const picture *g, size_t i) {
     if (off < 1024u) snprintf(of, sizeof of, "%llu", (unsigned long long)off);
     else fmt_bytes(of, sizeof of, off), snprintf(of + strlen(of), sizeof of - strlen(of), " (%llu)", (unsigned long long)off);
     write_buffer_title(out, s->input, i);
-    /* "at offset 4" below 1 KiB, "at offset 896 KiB (917504)" above */
-    fprintf(out, ": %s at offset %s, steps [%llu, %llu)", sz, of, (unsigned long long)b->lower,
+    /* "at offset 4" below 1 KiB, "at offset 896 KiB (917504)" above; in a region's panel, "... in fast" */
+    fprintf(out, ": %s at offset %s%s%s, steps [%llu, %llu)", sz, of, g->region != SIZE_MAX ? " in " : "",
+            g->region != SIZE_MAX ? s->regions.spec[g->region].name : "", (unsigned long long)b->lower,
             (unsigned long long)b->upper);
     write_lifetime_ops(out, s->input, b);
+    if (g->region != SIZE_MAX) write_buffer_traffic(out, s, g->region, i);
     fputs("</title></rect>\n", out);
     /* A label only where it fits (about 6.5 px per character at 11 px): the name, else the id when it is shorter. */
     const char *name = buffer_name(s->input, i);
@@ -489,19 +548,20 @@ typedef struct pixel_run {
 } pixel_run;
 
 /* Close the runs of prev that column c does not continue; the rest carry over into next with their start column.
- * Emitted as path rectangles, merged across columns, so a block of pixels costs one "M..z". */
-static size_t carry_runs(FILE *out, const pixel_run *prev, size_t np, pixel_run *next, size_t nn, size_t c) {
+ * Emitted as path rectangles, merged across columns, so a block of pixels costs one "M..z"; row r is at y top + r. */
+static size_t carry_runs(FILE *out, const pixel_run *prev, size_t np, pixel_run *next, size_t nn, size_t c,
+                         size_t top) {
     size_t a = 0, written = 0;
     for (size_t k = 0; k < nn; k++) {
         while (a < np && prev[a].r0 < next[k].r0) {
-            fprintf(out, "M%zu %zuh%zuv%zuh-%zuz", LEFT + prev[a].since, TOP + prev[a].r0, c - prev[a].since,
+            fprintf(out, "M%zu %zuh%zuv%zuh-%zuz", LEFT + prev[a].since, top + prev[a].r0, c - prev[a].since,
                     prev[a].r1 - prev[a].r0, c - prev[a].since);
             written++, a++;
         }
         if (a < np && prev[a].r0 == next[k].r0 && prev[a].r1 == next[k].r1) next[k].since = prev[a++].since;
     }
     for (; a < np; a++) {
-        fprintf(out, "M%zu %zuh%zuv%zuh-%zuz", LEFT + prev[a].since, TOP + prev[a].r0, c - prev[a].since,
+        fprintf(out, "M%zu %zuh%zuv%zuh-%zuz", LEFT + prev[a].since, top + prev[a].r0, c - prev[a].since,
                 prev[a].r1 - prev[a].r0, c - prev[a].since);
         written++;
     }
@@ -512,7 +572,7 @@ static size_t carry_runs(FILE *out, const pixel_run *prev, size_t np, pixel_run 
  * painted over it; then one path per class. Costs cols x rows bytes and the pixels covered. false: out of memory. */
 static bool write_pixel_layer(FILE *out, const picture *g) {
     const cli_session *s = g->s;
-    const size_t cols = (size_t)plot_w, rows = PLOT_H;
+    const size_t cols = (size_t)plot_w, rows = (size_t)g->plot_h;
     if (g->individual == g->drawn) return true;
     unsigned char *cell = calloc(cols * rows, 1); /* column-major: cell[c * rows + r] = class + 1, 0 when empty */
     pixel_run *runs = malloc(2u * rows * sizeof *runs);
@@ -524,9 +584,9 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
     for (size_t k = g->individual; k < g->drawn; k++) {
         size_t i = g->order[k];
         const aplan_buffer *b = &s->input->buffers[i];
-        uint64_t size = aplan_buffer_size(&s->problem, i), off = g->run->offsets[i];
+        uint64_t size = aplan_buffer_size(&s->problem, i), off = g->offsets[i];
         double x0 = x_of(g, b->lower) - LEFT, x1 = x_of(g, b->upper) - LEFT;
-        double y0 = y_of(g, (double)off) - TOP, y1 = y_of(g, (double)off + (double)size) - TOP;
+        double y0 = y_of(g, (double)off) - g->top, y1 = y_of(g, (double)off + (double)size) - g->top;
         size_t c0 = (size_t)(x0 + 0.5), c1 = (size_t)(x1 + 0.5), r0 = (size_t)(y0 + 0.5), r1 = (size_t)(y1 + 0.5);
         if (c1 <= c0) c1 = c0 + 1u;
         if (r1 <= r0) r1 = r0 + 1u;
@@ -556,7 +616,7 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
                 while (r < rows && cell[c * rows + r] == k + 1u) r++;
                 next[nn++] = (pixel_run){r0, r, c};
             }
-            (void)carry_runs(out, prev, np, next, nn, c);
+            (void)carry_runs(out, prev, np, next, nn, c, (size_t)g->top);
             pixel_run *t = prev;
             prev = next, next = t, np = nn;
         }
@@ -657,6 +717,48 @@ static bool write_live(FILE *out, const picture *g) {
     return true;
 }
 
+/* ---- A panel --------------------------------------------------------------------------------------------------- */
+
+/* The plot of panel g: its frame, the step grid from its top down to grid_bottom with the step labels under the
+ * plot, the byte ticks, the buffers (one by one, then the pixel layer) and, when the arena passes the capacity, the
+ * bytes [capacity, y_hi) tinted over the buffers, which stay hoverable under it. false when out of memory (the pixel
+ * layer; the SVG is then unfinished). */
+static bool write_panel_plot(FILE *out, const picture *g, int grid_bottom) {
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"#f6f6f6\" stroke=\"#999\"/>\n", LEFT,
+            g->top, plot_w, g->plot_h);
+    write_step_ticks(out, g, g->top + g->plot_h + 16, g->top, grid_bottom);
+    write_byte_ticks(out, g, g->top, g->plot_h, false, 8u);
+    fprintf(out, "<text x=\"6\" y=\"%d\" fill=\"#555\">offset</text>\n", g->top + 12);
+
+    fputs("<g class=\"buffers\">\n", out);
+    for (size_t k = 0; k < g->individual; k++) write_buffer(out, g, g->order[k]);
+    bool ok = write_pixel_layer(out, g);
+    fputs("</g>\n", out);
+    if (g->capacity != APLAN_UNLIMITED && g->arena > g->capacity) {
+        double cy = y_of(g, (double)g->capacity);
+        fprintf(out, "<g class=\"overflow\" pointer-events=\"none\"><rect x=\"%d\" y=\"%.2f\" width=\"%.0f\" "
+                     "height=\"%.2f\" fill=\"#e66100\" fill-opacity=\"0.16\"/>", LEFT, cy, plot_w,
+                g->top + g->plot_h - cy);
+        if (g->top + g->plot_h - cy >= 16.0)
+            fprintf(out, "<text x=\"%d\" y=\"%.2f\" fill=\"#a33d00\">beyond the capacity</text>", LEFT + 4, cy + 13.0);
+        fputs("</g>\n", out);
+    }
+    return ok;
+}
+
+/* Where the memory ends: the capacity as a line across the plot with its figure, when it lies within the panel's
+ * bytes (a plan above it, or a region's capacity near its arena); nothing otherwise. */
+static void write_capacity_line(FILE *out, const picture *g) {
+    const uint64_t cap = g->capacity;
+    if (cap == APLAN_UNLIMITED || cap > g->y_hi) return;
+    char c[64];
+    fmt_bytes_exact(c, sizeof c, cap);
+    double cy = y_of(g, (double)cap);
+    fprintf(out, "<line class=\"capacity\" x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#e66100\" "
+                 "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\" fill=\"#e66100\">capacity "
+                 "%s</text>\n", LEFT, cy, LEFT + plot_w, cy, LEFT + plot_w - 4, cy - 3, c);
+}
+
 /* ---- The SVG --------------------------------------------------------------------------------------------------- */
 
 static void write_legend(FILE *out, const picture *g, int y) {
@@ -684,6 +786,8 @@ static const char *proof_text(const cli_session *s, const cli_run *run) {
     return "";
 }
 
+static bool write_heading_line(FILE *out, const cli_session *s, const char *figures);
+
 /* The heading: the input's name and the plan's figures (a, b: the arena and the bound in words; beyond: how far the
  * plan passes the capacity, or ""), in one line that stays inside the drawing: when it would pass the right edge
  * (HEADING_PX a character), the name is shortened from its start as the table shortens names (cli_short_tail); the
@@ -694,6 +798,12 @@ static bool write_heading(FILE *out, const cli_session *s, const cli_run *run, c
     snprintf(figures, sizeof figures, ": %s, arena %s, lower bound %s (%+.1f%%)%s%s%s", run->strategy->name, a, b,
              cli_overhead_percent(run->result.arena_size, s->bound), proof_text(s, run), beyond[0] ? ", " : "",
              beyond);
+    return write_heading_line(out, s, figures);
+}
+
+/* The heading's line: the input's name, then figures (ASCII), shortened as write_heading says. false when out of
+ * memory. */
+static bool write_heading_line(FILE *out, const cli_session *s, const char *figures) {
     char *name = cli_display_text(s->input->name, strlen(s->input->name));
     if (name == NULL) return false;
     size_t room = (size_t)((WIDTH - LEFT - 4) / HEADING_PX), used = strlen(figures); /* figures: ASCII */
@@ -758,24 +868,7 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     fputs("; hover a rectangle for its name, size, offset and steps</text>\n", out);
     write_legend(out, &g, 50);
 
-    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"#f6f6f6\" stroke=\"#999\"/>\n", LEFT,
-            TOP, plot_w, PLOT_H);
-    write_step_ticks(out, &g, TOP + PLOT_H + 16, TOP, live_top + LIVE_H);
-    write_byte_ticks(out, &g, TOP, PLOT_H, false, 8u);
-    fprintf(out, "<text x=\"6\" y=\"%d\" fill=\"#555\">offset</text>\n", TOP + 12);
-
-    fputs("<g class=\"buffers\">\n", out);
-    for (size_t k = 0; k < g.individual; k++) write_buffer(out, &g, g.order[k]);
-    bool ok = write_pixel_layer(out, &g);
-    fputs("</g>\n", out);
-    if (over) { /* bytes [capacity, y_hi): tinted over the buffers, which stay hoverable under it */
-        double cy = y_of(&g, (double)cap);
-        fprintf(out, "<g class=\"overflow\" pointer-events=\"none\"><rect x=\"%d\" y=\"%.2f\" width=\"%.0f\" "
-                     "height=\"%.2f\" fill=\"#e66100\" fill-opacity=\"0.16\"/>", LEFT, cy, plot_w, TOP + PLOT_H - cy);
-        if (TOP + PLOT_H - cy >= 16.0)
-            fprintf(out, "<text x=\"%d\" y=\"%.2f\" fill=\"#a33d00\">beyond the capacity</text>", LEFT + 4, cy + 13.0);
-        fputs("</g>\n", out);
-    }
+    bool ok = write_panel_plot(out, &g, live_top + LIVE_H);
     ok = ok && write_live(out, &g);
 
     /* The lower bound: the step where the live sum peaks, and the bound as a height (no plan ends above it). */
@@ -786,14 +879,7 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1\" "
                  "stroke-dasharray=\"2 3\"/>\n",
             LEFT, by, LEFT + plot_w, by);
-    if (cap != APLAN_UNLIMITED && cap <= g.y_hi) { /* a plan above the capacity: where the RAM ends */
-        char c[64];
-        fmt_bytes_exact(c, sizeof c, cap);
-        double cy = y_of(&g, (double)cap);
-        fprintf(out, "<line class=\"capacity\" x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#e66100\" "
-                     "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\" fill=\"#e66100\">capacity "
-                     "%s</text>\n", LEFT, cy, LEFT + plot_w, cy, LEFT + plot_w - 4, cy - 3, c);
-    }
+    write_capacity_line(out, &g);
     fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">step</text>\n", LEFT + plot_w / 2,
             live_top + LIVE_H + 32);
     char what[160];
@@ -827,6 +913,224 @@ int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run, const cli
     return CLI_EXIT_OK;
 }
 
+/* ---- Several regions: one panel per region ------------------------------------------------------------------- */
+
+/* The bytes down a region's panel: its arena (or the bound of what can go nowhere else, when larger), stretched to
+ * its capacity when that is at most twice as much, so the capacity shows as a line without squeezing the buffers
+ * into less than half the plot; an empty region shows its capacity. At least 1. */
+static uint64_t region_y_hi(uint64_t arena, uint64_t bound, uint64_t capacity) {
+    uint64_t hi = arena > bound ? arena : bound;
+    if (capacity != APLAN_UNLIMITED && capacity > hi && (hi == 0 || capacity / 2u <= hi)) hi = capacity;
+    return hi > 0 ? hi : 1u;
+}
+
+/* DETAIL_LIMIT shared by n panels holding counts[r] buffers each: limits[r] is how many panel r may draw one by one.
+ * The panels with the fewest buffers are served first, each an equal share of what is left, so a share a small
+ * panel does not use goes to the larger ones; the limits add up to DETAIL_LIMIT at most. */
+static void detail_limits(const size_t *counts, size_t n, size_t *limits) {
+    size_t by_count[CLI_MAX_REGIONS];
+    for (size_t r = 0; r < n; r++) {
+        size_t k = r;
+        for (; k > 0 && counts[by_count[k - 1]] > counts[r]; k--) by_count[k] = by_count[k - 1];
+        by_count[k] = r;
+    }
+    size_t left = DETAIL_LIMIT;
+    for (size_t k = 0; k < n; k++) {
+        size_t r = by_count[k], share = left / (n - k);
+        limits[r] = counts[r] < share ? counts[r] : share;
+        left -= limits[r];
+    }
+}
+
+/* Whether the region plan's traffic is proven the least: a run proved that no plan fitting every region has less
+ * (outcome OPTIMAL) and plan's traffic is that run's. */
+static bool traffic_proven(const cli_region_session *rg, const cli_region_run *plan) {
+    for (size_t k = 0; k < rg->run_count; k++) {
+        const cli_region_run *r = &rg->runs[k];
+        if (r->planned && r->status == APLAN_OK && r->result.outcome == APLAN_OUTCOME_OPTIMAL &&
+            r->result.traffic == plan->result.traffic)
+            return true;
+    }
+    return false;
+}
+
+/* The buffers run puts in region r (those that occupy memory or not). */
+static size_t region_buffers(const cli_session *s, const cli_region_run *run, size_t r) {
+    size_t n = 0;
+    for (size_t i = 0; i < s->input->count; i++) n += run->region_of[i] == r;
+    return n;
+}
+
+/* "does not fit: <why>" for a region plan that passes a capacity, "" otherwise. */
+static void region_verdict(const cli_region_run *run, char *out, size_t size) {
+    if (run->status == APLAN_OK) out[0] = '\0';
+    else snprintf(out, size, "does not fit: %s", run->error);
+}
+
+/* Panel g of a region plan: its title (the region's name, capacity, arena and buffers), its plot, the bound of what
+ * can go nowhere else (when there is one), the arena when the plot reaches past it, and the capacity: a line, or a
+ * note when it lies below the plot's bytes. One <g class="region" data-region=NAME> holds it all. false when out of
+ * memory. */
+static bool write_region_panel(FILE *out, const picture *g, const cli_region_run *run) {
+    const cli_session *s = g->s;
+    const cli_region_session *rg = &s->regions;
+    const size_t r = g->region;
+    const uint64_t cap = g->capacity, bound = rg->bounds[r];
+    const size_t held = region_buffers(s, run, r);
+    fputs("<g class=\"region\" data-region=\"", out);
+    put_text(out, rg->spec[r].name, IN_XML);
+    fprintf(out, "\" data-buffers=\"%zu\" data-drawn=\"%zu\" data-individual=\"%zu\">\n", held, g->drawn,
+            g->individual);
+    char c[64], a[64], more[160] = "";
+    fmt_bytes_exact(a, sizeof a, g->arena);
+    if (cap == APLAN_UNLIMITED) snprintf(c, sizeof c, "unlimited");
+    else fmt_bytes_exact(c, sizeof c, cap);
+    if (cap != APLAN_UNLIMITED && g->arena > cap) {
+        char by[64];
+        fmt_bytes_exact(by, sizeof by, g->arena - cap);
+        snprintf(more, sizeof more, ", %s over the capacity", by);
+    } else if (cap != APLAN_UNLIMITED && cap > 0) {
+        snprintf(more, sizeof more, " (%.1f%% of it)", 100.0 * (double)g->arena / (double)cap);
+    }
+    fprintf(out, "<text class=\"region-title\" x=\"%d\" y=\"%d\" font-size=\"13\"><tspan font-weight=\"bold\">", LEFT,
+            g->top - 8);
+    put_text(out, rg->spec[r].name, IN_XML);
+    fprintf(out, "</tspan>: capacity %s; arena %s%s; %zu buffer%s", c, a, more, held, cli_s(held));
+    if (bound > 0) {
+        char b[64];
+        fmt_bytes_exact(b, sizeof b, bound);
+        fprintf(out, "; lower bound %s (what can go nowhere else)", b);
+    }
+    fputs("</text>\n", out);
+    bool ok = write_panel_plot(out, g, g->top + g->plot_h);
+    if (g->drawn == 0) {
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#777\">no buffer in ", LEFT + plot_w / 2,
+                g->top + g->plot_h / 2);
+        put_text(out, rg->spec[r].name, IN_XML);
+        fputs("</text>\n", out);
+    }
+    if (bound > 0 && bound <= g->y_hi) {
+        double by = y_of(g, (double)bound);
+        fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" "
+                     "stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\n", LEFT, by, LEFT + plot_w, by);
+    }
+    if (g->arena > 0 && g->arena < g->y_hi) {
+        double ay = y_of(g, (double)g->arena);
+        fprintf(out, "<line class=\"arena\" x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#333\" "
+                     "stroke-width=\"1\"/>\n", LEFT, ay, LEFT + plot_w, ay);
+    }
+    write_capacity_line(out, g);
+    if (cap != APLAN_UNLIMITED && cap > g->y_hi)
+        fprintf(out, "<text class=\"capacity\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" fill=\"#e66100\">capacity %s, "
+                     "past the bottom of this plot</text>\n", LEFT + plot_w - 4, g->top + g->plot_h - 6, c);
+    fputs("</g>\n", out);
+    return ok;
+}
+
+/* The region plan's heading figures: strategy, traffic, its bound, whether it is proven least or does not fit. */
+static void region_figures(const cli_session *s, const cli_region_run *run, char *out, size_t size) {
+    const cli_region_session *rg = &s->regions;
+    const uint64_t traffic = run->result.traffic;
+    char t[64], b[64], percent[32] = "";
+    fmt_bytes_exact(t, sizeof t, traffic);
+    fmt_bytes_exact(b, sizeof b, rg->traffic_bound);
+    if (rg->traffic_bound > 0) snprintf(percent, sizeof percent, " (%+.1f%%)", cli_overhead_percent(traffic, rg->traffic_bound));
+    snprintf(out, size, ": %s, traffic %s, lower bound %s%s%s%s", run->strategy->name, t, b, percent,
+             traffic != rg->traffic_bound && traffic_proven(rg, run) ? ", proven least" : "",
+             run->status != APLAN_OK ? ", does not fit" : "");
+}
+
+static bool region_svg_body(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    const cli_region_session *rg = &s->regions;
+    const cli_region_run *run = &rg->runs[rg->best];
+    const size_t n = rg->count;
+    extent e = buffers_extent(s);
+    if (e.count == 0) e.t1 = e.t0 + 1u; /* nothing in memory: one step across */
+    size_t counts[CLI_MAX_REGIONS] = {0}, limits[CLI_MAX_REGIONS];
+    for (size_t i = 0; i < in->count; i++)
+        if (occupies(s, i)) counts[run->region_of[i]]++;
+    detail_limits(counts, n, limits);
+    const int pitch = REGION_HEAD + REGION_PLOT_H + REGION_FOOT;
+    picture panel[CLI_MAX_REGIONS];
+    bool ok = true;
+    size_t drawn = 0, individual = 0;
+    for (size_t r = 0; r < n; r++) {
+        picture *g = &panel[r];
+        memset(g, 0, sizeof *g);
+        g->s = s;
+        g->offsets = run->offsets;
+        g->arena = run->arenas[r];
+        g->capacity = rg->spec[r].size;
+        g->region = r;
+        g->t0 = e.t0;
+        g->t1 = e.t1;
+        g->y_hi = region_y_hi(g->arena, rg->bounds[r], g->capacity);
+        g->top = TOP + (int)r * pitch + REGION_HEAD;
+        g->plot_h = REGION_PLOT_H;
+        g->classes = make_classes(e.smin, e.smax); /* the whole input's: a colour means one size in every panel */
+        ok = ok && panel_order(g, run->region_of, limits[r]);
+        drawn += g->drawn;
+        individual += g->individual;
+    }
+    char verdict[CLI_VERDICT_SIZE], figures[CLI_VERDICT_SIZE];
+    region_verdict(run, verdict, sizeof verdict);
+    region_figures(s, run, figures, sizeof figures);
+    size_t first = verdict_break(verdict);
+    const int verdict_lines = verdict[0] == '\0' ? 0 : first < strlen(verdict) ? 2 : 1;
+    const int base = TOP + (int)n * pitch; /* under the last panel */
+    const int height = base + REGION_BOTTOM + verdict_lines * VERDICT_LINE;
+    if (ok) {
+        fprintf(out,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"aplan-layout aplan-regions\" width=\"%d\" "
+                "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\" data-buffers=\"%zu\" "
+                "data-drawn=\"%zu\" data-individual=\"%zu\" data-regions=\"%zu\">\n",
+                WIDTH, height, WIDTH, height, in->count, drawn, individual, n);
+        fputs("<title>", out);
+        put_text(out, in->name, IN_XML);
+        put_text(out, figures, IN_XML);
+        fprintf(out, "; %zu region%s, fastest first</title>\n", n, cli_s(n));
+        fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
+        ok = write_heading_line(out, s, figures);
+    }
+    if (ok) {
+        /* At most about 175 characters (6.2 px each at 11 px), so the line ends inside the drawing. */
+        fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down, a panel per region; "
+                     "%zu buffer%s in memory", LEFT, drawn, cli_s(drawn));
+        if (individual < drawn)
+            fprintf(out, ", %zu drawn one by one, the other %zu at pixel resolution; hover a rectangle for its figures",
+                    individual, drawn - individual);
+        else
+            fputs("; hover a rectangle for its name, size, offset, steps and uses", out);
+        fputs("</text>\n", out);
+        write_legend(out, &panel[0], 50);
+    }
+    for (size_t r = 0; ok && r < n; r++) ok = write_region_panel(out, &panel[r], run);
+    if (ok) {
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">step</text>\n", LEFT + plot_w / 2, base + 10);
+        for (int line = 0; line < verdict_lines; line++) {
+            fprintf(out, "<text class=\"verdict\" x=\"%d\" y=\"%d\" fill=\"#c00\" font-weight=\"bold\">",
+                    line == 0 ? LEFT : LEFT + 12, base + REGION_BOTTOM + 8 + line * VERDICT_LINE);
+            if (line == 0) verdict[first] = '\0';
+            put_text(out, line == 0 ? verdict : verdict + first + 1u, IN_XML);
+            fputs("</text>\n", out);
+        }
+        fputs("</svg>\n", out);
+    }
+    for (size_t r = 0; r < n; r++) free(panel[r].order);
+    return ok;
+}
+
+int cli_write_region_svg(FILE *out, const cli_session *s, const cli_options *o) {
+    (void)o;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+    if (!region_svg_body(out, s)) {
+        cli_error("out of memory drawing the SVG");
+        return CLI_EXIT_INTERNAL;
+    }
+    return CLI_EXIT_OK;
+}
+
 /* ---- The HTML report ------------------------------------------------------------------------------------------- */
 
 /* Strategies whose arena is more than this many times the best start hidden (a checkbox shows them): with the same
@@ -843,34 +1147,16 @@ static void json_u64_array(FILE *out, const char *key, const uint64_t *v, size_t
     fputc(']', out);
 }
 
-/* The plan data the page's script draws, once: columns of one entry per input buffer (id, lower, len = upper -
- * lower or 0, planned size) and one column of offsets per run (null when it did not plan). Numbers above 2^53 lose
- * precision in the script (a double); the table above it is written here, exact. */
-static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
+/* The columns of one entry per input buffer, each written as ',\n"key":[...]': id, names (when some differ from
+ * the ids), tensors (a model's), steps (one text per step, when the input names them), lower, len = upper - lower
+ * or 0, and the planned size. false when out of memory. */
+static bool write_buffer_columns(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
     size_t n = in->count;
     /* calloc, not malloc: gcc 12 at -m32 -O2 cannot tell that every read of a column follows its write. */
     uint64_t *col = calloc(n > 0 ? n : 1u, sizeof *col);
     if (col == NULL) return false;
-    fputs("{\"name\":", out);
-    json_text(out, in->name);
-    fprintf(out, ",\"bound\":%llu,\"boundStep\":%llu,\"alignment\":%llu,\"capacity\":", (unsigned long long)s->bound,
-            (unsigned long long)s->bound_step, (unsigned long long)s->settings.alignment);
-    if (s->settings.capacity != APLAN_UNLIMITED) fprintf(out, "%llu", (unsigned long long)s->settings.capacity);
-    else fputs("null", out);
-    fputs(",\"runs\":[", out);
-    for (size_t k = 0; k < s->run_count; k++) {
-        const cli_run *r = &s->runs[k];
-        fputs(k > 0 ? ",\n{\"name\":" : "\n{\"name\":", out);
-        json_text(out, r->strategy->name);
-        fprintf(out, ",\"planned\":%s,\"arena\":%llu,\"best\":%s,\"shown\":%s,\"outcome\":",
-                r->planned ? "true" : "false", (unsigned long long)(r->planned ? r->result.arena_size : 0u),
-                r == best ? "true" : "false", shown_first(r, best) ? "true" : "false");
-        if (cli_outcome_key(r) != NULL) json_text(out, cli_outcome_key(r));
-        else fputs("null", out);
-        fprintf(out, ",\"nodes\":%llu}", (unsigned long long)r->result.nodes);
-    }
-    fputs("],\n\"id\":[", out);
+    fputs(",\n\"id\":[", out);
     for (size_t i = 0; i < n; i++) {
         if (i > 0) fputc(',', out);
         json_text(out, in->ids[i]);
@@ -915,6 +1201,36 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
     json_u64_array(out, "len", col, n);
     for (size_t i = 0; i < n; i++) col[i] = aplan_buffer_size(&s->problem, i);
     json_u64_array(out, "size", col, n);
+    free(col);
+    return true;
+}
+
+/* The plan data the page's script draws, once: columns of one entry per input buffer (id, lower, len = upper -
+ * lower or 0, planned size) and one column of offsets per run (null when it did not plan). Numbers above 2^53 lose
+ * precision in the script (a double); the table above it is written here, exact. */
+static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
+    const cli_input *in = s->input;
+    size_t n = in->count;
+    fputs("{\"name\":", out);
+    json_text(out, in->name);
+    fprintf(out, ",\"bound\":%llu,\"boundStep\":%llu,\"alignment\":%llu,\"capacity\":", (unsigned long long)s->bound,
+            (unsigned long long)s->bound_step, (unsigned long long)s->settings.alignment);
+    if (s->settings.capacity != APLAN_UNLIMITED) fprintf(out, "%llu", (unsigned long long)s->settings.capacity);
+    else fputs("null", out);
+    fputs(",\"runs\":[", out);
+    for (size_t k = 0; k < s->run_count; k++) {
+        const cli_run *r = &s->runs[k];
+        fputs(k > 0 ? ",\n{\"name\":" : "\n{\"name\":", out);
+        json_text(out, r->strategy->name);
+        fprintf(out, ",\"planned\":%s,\"arena\":%llu,\"best\":%s,\"shown\":%s,\"outcome\":",
+                r->planned ? "true" : "false", (unsigned long long)(r->planned ? r->result.arena_size : 0u),
+                r == best ? "true" : "false", shown_first(r, best) ? "true" : "false");
+        if (cli_outcome_key(r) != NULL) json_text(out, cli_outcome_key(r));
+        else fputs("null", out);
+        fprintf(out, ",\"nodes\":%llu}", (unsigned long long)r->result.nodes);
+    }
+    fputc(']', out);
+    if (!write_buffer_columns(out, s)) return false;
     fputs(",\n\"offsets\":[", out);
     for (size_t k = 0; k < s->run_count; k++) {
         const cli_run *r = &s->runs[k];
@@ -928,9 +1244,9 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
         fputc(']', out);
     }
     fputs("]}", out);
-    free(col);
     return true;
 }
+
 
 /* The runs' table; shown is the plan the page is about (the best, or the smallest when none fits), which the others
  * are compared with. */
@@ -973,9 +1289,8 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
     fputs("</table></div>\n", out);
 }
 
-int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
-    (void)o;
-    const cli_input *in = s->input;
+/* The page from its doctype to its <h1>, the input's name, with the style sheet. */
+static void write_page_head(FILE *out, const cli_input *in) {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>aplan: ", out);
     put_text(out, in->name, IN_XML);
@@ -983,9 +1298,31 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cl
     for (const char *const *line = cli_report_style; *line != NULL; line++) fputs(*line, out);
     fputs("</style>\n</head>\n<body>\n<h1>", out);
     put_text(out, in->name, IN_XML);
+    fputs("</h1>\n", out);
+}
+
+/* Where the script draws, up to the opening of the data's <script> element; the data follows. */
+static void write_page_app(FILE *out) {
+    fputs("<div id=\"app\"></div>\n<noscript><p>The plans are drawn by the page's script; without it, "
+          "<code>aplan plan -f svg</code> draws the best plan as a static picture.</p></noscript>\n"
+          "<p id=\"selfcheck\" data-state=\"loading\"></p>\n<script type=\"application/json\" id=\"aplan-data\">",
+          out);
+}
+
+/* After the data: the script, and the page's end. */
+static void write_page_end(FILE *out) {
+    fputs("</script>\n<script>\n", out);
+    for (const char *const *line = cli_report_script; *line != NULL; line++) fputs(*line, out);
+    fputs("</script>\n</body>\n</html>\n", out);
+}
+
+int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+    (void)o;
+    const cli_input *in = s->input;
+    write_page_head(out, in);
     char bound[64];
     fmt_bytes_exact(bound, sizeof bound, s->bound);
-    fprintf(out, "</h1>\n<p>%zu buffer%s, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached "
+    fprintf(out, "<p>%zu buffer%s, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached "
                  "at step %llu",
             in->count, cli_s(in->count), (unsigned long long)s->settings.alignment,
             s->settings.round_sizes ? "rounded up" : "as given", bound, (unsigned long long)s->bound_step);
@@ -1002,26 +1339,200 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cl
         fputs("</p>\n", out);
     }
     write_table(out, s, run);
-    fputs("<div id=\"app\"></div>\n<noscript><p>The plans are drawn by the page's script; without it, "
-          "<code>aplan plan -f svg</code> draws the best plan as a static picture.</p></noscript>\n"
-          "<p id=\"selfcheck\" data-state=\"loading\"></p>\n<script type=\"application/json\" id=\"aplan-data\">",
-          out);
+    write_page_app(out);
     if (!write_data(out, s, run)) {
         cli_error("out of memory writing the HTML report");
         return CLI_EXIT_INTERNAL;
     }
-    fputs("</script>\n<script>\n", out);
-    for (const char *const *line = cli_report_script; *line != NULL; line++) fputs(*line, out);
-    fputs("</script>\n</body>\n</html>\n", out);
+    write_page_end(out);
     return CLI_EXIT_OK;
 }
 
-int cli_write_region_svg(FILE *out, const cli_session *s, const cli_options *o) {
-    (void)out; (void)s; (void)o;
-    return CLI_EXIT_INTERNAL; /* TODO: one panel per region */
+/* ---- The HTML report with regions ------------------------------------------------------------------------------ */
+
+/* What a region run's plan proves, as the region JSON says it: "optimal", "infeasible", "best_found", "fits" or
+ * "plan". */
+static const char *region_outcome_key(const cli_region_run *run) {
+    switch (run->result.outcome) {
+    case APLAN_OUTCOME_OPTIMAL: return "optimal";
+    case APLAN_OUTCOME_INFEASIBLE: return "infeasible";
+    case APLAN_OUTCOME_BEST_FOUND: return "best_found";
+    case APLAN_OUTCOME_FITS: return "fits";
+    default: return "plan";
+    }
+}
+
+/* The plan data of a region session, for the script: the keys of write_data (bound and boundStep null: one arena's
+ * bound means nothing here; capacity null: the regions carry theirs) with each run's arena the sum of its regions',
+ * and besides: regions [{name, capacity (null: unlimited), alignment, bound}], trafficBound, per run traffic, over
+ * (regions past their capacity) and arenas (one per region, null when it did not plan), uses (one per buffer, when
+ * the input gives them), and regionOf (per run, each buffer's region; null when it did not plan) beside offsets
+ * (each buffer's offset in its region's arena). Only the best run is shown at first. false when out of memory. */
+static bool write_region_data(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    const cli_region_session *rg = &s->regions;
+    const size_t n = in->count;
+    fputs("{\"name\":", out);
+    json_text(out, in->name);
+    fprintf(out, ",\"bound\":null,\"boundStep\":null,\"alignment\":%llu,\"capacity\":null,\n\"regions\":[",
+            (unsigned long long)s->settings.alignment);
+    for (size_t r = 0; r < rg->count; r++) {
+        fputs(r > 0 ? ",{\"name\":" : "{\"name\":", out);
+        json_text(out, rg->spec[r].name);
+        fputs(",\"capacity\":", out);
+        if (rg->spec[r].size != APLAN_UNLIMITED) fprintf(out, "%llu", (unsigned long long)rg->spec[r].size);
+        else fputs("null", out);
+        fprintf(out, ",\"alignment\":%llu,\"bound\":%llu}", (unsigned long long)rg->spec[r].align,
+                (unsigned long long)rg->bounds[r]);
+    }
+    fprintf(out, "],\"trafficBound\":%llu,\"runs\":[", (unsigned long long)rg->traffic_bound);
+    for (size_t k = 0; k < rg->run_count; k++) {
+        const cli_region_run *r = &rg->runs[k];
+        uint64_t sum = 0;
+        for (size_t q = 0; r->planned && q < rg->count; q++)
+            sum = r->arenas[q] > UINT64_MAX - sum ? UINT64_MAX : sum + r->arenas[q];
+        fputs(k > 0 ? ",\n{\"name\":" : "\n{\"name\":", out);
+        json_text(out, r->strategy->name);
+        fprintf(out, ",\"planned\":%s,\"arena\":%llu,\"best\":%s,\"shown\":%s,\"outcome\":",
+                r->planned ? "true" : "false", (unsigned long long)sum, k == rg->best ? "true" : "false",
+                k == rg->best ? "true" : "false");
+        if (r->planned) json_text(out, region_outcome_key(r));
+        else fputs("null", out);
+        fprintf(out, ",\"nodes\":%llu,\"traffic\":%llu,\"over\":%u,\"arenas\":", (unsigned long long)r->result.nodes,
+                (unsigned long long)(r->planned ? r->result.traffic : 0u), r->planned ? r->result.regions_over : 0u);
+        if (!r->planned) {
+            fputs("null}", out);
+            continue;
+        }
+        for (size_t q = 0; q < rg->count; q++)
+            fprintf(out, q > 0 ? ",%llu" : "[%llu", (unsigned long long)r->arenas[q]);
+        fputs("]}", out);
+    }
+    fputc(']', out);
+    if (!write_buffer_columns(out, s)) return false;
+    if (rg->uses != NULL) json_u64_array(out, "uses", rg->uses, n);
+    fputs(",\n\"offsets\":[", out);
+    for (size_t k = 0; k < rg->run_count; k++) {
+        const cli_region_run *r = &rg->runs[k];
+        if (k > 0) fputs(",\n", out);
+        if (!r->planned) {
+            fputs("null", out);
+            continue;
+        }
+        fputc('[', out);
+        for (size_t i = 0; i < n; i++) fprintf(out, i > 0 ? ",%llu" : "%llu", (unsigned long long)r->offsets[i]);
+        fputc(']', out);
+    }
+    fputs("],\n\"regionOf\":[", out);
+    for (size_t k = 0; k < rg->run_count; k++) {
+        const cli_region_run *r = &rg->runs[k];
+        if (k > 0) fputs(",\n", out);
+        if (!r->planned) {
+            fputs("null", out);
+            continue;
+        }
+        fputc('[', out);
+        for (size_t i = 0; i < n; i++) fprintf(out, i > 0 ? ",%u" : "%u", (unsigned)r->region_of[i]);
+        fputc(']', out);
+    }
+    fputs("]}", out);
+    return true;
+}
+
+/* The region runs' table: per run its arena in each region (of the capacity), the traffic and how far above its
+ * bound, the outcome, the time and the verification; a checkbox per run that planned (input.show[data-run=k], the
+ * best ticked) draws or hides its panels. */
+static void write_region_table(FILE *out, const cli_session *s) {
+    const cli_region_session *rg = &s->regions;
+    fputs("<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th>", out);
+    for (size_t r = 0; r < rg->count; r++) {
+        fputs("<th>", out);
+        put_text(out, rg->spec[r].name, IN_XML);
+        fputs("</th>", out);
+    }
+    fputs("<th>traffic</th><th>over bound</th><th>outcome</th><th>time</th><th>verified</th></tr>\n", out);
+    for (size_t k = 0; k < rg->run_count; k++) {
+        const cli_region_run *r = &rg->runs[k];
+        const bool best = k == rg->best;
+        fprintf(out, "<tr%s><td><input type=\"checkbox\" class=\"show\" data-run=\"%zu\"%s%s aria-label=\"show %s\">"
+                     "</td><td>%s%s</td>",
+                best ? " class=\"best\"" : "", k, best ? " checked" : "", r->planned ? "" : " disabled",
+                r->strategy->name, r->strategy->name,
+                best ? (r->status == APLAN_OK ? " (best)" : " (best; does not fit)") : "");
+        for (size_t q = 0; q < rg->count; q++) {
+            if (!r->planned) {
+                fputs("<td>-</td>", out);
+                continue;
+            }
+            const uint64_t a = r->arenas[q], cap = rg->spec[q].size;
+            char h[32];
+            fmt_bytes(h, sizeof h, a);
+            fprintf(out, "<td title=\"%llu byte%s of %llu\">%s", (unsigned long long)a, cli_s(a),
+                    (unsigned long long)cap, h);
+            if (a > cap) fputs(" <b class=\"verdict\">over</b>", out);
+            else if (cap > 0) fprintf(out, " <small>%.0f%%</small>", 100.0 * (double)a / (double)cap);
+            fputs("</td>", out);
+        }
+        if (r->planned) {
+            const uint64_t t = r->result.traffic;
+            char h[32], over[32];
+            fmt_bytes(h, sizeof h, t);
+            if (rg->traffic_bound == 0) snprintf(over, sizeof over, "%s", t == 0 ? "+0" : "-");
+            else snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(t, rg->traffic_bound));
+            fprintf(out, "<td title=\"%llu byte%s\">%s <small>%llu</small></td><td>%s</td><td>%s", (unsigned long long)t,
+                    cli_s(t), h, (unsigned long long)t, over, region_outcome_key(r));
+            if (r->result.nodes > 0)
+                fprintf(out, " <small>%llu node%s</small>", (unsigned long long)r->result.nodes, cli_s(r->result.nodes));
+            fputs("</td>", out);
+        } else {
+            fputs("<td>-</td><td>-</td><td>-</td>", out);
+        }
+        fprintf(out, "<td>%.3f ms</td><td>%s", r->millis, r->verified ? "yes" : "no");
+        if (r->status != APLAN_OK) {
+            fputs(": ", out);
+            put_text(out, r->error, IN_XML);
+        }
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table></div>\n", out);
 }
 
 int cli_write_region_html(FILE *out, const cli_session *s, const cli_options *o) {
-    (void)out; (void)s; (void)o;
-    return CLI_EXIT_INTERNAL; /* TODO: one panel per region */
+    (void)o;
+    const cli_input *in = s->input;
+    const cli_region_session *rg = &s->regions;
+    write_page_head(out, in);
+    fprintf(out, "<p>%zu buffer%s, alignment %llu, sizes %s; %zu region%s, fastest first: ", in->count,
+            cli_s(in->count), (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", rg->count, cli_s(rg->count));
+    for (size_t r = 0; r < rg->count; r++) {
+        char c[64];
+        fmt_bytes_exact(c, sizeof c, rg->spec[r].size);
+        fputs(r > 0 ? ", " : "", out);
+        put_text(out, rg->spec[r].name, IN_XML);
+        fprintf(out, " %s", rg->spec[r].size != APLAN_UNLIMITED ? c : "unlimited");
+        if (rg->spec[r].align > 1u) fprintf(out, " (offsets aligned to %llu)", (unsigned long long)rg->spec[r].align);
+    }
+    char bound[64];
+    fmt_bytes_exact(bound, sizeof bound, rg->traffic_bound);
+    fputs(". Slow-memory traffic, the bytes of the buffers outside ", out);
+    put_text(out, rg->spec[0].name, IN_XML);
+    fprintf(out, " times their uses, is at least %s.</p>\n", bound);
+    if (rg->best != SIZE_MAX) {
+        char verdict[CLI_VERDICT_SIZE];
+        region_verdict(&rg->runs[rg->best], verdict, sizeof verdict);
+        if (verdict[0] != '\0') {
+            fputs("<p class=\"verdict\">", out);
+            put_text(out, verdict, IN_XML);
+            fputs("</p>\n", out);
+        }
+    }
+    write_region_table(out, s);
+    write_page_app(out);
+    if (!write_region_data(out, s)) {
+        cli_error("out of memory writing the HTML report");
+        return CLI_EXIT_INTERNAL;
+    }
+    write_page_end(out);
+    return CLI_EXIT_OK;
 }

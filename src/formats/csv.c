@@ -12,8 +12,9 @@
  * accepts the same rows with the same values and words every rejection; so the fast path only has to be right about
  * what it accepts, and every message comes from one place. Ids are checked for duplicates by a bitmap when they are
  * all plain integers, else by a hash table, falling back to a sort when the hash probes run long (colliding ids),
- * so the check is O(n) in practice and O(n log n) comparisons at worst. Memory: the table (52 bytes per row plus the
- * ids' text) and, while checking ids, at most 16 bytes per row.
+ * so the check is O(n) in practice and O(n log n) comparisons at worst. Memory: the table (52 bytes per row, 8 more
+ * for each of a region and a uses column, plus the text of ids and regions) and, while checking ids, at most 16
+ * bytes per row.
  */
 #include "aplan/csv.h"
 
@@ -33,11 +34,19 @@ enum column {
     COL_SIZE,
     COL_ALIGNMENT,
     COL_OFFSET,
+    COL_USES,   /* the last number column: COL_LOWER .. COL_USES are numbers */
+    COL_REGION, /* text, like the id */
     COL_COUNT
 };
 
-static const char *const column_names[COL_COUNT] = {"id",    "lower", "upper",     "start",
-                                                   "end",   "size",  "alignment", "offset"};
+static const char *const column_names[COL_COUNT] = {"id",   "lower",     "upper",  "start", "end",
+                                                   "size", "alignment", "offset", "uses",  "region"};
+
+/* The two lifetime forms exclude each other, so a good header names at most this many columns. */
+#define HEADER_MAX (COL_COUNT - 2)
+
+/* A region name: 1 to REGION_NAME_MAX of A-Z a-z 0-9 _ . - (names in a field are separated by single '|'). */
+#define REGION_NAME_MAX 31u
 
 /* A field of the current line: [begin, begin + length) of the text after trimming spaces and tabs. */
 typedef struct field {
@@ -185,12 +194,82 @@ static aplan_status parse_number(parser *p, const field *f, enum column col, boo
     return APLAN_OK;
 }
 
+typedef enum region_problem { REGION_OK, REGION_BAD_CHARACTER, REGION_EMPTY_NAME, REGION_LONG_NAME } region_problem;
+
+static bool region_character(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+}
+
+/*
+ * Whether the region text [s, s + n) keeps the rule of <aplan/csv.h>: names of 1 to REGION_NAME_MAX characters of
+ * A-Z a-z 0-9 _ . -, separated by single '|'. The empty text is REGION_OK (the reader reads it as any region; the
+ * writer never gets there with one). Otherwise the first problem from the left, with *at the index of the character
+ * at fault: the bad character; the '|' that ends an empty name, or n after a trailing '|'; the first character past
+ * REGION_NAME_MAX. Both paths of the reader and the writer ask this one function, so none of them accepts a text
+ * another refuses. O(n).
+ */
+static region_problem check_region(const char *s, size_t n, size_t *at) {
+    size_t name = 0; /* characters of the current name so far */
+    for (size_t i = 0; i < n; i++) {
+        *at = i;
+        if (s[i] == '|') {
+            if (name == 0) return REGION_EMPTY_NAME;
+            name = 0;
+        } else if (!region_character(s[i])) {
+            return REGION_BAD_CHARACTER;
+        } else if (++name > REGION_NAME_MAX) {
+            return REGION_LONG_NAME;
+        }
+    }
+    *at = n;
+    return n > 0 && name == 0 ? REGION_EMPTY_NAME : REGION_OK;
+}
+
+/* The region field f of a row: *region NULL when the field is empty (any region), else its text copied to *store
+ * and NUL-terminated (the caller has made room: see aplan_csv_parse); or the error that names its first problem. */
+static aplan_status parse_region(parser *p, const field *f, uint32_t line, uint32_t column, const char **region,
+                                 char **store) {
+    size_t at = 0;
+    switch (check_region(f->begin, f->length, &at)) {
+    case REGION_OK:
+        break;
+    case REGION_BAD_CHARACTER: {
+        const unsigned char c = (unsigned char)f->begin[at];
+        if (c >= 0x20u && c < 0x7fu)
+            return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column,
+                        "'region' holds '%c': a name is A-Z a-z 0-9 _ . -, names are separated by |", (char)c);
+        return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column,
+                    "'region' holds byte 0x%02x: a name is A-Z a-z 0-9 _ . -, names are separated by |", (unsigned)c);
+    }
+    case REGION_EMPTY_NAME:
+        return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column,
+                    "'region' has an empty name: \"%.*s\" (names are separated by a single |)", shown_length(f),
+                    f->begin);
+    case REGION_LONG_NAME:
+        return fail(p, APLAN_E_FORMAT_BAD_VALUE, f->offset, line, column,
+                    "'region' name \"%.24s...\" is longer than %u characters", f->begin + (at - REGION_NAME_MAX),
+                    REGION_NAME_MAX);
+    }
+    if (f->length == 0) {
+        *region = NULL;
+        return APLAN_OK;
+    }
+    memcpy(*store, f->begin, f->length);
+    (*store)[f->length] = '\0';
+    *region = *store;
+    *store += f->length + 1u;
+    return APLAN_OK;
+}
+
 void aplan_csv_free(aplan_csv_table *table) {
     if (table == NULL) return;
     free(table->buffers);
     free((void *)table->ids);
     free(table->lines);
     free(table->storage_);
+    free((void *)table->regions);
+    free(table->uses);
     memset(table, 0, sizeof *table);
 }
 
@@ -206,11 +285,12 @@ static aplan_status parse_header(parser *p, const char *begin, const char *end, 
     size_t n;
     split(p, begin, end, fields, COL_COUNT + 1u, &n);
     for (int c = 0; c < COL_COUNT; c++) l->at[c] = -1;
-    if (n > COL_COUNT) {
-        /* Every header field must be a distinct known name, so there can be no more than COL_COUNT. */
-        const field *f = &fields[COL_COUNT];
-        return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, COL_COUNT + 1u,
-                    "header has %lu columns; at most %d are known", (unsigned long)n, COL_COUNT);
+    if (n > HEADER_MAX) {
+        /* Every header field must be a distinct known name of one lifetime form, so there can be no more than
+         * HEADER_MAX; the first field past them is at fault. */
+        const field *f = &fields[HEADER_MAX];
+        return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, HEADER_MAX + 1u,
+                    "header has %lu columns; at most %d can go together", (unsigned long)n, HEADER_MAX);
     }
     for (size_t i = 0; i < n; i++) {
         const field *f = &fields[i];
@@ -223,7 +303,8 @@ static aplan_status parse_header(parser *p, const char *begin, const char *end, 
             if (f->length == 0)
                 return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column, "empty column name in the header");
             return fail(p, APLAN_E_FORMAT_SYNTAX, f->offset, line, column,
-                        "unknown column \"%.*s\" (known: id, lower, upper, start, end, size, alignment, offset)",
+                        "unknown column \"%.*s\" (known: id, lower, upper, start, end, size, alignment, offset, "
+                        "uses, region)",
                         shown_length(f), f->begin);
         }
         if (l->at[found] >= 0) {
@@ -290,13 +371,18 @@ static aplan_status parse_row(parser *p, const layout *l, const char *begin, con
     (*store)[idf->length] = '\0';
     t->ids[r] = *store;
     *store += idf->length + 1u;
+    if (l->at[COL_REGION] >= 0) {
+        aplan_status s = parse_region(p, &fields[l->at[COL_REGION]], line, (uint32_t)l->at[COL_REGION] + 1u,
+                                      &t->regions[r], store);
+        if (s != APLAN_OK) return s;
+    }
 
     aplan_buffer *b = &t->buffers[r];
     b->alignment = 0;
     b->offset = APLAN_NO_OFFSET;
     uint64_t v[COL_COUNT] = {0};
     number_kind kinds[COL_COUNT];
-    for (int c = COL_LOWER; c < COL_COUNT; c++) {
+    for (int c = COL_LOWER; c <= COL_USES; c++) {
         kinds[c] = NUMBER_DEFAULT;
         if (l->at[c] < 0) continue;
         bool optional = c == COL_ALIGNMENT || c == COL_OFFSET;
@@ -347,6 +433,7 @@ static aplan_status parse_row(parser *p, const layout *l, const char *begin, con
         }
         b->offset = v[COL_OFFSET];
     }
+    if (l->at[COL_USES] >= 0) t->uses[r] = v[COL_USES];
     return APLAN_OK;
 }
 
@@ -377,17 +464,18 @@ static const char *skip_blanks(const char *s, const char *end) {
 /*
  * Row r from [s, end) (the line without its line end), when it has the common shape: exactly the header's fields,
  * each of spaces or tabs around a value; numbers plain decimal digits that fit 64 bits (an optional column's also
- * empty or "-1"); the id non-empty with no byte below 0x20, DEL, quote or comma; the values consistent (upper not
- * below lower, end + 1 fitting, alignment a power of two, offset not APLAN_NO_OFFSET). Returns true with row r, its
- * id and its line stored; false, storing nothing, for any other row: parse_row then accepts it with the same values
- * or names what is wrong. O(row length), no allocation.
+ * empty or "-1"); the id non-empty with no byte below 0x20, DEL, quote or comma; the region empty or as
+ * check_region accepts it (the same function as parse_region's, on the same trimmed text); the values consistent
+ * (upper not below lower, end + 1 fitting, alignment a power of two, offset not APLAN_NO_OFFSET). Returns true with
+ * row r, its id, region, uses and line stored; false, storing nothing, for any other row: parse_row then accepts it
+ * with the same values or names what is wrong. O(row length), no allocation.
  */
 static bool fast_row(const layout *l, const char *s, const char *end, uint32_t line, aplan_csv_table *t, size_t r,
                      char **store) {
     uint64_t v[COL_COUNT] = {0};
     bool given[COL_COUNT] = {false};
-    const char *id = NULL;
-    size_t id_length = 0;
+    const char *id = NULL, *region = NULL;
+    size_t id_length = 0, region_length = 0;
     for (size_t k = 0; k < l->fields; k++) {
         const unsigned c = l->column_of[k];
         s = skip_blanks(s, end);
@@ -404,6 +492,16 @@ static bool fast_row(const layout *l, const char *s, const char *end, uint32_t l
             if (e == b) return false;
             id = b;
             id_length = (size_t)(e - b);
+        } else if (c == COL_REGION) {
+            /* Trimmed as split trims it; a region character is never a blank, so the text is split's field. */
+            const char *b = s;
+            while (s < end && *s != ',') s++;
+            const char *e = s;
+            while (e > b && is_blank(e[-1])) e--;
+            size_t at;
+            if (check_region(b, (size_t)(e - b), &at) != REGION_OK) return false;
+            region = b;
+            region_length = (size_t)(e - b);
         } else {
             const bool optional = c == COL_ALIGNMENT || c == COL_OFFSET;
             if (s < end && (unsigned)(*s - '0') < 10u) {
@@ -454,6 +552,16 @@ static bool fast_row(const layout *l, const char *s, const char *end, uint32_t l
     (*store)[id_length] = '\0';
     t->ids[r] = *store;
     *store += id_length + 1u;
+    if (l->at[COL_REGION] >= 0) {
+        t->regions[r] = NULL;
+        if (region_length > 0) {
+            memcpy(*store, region, region_length);
+            (*store)[region_length] = '\0';
+            t->regions[r] = *store;
+            *store += region_length + 1u;
+        }
+    }
+    if (l->at[COL_USES] >= 0) t->uses[r] = v[COL_USES];
     t->lines[r] = line;
     return true;
 }
@@ -696,9 +804,10 @@ static aplan_status check_unique_ids(parser *p, const aplan_csv_table *t, const 
                 (unsigned long)t->lines[first]);
 }
 
-/* Grow the row arrays of t from *capacity rows (0: none yet) to twice as many, at least 256 and at most
- * APLAN_MAX_BUFFERS; APLAN_E_OUT_OF_MEMORY when the allocator fails (t keeps what it had, for aplan_csv_free). */
-static aplan_status grow_rows(aplan_csv_table *t, size_t *capacity) {
+/* Grow the row arrays of t (regions and uses only when the layout has their column) from *capacity rows (0: none
+ * yet) to twice as many, at least 256 and at most APLAN_MAX_BUFFERS; APLAN_E_OUT_OF_MEMORY when the allocator fails
+ * (t keeps what it had, for aplan_csv_free). */
+static aplan_status grow_rows(aplan_csv_table *t, const layout *l, size_t *capacity) {
     size_t want = *capacity < 128u ? 256u : 2u * *capacity;
     if (want > APLAN_MAX_BUFFERS) want = APLAN_MAX_BUFFERS;
     aplan_buffer *buffers = realloc(t->buffers, want * sizeof *buffers);
@@ -710,6 +819,16 @@ static aplan_status grow_rows(aplan_csv_table *t, size_t *capacity) {
     uint32_t *lines = realloc(t->lines, want * sizeof *lines);
     if (lines == NULL) return APLAN_E_OUT_OF_MEMORY;
     t->lines = lines;
+    if (l->at[COL_REGION] >= 0) {
+        const char **regions = realloc((void *)t->regions, want * sizeof *regions);
+        if (regions == NULL) return APLAN_E_OUT_OF_MEMORY;
+        t->regions = regions;
+    }
+    if (l->at[COL_USES] >= 0) {
+        uint64_t *uses = realloc(t->uses, want * sizeof *uses);
+        if (uses == NULL) return APLAN_E_OUT_OF_MEMORY;
+        t->uses = uses;
+    }
     *capacity = want;
     return APLAN_OK;
 }
@@ -733,9 +852,12 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
     aplan_status status = APLAN_OK;
     size_t capacity = 0; /* rows the arrays hold */
 
-    /* Ids are copies of parts of the text, each with a NUL. A row has at least four fields (the header needs id,
-     * lower or start, upper or end, and size), so its id and NUL take fewer bytes than its line: length + 1 bytes
-     * always suffice, however many rows there are. */
+    /* Ids and regions are copies of parts of the text, each with a NUL. A row is stored only when it has exactly the
+     * header's fields, at least four (the header needs id, lower or start, upper or end, and size): so its line
+     * holds at least three commas besides its id, one of which pays for the id's NUL, and with a region column one
+     * comma more besides the region, for the region's NUL (an empty region stores nothing). The digits are not even
+     * needed, so this holds too for a row that fails after storing its id. Each row stores fewer bytes than its
+     * line has, and length + 1 bytes (the 1 for an empty text) always suffice, however many rows there are. */
     table->storage_ = malloc(length + 1u);
     if (table->storage_ == NULL) {
         status = fail(&p, APLAN_E_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
@@ -761,7 +883,7 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
                               "more rows than aplan can plan");
                 goto done;
             }
-            status = grow_rows(table, &capacity);
+            status = grow_rows(table, &l, &capacity);
             if (status != APLAN_OK) {
                 status = fail(&p, status, 0, 0, 0, "out of memory");
                 goto done;
@@ -794,7 +916,9 @@ aplan_status aplan_csv_parse(const char *text, size_t length, aplan_csv_table *t
     }
     table->columns = (l.at[COL_ALIGNMENT] >= 0 ? APLAN_CSV_HAS_ALIGNMENT : 0u) |
                      (l.at[COL_OFFSET] >= 0 ? APLAN_CSV_HAS_OFFSET : 0u) |
-                     (l.at[COL_START] >= 0 ? APLAN_CSV_START_END : 0u);
+                     (l.at[COL_START] >= 0 ? APLAN_CSV_START_END : 0u) |
+                     (l.at[COL_REGION] >= 0 ? APLAN_CSV_HAS_REGION : 0u) |
+                     (l.at[COL_USES] >= 0 ? APLAN_CSV_HAS_USES : 0u);
     status = check_unique_ids(&p, table, &l);
 
 done:
@@ -884,14 +1008,26 @@ static bool writable_id(const char *id) {
     return true;
 }
 
+/* A region the reader reads back as the same text: NULL (an empty field), or names as check_region accepts them.
+ * The empty string is refused: it would come back as NULL. */
+static bool writable_region(const char *region) {
+    size_t at;
+    return region == NULL || (*region != '\0' && check_region(region, strlen(region), &at) == REGION_OK);
+}
+
 aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, void *state) {
     if (plan == NULL || sink == NULL) return APLAN_E_INVALID_ARG;
     if (plan->count > 0 && (plan->buffers == NULL || plan->offsets == NULL)) return APLAN_E_INVALID_ARG;
     bool start_end = (plan->columns & APLAN_CSV_START_END) != 0;
     bool alignment = (plan->columns & APLAN_CSV_HAS_ALIGNMENT) != 0;
+    bool uses = (plan->columns & APLAN_CSV_HAS_USES) != 0;
+    bool region = (plan->columns & APLAN_CSV_HAS_REGION) != 0;
+    if (plan->count > 0 && ((uses && plan->uses == NULL) || (region && plan->regions == NULL)))
+        return APLAN_E_INVALID_ARG;
     for (size_t i = 0; i < plan->count; i++) {
         if (plan->ids != NULL && !writable_id(plan->ids[i])) return APLAN_E_INVALID_ARG;
         if (start_end && plan->buffers[i].upper == 0) return APLAN_E_INVALID_ARG;
+        if (region && !writable_region(plan->regions[i])) return APLAN_E_INVALID_ARG;
     }
     writer w;
     w.sink = sink;
@@ -899,10 +1035,14 @@ aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, vo
     w.failed = false;
     w.length = 0;
     put_str(&w, start_end ? "id,start,end,size" : "id,lower,upper,size");
-    put_str(&w, alignment ? ",alignment,offset\n" : ",offset\n");
+    if (alignment) put_str(&w, ",alignment");
+    if (uses) put_str(&w, ",uses");
+    put_str(&w, region ? ",offset,region\n" : ",offset\n");
     for (size_t i = 0; i < plan->count && !w.failed; i++) {
         const aplan_buffer *b = &plan->buffers[i];
-        char line[6u * 21u + 1u]; /* six numbers of at most 20 digits, a comma before all but the first, LF */
+        /* Seven numbers of at most 20 digits and a comma before each but the first, then the comma before the region
+         * or the LF (after the region, the LF alone). */
+        char line[7u * 21u + 1u];
         char *p = line;
         if (plan->ids != NULL) put_str(&w, plan->ids[i]);
         else p = put_u64(p, (uint64_t)i);
@@ -910,7 +1050,16 @@ aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, vo
         p = put_value(p, start_end ? b->upper - 1u : b->upper);
         p = put_value(p, b->size);
         if (alignment) p = put_column(p, b->alignment, 0);
+        if (uses) p = put_value(p, plan->uses[i]);
         p = put_column(p, plan->offsets[i], APLAN_NO_OFFSET);
+        if (region) {
+            /* The region's text follows the numbers: out with them first. */
+            *p++ = ',';
+            APLAN_ASSERT((size_t)(p - line) <= sizeof line);
+            put(&w, line, (size_t)(p - line));
+            p = line;
+            if (plan->regions[i] != NULL) put_str(&w, plan->regions[i]);
+        }
         *p++ = '\n';
         APLAN_ASSERT((size_t)(p - line) <= sizeof line);
         put(&w, line, (size_t)(p - line));

@@ -13,6 +13,12 @@
 #     100,000-buffer report is under 3 MB plus 1 MB per strategy (the page holds every strategy's offsets) and draws
 #     in seconds.
 #   Ids that are markup, "</script>", or invalid UTF-8 keep both outputs valid and searchable.
+#   With several memories (--region), the same checks per region: the SVG has one panel (g.region) per region, in
+#     order, each titled with its region's name, whose rectangles are its data-individual and all lie inside its own
+#     plot as Chromium lays them out; the page draws one panel per region for each ticked strategy, every one painted,
+#     and a driver hovers a buffer of the slow region (its region and traffic in the tooltip), zooms there and hovers
+#     the fast region at the new view (the panels share the step axis). On the example, the CSV of hostile ids and a
+#     CSV of 10,000 buffers (the pixel layer), and on a plan that passes a region's capacity (tinted, exit 4).
 # Inputs: MiniMalloc's 5-buffer example, tests/cli/make_models.c's chain.tflite, CSVs of 10,000 and 100,000 buffers
 # generated here, and, when the shared folder has them, person_detect and two MediaPipe models (skipped otherwise,
 # saying so). Set APLAN_BROWSER_SHOTS=DIR to keep the screenshots.
@@ -404,6 +410,220 @@ grep -qF '<p id="match-count">1 buffer matches “a”. Offsets are greedy_by_si
 grep -qF 'Drawn in ' "$T/one_html.dom" && grep -qF ' ms: 1 plan, 2 buffers in memory.</p>' "$T/one_html.dom" ||
     fail "one_html: the self-check's text is not singular"
 
+# --- Several memories (--region) ------------------------------------------------------------------------------------
+# The probe appended to a region SVG: for each panel (g.region), how many of its rect.buf Chromium lays out with an
+# area, and how many lie inside its plot's frame (the rect filled #f6f6f6), give or take the MIN_W / MIN_H a
+# rectangle may be drawn past its steps and bytes. (CDATA: the script's "&&" in XML.)
+cat >"$T/region_probe.svg" <<'EOF'
+<script><![CDATA[
+Array.prototype.forEach.call(document.querySelectorAll('g.region'), function (g) {
+  var f = g.querySelector('rect[fill="#f6f6f6"]').getBBox(), inside = 0, visible = 0;
+  Array.prototype.forEach.call(g.querySelectorAll('rect.buf'), function (r) {
+    var b = r.getBBox();
+    if (b.width > 0 && b.height > 0) visible++;
+    if (b.x >= f.x - 0.01 && b.y >= f.y - 0.01 && b.x + b.width <= f.x + f.width + 1.01 &&
+        b.y + b.height <= f.y + f.height + 2.01) inside++;
+  });
+  g.setAttribute('data-visible', String(visible));
+  g.setAttribute('data-inside', String(inside));
+});
+]]></script>
+</svg>
+EOF
+
+# region_svg NAME FILE [noshot] -- REGION...: checks of a region SVG: well-formed XML; in the DOM Chromium builds (with
+# the probe above) one g.region per REGION, in that order, each titled with its name and holding buffers (the inputs
+# here put some in every region), whose rect.buf each carry a <title>, are as many as its data-individual, are all laid
+# out with an area and inside the panel's own plot, and are followed by a pixel layer when fewer than its data-drawn;
+# the panels' counts add up to the SVG's; at most 4000 rectangles; the legend; a screenshot that is not blank (unless
+# noshot).
+region_svg() {
+    name=$1
+    file=$2
+    shot=$3
+    [ "$shot" = noshot ] && shift
+    shift 3
+    "$PYTHON" -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$file" ||
+        fail "$name: not well-formed XML"
+    sed '/^<\/svg>$/d' "$file" >"$T/${name}_probe.svg"
+    cat "$T/region_probe.svg" >>"$T/${name}_probe.svg"
+    chrome --dump-dom "file://$T/${name}_probe.svg" >"$T/$name.dom"
+    no_console "$name"
+    "$PYTHON" - "$T/$name.dom" "$@" >"$T/$name.why" <<'EOF' || fail "$name: $(tr '\n' ';' <"$T/$name.why")"
+import html, re, sys
+dom, want = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2:]
+bad = []
+def attrs(tag):
+    return {k: html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', tag)}
+root = attrs(re.search(r'<svg[^>]*>', dom).group(0))
+starts = list(re.finditer(r'<g class="region"[^>]*>', dom))
+names = [attrs(m.group(0)).get("region") for m in starts]
+if names != want:
+    bad.append("panels %r, want %r" % (names, want))
+total_rects = total_drawn = 0
+for k, m in enumerate(starts):
+    a = attrs(m.group(0))
+    part = dom[m.end():starts[k + 1].start() if k + 1 < len(starts) else len(dom)]
+    rects = part.count('<rect class="buf"')
+    titled = len(re.findall(r'<rect class="buf"[^>]*><title>', part))
+    total_rects += rects
+    total_drawn += int(a["drawn"])
+    n = a.get("region")
+    if not re.search(r'<text class="region-title"[^>]*><tspan font-weight="bold">%s</tspan>: capacity ' %
+                     re.escape(html.escape(n or "", quote=False)), part):
+        bad.append("%s: no title naming it" % n)
+    if int(a["drawn"]) == 0:
+        bad.append("%s: no buffer drawn" % n)
+    if not rects == titled == int(a["individual"]) == int(a["visible"]) == int(a["inside"]):
+        bad.append("%s: %d rect.buf, %d with a title, data-individual %s, %s laid out, %s inside the plot" %
+                   (n, rects, titled, a["individual"], a["visible"], a["inside"]))
+    if rects < int(a["drawn"]) and '<path class="pixels"' not in part:
+        bad.append("%s: %s buffers, %d rectangles, no pixel layer" % (n, a["drawn"], rects))
+if str(total_rects) != root.get("individual") or str(total_drawn) != root.get("drawn"):
+    bad.append("the panels draw %d of %d, the SVG says %s of %s" % (total_rects, total_drawn, root.get("individual"),
+                                                                    root.get("drawn")))
+if root.get("regions") != str(len(want)):
+    bad.append("data-regions %s" % root.get("regions"))
+if total_rects > 4000:
+    bad.append("%d rectangles drawn one by one, more than 4000" % total_rects)
+if '<g class="legend">' not in dom:
+    bad.append("no legend")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+    [ "$shot" = noshot ] && return
+    rm -f "$T/$name.png"
+    chrome --screenshot="$T/$name.png" --window-size=1200,800 "file://$file" >/dev/null
+    not_blank "$name" "$T/$name.png"
+}
+
+# region_html NAME FILE SEARCH FIRST REGION...: checks of a region report opened at #search=SEARCH, whose best match
+# must be FIRST: state ok, no script error, no console message; one figure per ticked strategy holding one panel per
+# REGION, in order (a canvas each, and the live curve's); every panel of the first figure painted (the inputs here
+# put buffers in every region) and the live curve too; the search found and listed; the legend; nothing outside the
+# page.
+region_html() {
+    name=$1
+    file=$2
+    search=$3
+    first=$4
+    shift 4
+    chrome --dump-dom "file://$file#search=$search" >"$T/$name.dom"
+    no_console "$name"
+    [ "$(attr "$name" state)" = ok ] || fail "$name: self-check '$(attr "$name" state)': $(grep -o '<p id="selfcheck".*' "$T/$name.dom")"
+    [ "$(attr "$name" errors)" = 0 ] || fail "$name: $(attr "$name" errors) script errors"
+    ticked=$(grep -o 'class="show" data-run="[0-9]*" checked' "$file" | wc -l | tr -d ' ')
+    [ "$ticked" -ge 1 ] && [ "$(attr "$name" figures)" = "$ticked" ] ||
+        fail "$name: $(attr "$name" figures) figures, $ticked strategies ticked"
+    [ "$(attr "$name" regions)" = $# ] || fail "$name: $(attr "$name" regions) regions, want $#"
+    [ "$(attr "$name" panels)" = $((ticked * $#)) ] || fail "$name: $(attr "$name" panels) panels, want $((ticked * $#))"
+    canvases=$(grep -o '<canvas class="base"' "$T/$name.dom" | wc -l | tr -d ' ')
+    [ "$canvases" = $((ticked * $# + 1)) ] || fail "$name: $canvases canvases, want $((ticked * $# + 1))"
+    got=$(grep -o '<div class="region" data-region="[^"]*"' "$T/$name.dom" | head -n $# | sed 's/.*data-region="//; s/"$//' | tr '\n' ' ')
+    [ "$got" = "$* " ] || fail "$name: the first figure's panels are '$got', want '$* '"
+    for painted in $(attr "$name" region-painted); do
+        [ "$painted" -gt 100 ] || fail "$name: a region's panel is blank (painted: $(attr "$name" region-painted))"
+    done
+    [ "$(attr "$name" region-painted | wc -w | tr -d ' ')" = $# ] ||
+        fail "$name: painted pixels '$(attr "$name" region-painted)', want one count per region"
+    [ "$(attr "$name" live-painted)" -gt 1000 ] 2>/dev/null || fail "$name: the live-bytes panel is blank"
+    [ "$(attr "$name" first-match)" = "$first" ] ||
+        fail "$name: search '$search' found '$(attr "$name" first-match)' first, want '$first'"
+    grep -q "<li data-index=\"[0-9]*\"><button type=\"button\" class=\"name\">$first</button>" "$T/$name.dom" ||
+        fail "$name: '$first' is not in the list of matches"
+    grep -q '<div id="legend"><span>colour: size</span><span class="item">' "$T/$name.dom" || fail "$name: no legend"
+    echo "$name: drew $(attr "$name" drawn) buffers in $(attr "$name" panels) panels in $(attr "$name" ms) ms"
+    if grep -n -i -E '<link|<img|<iframe| src=|url\(|@import|https?://' "$file" | head -3 | grep .; then
+        fail "$name: the page refers to something outside itself"
+    fi
+}
+
+# The example in a fast and a slow memory: banked (the best, run 0) puts dw1 (steps [3, 5), 9216 bytes, 2 uses) at
+# offset 0 of slow, whose scale is its arena, 13824 bytes (its capacity, 1 MiB, is far past it), and conv1 (steps
+# [2, 4), 9216 bytes) at offset 0 of fast, whose scale is its capacity, 20480 bytes (within twice its arena).
+"$A" example --region fast:20K --region slow:1M -f svg -o "$T/regions.svg" || fail "regions.svg: aplan failed"
+"$A" example --region fast:20K --region slow:1M -f html -o "$T/regions.html" || fail "regions.html: aplan failed"
+region_svg regions_svg "$T/regions.svg" -- fast slow
+grep -q '<title>dw1, [^:]*: 9 KiB (9216 bytes) at offset 0 in slow, steps \[3, 5)[^<]*; 2 uses: 18 KiB (18432 bytes) of slow-memory traffic</title>' \
+    "$T/regions.svg" || fail "regions_svg: dw1's tooltip does not name its region and traffic"
+region_html regions_html "$T/regions.html" dw1 dw1 fast slow
+# A driver hovers dw1 in slow, zooms there with the wheel, then hovers conv1 in fast at the view the page reports.
+cat >"$T/drive_regions.html" <<'EOF'
+<script>
+(function () {
+  var out = document.getElementById('selfcheck'), tip = document.getElementById('tip');
+  function stage(region) {
+    return document.querySelector('figure.panel[data-run="0"] .region[data-region="' + region + '"] .stage');
+  }
+  /* The pointer at a step and a share of the region's scale, from the view the page reports. */
+  function at(region, step, share) {
+    var v = out.dataset.view.split(' ').map(Number), r = stage(region).getBoundingClientRect();
+    return {x: r.left + 74 + (r.width - 86) * (step + 0.5 - v[0]) / (v[1] - v[0]),
+            y: r.top + 8 + (r.height - 30) * (share - v[2]) / (v[3] - v[2])};
+  }
+  function hover(region, p) {
+    stage(region).dispatchEvent(new PointerEvent('pointermove', {clientX: p.x, clientY: p.y, bubbles: true}));
+    return tip.hidden ? 'hidden' : Array.prototype.map.call(tip.childNodes, function (n) { return n.textContent; })
+      .join(' | ');
+  }
+  var p = at('slow', 3, 1 / 3), before = out.dataset.view;
+  out.dataset.tip = hover('slow', p);
+  stage('slow').dispatchEvent(new WheelEvent('wheel', {clientX: p.x, clientY: p.y, deltaY: -300, bubbles: true,
+    cancelable: true}));
+  var waited = 0;
+  (function poll() {  /* the page redraws at the next frame, or after 100 ms without one */
+    if (before !== out.dataset.view || waited >= 2000) {
+      out.dataset.zoom = before === out.dataset.view ? 'same' : 'changed';
+      out.dataset.fastTip = hover('fast', at('fast', 2, 0.2));
+    } else {
+      setTimeout(poll, 50), waited += 50;
+    }
+  })();
+})();
+</script>
+EOF
+sed '/^<\/body>$/,$d' "$T/regions.html" >"$T/regions_driven.html"
+cat "$T/drive_regions.html" >>"$T/regions_driven.html"
+printf '</body>\n</html>\n' >>"$T/regions_driven.html"
+chrome --virtual-time-budget=5000 --dump-dom "file://$T/regions_driven.html" >"$T/regions_driven.dom"
+no_console regions_driven
+case "$(attr regions_driven tip)" in
+'dw1 | '*' | size 9 KiB (9216 bytes) | offset 0 bytes in slow (banked) | steps [3, 5): live for 2 steps | '*'2 uses: 18 KiB (18432 bytes) of slow-memory traffic') ;;
+*) fail "regions_driven: the slow panel's tooltip says '$(attr regions_driven tip)'" ;;
+esac
+[ "$(attr regions_driven zoom)" = changed ] || fail "regions_driven: the wheel did not zoom ($(attr regions_driven zoom))"
+case "$(attr regions_driven fast-tip)" in
+'conv1 | '*' | offset 0 bytes in fast (banked) | steps [2, 4): '*) ;;
+*) fail "regions_driven: after the zoom, the fast panel's tooltip says '$(attr regions_driven fast-tip)'" ;;
+esac
+rm -f "$T/regions.png"
+chrome --screenshot="$T/regions.png" --window-size=1000,1400 "file://$T/regions.html" >/dev/null
+not_blank regions_html "$T/regions.png"
+
+# Hostile ids in two regions (banked puts two of the five in b).
+"$A" plan --region a:150 --region b:1K -f svg -o "$T/ids_regions.svg" "$T/ids.csv" || fail "ids_regions.svg: aplan failed"
+"$A" plan --region a:150 --region b:1K -f html -o "$T/ids_regions.html" "$T/ids.csv" || fail "ids_regions.html: aplan failed"
+"$PYTHON" -c 'import sys; [open(f, encoding="utf-8").read() for f in sys.argv[1:]]' "$T/ids_regions.svg" \
+    "$T/ids_regions.html" || fail "ids_regions: the output is not valid UTF-8"
+grep -q '<title>bad\\xFF\\xFEutf: 200 bytes at offset 0 in b, ' "$T/ids_regions.svg" ||
+    fail "ids_regions.svg: invalid UTF-8 is not shown as \\xHH, or the buffer is not in b"
+region_svg ids_regions_svg "$T/ids_regions.svg" noshot -- a b
+region_html ids_regions_html "$T/ids_regions.html" '%3C%2Fscript' '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;' a b
+
+# No region plan fits (exit 4): the best is drawn, slow's bytes past its capacity tinted, the verdict under it.
+"$A" example --region fast:8K --region slow:20K -f svg -o "$T/regions_nofit.svg" 2>/dev/null
+[ $? = 4 ] || fail "regions_nofit.svg: aplan did not exit 4"
+"$A" example --region fast:8K --region slow:20K -f html -o "$T/regions_nofit.html" 2>/dev/null
+[ $? = 4 ] || fail "regions_nofit.html: aplan did not exit 4"
+region_svg regions_nofit_svg "$T/regions_nofit.svg" noshot -- fast slow
+sed -n '/<g class="region" data-region="slow"/,$p' "$T/regions_nofit.svg" | grep -q '<g class="overflow"' ||
+    fail "regions_nofit_svg: the slow panel does not tint what passes its capacity"
+grep -q '<text class="verdict"[^>]*>does not fit: slow needs ' "$T/regions_nofit.svg" ||
+    fail "regions_nofit_svg: no verdict"
+region_html regions_nofit_html "$T/regions_nofit.html" pw2 pw2 fast slow
+[ "$(attr regions_nofit_html beyond)" = 1 ] ||
+    fail "regions_nofit_html: $(attr regions_nofit_html beyond) panels tinted beyond the capacity, want 1"
+
 # --- 10,000 buffers -------------------------------------------------------------------------------------------------
 gen 10000 "$T/10k.csv"
 "$A" plan -f svg -o "$T/10k.svg" "$T/10k.csv" || fail "10k.svg: aplan failed"
@@ -412,6 +632,15 @@ svg 10k_svg "$T/10k.svg"
 grep -q 'data-drawn="10000"' "$T/10k.svg" || fail "10k_svg: not every buffer is in the picture"
 html 10k_html "$T/10k.html" t4242 t4242
 [ "$(attr 10k_html drawn)" = 10000 ] || fail "10k_html: $(attr 10k_html drawn) buffers drawn, want 10000"
+# In two regions: most of psram's buffers at pixel resolution, the 4000 drawn one by one shared by the panels.
+"$A" plan -s banked,select --region sram:256K --region psram:16M -f svg -o "$T/10k_regions.svg" "$T/10k.csv" ||
+    fail "10k_regions.svg: aplan failed"
+"$A" plan -s banked,select --region sram:256K --region psram:16M -f html -o "$T/10k_regions.html" "$T/10k.csv" ||
+    fail "10k_regions.html: aplan failed"
+region_svg 10k_regions_svg "$T/10k_regions.svg" -- sram psram
+region_html 10k_regions_html "$T/10k_regions.html" t4242 t4242 sram psram
+[ "$(attr 10k_regions_html drawn)" = 10000 ] ||
+    fail "10k_regions_html: $(attr 10k_regions_html drawn) buffers drawn, want 10000"
 
 # --- 100,000 buffers: the files stay small and the report opens ------------------------------------------------------
 # A compact build (-Dcompact=true) plans in O(n^2) by design, so planning 100k buffers there would time the test out;

@@ -7,7 +7,9 @@ quotes, control characters, NUL, DEL, CR, tab, the same markup) go through every
 read back with a real parser (json, xml.etree, html.parser, the C compiler) and each name must come back as the
 display rule of docs/cli.md ("Names and operators") says: a valid UTF-8 sequence of a character XML allows stands
 for itself, every other byte is the four characters \\xHH. Then the cosmetic cases: the overhead column of a huge
-ratio is printed whole, and the SVG's step axis stays readable and inside the drawing for steps near 2^64. And the
+ratio is printed whole, and the SVG's step axis stays readable and inside the drawing for steps near 2^64. With two
+regions (--region), the SVG (one panel per region) and the HTML report (the regions in its data) stay as well-formed
+for the same ids and names, and each panel holds the tooltips of the buffers its region holds. And the
 HTML page's style and script are src/cli/report_page.css and .js byte for byte, as the build's generator
 (src/cli/report_page.py) writes them, which is also run here on text that C literals must escape.
 
@@ -189,6 +191,75 @@ def check_outputs(tmp, source, ids, names, tag):
             check(r.returncode == 0, "%s C header: APLAN_BUFFER_COUNT is not %d" % (tag, len(ids)))
 
 
+def check_region_outputs(source, ids, names, tag, fast):
+    """-f svg and -f html with two regions, fast (FAST bytes, so that both hold some buffers) and slow (64 KiB), on
+    source (a CSV or a model whose buffers have the raw ids and names given): the SVG parses, has one panel per
+    region in order, and each buffer's tooltip is in the panel of the region the JSON puts it in; the page's data
+    parses, with the ids, names, regions and each run's regionOf."""
+    REGIONS = ["--region", "fast:%d" % fast, "--region", "slow:64K"]
+    shown_ids = [display(i) for i in ids]
+    shown_names = [display(n) for n in names] if names is not None else shown_ids
+    p = run(["plan", "-s", "banked", "-f", "json"] + REGIONS + [source])
+    plan = json.loads(p.stdout.decode("utf-8", "replace"))["strategies"][0]  # only its regions are read here
+    where = [plan["region_of"][k] for k in range(len(ids))]
+    check(sorted(set(where)) == [0, 1], "%s: banked puts the buffers in regions %r, not in both" % (tag, where))
+
+    p = run(["plan", "-s", "banked", "-f", "svg"] + REGIONS + [source])
+    root = ET.fromstring(utf8(p.stdout, tag + " region SVG").encode("utf-8"))
+    panels = [g for g in root.iter(SVG + "g") if g.get("class") == "region"]
+    check([g.get("data-region") for g in panels] == ["fast", "slow"],
+          "%s region SVG panels %r" % (tag, [g.get("data-region") for g in panels]))
+    check(root.get("data-regions") == "2", "%s region SVG: data-regions %r" % (tag, root.get("data-regions")))
+    for r, g in enumerate(panels):
+        titles = [t.text or "" for t in g.iter(SVG + "title")]
+        rects = [e for e in g.iter(SVG + "rect") if e.get("class") == "buf"]
+        check(str(len(rects)) == g.get("data-individual"), "%s region SVG %s: %d rect.buf, data-individual %s"
+              % (tag, g.get("data-region"), len(rects), g.get("data-individual")))
+        for k, name in enumerate(shown_names):
+            want = name if name == shown_ids[k] else "%s (%s)" % (name, shown_ids[k])
+            has = any(t.startswith(want + ":") or t.startswith(want + ",") for t in titles)
+            check(has == (where[k] == r), "%s region SVG: buffer %d (%r) in panel %d: %s, its region %d"
+                  % (tag, k, want[:40], r, has, where[k]))
+        for t in titles:
+            if t and " at offset " in t:
+                check((" in %s, steps [" % g.get("data-region")) in t, "%s region SVG tooltip %r lacks its region"
+                      % (tag, t[:80]))
+    for t in root.iter(SVG + "text"):
+        check(t.get("class") != "label" or (t.text or "") in shown_ids + shown_names,
+              "%s region SVG label %r is no buffer's" % (tag, (t.text or "")[:60]))
+
+    p = run(["plan", "-f", "html"] + REGIONS + [source])
+    page = utf8(p.stdout, tag + " region HTML")
+    hp = ScriptParser()
+    hp.feed(page)
+    hp.close()
+    check(len(hp.scripts) == 2 and hp.scripts[0][0].get("id") == "aplan-data",
+          "%s region HTML: the tokenizer sees %d scripts" % (tag, len(hp.scripts)))
+    check(hp.tags.count("script") == 2, "%s region HTML: %d <script> tags" % (tag, hp.tags.count("script")))
+    check(page.count("<h1>") == 1, "%s region HTML: %d <h1>" % (tag, page.count("<h1>")))
+    if hp.scripts:
+        text = hp.scripts[0][1]
+        check("<" not in text and "\u2028" not in text and "\u2029" not in text,
+              "%s region HTML data holds '<' or U+2028/U+2029" % tag)
+        data = json.loads(text)
+        check(data["id"] == shown_ids, "%s region HTML ids differ" % tag)
+        check(data.get("names", data["id"]) == shown_names, "%s region HTML names differ" % tag)
+        check([g["name"] for g in data["regions"]] == ["fast", "slow"] and
+              [g["capacity"] for g in data["regions"]] == [fast, 65536], "%s region HTML regions %r"
+              % (tag, data["regions"]))
+        check(data["bound"] is None and data["capacity"] is None, "%s region HTML: one arena's bound or capacity" % tag)
+        for k, r in enumerate(data["runs"]):
+            got = data["regionOf"][k]
+            check(r["planned"] == (got is not None) and (got is None or (len(got) == len(ids) and
+                  len(data["offsets"][k]) == len(ids) and len(r["arenas"]) == 2)),
+                  "%s region HTML run %s: regionOf %r" % (tag, r["name"], got))
+        best = [r for r in data["runs"] if r["best"]]
+        check(len(best) == 1 and best[0]["shown"], "%s region HTML: the best run is not the one shown" % tag)
+        if best and best[0]["name"] == "banked":
+            check(data["regionOf"][data["runs"].index(best[0])] == where, "%s region HTML: banked's regions differ "
+                  "from the JSON's" % tag)
+
+
 def csv_ids(tmp):
     ids = [b"<x>&", b"\xff\xfe", b"]]>", b"</script>", b"</SCRIPT >", b"<!--", b"-->", b"back\\slash", b"q'uote",
            b"\xe2\x80\xa8ls\xe2\x80\xa9ps", b"\xef\xbf\xbe", b"\xef\xbf\xbf", b"*/ ??/ ??= \\", b"\xc3\xa9t\xc3\xa9",
@@ -357,6 +428,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         path, ids = csv_ids(tmp)
         check_outputs(tmp, path, ids, None, "csv")
+        check_region_outputs(path, ids, None, "csv", 256)
         # Ids a CSV cannot hold are refused with the line, not written into any output.
         for bad in (b'a"b', b"tab\there", b"nul\x00", b"cr\rx", b"bell\x07"):
             q = os.path.join(tmp, "bad.csv")
@@ -367,6 +439,7 @@ def main():
             path, ids, names = model(tmp)
             if path is not None:
                 check_outputs(tmp, path, ids, names, "tflite")
+                check_region_outputs(path, ids, names, "tflite", 16)
                 p = run(["graph", path])
                 text = utf8(p.stdout, "graph")
                 check(display(names[0]) in text, "graph lacks the first name as display text")

@@ -31,10 +31,11 @@
 #include "aplan/strategies.h"
 #include "strategies/greedy.h"
 
-#define TARGETS 4u         /* targets tried: region 0's capacity times 16/16, 15/16, 14/16, 12/16 */
+#define TARGETS 2u         /* targets tried: region 0's capacity times 16/16 and 14/16 */
 #define EXACT_MAX 1024u    /* the exact search packs region 0 on problems of at most this many buffers */
 #define EXACT_SCRATCH ((size_t)16u << 20) /* ... and of at most this much scratch */
-#define EXACT_NODES 20000u /* ... within this many nodes besides the caller's budget: select is not a search */
+#define EXACT_NODES 16u    /* ... within this many nodes per buffer besides the caller's budget: select is not a
+                              search, and its time stays that of the strategies it builds on */
 
 static const aplan__greedy_rule rule = APLAN__BY_SIZE_RULE;
 
@@ -322,7 +323,8 @@ static void repack(const aplan_problem *p, const aplan_regions *rg, size_t r, sp
         aplan_search_options o = *ctx->options;
         o.goal = APLAN_GOAL_MINIMISE;
         o.start = sp->sub_best;
-        if (o.max_nodes == 0 || o.max_nodes > ctx->nodes + EXACT_NODES) o.max_nodes = ctx->nodes + EXACT_NODES;
+        const uint64_t most = ctx->nodes + EXACT_NODES * (uint64_t)p->count;
+        if (o.max_nodes == 0 || o.max_nodes > most) o.max_nodes = most;
         aplan_search_context c;
         APLAN_MEMSET(&c, 0, sizeof c);
         c.options = &o;
@@ -388,7 +390,7 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
     keep(p, rg, &sp, offsets, &best, &have);
     const uint64_t cap = rg->regions[0].capacity;
     for (unsigned t = 0; t < TARGETS; t++) {
-        static const uint64_t sixteenths[TARGETS] = {16u, 15u, 14u, 12u};
+        static const uint64_t sixteenths[TARGETS] = {16u, 14u};
         const uint64_t target = cap == APLAN_UNLIMITED ? cap : cap / 16u * sixteenths[t] + cap % 16u * sixteenths[t] / 16u;
         bool all_in = true; /* a chosen set fit region 0 whole: a lower target would only leave more out */
         for (unsigned order = 0; order < 2u; order++) {
@@ -404,7 +406,7 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
     /* step 4 */
     APLAN_MEMCPY(sp.cur_region, sp.best_region, n * sizeof *sp.cur_region);
     APLAN_MEMCPY(offsets, sp.best_off, n * sizeof *offsets);
-    for (size_t r = 0; r < rg->count; r++) repack(p, rg, r, &sp, ctx, offsets);
+    repack(p, rg, 0, &sp, ctx, offsets);
     keep(p, rg, &sp, offsets, &best, &have);
     if ((st = refill(p, rg, &sp, offsets, report)) == APLAN_OK) {
         for (size_t r = 1; r < rg->count; r++) repack(p, rg, r, &sp, ctx, offsets);
