@@ -54,6 +54,7 @@ LIBGCC_FLAGS = {"rv32imc": ["-march=rv32imac", "-mabi=ilp32"]}
 
 PRELUDE = r"""
 #include <stddef.h>
+#include "aplan/regions.h"
 #include "aplan/strategies.h"
 #include "aplan/tflite.h"
 /* What a libc would give; the core needs nothing else. */
@@ -113,6 +114,12 @@ def groups(strategies):
         g.append(("aplan_plan + greedy_by_size",
                   "return (int)aplan_plan(aplan_strategy_greedy_by_size(), &p, scratch, sizeof scratch, offsets, "
                   "&result);", "greedy_by_size"))
+    g.append(("aplan_region_plan + banked (two regions)",
+              "const aplan_region g2[2] = {{\"fast\", 1024, 0, {0, 0}}, {\"slow\", APLAN_UNLIMITED, 0, {0, 0}}};\n"
+              "    const aplan_regions rg = {g2, 2, NULL, NULL, {0}}; uint32_t region_of[4]; uint64_t arenas[2];\n"
+              "    aplan_region_result rr;\n"
+              "    return (int)aplan_region_plan(aplan_region_strategy_banked(), &p, &rg, NULL, scratch, sizeof scratch, "
+              "region_of, offsets, arenas, NULL, &rr);", None))
     g.append((".tflite reader (query + read)",
               "aplan_tflite_info info; size_t count; aplan_tflite_id ids[4];\n"
               "    if (aplan_tflite_query((const void *)model, model_size, &info, NULL) != APLAN_OK) return 1;\n"

@@ -586,6 +586,9 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c);
  * JSON's "peak"). */
 #define CLI_PEAK_SHOWN 3u
 
+/* json.c: s as a JSON string of display text (every byte not shown as itself is the text \xHH): valid UTF-8 whatever
+ * bytes an id or a path holds. */
+void cli_json_string(FILE *out, const char *s);
 /* The writers of the formats' table. table.c: the comparison table; json.c; export.c: one plan for other tools as
  * CSV, and as a C header whose identifiers start with --name (macros upper-cased; default aplan); svg.c: the
  * pictures. */

@@ -402,9 +402,17 @@ int cli_cmd_targets(const cli_options *o) {
                t->core);
         printf("%-22s alignment: %s\n", "", t->why_alignment);
         printf("%-22s RAM: %s\n", "", t->why_ram);
+        if (t->region_count == 0) continue;
+        printf("%-22s regions, fastest first:", "");
+        for (size_t r = 0; r < t->region_count; r++)
+            printf("%s %s:%llu:%llu", r > 0 ? "," : "", t->regions[r].name, (unsigned long long)t->regions[r].size,
+                   (unsigned long long)t->regions[r].align);
+        printf("\n%-22s where from: %s\n", "", t->why_regions);
     }
     printf("The RAM size is the capacity. The alignment is the default for CSV input (other runtimes): a .tflite\n"
            "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target.\n"
+           "A preset with regions (NAME:SIZE:ALIGN) plans them with `plan` and `example`, as --region does.\n"
+           "Its RAM, the largest region (one arena in one memory), is the capacity of the other commands.\n"
            "Every preset is a 32-bit core: TFLM's structs are sized for 4-byte pointers (--abi 32) with any of them.\n"
            "CMSIS-NN (--kernels cmsis-nn) is modelled as each core builds it: portable C on cortex-m0plus, DSP on\n"
            "Cortex-M4 and M7; Helium (cortex-m55-ethos-u55) and the other cores are not covered.\n");

@@ -23,8 +23,7 @@ static void json_bytes(FILE *out, const char *s, size_t left) {
     fputc('"', out);
 }
 
-static void json_string(FILE *out, const char *s) { json_bytes(out, s, strlen(s)); }
-
+void cli_json_string(FILE *out, const char *s) { json_bytes(out, s, strlen(s)); }
 
 static const char *kind_name(cli_kind k) {
     return k == CLI_INPUT_CSV ? "csv" : k == CLI_INPUT_TFLITE ? "tflite" : "example";
@@ -122,7 +121,7 @@ static void json_tflm(FILE *out, const cli_session *s) {
     json_u64_or_null(out, s->settings.whole_capacity != APLAN_UNLIMITED, s->settings.whole_capacity);
     fputs(", \"arena_error\": ", out);
     if (s->tflm_own.known || s->tflm_own.status == APLAN_OK) fputs("null", out);
-    else json_string(out, s->tflm_own.why);
+    else cli_json_string(out, s->tflm_own.why);
     const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter};
     static const char *const keys[3] = {"own_planner", "embedded", "adapter"};
     for (size_t k = 0; k < 3u; k++) {
@@ -172,7 +171,7 @@ static void json_operator(FILE *out, const cli_input *in, uint64_t step) {
     }
     fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)st->subgraph,
             (unsigned long)st->op);
-    json_string(out, st->op_name);
+    cli_json_string(out, st->op_name);
     fprintf(out, ", \"builtin_code\": %ld}", (long)st->builtin_code);
 }
 
@@ -369,13 +368,13 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
     const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
     fprintf(out, "{\n  \"aplan_version\": \"%s\",\n", aplan_version());
     fputs("  \"input\": {\"name\": ", out);
-    json_string(out, in->name);
+    cli_json_string(out, in->name);
     fprintf(out, ", \"kind\": \"%s\", \"buffers\": %zu, \"alignment\": %llu, \"round_sizes\": %s, \"capacity\": ",
             kind_name(in->kind), in->count, (unsigned long long)s->settings.alignment,
             s->settings.round_sizes ? "true" : "false");
     json_u64_or_null(out, s->settings.capacity != APLAN_UNLIMITED, s->settings.capacity);
     fputs(", \"target\": ", out);
-    if (s->settings.target != NULL) json_string(out, s->settings.target);
+    if (s->settings.target != NULL) cli_json_string(out, s->settings.target);
     else fputs("null", out);
     fprintf(out, ", \"allow_fixed_alias\": %s", (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? "true" : "false");
     fprintf(out, ", \"alignment_from\": \"%s\", \"target_alignment\": ", alignment_from_name(s->settings.alignment_from));
@@ -388,16 +387,16 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
     cli_coverage_text c;
     cli_coverage(s, &c);
     fprintf(out, "  \"covers\": {\"section\": \"%s\", \"text\": ", c.section);
-    json_string(out, c.what);
+    cli_json_string(out, c.what);
     fputs(", \"not_included\": ", out);
-    if (c.not_included != NULL) json_string(out, c.not_included);
+    if (c.not_included != NULL) cli_json_string(out, c.not_included);
     else fputs("null", out);
     fputs("},\n", out);
     json_fit(out, s);
     json_peak(out, s);
     json_tflm(out, s);
     fputs("  \"best\": ", out);
-    if (best != NULL) json_string(out, best->strategy->name);
+    if (best != NULL) cli_json_string(out, best->strategy->name);
     else fputs("null", out);
     fprintf(out, ",\n  \"optimal\": %s,\n", cli_best_proven(s) ? "true" : "false");
     char limit[40];
@@ -407,11 +406,11 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
     for (size_t i = 0; i < s->run_count; i++) {
         const cli_run *r = &s->runs[i];
         fprintf(out, "%s\n    {\"name\": ", i > 0 ? "," : "");
-        json_string(out, r->strategy->name);
+        cli_json_string(out, r->strategy->name);
         fprintf(out, ", \"status\": ");
-        json_string(out, r->status == APLAN_OK ? "ok" : aplan_status_str(r->status));
+        cli_json_string(out, r->status == APLAN_OK ? "ok" : aplan_status_str(r->status));
         fputs(", \"error\": ", out);
-        if (r->status != APLAN_OK) json_string(out, r->error);
+        if (r->status != APLAN_OK) cli_json_string(out, r->error);
         else fputs("null", out);
         fputs(", \"arena_bytes\": ", out);
         json_u64_or_null(out, r->planned, r->result.arena_size);
@@ -419,11 +418,11 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
         if (r->planned) fprintf(out, "%.3f", cli_overhead_percent(r->result.arena_size, s->bound));
         else fputs("null", out);
         fputs(", \"outcome\": ", out);
-        if (cli_outcome_key(r) != NULL) json_string(out, cli_outcome_key(r));
+        if (cli_outcome_key(r) != NULL) cli_json_string(out, cli_outcome_key(r));
         else fputs("null", out);
         fprintf(out, ", \"nodes\": %llu, \"goal\": %s, \"start\": ", (unsigned long long)r->result.nodes,
                 !r->searched ? "null" : r->goal == APLAN_GOAL_FIT ? "\"fit\"" : "\"minimise\"");
-        if (r->start_name != NULL) json_string(out, r->start_name);
+        if (r->start_name != NULL) cli_json_string(out, r->start_name);
         else fputs("null", out);
         fprintf(out, ", \"time_ms\": %.6f, \"verified\": %s, \"best\": %s, \"aliased_pairs\": %zu, \"offsets\": ",
                 r->millis, r->verified ? "true" : "false", i == s->best ? "true" : "false",

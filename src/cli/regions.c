@@ -334,6 +334,28 @@ int cli_plan_regions(const cli_options *o, cli_input *in) {
     int rc = run_regions(o, &s);
     const cli_region_session *g = &s.regions;
     const cli_region_run *best = g->best != SIZE_MAX ? &g->runs[g->best] : NULL;
+    size_t pinned_over = SIZE_MAX; /* a region whose pinned buffers alone pass its capacity: the bound's proof */
+    for (size_t r = 0; r < g->count && rc == CLI_EXIT_OK; r++) {
+        if (g->bounds[r] > g->spec[r].size) {
+            pinned_over = r;
+            break;
+        }
+    }
+    if (rc == CLI_EXIT_OK && best == NULL && pinned_over != SIZE_MAX) {
+        /* Nothing to plan, and that is proven: the session's formats still show every strategy and the bounds. */
+        if (f->when_no_fit && f->needs == CLI_NEEDS_SESSION) {
+            region_emit e = {o, &s};
+            rc = cli_write_output(o->output, write_region_session, &e);
+        }
+        const cli_region_spec *sp = &g->spec[pinned_over];
+        if (rc == CLI_EXIT_OK) {
+            cli_error("%s: no plan can fit every region: the buffers pinned to %s need at least %llu byte%s, %llu more "
+                      "than its %llu",
+                      in->name, sp->name, (unsigned long long)g->bounds[pinned_over], cli_s(g->bounds[pinned_over]),
+                      (unsigned long long)(g->bounds[pinned_over] - sp->size), (unsigned long long)sp->size);
+            rc = CLI_EXIT_NO_FIT;
+        }
+    }
     if (rc == CLI_EXIT_OK && best == NULL) {
         cli_error("%s: no region strategy could plan the input", in->name);
         for (size_t k = 0; k < g->run_count; k++) fprintf(stderr, "  %s: %s\n", g->runs[k].strategy->name, g->runs[k].error);
@@ -359,12 +381,15 @@ static const char *region_name(const cli_session *s, const cli_region_run *run, 
     return s->regions.spec[run->region_of[i]].name;
 }
 
-/* "sram 131072 bytes (alignment 16), psram 8388608 bytes" */
-static void write_region_list(FILE *out, const cli_region_session *g) {
+/* "sram 131072 bytes, psram 8388608 bytes (offsets aligned to 32)": a region's alignment when it is more than the
+ * problem's. */
+static void write_region_list(FILE *out, const cli_session *s) {
+    const cli_region_session *g = &s->regions;
     for (size_t r = 0; r < g->count; r++) {
         fprintf(out, "%s%s %llu byte%s", r > 0 ? ", " : "", g->spec[r].name, (unsigned long long)g->spec[r].size,
                 cli_s(g->spec[r].size));
-        if (g->spec[r].align > 1u) fprintf(out, " (offsets aligned to %llu)", (unsigned long long)g->spec[r].align);
+        if (g->spec[r].align > s->settings.alignment)
+            fprintf(out, " (offsets aligned to %llu)", (unsigned long long)g->spec[r].align);
     }
 }
 
@@ -390,7 +415,7 @@ int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o
     fprintf(out, ": %zu buffer%s, alignment %llu, sizes %s; %zu region%s, fastest first: ", in->count,
             cli_s(in->count), (unsigned long long)s->settings.alignment,
             s->settings.round_sizes ? "rounded up" : "as given", g->count, cli_s(g->count));
-    write_region_list(out, g);
+    write_region_list(out, s);
     fputc('\n', out);
     fprintf(out, "lower bounds: ");
     for (size_t r = 0; r < g->count; r++)
@@ -468,30 +493,19 @@ int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o
     return CLI_EXIT_OK;
 }
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s != '\0'; s++) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20u || c == '<' || c == '>' || c == '&') fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 int cli_write_region_json(FILE *out, const cli_session *s, const cli_options *o) {
     (void)o;
     const cli_input *in = s->input;
     const cli_region_session *g = &s->regions;
     fprintf(out, "{\n  \"aplan_version\": \"%s\",\n  \"input\": {\"name\": ", aplan_version());
-    json_string(out, in->name);
+    cli_json_string(out, in->name);
     fprintf(out, ", \"kind\": \"%s\", \"buffers\": %zu, \"alignment\": %llu, \"round_sizes\": %s},\n",
             in->kind == CLI_INPUT_TFLITE ? "tflite" : in->kind == CLI_INPUT_CSV ? "csv" : "example", in->count,
             (unsigned long long)s->settings.alignment, s->settings.round_sizes ? "true" : "false");
     fputs("  \"regions\": [", out);
     for (size_t r = 0; r < g->count; r++) {
         fprintf(out, "%s\n    {\"name\": ", r > 0 ? "," : "");
-        json_string(out, g->spec[r].name);
+        cli_json_string(out, g->spec[r].name);
         fprintf(out, ", \"capacity\": %llu, \"alignment\": %llu, \"lower_bound\": %llu}",
                 (unsigned long long)g->spec[r].size, (unsigned long long)g->spec[r].align,
                 (unsigned long long)g->bounds[r]);
@@ -500,16 +514,16 @@ int cli_write_region_json(FILE *out, const cli_session *s, const cli_options *o)
             in->kind == CLI_INPUT_CSV ? (g->uses != NULL ? "csv" : "default") : "graph");
     fputs("  \"best\": ", out);
     if (g->best == SIZE_MAX) fputs("null", out);
-    else json_string(out, g->runs[g->best].strategy->name);
+    else cli_json_string(out, g->runs[g->best].strategy->name);
     fprintf(out, ", \"fits\": %s,\n  \"strategies\": [",
             g->best != SIZE_MAX && g->runs[g->best].status == APLAN_OK ? "true" : "false");
     for (size_t k = 0; k < g->run_count; k++) {
         const cli_region_run *run = &g->runs[k];
         fprintf(out, "%s\n    {\"name\": \"%s\", \"status\": ", k > 0 ? "," : "", run->strategy->name);
-        json_string(out, run->status == APLAN_OK ? "ok" : aplan_status_str(run->status));
+        cli_json_string(out, run->status == APLAN_OK ? "ok" : aplan_status_str(run->status));
         fputs(", \"error\": ", out);
         if (run->status == APLAN_OK) fputs("null", out);
-        else json_string(out, run->error);
+        else cli_json_string(out, run->error);
         if (!run->planned) {
             fprintf(out, ", \"planned\": false, \"time_ms\": %.6f}", run->millis);
             continue;
@@ -536,7 +550,7 @@ int cli_write_region_json(FILE *out, const cli_session *s, const cli_options *o)
     for (size_t i = 0; i < in->count; i++) {
         const aplan_buffer *b = &in->buffers[i];
         fprintf(out, "%s\n    {\"id\": ", i > 0 ? "," : "");
-        json_string(out, in->ids[i]);
+        cli_json_string(out, in->ids[i]);
         fprintf(out, ", \"size\": %llu, \"lower\": %llu, \"upper\": %llu, \"uses\": %llu, \"allowed\": ",
                 (unsigned long long)aplan_buffer_size(&s->problem, i), (unsigned long long)b->lower,
                 (unsigned long long)b->upper, (unsigned long long)(g->uses != NULL ? g->uses[i] : 1u));
@@ -548,7 +562,7 @@ int cli_write_region_json(FILE *out, const cli_session *s, const cli_options *o)
         for (size_t r = 0, n = 0; r < g->count; r++) {
             if (((g->allowed[i] >> r) & 1u) == 0) continue;
             if (n++ > 0) fputs(", ", out);
-            json_string(out, g->spec[r].name);
+            cli_json_string(out, g->spec[r].name);
         }
         fputs("]}", out);
     }

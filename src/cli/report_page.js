@@ -25,11 +25,12 @@
  * the page only through textContent, never as markup.
  * The address may say #search=TEXT&colour=MODE; the page keeps it in step with the search box. What was drawn is
  * written into #selfcheck (data-state ok|error, data-errors, data-panels (drawing areas: one per shown plan, or per
- * shown plan and region), data-figures (shown plans), data-regions (0 with one arena), data-region-painted (the
- * painted pixels of each panel of the first figure, space-separated), data-beyond (panels whose plan passes the
- * capacity, tinted past it), data-drawn, data-painted, data-matches, data-first-match, data-ms; data-view "t0 t1 b0
- * b1" after every drawing (b0 b1 in bytes, or with regions a share of each region's scale), data-hover the name under
- * the pointer), which tests/cli/browser_test.sh reads from the DOM.
+ * shown plan and region), data-figures (shown plans), data-regions (0 with one arena), data-region-painted (per
+ * panel of the first figure, space-separated: the pixels its buffers cover in its first raster, every third
+ * counted, lines and text aside), data-beyond (panels whose plan passes the capacity, tinted past it), data-drawn,
+ * data-painted, data-matches, data-first-match, data-ms; data-view "t0 t1 b0 b1" after every drawing (b0 b1 in
+ * bytes, or with regions a share of each region's scale), data-hover the name under the pointer), which
+ * tests/cli/browser_test.sh reads from the DOM.
  */
 (function () {
   'use strict';
@@ -318,7 +319,7 @@
     var base = el('canvas', {class: 'base'}), top = el('canvas', {class: 'over'});
     stage.appendChild(base);
     stage.appendChild(top);
-    var p = {run: r, region: q, stage: stage, base: base, over: top, w: 0, h: h, dpr: 1, painted: 0,
+    var p = {run: r, region: q, stage: stage, base: base, over: top, w: 0, h: h, dpr: 1, painted: -1,
       arena: q < 0 ? r.arena : r.arenas[q], capacity: q < 0 ? D.capacity : REGIONS[q].capacity,
       bound: q < 0 ? D.bound : REGIONS[q].bound};
     attach(p, false);
@@ -482,6 +483,10 @@
       if (r1 > Hd) r1 = Hd;
       var colour = match !== null && !match[i] ? faded[cls[i]] : fill[cls[i]];
       for (var r = r0; r < r1; r++) px.fill(colour, r * Wd + a, r * Wd + b);
+    }
+    if (p.painted < 0) {  /* the first drawing, for the self-check: the raster's pixels that buffers cover */
+      p.painted = 0;
+      for (k = 0; k < px.length; k += 3) if (px[k] !== BG && px[k] !== BEYOND) p.painted++;
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, p.base.width, p.base.height);
@@ -730,7 +735,8 @@
     var lines = [titleOf(i)];
     if (D.tensors && D.tensors[i]) lines.push(D.tensors[i]);
     lines.push('size ' + fmtExact(size[i]), 'offset ' + fmtExact(run.off[i]) + ' in ' +
-      (REGIONS ? regionOf(run, i) + ' (' + run.name + ')' : run.name), stepsOf(i) + ': live for ' + countOf(len[i], 'step'));
+      (REGIONS ? regionOf(run, i) + ' (' + run.name + ')' : run.name),
+      stepsOf(i) + ': live for ' + countOf(len[i], 'step'));
     var first = stepText(lower[i]), last = stepText(upper[i] - 1);
     if (first && len[i] === 1) lines.push('at ' + first);
     else if (first && last) lines.push('from ' + first, 'to ' + last);
@@ -928,12 +934,11 @@
     check.dataset.panels = String(panels.length);
     check.dataset.figures = String(figures.length);
     check.dataset.regions = String(REGIONS ? REGIONS.length : 0);
-    /* Each canvas read back once (Chromium warns on the console about a second read). */
-    var first = figures.length ? figures[0].panels.map(function (p) { return painted(p.base, p.dpr); }) : [];
-    check.dataset.regionPainted = first.join(' ');
+    check.dataset.regionPainted = figures.length ?
+      figures[0].panels.map(function (p) { return p.painted; }).join(' ') : '';
     check.dataset.beyond = String(panels.filter(function (p) { return p.beyond; }).length);
     check.dataset.drawn = String(order.length);
-    check.dataset.painted = String(first.length ? first[0] : 0);
+    check.dataset.painted = String(panels.length ? painted(panels[0].base, panels[0].dpr) : 0);
     check.dataset.livePainted = String(painted(liveCanvas, live.dpr));
     check.dataset.ms = String(ms);
     if (!errors.length) {

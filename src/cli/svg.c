@@ -11,6 +11,21 @@
  * rectangle per run of pixels in a column, merged across columns), so the size follows the plot's pixels, not the
  * count: at most DETAIL_LIMIT tooltips of about 0.25 KB (0.4 KB with a model's names and operators), plus the pixel
  * paths (0.9 MB in all for the 100,000 buffers of tests/cli/browser_test.sh, which holds it under 2 MB).
+ * The plot is a panel (picture, write_panel_plot): the buffers of one arena between two heights, on a step scale and
+ * size classes it is given, so the same code draws every panel.
+ *
+ * SVG with regions (--region, cli_write_region_svg): the best region plan, one panel per region stacked top to bottom,
+ * fastest first, REGION_HEAD + REGION_PLOT_H + REGION_FOOT = 294 px each under the same 76 px of heading, subtitle and
+ * legend (so 2 regions make a picture 1200 x 688). Every panel spans the steps of the whole problem (a step lines up
+ * across panels) and uses the whole input's size classes (a colour is one size everywhere); each has its own bytes
+ * down, from 0 to its arena (or the bound of what can go nowhere else), stretched to its capacity when that is at most
+ * twice as much (region_y_hi). A panel's title gives the region's name, capacity, arena (the share of the capacity, or
+ * how far over it) and how many buffers it holds; its buffers are drawn as above (tooltips add the region and the
+ * buffer's uses, and outside the fastest region its slow-memory traffic); the capacity is a line when within the
+ * panel's bytes (a note says it lies below otherwise), and bytes past it are tinted as above when the arena passes it.
+ * The heading gives the plan's slow-memory traffic, its lower bound, and whether it is proven least or does not fit
+ * (the verdict, then, under the panels). DETAIL_LIMIT holds for the whole picture: the panels share it (detail_limits).
+ * There is no live-bytes panel.
  *
  * HTML: one file, no network: the comparison table, then the plans drawn by the script of report_page.js from the
  * plan data embedded once as JSON (every strategy that planned, with the same scales; zoom, pan, search, colour
@@ -18,7 +33,10 @@
  * strategy, 5.6 MB for the test's 100,000 buffers and four strategies (ids of a few characters; a model adds its
  * tensors' names, types and shapes and one text per step). The script paints at pixel resolution: drawing costs the
  * pixels covered plus a pass over the buffers. Strategies whose arena is over HIDE_ABOVE times the best start hidden
- * (ticked in the table to show them).
+ * (ticked in the table to show them). With regions (cli_write_region_html): the table of the region strategies (each
+ * region's arena, the traffic), and data that adds the regions and, per strategy, each buffer's region (2 bytes a
+ * buffer and strategy; write_region_data); the script draws one panel per region for each ticked strategy (the best
+ * alone at first), stacked, on one step axis that zooms and pans for all of them.
  *
  * Names: ids and tensor names are arbitrary bytes from files. They are shown as they are when they are valid UTF-8
  * that XML allows; every other byte (invalid UTF-8, control characters, U+FFFE/U+FFFF) is shown as the four
@@ -1444,7 +1462,7 @@ static bool write_region_data(FILE *out, const cli_session *s) {
  * best ticked) draws or hides its panels. */
 static void write_region_table(FILE *out, const cli_session *s) {
     const cli_region_session *rg = &s->regions;
-    fputs("<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th>", out);
+    fputs("<div class=\"scroll\"><table id=\"runs\" class=\"regions\">\n<tr><th>shown</th><th>strategy</th>", out);
     for (size_t r = 0; r < rg->count; r++) {
         fputs("<th>", out);
         put_text(out, rg->spec[r].name, IN_XML);
@@ -1467,10 +1485,12 @@ static void write_region_table(FILE *out, const cli_session *s) {
             const uint64_t a = r->arenas[q], cap = rg->spec[q].size;
             char h[32];
             fmt_bytes(h, sizeof h, a);
-            fprintf(out, "<td title=\"%llu byte%s of %llu\">%s", (unsigned long long)a, cli_s(a),
-                    (unsigned long long)cap, h);
-            if (a > cap) fputs(" <b class=\"verdict\">over</b>", out);
-            else if (cap > 0) fprintf(out, " <small>%.0f%%</small>", 100.0 * (double)a / (double)cap);
+            fprintf(out, "<td title=\"%llu byte%s", (unsigned long long)a, cli_s(a));
+            if (cap != APLAN_UNLIMITED) fprintf(out, " of %llu", (unsigned long long)cap);
+            fprintf(out, "\">%s", h);
+            if (cap != APLAN_UNLIMITED && a > cap) fputs(" <b class=\"verdict\">over</b>", out);
+            else if (cap != APLAN_UNLIMITED && cap > 0)
+                fprintf(out, " <small>%.0f%%</small>", 100.0 * (double)a / (double)cap);
             fputs("</td>", out);
         }
         if (r->planned) {

@@ -486,8 +486,12 @@ static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, con
     return found;
 }
 
-static aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
-                         void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+/* Inline in both entries: the bank==NULL copy folds to the single-region engine, so a device that plans one arena links
+ * none of the banked placement. */
+static inline __attribute__((always_inline)) aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
+                                                               const aplan__bank *bank, void *scratch,
+                                                               size_t scratch_size, uint64_t *offsets,
+                                                               aplan_report *report) {
     aplan__scratch s;
     uint32_t *w[ARRAYS];
     uint64_t *extra;

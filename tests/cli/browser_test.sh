@@ -17,8 +17,9 @@
 #     order, each titled with its region's name, whose rectangles are its data-individual and all lie inside its own
 #     plot as Chromium lays them out; the page draws one panel per region for each ticked strategy, every one painted,
 #     and a driver hovers a buffer of the slow region (its region and traffic in the tooltip), zooms there and hovers
-#     the fast region at the new view (the panels share the step axis). On the example, the CSV of hostile ids and a
-#     CSV of 10,000 buffers (the pixel layer), and on a plan that passes a region's capacity (tinted, exit 4).
+#     the fast region at the new view (the panels share the step axis). On the example, a CSV whose region and uses
+#     columns pin buffers and weigh the traffic, the CSV of hostile ids, a CSV of 10,000 buffers (the pixel layer),
+#     and a plan that passes a region's capacity (tinted, exit 4).
 # Inputs: MiniMalloc's 5-buffer example, tests/cli/make_models.c's chain.tflite, CSVs of 10,000 and 100,000 buffers
 # generated here, and, when the shared folder has them, person_detect and two MediaPipe models (skipped otherwise,
 # saying so). Set APLAN_BROWSER_SHOTS=DIR to keep the screenshots.
@@ -599,6 +600,20 @@ esac
 rm -f "$T/regions.png"
 chrome --screenshot="$T/regions.png" --window-size=1000,1400 "file://$T/regions.html" >/dev/null
 not_blank regions_html "$T/regions.png"
+
+# A CSV that names two regions itself: its region column pins in to fast and big to slow (out may use either, the
+# others any), its uses column weighs the traffic; the best plan (select's) puts conv in slow, 12000 bytes used twice.
+printf 'id,lower,upper,size,uses,region\nin,0,2,6000,4,fast\nconv,1,3,12000,2,\nact,2,5,8000,6,\nbig,3,6,40000,1,slow\nout,5,7,2000,3,fast|slow\n' \
+    >"$T/pinned.csv"
+"$A" plan --region fast:16K --region slow:256K -f svg -o "$T/pinned.svg" "$T/pinned.csv" || fail "pinned.svg: aplan failed"
+"$A" plan --region fast:16K --region slow:256K -f html -o "$T/pinned.html" "$T/pinned.csv" || fail "pinned.html: aplan failed"
+region_svg pinned_svg "$T/pinned.svg" noshot -- fast slow
+grep -q '<title>conv: 11.7 KiB (12000 bytes) at offset 0 in slow, steps \[1, 3); 2 uses: 23.4 KiB (24000 bytes) of slow-memory traffic</title>' \
+    "$T/pinned.svg" || fail "pinned_svg: conv's tooltip does not give its region, uses and traffic"
+grep -q '<title>act: [^<]* in fast, steps \[2, 5); 6 uses</title>' "$T/pinned.svg" ||
+    fail "pinned_svg: act's tooltip does not give the uses of the CSV"
+grep -q '"uses":\[4,2,6,1,3\]' "$T/pinned.html" || fail "pinned.html: the data lacks the CSV's uses"
+region_html pinned_html "$T/pinned.html" big big fast slow
 
 # Hostile ids in two regions (banked puts two of the five in b).
 "$A" plan --region a:150 --region b:1K -f svg -o "$T/ids_regions.svg" "$T/ids.csv" || fail "ids_regions.svg: aplan failed"

@@ -308,6 +308,8 @@ run 0 "$A" targets
 hasre out '^cortex-m0plus +4 +270336 '
 hasre out '^cortex-m55-ethos-u55 +16 +2097152 '
 hasre out '^dsp64 +64 +1048576 '
+hasre out '^imxrt1060 +32 +33554432 '
+line out "                       regions, fastest first: dtcm:131072:16, ocram:786432:32, sdram:33554432:32"
 line out "The RAM size is the capacity. The alignment is the default for CSV input (other runtimes): a .tflite"
 line out "model keeps TFLM's 16-byte tensor alignment (MicroArenaBufferAlignment) on every target."
 
@@ -611,9 +613,11 @@ has err "no strategy could plan the input"
 line err "  offline: the input has no fixed offsets (no offline plan)"
 # each_preset MODEL BUFFERS TFLM BEST OVERHEAD: every preset keeps TFLM's 16-byte alignment for a model, so the TFLM
 # row stays TFLM's figure; the preset's own alignment is for CSV input and says so (MODEL's BUFFERS at cortex-m0plus).
-presets=$("$A" targets | grep -E '^[a-z]' | grep -v -e '^target ' -e '^model ' | cut -d' ' -f1)
+# The presets with a memory map plan regions (below, with --region).
+presets=$("$A" targets | grep -E '^[a-z]' | grep -v -e '^target ' -e '^model ' | cut -d' ' -f1 |
+    grep -v -x -e esp32-s3-psram -e stm32h743 -e imxrt1060)
 checks=$((checks + 1))
-[ "$(echo "$presets" | wc -l)" = 6 ] || fail "expected 6 presets, got: $presets"
+[ "$(echo "$presets" | wc -l)" = 6 ] || fail "expected 6 presets of one RAM, got: $presets"
 each_preset() {
     for t in $presets; do
         run 0 "$A" plan --target "$t" "$1"
@@ -1457,7 +1461,7 @@ line err "aplan: example: unknown format 'svgg' (did you mean 'svg'? table, csv,
 run 0 "$A" plan --help
 line out "  -f, --format FMT      table (default), csv, json, svg, html or c, any case:"
 line out "                        svg    the best plan drawn (or, when none fits, the smallest with its overflow)"
-line out "                        c      the best plan as a C header, with TFLM's BufferPlan"
+line out "                        c      the best plan as a C header, with TFLM's BufferPlan (and each buffer's region)"
 # The main help lists the commands from the command table, in its order.
 run 0 "$A" --help
 line out "       aplan INPUT [options]   (the same as aplan plan [options] INPUT)"
@@ -1663,6 +1667,87 @@ empty err
 # Not for models: the example's and a model's lifetimes are TFLM's.
 run 0 "$A" plan "$SEED"
 empty err
+
+# --- Several memories: --region -------------------------------------------------------------------------------------
+# docs/design.md's case: SRAM 100 bytes. a (64 B, steps 0-1, 1 use) and b (64 B, steps 1-2, 3 uses) are live together,
+# so one leaves SRAM; c (32 B, steps 2-3, 5 uses) fits beside b. banked takes a (equal sizes: input order) and sends
+# b, the busier, to PSRAM: 192 bytes of traffic; select leaves a out (1 use per busy step against b's 3): 64, which
+# exact proves least (the bound: 28 bytes must leave at step 1, a's at 1 use each).
+printf 'id,lower,upper,size,uses\na,0,2,64,1\nb,1,3,64,3\nc,2,4,32,5\n' >"$T/abc.csv"
+run 0 "$A" plan "$T/abc.csv" --region sram:100 --region psram:1K
+line out "$T/abc.csv: 3 buffers, alignment 1, sizes as given; 2 regions, fastest first: sram 100 bytes, psram 1024 bytes"
+line out "lower bounds: sram 0, psram 0 bytes (what is pinned to each); traffic at least 28 bytes"
+line out "traffic: the bytes of the buffers outside sram times the operators that read or write them (uses: the uses column)"
+hasre out "^  banked +64 +64 +192 +\+585\.7% plan "
+hasre out "^\* select +96 +64 +64 +\+128\.6% plan "
+hasre out "^  exact +96 +64 +64 +\+128\.6% optimal "
+line out "best: select, traffic 64 bytes: proven least (exact)"
+line out "  sram           2 buffers, 96 of 100 bytes (96.0%), 4 free"
+line out "fits: every region within its capacity"
+empty err
+# -f csv: uses, then offset, then the region's name; read back, the region column pins every buffer where it is.
+run 0 "$A" plan -s select -f csv -o "$T/abc_plan.csv" "$T/abc.csv" --region sram:100 --region psram:1K
+run 0 cat "$T/abc_plan.csv"
+lines_of out "id,lower,upper,size,uses,offset,region
+a,0,2,64,1,0,psram
+b,1,3,64,3,0,sram
+c,2,4,32,5,64,sram"
+run 0 "$A" plan -s banked "$T/abc_plan.csv" --region sram:100 --region psram:1K
+line out "lower bounds: sram 96, psram 64 bytes (what is pinned to each); traffic at least 64 bytes"
+hasre out "^\* banked +96 +64 +64 +\+0\.0% optimal "
+# Pins no plan keeps: a and b both in SRAM need 128 of its 100 bytes at step 1 (exit 4, the table still written).
+printf 'id,lower,upper,size,region\na,0,2,64,sram\nb,1,3,64,sram\n' >"$T/pinned.csv"
+run 4 "$A" plan "$T/pinned.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/pinned.csv: no plan can fit every region: the buffers pinned to sram need at least 128 bytes, 28 more than its 100"
+line out "  banked: sram needs 128 bytes, 28 more than its 100 (proven: no plan fits every region)"
+run 3 "$A" plan "$T/pinned.csv" --region fast:100 --region slow:1K
+line err "aplan: $T/pinned.csv: line 2: region 'sram' is not one of the regions (fast, slow)"
+# -f c: each region's arena and alignment, each buffer's region and offset in it.
+run 0 "$A" plan -s select -f c --name m "$T/abc.csv" --region sram:100 --region psram:1K:32
+line out "#define M_REGION_SRAM 0u"
+line out "#define M_REGION_PSRAM_SIZE 64u /* the arena it needs, of 1024 */"
+line out "#define M_REGION_PSRAM_ALIGNMENT 32u"
+line out "static const char *const m_region_names[M_REGION_COUNT] = {\"sram\", \"psram\"};"
+line out "    1, /* 0 psram */"
+line out "    64u, /* 2 c: steps [2, 4) */"
+# JSON: the regions, the traffic and its bound, each run's regions and offsets.
+if [ -n "${PYTHON:-}" ]; then
+    run 0 "$A" plan -f json "$T/abc.csv" --region sram:100 --region psram:1K
+    "$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["name"] for r in d["regions"]] == ["sram", "psram"] and d["regions"][0]["capacity"] == 100, d["regions"]
+assert d["traffic_bound"] == 28 and d["uses_from"] == "csv" and d["best"] == "select" and d["fits"] is True, d
+s = {x["name"]: x for x in d["strategies"]}
+assert s["banked"]["traffic"] == 192 and s["banked"]["region_of"] == [0, 1, 0] and s["banked"]["arenas"] == [64, 64]
+assert s["select"]["region_of"] == [1, 0, 0] and s["select"]["offsets"] == [0, 0, 64], s["select"]
+assert s["exact"]["outcome"] == "optimal" and d["buffers"][2]["uses"] == 5 and d["buffers"][0]["allowed"] is None
+' "$T/out" || fail "region JSON"
+fi
+# A model: uses from its graph; the example too; a target's memory map.
+run 0 "$A" plan -s banked --region fast:1K --region slow:1M "$CHAIN"
+has out "uses: the operators that read or write each tensor, from the graph"
+run 0 "$A" example -s banked --target stm32h743
+has out "2 regions, fastest first: dtcm 131072 bytes, axi 524288 bytes (offsets aligned to 32)"
+# Usage errors, before any input is read.
+run 2 "$A" plan --region sram "$T/abc.csv"
+line err "aplan: plan: --region 'sram' is not NAME:SIZE[:ALIGN] (for example sram:128K or psram:8M:32)"
+run 2 "$A" plan --region 'sr am:1K' "$T/abc.csv"
+line err "aplan: plan: --region 'sr am:1K' has ' ' in its name (letters, digits, '_', '.', '-')"
+run 2 "$A" plan --region sram:1Q "$T/abc.csv"
+has err "aplan: plan: --region 'sram:1Q' has a size that is not a byte count"
+run 2 "$A" plan --region sram:1K:3 "$T/abc.csv"
+line err "aplan: plan: --region 'sram:1K:3' has an alignment that is not a power of two"
+run 2 "$A" plan --region sram:1K --region SRAM:2K "$T/abc.csv"
+line err "aplan: plan: --region 'SRAM:2K': region SRAM is given twice"
+run 2 "$A" plan --region sram:1K --capacity 2K "$T/abc.csv"
+line err "aplan: plan: --capacity and --region: with regions each has its own (NAME:SIZE)"
+run 2 "$A" plan -s greedy_by_size --region sram:1K "$T/abc.csv"
+line err "aplan: plan: 'greedy_by_size' is not a region strategy (it plans one arena); with --region: banked, select, exact, all, auto"
+run 2 "$A" plan -s banked "$T/abc.csv"
+has err "aplan: plan: unknown strategy 'banked'"
+run 2 "$A" plan -f svg --region sram:1K "$T/abc.csv" --name x
+has err "applies to -f c only"
 
 echo "$checks checks, $failures failures, $skipped parts skipped"
 [ "$failures" = 0 ]
