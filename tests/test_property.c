@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "aplan/regions.h"
 #include "aplan/strategies.h"
 #include "helpers.h"
 
@@ -596,6 +597,96 @@ static void test_property_near_2_64_match_reference(void **state) {
     if (compared > 0) assert_true(compared >= 1000);
 }
 
+/* Regions: seeded random problems of up to 200 buffers in two to four regions, with random pins, uses, capacities
+ * and alignments: every region strategy's plan is valid region by region by the brute-force checker (each region's
+ * buffers as a problem of their own), keeps every pin, and is the same when planned again; select's traffic is never
+ * above banked's when both fit, and it fits wherever banked does. With one region of unlimited capacity, banked's
+ * offsets are greedy_by_size's. */
+static void test_property_regions(void **state) {
+    (void)state;
+    test_rng rng = {seed ^ 0x5e610u};
+    const aplan_region_strategy *banked = NULL, *select = NULL;
+    assert_int_equal(aplan_region_strategy_find("banked", &banked), APLAN_OK);
+    assert_int_equal(aplan_region_strategy_find("select", &select), APLAN_OK);
+    for (int round = 0; round < 150; round++) {
+        static aplan_buffer b[200];
+        static uint64_t allowed[200], uses[200];
+        const size_t n = 1u + (size_t)rng_below(&rng, 200);
+        random_problem(&rng, b, n, 60, 4096, 64, round % 4 == 0 ? 9u : 0u);
+        aplan_problem p;
+        aplan_problem_init(&p, b, n);
+        p.alignment = 16;
+        p.flags = round % 2 ? APLAN_ROUND_SIZES : 0u;
+        uint64_t live = 0;
+        for (size_t i = 0; i < n; i++) live += b[i].size;
+        const size_t regions = round % 7 == 0 ? 1u : 2u + (size_t)rng_below(&rng, 3);
+        aplan_region g[4];
+        for (size_t r = 0; r < regions; r++)
+            g[r] = (aplan_region){"r", r + 1u == regions ? APLAN_UNLIMITED : 1u + rng_below(&rng, live / 3u + 1u),
+                                  rng_below(&rng, 3) == 0 ? (uint64_t)16u << rng_below(&rng, 3) : 0u, {0, 0}};
+        for (size_t i = 0; i < n; i++) {
+            allowed[i] = b[i].offset != APLAN_NO_OFFSET ? (uint64_t)1u << (regions - 1u)
+                         : rng_below(&rng, 6) == 0  ? (uint64_t)1u << rng_below(&rng, regions)
+                                                    : 0u;
+            uses[i] = rng_below(&rng, 8);
+        }
+        const aplan_regions rg = {g, regions, allowed, uses, {0}};
+        if (aplan_regions_validate(&p, &rg, NULL) != APLAN_OK) continue;
+        aplan_region_result res[2];
+        aplan_status st[2];
+        static uint32_t region_of[2][200];
+        static uint64_t off[2][200];
+        for (int k = 0; k < 2; k++) {
+            const aplan_region_strategy *s = k == 0 ? banked : select;
+            size_t need;
+            assert_int_equal(aplan_region_plan_scratch_size(s, &p, &rg, &need), APLAN_OK);
+            void *scratch = malloc(need + 8u);
+            uint64_t arenas[4];
+            st[k] = aplan_region_plan(s, &p, &rg, NULL, scratch, need, region_of[k], off[k], arenas, NULL, &res[k]);
+            assert_true(st[k] == APLAN_OK || st[k] == APLAN_E_CAPACITY_EXCEEDED);
+            for (size_t r = 0; r < regions && (st[k] == APLAN_OK || res[k].regions_over > 0); r++) {
+                static aplan_buffer sub[200];
+                static uint64_t so[200];
+                size_t m = 0;
+                for (size_t i = 0; i < n; i++) {
+                    if (region_of[k][i] != r) continue;
+                    assert_true(aplan_region_allowed(&rg, i, r));
+                    sub[m] = b[i];
+                    sub[m].size = aplan_buffer_size(&p, i);
+                    const uint64_t a = aplan_buffer_alignment(&p, i);
+                    sub[m].alignment = a > g[r].alignment ? a : g[r].alignment;
+                    so[m++] = off[k][i];
+                }
+                aplan_problem q;
+                aplan_problem_init(&q, sub, m);
+                assert_true(brute_force_valid(&q, so, arenas[r]));
+            }
+            uint32_t again_region[200];
+            uint64_t again_off[200];
+            aplan_region_result again;
+            assert_int_equal(aplan_region_plan(s, &p, &rg, NULL, scratch, need, again_region, again_off, arenas, NULL,
+                                               &again),
+                             st[k]);
+            if (st[k] == APLAN_OK || res[k].regions_over > 0) { /* else no plan: the bound proved none fits */
+                assert_memory_equal(again_region, region_of[k], n * sizeof again_region[0]);
+                assert_memory_equal(again_off, off[k], n * sizeof again_off[0]);
+            } else {
+                assert_int_equal(res[k].outcome, APLAN_OUTCOME_INFEASIBLE);
+            }
+            free(scratch);
+        }
+        if (st[0] == APLAN_OK) assert_int_equal(st[1], APLAN_OK);
+        if (st[0] == APLAN_OK && st[1] == APLAN_OK) assert_true(res[1].traffic <= res[0].traffic);
+        if (regions == 1 && g[0].capacity == APLAN_UNLIMITED && g[0].alignment == 0) {
+            const aplan_strategy *greedy = need_strategy("greedy_by_size");
+            uint64_t want[200];
+            aplan_result r;
+            assert_int_equal(plan_with(greedy, &p, want, &r), APLAN_OK);
+            assert_memory_equal(off[0], want, n * sizeof want[0]);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     seed = test_seed(argc, argv);
     const struct CMUnitTest tests[] = {
@@ -606,6 +697,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_property_offsets_are_pinned),
         cmocka_unit_test(test_property_strategies_match_reference),
         cmocka_unit_test(test_property_near_2_64_match_reference),
+        cmocka_unit_test(test_property_regions),
     };
     return cmocka_run_group_tests_name("property", tests, NULL, NULL);
 }

@@ -227,7 +227,10 @@ APLAN_API aplan_status aplan_region_plan_scratch_size(const aplan_region_strateg
  * @param[out] bounds     optional (NULL): regions->count entries, aplan_region_bounds' bounds.
  * @param[out] result     traffic, its bound, the outcome, the regions over capacity, and the report (required).
  * @return APLAN_OK (every region fits); APLAN_E_CAPACITY_EXCEEDED with a verified plan in the outputs that passes
- *         at least one region's capacity (report names the first such region, result->regions_over counts them);
+ *         at least one region's capacity (report names the first such region, result->regions_over counts them), or
+ *         with regions_over 0 and outcome INFEASIBLE before any strategy runs: the buffers that can go only to a
+ *         region pass its capacity by its bound alone (report names the region, value the bound), and the
+ *         outputs hold no plan;
  *         a validation status; APLAN_E_INVALID_ARG; APLAN_E_UNSUPPORTED_VERSION; APLAN_E_SCRATCH_TOO_SMALL /
  *         _MISALIGNED; what the strategy may return (APLAN_E_STRATEGY_FAILED, APLAN_E_SIZE_OVERFLOW; any other of its
  *         statuses becomes APLAN_E_STRATEGY_FAILED with report.value = it); APLAN_E_FIXED_OVERLAP (two fixed

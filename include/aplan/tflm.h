@@ -128,7 +128,7 @@ typedef struct aplan_tflm_arena_info {
 } aplan_tflm_arena_info;
 
 /**
- * Scratch bytes aplan_tflm_scratch_requests and aplan_tflm_arena need for model (a record of every allocation TFLM
+ * Scratch bytes aplan_tflm_scratch_requests, aplan_tflm_arena and aplan_tflm_two_arenas need for model (a record of every allocation TFLM
  * will make, 16 bytes each; 8 bytes per subgraph and per operator; a bit per tensor), and how many scratch requests
  * its kernels make. No scratch: it reads the model through aplan_tflite_operator and aplan_tflite_tensor.
  * @return APLAN_OK; what aplan_tflite_query returns; APLAN_E_INVALID_ARG (a NULL argument, a config field out of
@@ -168,6 +168,72 @@ APLAN_API aplan_status aplan_tflm_arena(const void *model, size_t model_size, co
                                         const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
                                         size_t scratch_size, aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
                                         size_t capacity, aplan_format_error *error);
+
+/**
+ * TFLM's two arenas for one model and one plan (aplan_tflm_two_arenas; since 0.4).
+ *
+ * MicroAllocator::Create(persistent_arena, persistent_size, non_persistent_arena, non_persistent_size) splits the
+ * arena between two memories: everything that lives as long as the interpreter goes to the persistent arena
+ * (TFLM's allocator objects, the planner object when TFLM creates it, the evaluation tensors, node records, builtin
+ * options, the kernels' op data, variable tensors, scratch buffer handles, the inputs' and outputs' TfLiteTensors);
+ * everything else to the non-persistent one (the scratch request array and the kernels' temporaries while they
+ * prepare, the AllocationInfo arrays and the planner's working space while planning, then the planned section:
+ * tensors and kernel scratch buffers). Each arena is filled from one end and checked only against its own other
+ * end, so neither figure depends on the other arena's size. Both figures are for arenas whose start is 16-aligned
+ * (alignas(16)).
+ */
+typedef struct aplan_tflm_two_arena_info {
+    uint64_t used;           /**< arena_used_bytes() after AllocateTensors(): persistent + non_persistent. */
+    uint64_t planned;        /**< The planned section, as given. */
+    uint64_t persistent;     /**< The persistent arena's used bytes (GetPersistentUsedBytes()): the parts below
+                                  with TFLM's padding. The same for every persistent size that works (its end is
+                                  aligned down to 16 before use). */
+    uint64_t persistent_smallest; /**< The smallest persistent arena AllocateTensors() and Invoke() accept:
+                                  persistent rounded up to 16. */
+    uint64_t non_persistent; /**< The non-persistent arena's used bytes after AllocateTensors(): the planned
+                                  section. */
+    uint64_t non_persistent_smallest; /**< The smallest non-persistent arena AllocateTensors() accepts: the largest
+                                  of planned, working and planner_end. */
+    uint64_t working;        /**< The largest extent of the scratch request array and the temporaries (kernels'
+                                  Prepare, planning's AllocationInfo arrays) from the non-persistent arena's start. */
+    uint64_t planner_end;    /**< Where the planner's working space must end: the temporaries' end aligned up to 16
+                                  plus what the planner needs (TFLM's greedy planner: 40 bytes per buffer;
+                                  APLAN_TFLM_OTHER_OUTSIDE: config.planner_scratch), aligned up to 16. */
+    uint64_t tflm_objects;   /**< Persistent: TFLM's own objects: the two allocator objects, the planner when TFLM
+                                  creates it, the MicroAllocator, the builtin data allocator, the subgraph records,
+                                  the input/output pointer arrays. */
+    uint64_t eval_tensors;   /**< Persistent: TfLiteEvalTensor per tensor of every subgraph. */
+    uint64_t nodes;          /**< Persistent: NodeAndRegistration per operator. */
+    uint64_t params;         /**< Persistent: builtin options structs. */
+    uint64_t op_data;        /**< Persistent: kernels' persistent buffers (Init and Prepare). */
+    uint64_t variables;      /**< Persistent: variable tensors' buffers (those the plan does not hold). */
+    uint64_t scratch_handles;/**< Persistent: ScratchBufferHandle per scratch request. */
+    uint64_t io_tensors;     /**< Persistent: TfLiteTensor structs and quantization data of the inputs and
+                                  outputs. */
+    uint64_t scratch_bytes;  /**< Sum of the kernels' scratch requests (in planned). */
+    uint32_t scratch_requests; /**< How many. */
+    uint32_t unknown_ops;    /**< Operators whose kernel the table lacks: every figure is then a lower bound. */
+    uint32_t first_unknown_subgraph, first_unknown_op; /**< The first of them (APLAN_TFLITE_NONE when none). */
+    uint32_t reserved[4];    /**< Zeroed by the library. */
+} aplan_tflm_two_arena_info;
+
+/**
+ * TFLM's two arenas (aplan_tflm_two_arena_info) for model with a planned section of `planned` bytes, the tensors
+ * TFLM plans being ids (id_count of them), as for aplan_tflm_arena, with the same scratch (aplan_tflm_query's
+ * scratch_size). config.planner says where the planner object lives: APLAN_TFLM_GREEDY_IN_ARENA is what TFLM's
+ * two-arena Create does (at APLAN_TFLM_COMMIT it takes a MemoryPlannerType, not a planner object, and creates
+ * the GreedyMemoryPlanner in the persistent arena); APLAN_TFLM_GREEDY_OUTSIDE and APLAN_TFLM_OTHER_OUTSIDE
+ * describe a planner object of the caller's handed to MicroAllocator's two-allocator constructor, which TFLM keeps
+ * protected (a subclass reaches it; see docs/tflm.md, "Several memories"). Since 0.4.
+ * @param[out] info the figures (zeroed on failure).
+ * @return APLAN_OK; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_SIZE_OVERFLOW when a figure passes 2^64 - 1;
+ *         APLAN_E_INVALID_ARG (a NULL info, an id outside the model); what aplan_tflm_query returns.
+ *         O(model_size).
+ */
+APLAN_API aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const aplan_tflm_config *config,
+                                             const aplan_tflite_id *ids, size_t id_count, uint64_t planned,
+                                             void *scratch, size_t scratch_size, aplan_tflm_two_arena_info *info,
+                                             aplan_format_error *error);
 
 /**
  * The name of the first operator the table lacks, from info (the builtin's name or the custom code, in the model),

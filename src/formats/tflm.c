@@ -56,13 +56,15 @@ typedef struct target {
     sized affine_quantization;    /* TfLiteAffineQuantization */
     sized allocation_info;        /* AllocationInfo */
     sized size_type;              /* size_t */
+    sized persistent_allocator;   /* PersistentArenaBufferAllocator (two arenas) */
+    sized non_persistent_allocator; /* NonPersistentArenaBufferAllocator (two arenas) */
 } target;
 
 static const target targets[2] = {
     {4u, {36, 4}, {44, 4}, {36, 4}, {8, 4}, {8, 4}, {12, 4}, {32, 4}, {12, 4}, {4, 4}, {40, 4}, {12, 4}, {24, 4},
-     {4, 4}},
+     {4, 4}, {16, 4}, {32, 4}},
     {8u, {72, 8}, {72, 8}, {72, 8}, {16, 8}, {16, 8}, {24, 8}, {64, 8}, {16, 8}, {8, 8}, {64, 8}, {24, 8}, {32, 8},
-     {8, 8}},
+     {8, 8}, {32, 8}, {56, 8}},
 };
 
 #define ARENA_ALIGN 16u          /* MicroArenaBufferAlignment() */
@@ -405,6 +407,7 @@ typedef struct walk {
     uint64_t tensors;   /* over all subgraphs */
     uint64_t operators;
     uint32_t planner;
+    bool two_arenas; /* MicroAllocator::Create(persistent, P, non_persistent, NP): two allocator objects */
 } walk;
 
 static bool open_node(recorder *r, uint32_t s, uint32_t op, uint32_t global, aplan__tflm_node *n) {
@@ -484,7 +487,12 @@ static void record(walk *w) {
     recorder *r = w->r;
     const target *t = r->t;
     const uint32_t none = UINT32_MAX;
-    put(r, EV_PERSISTENT, PART_TFLM, t->arena_allocator.size, t->arena_allocator.align, none);
+    if (w->two_arenas) { /* the persistent allocator object, then the non-persistent one, both in the tail */
+        put(r, EV_PERSISTENT, PART_TFLM, t->persistent_allocator.size, t->persistent_allocator.align, none);
+        put(r, EV_PERSISTENT, PART_TFLM, t->non_persistent_allocator.size, t->non_persistent_allocator.align, none);
+    } else {
+        put(r, EV_PERSISTENT, PART_TFLM, t->arena_allocator.size, t->arena_allocator.align, none);
+    }
     if (w->planner == APLAN_TFLM_GREEDY_IN_ARENA)
         put(r, EV_PERSISTENT, PART_TFLM, t->greedy_planner.size, t->greedy_planner.align, none);
     put(r, EV_PERSISTENT, PART_TFLM, t->micro_allocator.size, t->micro_allocator.align, none);
@@ -646,6 +654,68 @@ static bool upper_bound(const replay_in *in, uint64_t *out) {
     return ok;
 }
 
+/* What the two arenas need (replay_two). */
+typedef struct two_out {
+    uint64_t persistent;      /* GetPersistentUsedBytes() at the end: the tail's bytes with their padding */
+    uint64_t parts[8];        /* of which, per PART_ */
+    uint64_t working;         /* the largest extent of the head's buffer and the temporaries (Prepare's temporary
+                                 tensors and buffers, planning's AllocationInfo arrays) in the non-persistent arena */
+    uint64_t planner_end;     /* where the planner's scratch must end for planning to succeed */
+} two_out;
+
+/* AllocateTensors() with two arenas, both starting 16-aligned: persistent allocations go down from the persistent
+ * arena's end aligned down to 16 (PersistentArenaBufferAllocator, which checks only its own start), the head's
+ * buffer, temporaries, the planner's scratch and the planned section go up from the non-persistent arena's start
+ * (NonPersistentArenaBufferAllocator, which checks only its own end). Neither arena's figures depend on the other's
+ * size, so one pass gives both: the persistent bytes (independent of the persistent size, its tail being aligned
+ * down to 16), and every extent the non-persistent side must reach. false when a figure passes 2^64 - 1. O(events). */
+static bool replay_two(const replay_in *in, two_out *out) {
+    uint64_t used = 0, head = 0, temp = 0;
+    APLAN_MEMSET(out, 0, sizeof *out);
+    for (size_t i = 0; i < in->count; i++) {
+        const event *e = &in->events[i];
+        switch (e->kind) {
+        case EV_VARIABLE:
+        case EV_PERSISTENT: {
+            if (e->kind == EV_VARIABLE && bit(in->planned_bits, e->op)) break;
+            uint64_t end; /* the tail is 16-aligned and every alignment divides 16: align_down(tail - used - size) */
+            if (!aplan__add(used, e->size, &end) || !aplan__align_up(end, e->align, &end)) return false;
+            out->parts[e->part] += end - used;
+            used = end;
+            break;
+        }
+        case EV_TEMP: {
+            uint64_t at;
+            if (!aplan__align_up(temp, e->align, &at) || !aplan__add(at, e->size, &temp)) return false;
+            if (temp > out->working) out->working = temp;
+            break;
+        }
+        case EV_NODE_END:
+        case EV_HEAD:
+            head = temp = e->size;
+            if (head > out->working) out->working = head;
+            break;
+        case EV_PLAN: {
+            /* GetAvailableMemory: from the temporaries' end aligned up to 16 to the arena's end aligned down to 16;
+             * TFLM's greedy planner needs GREEDY_PER_BUFFER bytes a buffer of it, another planner its own figure. */
+            uint64_t from, need, end;
+            if (in->planner == APLAN_TFLM_OTHER_OUTSIDE) need = in->planner_scratch;
+            else if (__builtin_mul_overflow(in->buffers, (uint64_t)GREEDY_PER_BUFFER, &need)) return false;
+            if (!aplan__align_up(temp, ARENA_ALIGN, &from) || !aplan__add(from, need, &end) ||
+                !aplan__align_up(end, ARENA_ALIGN, &end))
+                return false;
+            out->planner_end = end;
+            head = temp = in->planned;
+            break;
+        }
+        default: break;
+        }
+    }
+    (void)head;
+    out->persistent = used;
+    return true;
+}
+
 /* ---- The calls -------------------------------------------------------------------------------------------------- */
 
 void aplan_tflm_config_init(aplan_tflm_config *config) {
@@ -717,6 +787,7 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     x->w.tensors = info.tensor_count;
     x->w.operators = info.operator_count;
     x->w.planner = config->planner;
+    x->w.two_arenas = true; /* the count covers either layout: two arenas have one allocator object more */
     record(&x->w);
     if (r->status != APLAN_OK) return r->status;
     size_t at = 0;
@@ -792,6 +863,7 @@ static aplan_status start(session *x, const void *model, size_t model_size, cons
     if (st == APLAN_OK) st = bases(x, scratch);
     x->r.count = 0;
     x->r.request_count = 0;
+    x->w.two_arenas = false; /* one arena unless the caller says otherwise */
     x->r.unknown = 0;
     return st;
 }
@@ -899,6 +971,71 @@ aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_
     info->smallest = smallest;
     info->planned = planned;
     info->persistent = out.used - planned;
+    info->tflm_objects = out.parts[PART_TFLM];
+    info->eval_tensors = out.parts[PART_EVAL];
+    info->nodes = out.parts[PART_NODES];
+    info->params = out.parts[PART_PARAMS];
+    info->op_data = out.parts[PART_OP_DATA];
+    info->variables = out.parts[PART_VARIABLES];
+    info->scratch_handles = out.parts[PART_HANDLES];
+    info->io_tensors = out.parts[PART_IO];
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < r->count; i++)
+        if (r->events[i].kind == EV_REQUEST && !aplan__add(bytes, r->events[i].size, &bytes)) bytes = UINT64_MAX;
+    info->scratch_bytes = bytes;
+    info->scratch_requests = (uint32_t)r->request_count;
+    info->unknown_ops = r->unknown;
+    info->first_unknown_subgraph = r->first_unknown_subgraph;
+    info->first_unknown_op = r->first_unknown_op;
+    return APLAN_OK;
+}
+
+aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const aplan_tflm_config *config,
+                                   const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
+                                   size_t scratch_size, aplan_tflm_two_arena_info *info, aplan_format_error *error) {
+    session x;
+    if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
+    if (info == NULL) return arg_error(error, "info is NULL");
+    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
+    const aplan_status st = start(&x, model, model_size, config, scratch, scratch_size, error);
+    if (st != APLAN_OK) return st;
+    unsigned char *base = scratch;
+    const uint32_t *tb = (const uint32_t *)(void *)(base + x.lay.tensor_base);
+    uint8_t *bits = base + x.lay.bits;
+    APLAN_MEMSET(bits, 0, (size_t)(x.w.tensors / 8u) + 1u);
+    for (size_t i = 0; i < id_count; i++) {
+        const aplan_tflite_id id = ids[i];
+        if (id.subgraph >= x.w.subgraphs || id.tensor >= tb[id.subgraph + 1u] - tb[id.subgraph])
+            return arg_error(x.r.error, "an id names no tensor of the model");
+        const uint32_t g = tb[id.subgraph] + id.tensor;
+        bits[g / 8u] |= (uint8_t)(1u << (g % 8u));
+    }
+    recorder *r = &x.r;
+    r->events = (event *)(void *)(base + x.lay.events);
+    x.w.two_arenas = true;
+    record(&x.w);
+    if (r->status != APLAN_OK) return r->status;
+    replay_in in = {r->events, r->count, bits, planned, 0, config->planner, config->planner_scratch};
+    two_out out;
+    uint64_t used, persistent_smallest, smallest = planned;
+    if (!aplan__add(id_count, r->request_count, &in.buffers) || !replay_two(&in, &out) ||
+        !aplan__add(out.persistent, planned, &used) ||
+        !aplan__align_up(out.persistent, ARENA_ALIGN, &persistent_smallest)) {
+        r->error->status = APLAN_E_SIZE_OVERFLOW;
+        aplan__text w = {r->error->message, sizeof r->error->message, 0};
+        aplan__put(&w, "TFLM's arenas for this model and plan pass 2^64 - 1 bytes");
+        return APLAN_E_SIZE_OVERFLOW;
+    }
+    if (out.working > smallest) smallest = out.working;
+    if (out.planner_end > smallest) smallest = out.planner_end;
+    info->used = used;
+    info->planned = planned;
+    info->persistent = out.persistent;
+    info->persistent_smallest = persistent_smallest;
+    info->non_persistent = planned;
+    info->non_persistent_smallest = smallest;
+    info->working = out.working;
+    info->planner_end = out.planner_end;
     info->tflm_objects = out.parts[PART_TFLM];
     info->eval_tensors = out.parts[PART_EVAL];
     info->nodes = out.parts[PART_NODES];

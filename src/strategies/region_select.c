@@ -371,10 +371,10 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
     space sp;
     aplan__scratch_init(&s, scratch, scratch_size);
     carve(&s, n, &sp);
-    (void)aplan__scratch_take(&s, 1u, 1u, 8u); /* aligns the phase space */
-    if (s.failed) return APLAN_E_STRATEGY_FAILED;
-    sp.phase = (unsigned char *)scratch + s.used;
-    sp.phase_size = scratch_size - s.used;
+    const size_t at = (s.used + 7u) & ~(size_t)7u; /* the phase space, aligned as scratch is (select_scratch_size's 8) */
+    if (s.failed || at > scratch_size) return APLAN_E_STRATEGY_FAILED;
+    sp.phase = (unsigned char *)scratch + at;
+    sp.phase_size = scratch_size - at;
 
     worth best = {0, 0, 0};
     bool have = false;
