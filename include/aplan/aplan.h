@@ -51,8 +51,8 @@ extern "C" {
  * pkg-config file. While MAJOR is 0 a MINOR change may break the ABI (the shared library's soname carries both).
  */
 #define APLAN_VERSION_MAJOR 0
-#define APLAN_VERSION_MINOR 3
-#define APLAN_VERSION_PATCH 1
+#define APLAN_VERSION_MINOR 4
+#define APLAN_VERSION_PATCH 0
 /*
  * The oldest version whose programs compile and behave unchanged against these headers: every version from it to
  * this one is compatible at the source level (types and functions were only appended), and the CMake package
