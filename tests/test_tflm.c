@@ -112,6 +112,46 @@ static const struct {
     {"trained_lstm_int8", 9, 1536},
 };
 
+/* Two arenas, measured in the same builds with /work/tflm/regions/two_arena (docs/tflm.md, "Several memories"):
+ * MicroAllocator::Create(persistent, P, non_persistent, NP), which creates TFLM's GreedyMemoryPlanner in the
+ * persistent arena, and the adapter handed to TFLM's two-allocator constructor through a subclass. Each smallest is
+ * the least size for which AllocateTensors and Invoke succeed with the other arena at 4 MiB, by binary search with a
+ * child process per probe, checked at the 24 sizes above and together; the non-persistent arena's used bytes are the
+ * planned section (measured[] above). */
+static const struct {
+    const char *model;
+    unsigned abi;
+    uint64_t persistent, persistent_smallest, non_persistent_smallest;
+    uint64_t persistent_adapter, persistent_smallest_adapter, non_persistent_smallest_adapter;
+} measured_two[] = {
+    {"audio_preprocessor_int8", 64, 6928, 6928, 3040, 6848, 6848, 3632},
+    {"dtln_noise_suppression", 64, 4160, 4160, 2560, 4096, 4096, 3040},
+    {"hello_world_float", 64, 1104, 1104, 688, 1024, 1024, 848},
+    {"hello_world_int8", 64, 1168, 1168, 688, 1088, 1088, 848},
+    {"keyword_scrambled", 64, 14064, 14064, 3808, 14000, 14000, 4912},
+    {"keyword_scrambled_8bit", 64, 8944, 8944, 3808, 8880, 8880, 4912},
+    {"micro_speech_lstm", 64, 2576, 2576, 17168, 2496, 2496, 17168},
+    {"micro_speech_quantized", 64, 1360, 1360, 5968, 1280, 1280, 5968},
+    {"person_detect", 64, 29744, 29744, 55296, 29664, 29664, 55296},
+    {"simple_add_model", 64, 800, 800, 49152, 720, 720, 49152},
+    {"test_conv_model", 64, 2096, 2096, 7744, 2016, 2016, 7744},
+    {"trained_lstm", 64, 2304, 2304, 5696, 2240, 2240, 5696},
+    {"trained_lstm_int8", 64, 2416, 2416, 1728, 2336, 2336, 1968},
+    {"audio_preprocessor_int8", 32, 5464, 5472, 3040, 5416, 5424, 3216},
+    {"dtln_noise_suppression", 32, 3244, 3248, 2048, 3196, 3200, 2528},
+    {"hello_world_float", 32, 664, 672, 560, 616, 624, 720},
+    {"hello_world_int8", 32, 700, 704, 560, 652, 656, 720},
+    {"keyword_scrambled", 32, 12588, 12592, 3152, 12556, 12560, 4256},
+    {"keyword_scrambled_8bit", 32, 7468, 7472, 3152, 7436, 7440, 4256},
+    {"micro_speech_lstm", 32, 1868, 1872, 17168, 1820, 1824, 17168},
+    {"micro_speech_quantized", 32, 860, 864, 5968, 812, 816, 5968},
+    {"person_detect", 32, 27020, 27024, 55296, 26972, 26976, 55296},
+    {"simple_add_model", 32, 492, 496, 49152, 444, 448, 49152},
+    {"test_conv_model", 32, 1464, 1472, 7744, 1416, 1424, 7744},
+    {"trained_lstm", 32, 1688, 1696, 5696, 1656, 1664, 5696},
+    {"trained_lstm_int8", 32, 1708, 1712, 1536, 1660, 1664, 1648},
+};
+
 /* "models/NAME.tflite", the shared folder's path of a model (in a static buffer the next call overwrites). */
 static const char *model_path(const char *name) {
     static char rel[128];
@@ -231,6 +271,35 @@ static aplan_tflm_arena_info arena_of(const planned_model *m, unsigned abi, uint
     return info;
 }
 
+/* The two arenas, with the identities every answer keeps: used is persistent + planned, persistent is its parts,
+ * the non-persistent arena's smallest is the largest of what it holds, and each smallest covers its used bytes. */
+static aplan_tflm_two_arena_info two_of(const planned_model *m, unsigned abi, uint32_t planner,
+                                        uint64_t planner_scratch, uint64_t section) {
+    aplan_tflm_config c = m->config;
+    c.abi = abi;
+    c.planner = planner;
+    c.planner_scratch = planner_scratch;
+    size_t scratch_size, requests;
+    assert_int_equal(aplan_tflm_query(m->data, m->size, &c, &scratch_size, &requests, NULL), APLAN_OK);
+    void *scratch = malloc(scratch_size + 8u);
+    assert_non_null(scratch);
+    aplan_tflm_two_arena_info t;
+    assert_int_equal(aplan_tflm_two_arenas(m->data, m->size, &c, m->ids, m->tensors, section, scratch, scratch_size,
+                                           &t, NULL),
+                     APLAN_OK);
+    free(scratch);
+    assert_int_equal(t.planned, section);
+    assert_int_equal(t.non_persistent, section);
+    assert_int_equal(t.used, t.persistent + t.non_persistent);
+    assert_int_equal(t.persistent, t.tflm_objects + t.eval_tensors + t.nodes + t.params + t.op_data + t.variables +
+                                       t.scratch_handles + t.io_tensors);
+    assert_int_equal(t.persistent_smallest, (t.persistent + 15u) & ~(uint64_t)15u);
+    uint64_t np = t.planned > t.working ? t.planned : t.working;
+    assert_int_equal(t.non_persistent_smallest, np > t.planner_end ? np : t.planner_end);
+    for (size_t i = 0; i < sizeof t.reserved / sizeof t.reserved[0]; i++) assert_int_equal(t.reserved[i], 0);
+    return t;
+}
+
 /* The adapter's Init scratch at the smallest arena: its records (an aplan_buffer and an offset per buffer) and the
  * least aplan_plan scratch of its default candidates (auto's), which it then plans with. */
 static uint64_t adapter_scratch(const planned_model *m) {
@@ -273,6 +342,46 @@ static void test_shared_models_match_tflm(void **state) {
          * measured is a default build's. */
         if (compact_build()) assert_true(adapter.smallest <= measured[i].smallest_adapter);
         else assert_int_equal(adapter.smallest, measured[i].smallest_adapter);
+        free_model(&m);
+        free(data);
+    }
+}
+
+/* Two arenas against the real builds: TFLM's two-arena Create (its greedy planner in the persistent arena) and the
+ * adapter outside both. */
+static void test_shared_models_two_arenas(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof measured_two / sizeof measured_two[0]; i++)
+        need_shared(model_path(measured_two[i].model));
+    printf("%-24s %3s %10s %10s %10s %10s\n", "model", "abi", "persistent", "smallest", "planned", "smallest");
+    for (size_t i = 0; i < sizeof measured_two / sizeof measured_two[0]; i++) {
+        size_t size;
+        void *data = read_all(shared_path(model_path(measured_two[i].model)), &size);
+        const unsigned abi = measured_two[i].abi;
+        planned_model m;
+        plan_model(data, size, abi, &m);
+        aplan_tflm_two_arena_info own = two_of(&m, abi, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        aplan_tflm_two_arena_info adapter = two_of(&m, abi, APLAN_TFLM_OTHER_OUTSIDE, adapter_scratch(&m), m.section);
+        printf("%-24s %3u %10llu %10llu %10llu %10llu\n", measured_two[i].model, abi,
+               (unsigned long long)own.persistent, (unsigned long long)own.persistent_smallest,
+               (unsigned long long)own.non_persistent, (unsigned long long)own.non_persistent_smallest);
+        assert_int_equal(own.unknown_ops, 0);
+        assert_int_equal(own.scratch_requests, m.requests);
+        assert_int_equal(own.persistent, measured_two[i].persistent);
+        assert_int_equal(own.persistent_smallest, measured_two[i].persistent_smallest);
+        assert_int_equal(own.non_persistent_smallest, measured_two[i].non_persistent_smallest);
+        assert_int_equal(adapter.persistent, measured_two[i].persistent_adapter);
+        assert_int_equal(adapter.persistent_smallest, measured_two[i].persistent_smallest_adapter);
+        /* the adapter's Init scratch is a default build's in the measurement; a compact build needs less */
+        if (compact_build())
+            assert_true(adapter.non_persistent_smallest <= measured_two[i].non_persistent_smallest_adapter);
+        else assert_int_equal(adapter.non_persistent_smallest, measured_two[i].non_persistent_smallest_adapter);
+        /* the single arena's tail holds the same data, but one allocator object (SingleArenaBufferAllocator)
+         * instead of two: the persistent arena differs from it by those objects and their padding only */
+        aplan_tflm_arena_info one = arena_of(&m, abi, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        assert_int_equal(own.eval_tensors, one.eval_tensors);
+        assert_int_equal(own.nodes, one.nodes);
+        assert_int_equal(own.scratch_bytes, one.scratch_bytes);
         free_model(&m);
         free(data);
     }
@@ -462,6 +571,120 @@ static void test_scratch_request(void **state) {
     tw_free(&f);
 }
 
+/* Two arenas on hand-made models that TFLM runs (both run in the builds above, /work/tflm/regions/handmade, with
+ * these figures measured). First ADD of a variable tensor t0 and the input t1 into t2 ([1, 4] float32 each). On a
+ * 32-bit target the persistent arena, from its 16-aligned end down:
+ *   - TFLM's objects: PersistentArenaBufferAllocator 16, NonPersistentArenaBufferAllocator 32, GreedyMemoryPlanner
+ *     44, MicroAllocator 36, the builtin data allocator 8, the subgraph record 8 (144), then the input and output
+ *     pointer arrays (4 bytes each, 16-aligned: 16 and 8 with padding): 168;
+ *   - 3 TfLiteEvalTensor of 12: 36; one NodeAndRegistration: 32; TfLiteAddParams: 8;
+ *   - add.cc's OpData, 60 bytes, 16-aligned: 68 with the padding above it;
+ *   - the variable's buffer, 16 bytes (not in the plan): 16;
+ *   - the TfLiteTensor (40) of the input and of the output: 80.
+ * 408 bytes, so the smallest persistent arena is 416 (its end is aligned down to 16 first). The non-persistent
+ * arena: the scratch request array (12 requests of 12 bytes: 144), ADD's three temporary TfLiteTensors while it
+ * prepares (+120: 264); then planning: the request array (144), a size_t per subgraph (148) and an AllocationInfo of
+ * 24 bytes per tensor (220), the greedy planner's 40 bytes for each of the two planned tensors from 224: 304; the
+ * planned section, t1 and t2: 32. The smallest is 304. */
+static tw_file variable_add(void) {
+    static const int32_t in_1[] = {1};
+    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, true},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false}};
+    static const tw_opcode codes[] = {{ADD, ADD}};
+    static const tw_op ops[] = {{0, in_0_1, 2, out_2, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 3, in_1, 1, out_2, 1, ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model model = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    return tw_build(&model);
+}
+
+static void test_hand_made_two_arenas(void **state) {
+    (void)state;
+    tw_file f = variable_add();
+    planned_model m;
+    plan_model(f.data, f.size, APLAN_TFLM_ABI_32, &m);
+    assert_int_equal(m.tensors, 2); /* the variable is not planned */
+    assert_int_equal(m.section, 32);
+    aplan_tflm_two_arena_info t = two_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+    assert_int_equal(t.tflm_objects, 168);
+    assert_int_equal(t.eval_tensors, 36);
+    assert_int_equal(t.nodes, 32);
+    assert_int_equal(t.params, 8);
+    assert_int_equal(t.op_data, 68);
+    assert_int_equal(t.variables, 16);
+    assert_int_equal(t.io_tensors, 80);
+    assert_int_equal(t.scratch_handles, 0);
+    assert_int_equal(t.persistent, 408);
+    assert_int_equal(t.persistent_smallest, 416);
+    assert_int_equal(t.working, 264);
+    assert_int_equal(t.planner_end, 304);
+    assert_int_equal(t.non_persistent_smallest, 304);
+    assert_int_equal(t.used, 440);
+    /* The same on a 64-bit host, measured on x86-64. */
+    t = two_of(&m, APLAN_TFLM_ABI_64, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+    assert_int_equal(t.persistent, 656);
+    assert_int_equal(t.persistent_smallest, 656);
+    assert_int_equal(t.non_persistent_smallest, 384);
+    /* A planner object outside: no GreedyMemoryPlanner in the persistent arena (44 bytes, 48 with the padding it
+     * shifts), and the non-persistent arena holds what that planner's Init needs instead of 40 per buffer. */
+    aplan_tflm_two_arena_info o = two_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_OTHER_OUTSIDE, 1000, m.section);
+    assert_int_equal(o.persistent, 360);
+    assert_int_equal(o.planner_end, 224u + 1008u);
+    assert_int_equal(o.non_persistent_smallest, 1232);
+    aplan_tflm_two_arena_info g = two_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_OUTSIDE, 0, m.section);
+    assert_int_equal(g.persistent, 360);
+    assert_int_equal(g.non_persistent_smallest, 304);
+    /* A larger section: only the non-persistent arena moves. */
+    aplan_tflm_two_arena_info w = two_of(&m, APLAN_TFLM_ABI_32, APLAN_TFLM_GREEDY_IN_ARENA, 0, 4096);
+    assert_int_equal(w.persistent, 408);
+    assert_int_equal(w.non_persistent_smallest, 4096);
+    /* The variable in the plan (an offline-planned variable lives in the section): the persistent arena loses it. */
+    aplan_tflite_id all[3] = {{0, 0}, {0, 1}, {0, 2}};
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    size_t scratch_size, requests;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, NULL), APLAN_OK);
+    void *scratch = malloc(scratch_size + 8u);
+    assert_non_null(scratch);
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, all, 3, 48, scratch, scratch_size, &t, NULL), APLAN_OK);
+    assert_int_equal(t.variables, 0);
+    assert_int_equal(t.persistent, 392);
+    free(scratch);
+    free_model(&m);
+    tw_free(&f);
+
+    /* ADD_N of three inputs (test_scratch_request's model): its scratch request's handle in the persistent arena, the
+     * request itself in the planned section; measured 408 / 416 and 496 on armhf, 736 / 736 and 592 on x86-64. */
+    static const int32_t in_0_1_2[] = {0, 1, 2};
+    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false}};
+    static const tw_opcode codes[] = {{ADD_N_DEPRECATED, ADD_N}};
+    static const tw_op ops[] = {{0, in_0_1_2, 3, out_3, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 4, in_0_1_2, 3, out_3, 1, ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model model = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    f = tw_build(&model);
+    static const struct {
+        unsigned abi;
+        uint64_t section, persistent, persistent_smallest, non_persistent_smallest;
+    } add_n[2] = {{APLAN_TFLM_ABI_32, 80, 408, 416, 496}, {APLAN_TFLM_ABI_64, 96, 736, 736, 592}};
+    for (unsigned k = 0; k < 2u; k++) {
+        plan_model(f.data, f.size, add_n[k].abi, &m);
+        assert_int_equal(m.section, add_n[k].section);
+        t = two_of(&m, add_n[k].abi, APLAN_TFLM_GREEDY_IN_ARENA, 0, m.section);
+        assert_int_equal(t.scratch_requests, 1);
+        assert_true(t.scratch_handles > 0);
+        assert_int_equal(t.persistent, add_n[k].persistent);
+        assert_int_equal(t.persistent_smallest, add_n[k].persistent_smallest);
+        assert_int_equal(t.non_persistent_smallest, add_n[k].non_persistent_smallest);
+        free_model(&m);
+    }
+    tw_free(&f);
+}
+
 /* CMSIS-NN's CONV_2D, int8: its OpData (60 bytes on 32-bit against the reference's 56), the per-channel arrays, and
  * the im2col buffer the reference kernel does not ask for: a 3x3 patch of 3 channels, 27 int16 pairs rounded up to
  * 28: 112 bytes, on every instruction set modelled (a 1x1 convolution asks none). Input [1, 4, 4, 3], filter
@@ -614,6 +837,30 @@ static void test_failures(void **state) {
                      APLAN_E_SIZE_OVERFLOW);
     assert_int_equal(e.status, APLAN_E_SIZE_OVERFLOW);
     assert_string_equal(e.message, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
+    /* The two arenas' call: the same checks, its own overflow message, and info zeroed on failure. */
+    aplan_tflm_two_arena_info two;
+    memset(&two, 0xff, sizeof two);
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, ids, 4, 64, scratch, scratch_size, NULL, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, NULL, 4, 64, scratch, scratch_size, &two, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(two.used, 0);
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, outside, 1, 64, scratch, scratch_size, &two, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, ids, 4, 64, scratch, scratch_size - 8u, &two, &e),
+                     APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, ids, 4, UINT64_MAX - 8u, scratch, scratch_size, &two,
+                                           &e),
+                     APLAN_E_SIZE_OVERFLOW);
+    assert_string_equal(e.message, "TFLM's arenas for this model and plan pass 2^64 - 1 bytes");
+    assert_int_equal(two.persistent, 0);
+    c.planner = APLAN_TFLM_OTHER_OUTSIDE;
+    c.planner_scratch = UINT64_MAX - 8u;
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, ids, 4, 64, scratch, scratch_size, &two, &e),
+                     APLAN_E_SIZE_OVERFLOW);
+    aplan_tflm_config_init(&c);
+    assert_int_equal(aplan_tflm_two_arenas(f.data, f.size, &c, ids, 4, 64, scratch, scratch_size, &two, &e), APLAN_OK);
+    assert_int_equal(two.non_persistent, 64);
     free(scratch);
     tw_free(&f);
 }
@@ -650,9 +897,11 @@ static void test_kernel_table(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shared_models_match_tflm), cmocka_unit_test(test_same_problem_as_adapter),
+        cmocka_unit_test(test_shared_models_match_tflm), cmocka_unit_test(test_shared_models_two_arenas),
+        cmocka_unit_test(test_same_problem_as_adapter),
         cmocka_unit_test(test_shared_models_match_tflm_cmsis_nn), cmocka_unit_test(test_shared_unknown_operators),
-        cmocka_unit_test(test_hand_made_figures),        cmocka_unit_test(test_scratch_request),
+        cmocka_unit_test(test_hand_made_figures),        cmocka_unit_test(test_hand_made_two_arenas),
+        cmocka_unit_test(test_scratch_request),
         cmocka_unit_test(test_cmsis_conv),               cmocka_unit_test(test_unknown_operator),
         cmocka_unit_test(test_reader_options),
         cmocka_unit_test(test_failures),                 cmocka_unit_test(test_kernel_table),

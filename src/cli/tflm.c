@@ -392,7 +392,131 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
     return CLI_EXIT_OK;
 }
 
+/* TFLM's own plan of the section (greedy_by_size_tflm over the tensors and the kernels' scratch, no capacity):
+ * its arena into *section; false with *why set when it cannot be made. */
+static bool own_section(const cli_session *s, uint64_t *section, char *why, size_t why_size) {
+    const aplan_strategy *greedy = NULL;
+    if (aplan_strategy_find("greedy_by_size_tflm", &greedy) != APLAN_OK) {
+        snprintf(why, why_size, "TFLM's own planner is greedy_by_size_tflm, which this build leaves out");
+        return false;
+    }
+    aplan_problem p = s->problem;
+    p.capacity = APLAN_UNLIMITED;
+    size_t bytes = 0;
+    void *scratch = NULL;
+    uint64_t *offsets = malloc((s->input->count + 1u) * sizeof *offsets);
+    aplan_result r;
+    aplan_status st = offsets == NULL ? APLAN_E_OUT_OF_MEMORY : aplan_plan_scratch_size(greedy, &p, &bytes);
+    if (st == APLAN_OK && (scratch = malloc(bytes + 1u)) == NULL) st = APLAN_E_OUT_OF_MEMORY;
+    if (st == APLAN_OK) st = aplan_plan(greedy, &p, scratch, bytes, offsets, &r);
+    free(scratch);
+    free(offsets);
+    if (st != APLAN_OK) {
+        snprintf(why, why_size, "TFLM's own planner (greedy_by_size_tflm): %s", aplan_status_str(st));
+        return false;
+    }
+    *section = r.arena_size;
+    return true;
+}
+
+/* The two arenas with TFLM's own planner in the persistent one (what its two-arena Create makes), and the smallest
+ * single arena beside them; false with *why set when they cannot be computed. */
+static bool two_arena_figures(const cli_session *s, uint64_t section, aplan_tflm_two_arena_info *two,
+                              aplan_tflm_arena_info *one, char *why, size_t why_size) {
+    const cli_input *in = s->input;
+    aplan_tflm_config c = in->tflm;
+    c.planner = APLAN_TFLM_GREEDY_IN_ARENA;
+    c.planner_scratch = 0;
+    size_t bytes = 0, requests = 0;
+    aplan_format_error e;
+    memset(&e, 0, sizeof e);
+    aplan_status st = aplan_tflm_query(in->model, in->model_size, &c, &bytes, &requests, &e);
+    void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
+    if (st == APLAN_OK && scratch == NULL) st = APLAN_E_OUT_OF_MEMORY;
+    if (st == APLAN_OK)
+        st = aplan_tflm_two_arenas(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch,
+                                   bytes, two, &e);
+    if (st == APLAN_OK)
+        st = aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch, bytes,
+                              one, NULL, 0, &e);
+    free(scratch);
+    if (st != APLAN_OK)
+        snprintf(why, why_size, "%s", e.message[0] != '\0' ? e.message : aplan_status_str(st));
+    return st == APLAN_OK;
+}
+
+/* The region an arena of `bytes` goes to: the fastest that holds it (from_fast: the planned section, which every
+ * operator reads and writes), else the slowest; `beside` (SIZE_MAX for none) already holds beside_bytes. SIZE_MAX
+ * when no region holds it. */
+static size_t place_arena(const cli_region_session *g, uint64_t bytes, bool from_fast, size_t beside,
+                          uint64_t beside_bytes) {
+    for (size_t k = 0; k < g->count; k++) {
+        const size_t r = from_fast ? k : g->count - 1u - k;
+        const uint64_t cap = g->spec[r].size;
+        const uint64_t other = r == beside ? beside_bytes : 0;
+        if (bytes <= cap && other <= cap - bytes) return r;
+    }
+    return SIZE_MAX;
+}
+
+/* " in NAME", " in NAME too" when it shares the region, " in no region". */
+static void write_place(FILE *out, const cli_region_session *g, size_t r, size_t beside) {
+    if (r == SIZE_MAX) fputs(" in no region", out);
+    else fprintf(out, " in %s%s", g->spec[r].name, r == beside ? " too" : "");
+}
+
+/* The line saying that an arena fits no region, when it does not. */
+static void write_no_region(FILE *out, const cli_region_session *g, size_t r, const char *which, uint64_t bytes) {
+    if (r != SIZE_MAX) return;
+    size_t largest = 0;
+    for (size_t k = 1; k < g->count; k++) largest = g->spec[k].size > g->spec[largest].size ? k : largest;
+    fprintf(out, "  does not fit: the %s arena needs %llu bytes, the largest region (%s) has %llu\n", which,
+            (unsigned long long)bytes, g->spec[largest].name, (unsigned long long)g->spec[largest].size);
+}
+
 void cli_write_tflm_regions(FILE *out, const cli_session *s) {
-    (void)out;
-    (void)s; /* TODO(issue 19, 5a): TFLM's two-arena figures */
+    const cli_input *in = s->input;
+    const cli_region_session *g = &s->regions;
+    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || !in->has_tflm || g->count == 0) return;
+    fprintf(out, "TFLM, two arenas (tflite-micro %s, %s, %u-bit ABI, TFLM's own planner):", APLAN_TFLM_COMMIT,
+            cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+    char why[256];
+    uint64_t section = 0;
+    aplan_tflm_two_arena_info two;
+    aplan_tflm_arena_info one;
+    if (!own_section(s, &section, why, sizeof why) || !two_arena_figures(s, section, &two, &one, why, sizeof why)) {
+        fputs(" cannot be computed: ", out);
+        (void)cli_write_shown(out, why);
+        fputc('\n', out);
+        return;
+    }
+    const char *least = two.unknown_ops > 0 ? " at least" : "";
+    /* The planned section in the fastest region that holds it, the persistent data (records, op data, variables)
+     * in the slowest, beside the section when it must. */
+    const size_t np = place_arena(g, two.non_persistent_smallest, true, SIZE_MAX, 0);
+    const size_t p = place_arena(g, two.persistent_smallest, false, np, two.non_persistent_smallest);
+    fprintf(out, "\n  non-persistent arena: %8llu bytes%s", (unsigned long long)two.non_persistent_smallest, least);
+    write_place(out, g, np, SIZE_MAX);
+    if (two.non_persistent_smallest > two.planned)
+        fprintf(out, " (planned section %llu; AllocateTensors needs %llu)\n", (unsigned long long)two.planned,
+                (unsigned long long)two.non_persistent_smallest);
+    else
+        fputs(" (the planned section, TFLM's own plan)\n", out);
+    fprintf(out, "  persistent arena:     %8llu bytes%s", (unsigned long long)two.persistent_smallest, least);
+    write_place(out, g, p, np);
+    fprintf(out, " (%llu used", (unsigned long long)two.persistent);
+    if (p == np && p != SIZE_MAX)
+        fprintf(out, "; both arenas: %llu of its %llu bytes", (unsigned long long)(two.persistent_smallest +
+                                                                                   two.non_persistent_smallest),
+                (unsigned long long)g->spec[p].size);
+    fputs(")\n", out);
+    fprintf(out, "  MicroAllocator::Create(persistent, %llu, non_persistent, %llu): arena_used_bytes() %llu; one arena: "
+                 "%llu\n",
+            (unsigned long long)two.persistent_smallest, (unsigned long long)two.non_persistent_smallest,
+            (unsigned long long)two.used, (unsigned long long)one.smallest);
+    fputs("  placed: the planned section in the fastest region that holds it, the persistent data in the slowest\n",
+          out);
+    write_no_region(out, g, np, "non-persistent", two.non_persistent_smallest);
+    write_no_region(out, g, p, "persistent", two.persistent_smallest);
+    cli_write_tflm_unknown(out, s, &one);
 }
