@@ -177,6 +177,17 @@ static int check_regions(const cli_session *s) {
     aplan_report r;
     aplan_status st = aplan_regions_validate(&s->problem, &g->set, &r);
     if (st == APLAN_OK) return CLI_EXIT_OK;
+    const cli_input *in = s->input;
+    if (st == APLAN_E_BAD_REGION && r.buffer_a < in->count && in->buffers[r.buffer_a].offset != APLAN_NO_OFFSET) {
+        /* A fixed offset is an offset in one region: the input must say which. */
+        char who[160];
+        cli_describe_buffer(in, r.buffer_a, who, sizeof who);
+        cli_error("%s: %s has a fixed offset (%s) but may go to more than one region: a fixed offset is in one "
+                  "region%s",
+                  in->name, who, in->kind == CLI_INPUT_TFLITE ? "the model's offline plan" : "its offset column",
+                  in->kind == CLI_INPUT_CSV ? "; pin it with a region column" : "; plan it with one arena");
+        return CLI_EXIT_BAD_INPUT;
+    }
     char text[400];
     cli_describe_report(s->input, st, &r, text, sizeof text);
     cli_error("%s: invalid problem with these regions: %s%s%s", s->input->name, text, r.in_region ? " in " : "",

@@ -1702,6 +1702,13 @@ line err "aplan: $T/pinned.csv: no plan can fit every region: the buffers pinned
 line out "  banked: sram needs 128 bytes, 28 more than its 100 (proven: no plan fits every region)"
 run 3 "$A" plan "$T/pinned.csv" --region fast:100 --region slow:1K
 line err "aplan: $T/pinned.csv: line 2: region 'sram' is not one of the regions (fast, slow)"
+# A fixed offset is in one region: the input must say which.
+printf 'id,lower,upper,size,offset\na,0,2,64,0\n' >"$T/fixed_any.csv"
+run 3 "$A" plan "$T/fixed_any.csv" --region a:100 --region b:1K
+line err "aplan: $T/fixed_any.csv: buffer 0 'a' (line 2) has a fixed offset (its offset column) but may go to more than one region: a fixed offset is in one region; pin it with a region column"
+printf 'id,lower,upper,size,offset,region\na,0,2,64,0,b\n' >"$T/fixed_pinned.csv"
+run 0 "$A" plan -s banked -f csv "$T/fixed_pinned.csv" --region a:100 --region b:1K
+line out "a,0,2,64,0,b"
 # -f c: each region's arena and alignment, each buffer's region and offset in it.
 run 0 "$A" plan -s select -f c --name m "$T/abc.csv" --region sram:100 --region psram:1K:32
 line out "#define M_REGION_SRAM 0u"
