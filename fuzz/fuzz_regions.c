@@ -150,8 +150,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const size_t count = 1u + next(&r) % 4u;
     for (size_t k = 0; k < count; k++) {
         const uint64_t pick = next(&r) % 8u;
-        regions[k] = (aplan_region){"r", pick == 0 ? APLAN_UNLIMITED : pick == 1 ? next(&r) : live / (1u + next(&r) % 8u),
-                                    next(&r) % 3u == 0 ? (uint64_t)1u << (next(&r) % 7u) : 0u, {0, 0}};
+        const uint64_t capacity = pick == 0 ? APLAN_UNLIMITED : pick == 1 ? next(&r) : live / (1u + next(&r) % 8u);
+        regions[k] = (aplan_region){"r", capacity, next(&r) % 3u == 0 ? (uint64_t)1u << (next(&r) % 7u) : 0u, {0, 0}};
         if (next(&r) % 64u == 0) regions[k].alignment = 3; /* an invalid one now and then */
     }
     static uint64_t allowed[MAX_N], uses[MAX_N];
@@ -159,7 +159,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const uint64_t pick = next(&r) % 8u;
         allowed[i] = pick == 0 ? (uint64_t)1u << (next(&r) % count) : pick == 1 ? next(&r) % ((uint64_t)1u << count)
                                                                                : 0u;
-        if (p->buffers[i].offset != APLAN_NO_OFFSET && next(&r) % 4u != 0) allowed[i] = (uint64_t)1u << (next(&r) % count);
+        if (p->buffers[i].offset != APLAN_NO_OFFSET && next(&r) % 4u != 0)
+            allowed[i] = (uint64_t)1u << (next(&r) % count);
         uses[i] = next(&r) % 16u == 0 ? next(&r) : next(&r) % 6u;
     }
     const aplan_regions rg = {regions, count, allowed, next(&r) % 4u == 0 ? NULL : uses, {0}};

@@ -306,6 +306,11 @@ void cli_session_init(cli_session *s, const cli_options *o, cli_input *in);
  * "auto" or comma-separated names of built-in strategies; CLI_EXIT_USAGE with the error printed for an empty list,
  * an empty or unknown name. */
 int cli_check_strategy_list(const char *command, const char *list);
+/* The names of a -s list that is not "all" or "auto", in order, each passed to found (which returns CLI_EXIT_OK or
+ * an exit code with its error printed). CLI_EXIT_USAGE with the error printed, prefixed with command, for an empty
+ * list, an empty or overlong name, or a trailing comma; else found's first failure. */
+typedef int (*cli_name_found)(void *state, const char *command, const char *name);
+int cli_each_list_name(const char *command, const char *list, cli_name_found found, void *state);
 /* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT with the broken rule printed: the input is checked once, not per strategy. */
 int cli_check_problem(const cli_session *s);
 /* CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT when fixed buffers share bytes without --allow-alias (message printed, naming

@@ -18,64 +18,47 @@ size_t cli_option_regions(const cli_options *o, const cli_region_spec **specs) {
     return count;
 }
 
-/* Each name of a -s list against the region strategies: calls found(state, strategy) for each; CLI_EXIT_USAGE with the
- * error printed for an empty list or name, or one that is not a region strategy (a single-region one named says so). */
-static int each_region_strategy(const char *command, const char *list,
-                                void (*found)(void *state, const aplan_region_strategy *s), void *state) {
-    if (strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) {
+/* cli_each_list_name's callback for the region strategies: each added to the region session's runs once (state NULL:
+ * only checked); a name that is not a region strategy is a usage error (saying so when it plans one arena). */
+static int add_region_strategy(void *state, const char *command, const char *name) {
+    cli_region_session *g = state;
+    const aplan_region_strategy *r = NULL;
+    if (aplan_region_strategy_find(name, &r) != APLAN_OK) {
+        const aplan_strategy *single = NULL;
+        cli_suggestion near;
+        cli_suggest_init(&near, name);
+        for (size_t i = 0; i < aplan_region_strategy_count(); i++)
+            cli_suggest_consider(&near, aplan_region_strategy_at(i)->name);
+        char hint[96], known[160] = "";
+        cli_suggest_text(&near, hint, sizeof hint);
         for (size_t i = 0; i < aplan_region_strategy_count(); i++) {
-            const aplan_region_strategy *r = aplan_region_strategy_at(i);
-            if (found != NULL && (strcmp(list, "all") == 0 || strcmp(r->name, "select") == 0)) found(state, r);
+            size_t at = strlen(known);
+            snprintf(known + at, sizeof known - at, "%s, ", aplan_region_strategy_at(i)->name);
         }
-        return CLI_EXIT_OK;
+        cli_error("%s: '%s' is not a region strategy%s; %swith --region: %sall, auto", command, name,
+                  aplan_strategy_find(name, &single) == APLAN_OK ? " (it plans one arena)" : "", hint, known);
+        return CLI_EXIT_USAGE;
     }
-    for (const char *p = list;;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
-        char name[64];
-        if (n == 0 || n >= sizeof name) {
-            cli_error("%s: empty or overlong strategy name in '%s'", command, list);
-            return CLI_EXIT_USAGE;
-        }
-        memcpy(name, p, n);
-        name[n] = '\0';
-        const aplan_region_strategy *r = NULL;
-        if (aplan_region_strategy_find(name, &r) != APLAN_OK) {
-            const aplan_strategy *single = NULL;
-            cli_suggestion near;
-            cli_suggest_init(&near, name);
-            for (size_t i = 0; i < aplan_region_strategy_count(); i++)
-                cli_suggest_consider(&near, aplan_region_strategy_at(i)->name);
-            char hint[96], known[160] = "";
-            cli_suggest_text(&near, hint, sizeof hint);
-            for (size_t i = 0; i < aplan_region_strategy_count(); i++) {
-                size_t at = strlen(known);
-                snprintf(known + at, sizeof known - at, "%s, ", aplan_region_strategy_at(i)->name);
-            }
-            cli_error("%s: '%s' is not a region strategy%s; %swith --region: %sall, auto", command, name,
-                      aplan_strategy_find(name, &single) == APLAN_OK ? " (it plans one arena)" : "", hint, known);
-            return CLI_EXIT_USAGE;
-        }
-        if (found != NULL) found(state, r);
-        if (comma == NULL) return CLI_EXIT_OK;
-        p = comma + 1;
-        if (*p == '\0') {
-            cli_error("%s: empty strategy name in '%s'", command, list);
-            return CLI_EXIT_USAGE;
-        }
+    for (size_t i = 0; g != NULL && i < g->run_count; i++) {
+        if (g->runs[i].strategy == r) return CLI_EXIT_OK;
     }
+    if (g != NULL) g->runs[g->run_count++].strategy = r;
+    return CLI_EXIT_OK;
+}
+
+/* A -s list with regions: all, auto (select) or names of region strategies, into g's runs (g NULL: only checked). */
+static int each_region_strategy(const char *command, const char *list, cli_region_session *g) {
+    if (strcmp(list, "all") != 0 && strcmp(list, "auto") != 0)
+        return cli_each_list_name(command, list, add_region_strategy, g);
+    for (size_t i = 0; i < aplan_region_strategy_count(); i++) {
+        const aplan_region_strategy *r = aplan_region_strategy_at(i);
+        if (strcmp(list, "all") == 0 || strcmp(r->name, "select") == 0) (void)add_region_strategy(g, command, r->name);
+    }
+    return CLI_EXIT_OK;
 }
 
 int cli_check_region_strategy_list(const char *command, const char *list) {
-    return each_region_strategy(command, list, NULL, NULL);
-}
-
-static void add_run(void *state, const aplan_region_strategy *r) {
-    cli_region_session *g = state;
-    for (size_t i = 0; i < g->run_count; i++) {
-        if (g->runs[i].strategy == r) return;
-    }
-    g->runs[g->run_count++].strategy = r;
+    return each_region_strategy(command, list, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -239,7 +222,8 @@ static void run_one(cli_session *s, cli_region_run *run, size_t k) {
         size_t need = 0;
         void *vs = NULL;
         aplan_report r;
-        if (aplan_region_verify_scratch_size(&s->problem, &g->set, &need) == APLAN_OK && (vs = malloc(need + 8u)) != NULL) {
+        if (aplan_region_verify_scratch_size(&s->problem, &g->set, &need) == APLAN_OK &&
+            (vs = malloc(need + 8u)) != NULL) {
             aplan_status v = aplan_region_verify(&s->problem, &g->set, run->region_of, run->offsets, run->arenas, vs,
                                                  need, &r);
             run->verified = v == APLAN_OK || v == APLAN_E_CAPACITY_EXCEEDED;
@@ -299,7 +283,7 @@ static int run_regions(const cli_options *o, cli_session *s) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
-    (void)each_region_strategy("plan", o->strategies != NULL ? o->strategies : "all", add_run, g);
+    (void)each_region_strategy("plan", o->strategies != NULL ? o->strategies : "all", g);
     for (size_t k = 0; k < g->run_count; k++) {
         cli_region_run *run = &g->runs[k];
         run_one(s, run, k);
@@ -369,7 +353,8 @@ int cli_plan_regions(const cli_options *o, cli_input *in) {
     }
     if (rc == CLI_EXIT_OK && best == NULL) {
         cli_error("%s: no region strategy could plan the input", in->name);
-        for (size_t k = 0; k < g->run_count; k++) fprintf(stderr, "  %s: %s\n", g->runs[k].strategy->name, g->runs[k].error);
+        for (size_t k = 0; k < g->run_count; k++)
+            fprintf(stderr, "  %s: %s\n", g->runs[k].strategy->name, g->runs[k].error);
         rc = CLI_EXIT_BAD_INPUT;
     }
     if (rc == CLI_EXIT_OK && (best->status == APLAN_OK || f->when_no_fit)) {
@@ -465,7 +450,7 @@ int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o
                               : run->result.outcome == APLAN_OUTCOME_FITS       ? "fits"
                                                                                 : "plan";
         char over[32];
-        if (run->result.regions_over > 0) snprintf(over, sizeof over, "-"); /* a plan that does not fit bounds nothing */
+        if (run->result.regions_over > 0) snprintf(over, sizeof over, "-"); /* one that does not fit: nothing */
         else if (g->traffic_bound == 0) snprintf(over, sizeof over, "%s", run->result.traffic == 0 ? "+0.0%" : "-");
         else snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(run->result.traffic, g->traffic_bound));
         fprintf(out, " %16llu %10s %-11s %8.3f ms  %s\n", (unsigned long long)run->result.traffic, over, outcome,
@@ -540,7 +525,8 @@ int cli_write_region_json(FILE *out, const cli_session *s, const cli_options *o)
             continue;
         }
         fputs(", \"planned\": true, \"arenas\": [", out);
-        for (size_t r = 0; r < g->count; r++) fprintf(out, "%s%llu", r > 0 ? ", " : "", (unsigned long long)run->arenas[r]);
+        for (size_t r = 0; r < g->count; r++)
+            fprintf(out, "%s%llu", r > 0 ? ", " : "", (unsigned long long)run->arenas[r]);
         const char *outcome = run->result.outcome == APLAN_OUTCOME_OPTIMAL      ? "optimal"
                               : run->result.outcome == APLAN_OUTCOME_INFEASIBLE ? "infeasible"
                               : run->result.outcome == APLAN_OUTCOME_BEST_FOUND ? "best_found"
@@ -599,7 +585,8 @@ int cli_write_region_c(FILE *out, const cli_session *s, const cli_options *o) {
     const char *prefix = o->name != NULL ? o->name : "aplan";
     char up[128];
     size_t n = strlen(prefix) < sizeof up - 1u ? strlen(prefix) : sizeof up - 1u;
-    for (size_t i = 0; i < n; i++) up[i] = prefix[i] >= 'a' && prefix[i] <= 'z' ? (char)(prefix[i] - 'a' + 'A') : prefix[i];
+    for (size_t i = 0; i < n; i++)
+        up[i] = prefix[i] >= 'a' && prefix[i] <= 'z' ? (char)(prefix[i] - 'a' + 'A') : prefix[i];
     up[n] = '\0';
     uint64_t most = 0;
     for (size_t r = 0; r < g->count; r++) most = run->arenas[r] > most ? run->arenas[r] : most;
@@ -633,7 +620,8 @@ int cli_write_region_c(FILE *out, const cli_session *s, const cli_options *o) {
     if (in->count > 0) {
         fprintf(out, "\n/* Each buffer's region (%s_REGION_<NAME>), in input order. */\n", up);
         fprintf(out, "static const uint8_t %s_buffer_regions[%s_BUFFER_COUNT] = {\n", prefix, up);
-        for (size_t i = 0; i < in->count; i++) fprintf(out, "    %u, /* %zu %s */\n", run->region_of[i], i, region_name(s, run, i));
+        for (size_t i = 0; i < in->count; i++)
+            fprintf(out, "    %u, /* %zu %s */\n", run->region_of[i], i, region_name(s, run, i));
         fprintf(out, "};\n\n/* Each buffer's offset in its region's arena. */\n");
         fprintf(out, "static const %s %s_buffer_offsets[%s_BUFFER_COUNT] = {\n", wide ? "uint64_t" : "uint32_t",
                 prefix, up);

@@ -462,10 +462,7 @@ static bool all_fixed(const cli_input *in) {
     return true;
 }
 
-/* The names of a -s list that is not "all" or "auto", in order: each added to s->runs once (s NULL: only checked).
- * CLI_EXIT_USAGE with the error printed, prefixed with command, for an empty list, an empty or overlong name, or a
- * name no built-in strategy has (with a suggestion and the known names). */
-static int each_strategy(const char *command, const char *list, cli_session *s) {
+int cli_each_list_name(const char *command, const char *list, cli_name_found found, void *state) {
     if (*list == '\0') {
         cli_error("%s: empty strategy list (-s NAME[,NAME...], all or auto; see `aplan list`)", command);
         return CLI_EXIT_USAGE;
@@ -481,26 +478,8 @@ static int each_strategy(const char *command, const char *list, cli_session *s) 
         }
         memcpy(name, p, n);
         name[n] = '\0';
-        const aplan_strategy *st = NULL;
-        if (aplan_strategy_find(name, &st) != APLAN_OK || st == NULL) {
-            cli_suggestion near;
-            cli_suggest_init(&near, name);
-            for (size_t i = 0; i < aplan_strategy_count(); i++) cli_suggest_consider(&near, aplan_strategy_at(i)->name);
-            cli_suggest_consider(&near, "all");
-            cli_suggest_consider(&near, "auto");
-            char hint[96];
-            cli_suggest_text(&near, hint, sizeof hint);
-            cli_progress_end();
-            fprintf(stderr, "%s: %s: unknown strategy '%s'; %sknown:", CLI_PROGRAM, command, name, hint);
-            for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s,", aplan_strategy_at(i)->name);
-            fprintf(stderr, " all, auto\n");
-            return CLI_EXIT_USAGE;
-        }
-        if (s != NULL) {
-            bool duplicate = false;
-            for (size_t i = 0; i < s->run_count; i++) duplicate = duplicate || s->runs[i].strategy == st;
-            if (!duplicate && s->run_count < MAX_RUNS) s->runs[s->run_count++].strategy = st;
-        }
+        const int rc = found(state, command, name);
+        if (rc != CLI_EXIT_OK) return rc;
         p += n;
         if (*p == ',') {
             p++;
@@ -513,9 +492,36 @@ static int each_strategy(const char *command, const char *list, cli_session *s) 
     return CLI_EXIT_OK;
 }
 
+/* cli_each_list_name's callback for the built-in strategies: each added to the session's runs once (state NULL: only
+ * checked); an unknown name is a usage error with a suggestion and the known names. */
+static int add_strategy(void *state, const char *command, const char *name) {
+    cli_session *s = state;
+    const aplan_strategy *st = NULL;
+    if (aplan_strategy_find(name, &st) != APLAN_OK || st == NULL) {
+        cli_suggestion near;
+        cli_suggest_init(&near, name);
+        for (size_t i = 0; i < aplan_strategy_count(); i++) cli_suggest_consider(&near, aplan_strategy_at(i)->name);
+        cli_suggest_consider(&near, "all");
+        cli_suggest_consider(&near, "auto");
+        char hint[96];
+        cli_suggest_text(&near, hint, sizeof hint);
+        cli_progress_end();
+        fprintf(stderr, "%s: %s: unknown strategy '%s'; %sknown:", CLI_PROGRAM, command, name, hint);
+        for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s,", aplan_strategy_at(i)->name);
+        fprintf(stderr, " all, auto\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (s != NULL) {
+        bool duplicate = false;
+        for (size_t i = 0; i < s->run_count; i++) duplicate = duplicate || s->runs[i].strategy == st;
+        if (!duplicate && s->run_count < MAX_RUNS) s->runs[s->run_count++].strategy = st;
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_check_strategy_list(const char *command, const char *list) {
     if (strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) return CLI_EXIT_OK;
-    return each_strategy(command, list, NULL);
+    return cli_each_list_name(command, list, add_strategy, NULL);
 }
 
 int cli_select_strategies(const char *list, cli_session *s) {
@@ -546,7 +552,7 @@ int cli_select_strategies(const char *list, cli_session *s) {
         return CLI_EXIT_OK;
     }
     /* The options' parser checked the list (cli_check_strategy_list): no error is expected here. */
-    return each_strategy("plan", list, s);
+    return cli_each_list_name("plan", list, add_strategy, s);
 }
 
 void cli_session_free(cli_session *s) {

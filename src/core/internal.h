@@ -266,6 +266,9 @@ aplan_status aplan__region_verify(const aplan_problem *p, const aplan_regions *r
                                   const uint64_t *offsets, const uint64_t *arenas, void *scratch,
                                   size_t scratch_size, aplan_report *r);
 
+/* Search options aplan_plan_search accepts: a known goal, reserved fields zero. */
+bool aplan__search_options_valid(const aplan_search_options *o);
+
 /* Report helpers: set rule and buffer (keeping aliased_pairs), and for _value the quantity and its limit. */
 void aplan__report_buffer(aplan_report *r, aplan_status rule, size_t a);
 void aplan__report_value(aplan_report *r, aplan_status rule, size_t a, uint64_t value, uint64_t limit);

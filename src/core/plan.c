@@ -103,7 +103,7 @@ void aplan_search_options_init(aplan_search_options *options) {
     options->check_every = 1024u;
 }
 
-static bool options_valid(const aplan_search_options *o) {
+bool aplan__search_options_valid(const aplan_search_options *o) {
     if (o->goal != APLAN_GOAL_MINIMISE && o->goal != APLAN_GOAL_FIT) return false;
     for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++) {
         if (o->reserved[i] != 0) return false;
@@ -156,7 +156,7 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
         aplan_search_options_init(&defaults);
         options = &defaults;
     }
-    if (!options_valid(options)) return fail(result, APLAN_E_INVALID_ARG);
+    if (!aplan__search_options_valid(options)) return fail(result, APLAN_E_INVALID_ARG);
     if ((st = aplan_problem_validate(problem, &result->report)) != APLAN_OK) {
         if (st == APLAN_E_CAPACITY_EXCEEDED) result->outcome = APLAN_OUTCOME_INFEASIBLE; /* a buffer alone is too big */
         return st;

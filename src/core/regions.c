@@ -81,7 +81,8 @@ aplan_status aplan_regions_validate(const aplan_problem *problem, const aplan_re
             r->in_region = 1u;
             return APLAN_E_INVALID_ARG;
         }
-        if (!pow2_or_zero(g->alignment)) return region_fail(r, APLAN_E_BAD_ALIGNMENT, APLAN_NO_BUFFER, k, g->alignment, 0);
+        if (!pow2_or_zero(g->alignment))
+            return region_fail(r, APLAN_E_BAD_ALIGNMENT, APLAN_NO_BUFFER, k, g->alignment, 0);
     }
     const uint64_t all = rg->count >= 64u ? UINT64_MAX : (UINT64_C(1) << rg->count) - 1u;
     uint64_t traffic = 0;
@@ -342,8 +343,8 @@ aplan_status aplan__region_verify(const aplan_problem *p, const aplan_regions *r
         for (size_t j = 0; j < m; j++) so[j] = offsets[map[j]];
         size_t need;
         (void)aplan_verify_scratch_size(&sub, &need);
-        const aplan_status st = aplan__verify(&sub, so, arenas[k], need && scratch != NULL ? (unsigned char *)scratch + rest : NULL,
-                                              scratch_size - rest, r);
+        void *rest_scratch = need && scratch != NULL ? (unsigned char *)scratch + rest : NULL;
+        const aplan_status st = aplan__verify(&sub, so, arenas[k], rest_scratch, scratch_size - rest, r);
         if (st != APLAN_OK) {
             map_report(r, map, m, k);
             return st;
@@ -480,11 +481,7 @@ aplan_status aplan_region_plan(const aplan_region_strategy *strategy, const apla
         aplan_search_options_init(&defaults);
         options = &defaults;
     }
-    if ((options->goal != APLAN_GOAL_MINIMISE && options->goal != APLAN_GOAL_FIT) || options->start != NULL)
-        return fail(result, APLAN_E_INVALID_ARG);
-    for (size_t k = 0; k < sizeof options->reserved / sizeof options->reserved[0]; k++) {
-        if (options->reserved[k] != 0) return fail(result, APLAN_E_INVALID_ARG);
-    }
+    if (!aplan__search_options_valid(options) || options->start != NULL) return fail(result, APLAN_E_INVALID_ARG);
     if ((st = aplan_regions_validate(problem, regions, &result->report)) != APLAN_OK) {
         if (st == APLAN_E_CAPACITY_EXCEEDED) result->outcome = APLAN_OUTCOME_INFEASIBLE; /* a buffer fits nowhere */
         return st;

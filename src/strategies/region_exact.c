@@ -266,7 +266,8 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
     }
     /* By (value desc, size desc, index), an insertion sort with off[] holding the values by position (free until the
      * packings): the movable buffers are few, the search being exponential in them. */
-    for (size_t k = 0; k < movable; k++) s.sp.off[k] = aplan__size(p, s.sp.order[k]) * aplan__region_uses(rg, s.sp.order[k]);
+    for (size_t k = 0; k < movable; k++)
+        s.sp.off[k] = aplan__size(p, s.sp.order[k]) * aplan__region_uses(rg, s.sp.order[k]);
     for (size_t a = 1; a < movable; a++) {
         const uint32_t x = s.sp.order[a];
         const uint64_t vx = s.sp.off[a], sx = aplan__size(p, x);
@@ -327,7 +328,8 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
     }
     const bool complete = !s.stopped && !s.undecided;
     if (found && want_fit) ctx->outcome = APLAN_OUTCOME_FITS;
-    else if (found || fits) ctx->outcome = complete || best == ctx->lower_bound ? APLAN_OUTCOME_OPTIMAL : APLAN_OUTCOME_BEST_FOUND;
+    else if (found || fits)
+        ctx->outcome = complete || best == ctx->lower_bound ? APLAN_OUTCOME_OPTIMAL : APLAN_OUTCOME_BEST_FOUND;
     else ctx->outcome = complete ? APLAN_OUTCOME_INFEASIBLE : APLAN_OUTCOME_BEST_FOUND;
     return APLAN_OK;
 }

@@ -371,7 +371,7 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
     space sp;
     aplan__scratch_init(&s, scratch, scratch_size);
     carve(&s, n, &sp);
-    const size_t at = (s.used + 7u) & ~(size_t)7u; /* the phase space, aligned as scratch is (select_scratch_size's 8) */
+    const size_t at = (s.used + 7u) & ~(size_t)7u; /* the phase space, 8-aligned: select_scratch_size's 8 */
     if (s.failed || at > scratch_size) return APLAN_E_STRATEGY_FAILED;
     sp.phase = (unsigned char *)scratch + at;
     sp.phase_size = scratch_size - at;
@@ -391,7 +391,8 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
     const uint64_t cap = rg->regions[0].capacity;
     for (unsigned t = 0; t < TARGETS; t++) {
         static const uint64_t sixteenths[TARGETS] = {16u, 14u};
-        const uint64_t target = cap == APLAN_UNLIMITED ? cap : cap / 16u * sixteenths[t] + cap % 16u * sixteenths[t] / 16u;
+        const uint64_t target =
+            cap == APLAN_UNLIMITED ? cap : cap / 16u * sixteenths[t] + cap % 16u * sixteenths[t] / 16u;
         bool all_in = true; /* a chosen set fit region 0 whole: a lower target would only leave more out */
         for (unsigned order = 0; order < 2u; order++) {
             const bool chosen = choose(p, rg, &sp, target, order == 1u);
