@@ -266,8 +266,15 @@ aplan_status aplan__region_verify(const aplan_problem *p, const aplan_regions *r
                                   const uint64_t *offsets, const uint64_t *arenas, void *scratch,
                                   size_t scratch_size, aplan_report *r);
 
-/* Search options aplan_plan_search accepts: a known goal, reserved fields zero. */
-bool aplan__search_options_valid(const aplan_search_options *o);
+/* Search options aplan_plan_search and aplan_region_plan accept: a known goal, reserved fields zero. Inline: the
+ * device's aplan_plan pays nothing for sharing it. */
+static inline bool aplan__search_options_valid(const aplan_search_options *o) {
+    if (o->goal != APLAN_GOAL_MINIMISE && o->goal != APLAN_GOAL_FIT) return false;
+    for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++) {
+        if (o->reserved[i] != 0) return false;
+    }
+    return true;
+}
 
 /* Report helpers: set rule and buffer (keeping aliased_pairs), and for _value the quantity and its limit. */
 void aplan__report_buffer(aplan_report *r, aplan_status rule, size_t a);

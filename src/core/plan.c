@@ -103,14 +103,6 @@ void aplan_search_options_init(aplan_search_options *options) {
     options->check_every = 1024u;
 }
 
-bool aplan__search_options_valid(const aplan_search_options *o) {
-    if (o->goal != APLAN_GOAL_MINIMISE && o->goal != APLAN_GOAL_FIT) return false;
-    for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++) {
-        if (o->reserved[i] != 0) return false;
-    }
-    return true;
-}
-
 /* Whether the strategy has the ABI 2 search entry; the member is read only when its version says it exists. */
 static bool searches(const aplan_strategy *s) { return s->abi_version >= 2u && s->search != NULL; }
 
