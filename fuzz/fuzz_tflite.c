@@ -314,6 +314,27 @@ static void check_tflm(const uint8_t *model, size_t size, const aplan_tflite_inf
             FZ_CHECK(NULL, a.unknown_ops <= info->operator_count, "%u unknown of %zu operators", a.unknown_ops,
                      info->operator_count);
         }
+        /* The two arenas (since 0.4): persistent rounded up to 16 is its smallest, the non-persistent one is the
+         * largest of the section and what planning and Prepare need, and the two add up to arena_used_bytes(). */
+        aplan_tflm_two_arena_info two;
+        st = aplan_tflm_two_arenas(model, size, &c, ids, count, section, scratch, need, &two, &e);
+        if (st != APLAN_OK) {
+            FZ_CHECK(NULL, format_status(st) || st == APLAN_E_SIZE_OVERFLOW, "two arenas: status %d: %s", (int)st,
+                     e.message);
+            check_report(st, &e, size);
+        } else {
+            const uint64_t most = two.planned > two.working ? two.planned : two.working;
+            FZ_CHECK(NULL, two.planned == section && two.non_persistent == section &&
+                               two.used == two.persistent + two.non_persistent,
+                     "two arenas: used %llu != %llu + %llu", (unsigned long long)two.used,
+                     (unsigned long long)two.persistent, (unsigned long long)two.non_persistent);
+            FZ_CHECK(NULL, two.persistent_smallest >= two.persistent && two.persistent_smallest - two.persistent < 16u &&
+                               two.persistent_smallest % 16u == 0,
+                     "two arenas: persistent smallest %llu for %llu used", (unsigned long long)two.persistent_smallest,
+                     (unsigned long long)two.persistent);
+            FZ_CHECK(NULL, two.non_persistent_smallest == (most > two.planner_end ? most : two.planner_end),
+                     "two arenas: non-persistent smallest %llu", (unsigned long long)two.non_persistent_smallest);
+        }
         free(req);
         free(scratch);
     }

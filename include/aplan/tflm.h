@@ -128,8 +128,9 @@ typedef struct aplan_tflm_arena_info {
 } aplan_tflm_arena_info;
 
 /**
- * Scratch bytes aplan_tflm_scratch_requests, aplan_tflm_arena and aplan_tflm_two_arenas need for model (a record of every allocation TFLM
- * will make, 16 bytes each; 8 bytes per subgraph and per operator; a bit per tensor), and how many scratch requests
+ * Scratch bytes aplan_tflm_scratch_requests, aplan_tflm_arena and aplan_tflm_two_arenas need for model (a record of
+ * every allocation TFLM will make, 16 bytes each; 8 bytes per subgraph and per operator; a bit per tensor), and how
+ * many scratch requests
  * its kernels make. No scratch: it reads the model through aplan_tflite_operator and aplan_tflite_tensor.
  * @return APLAN_OK; what aplan_tflite_query returns; APLAN_E_INVALID_ARG (a NULL argument, a config field out of
  *         its domain or reserved not zero). O(model_size).

@@ -490,19 +490,18 @@ void cli_write_tflm_regions(FILE *out, const cli_session *s) {
         fputc('\n', out);
         return;
     }
-    const char *least = two.unknown_ops > 0 ? " at least" : "";
     /* The planned section in the fastest region that holds it, the persistent data (records, op data, variables)
      * in the slowest, beside the section when it must. */
     const size_t np = place_arena(g, two.non_persistent_smallest, true, SIZE_MAX, 0);
     const size_t p = place_arena(g, two.persistent_smallest, false, np, two.non_persistent_smallest);
-    fprintf(out, "\n  non-persistent arena: %8llu bytes%s", (unsigned long long)two.non_persistent_smallest, least);
+    fprintf(out, "\n  non-persistent arena: %8llu bytes", (unsigned long long)two.non_persistent_smallest);
     write_place(out, g, np, SIZE_MAX);
     if (two.non_persistent_smallest > two.planned)
         fprintf(out, " (planned section %llu; AllocateTensors needs %llu)\n", (unsigned long long)two.planned,
                 (unsigned long long)two.non_persistent_smallest);
     else
         fputs(" (the planned section, TFLM's own plan)\n", out);
-    fprintf(out, "  persistent arena:     %8llu bytes%s", (unsigned long long)two.persistent_smallest, least);
+    fprintf(out, "  persistent arena:     %8llu bytes", (unsigned long long)two.persistent_smallest);
     write_place(out, g, p, np);
     fprintf(out, " (%llu used", (unsigned long long)two.persistent);
     if (p == np && p != SIZE_MAX)
@@ -518,5 +517,16 @@ void cli_write_tflm_regions(FILE *out, const cli_session *s) {
           out);
     write_no_region(out, g, np, "non-persistent", two.non_persistent_smallest);
     write_no_region(out, g, p, "persistent", two.persistent_smallest);
+    /* A plan over several regions is not what two arenas give: TFLM follows it only as one address range, with a
+     * planner that keeps out of the gaps between the memories (its own planner crashes there). */
+    if (g->best != SIZE_MAX && g->runs[g->best].planned) {
+        size_t used = 0;
+        for (size_t r = 0; r < g->count; r++) used += g->runs[g->best].arenas[r] > 0;
+        if (used > 1)
+            fputs("  the plan above spans regions: TFLM follows it only as one address range, with a planner that "
+                  "keeps out\n    of the gaps between them (TFLM's own crashes there; docs/tflm.md, \"Several "
+                  "memories\")\n",
+                  out);
+    }
     cli_write_tflm_unknown(out, s, &one);
 }

@@ -1734,6 +1734,27 @@ fi
 # A model: uses from its graph; the example too; a target's memory map.
 run 0 "$A" plan -s banked --region fast:1K --region slow:1M "$CHAIN"
 has out "uses: the operators that read or write each tensor, from the graph"
+# TFLM's two arenas (docs/tflm.md, "Several memories"): the planned section in the fastest region that holds it, the
+# persistent data in the slowest; chain's figures are the model's (TFLM refuses chain at Prepare), keyword_scrambled's
+# were measured in real TFLM builds.
+run 0 "$A" plan --region sram:4K --region psram:64K "$CHAIN"
+lines_of out "TFLM, two arenas (tflite-micro 90b983c2, reference kernels, 32-bit ABI, TFLM's own planner):
+  non-persistent arena:     1536 bytes in sram (the planned section, TFLM's own plan)
+  persistent arena:          928 bytes in psram (920 used)
+  MicroAllocator::Create(persistent, 928, non_persistent, 1536): arena_used_bytes() 2456; one arena: 2444
+  placed: the planned section in the fastest region that holds it, the persistent data in the slowest"
+run 0 "$A" plan --region sram:1K --region psram:64K "$CHAIN"
+line out "  persistent arena:          928 bytes in psram too (920 used; both arenas: 2464 of its 65536 bytes)"
+has out "  the plan above spans regions: TFLM follows it only as one address range"
+run 0 "$A" plan --region sram:1K --region psram:1K "$CHAIN"
+line out "  does not fit: the non-persistent arena needs 1536 bytes, the largest region (sram) has 1024"
+run 0 "$A" plan --abi 64 --region sram:4K --region psram:64K "$CHAIN"
+line out "  MicroAllocator::Create(persistent, 1360, non_persistent, 1536): arena_used_bytes() 2896; one arena: 2880"
+if have_shared models/keyword_scrambled.tflite; then
+    run 0 "$A" plan --target stm32h743 "$S/models/keyword_scrambled.tflite"
+    line out "  non-persistent arena:     3152 bytes in dtcm (planned section 672; AllocateTensors needs 3152)"
+    line out "  persistent arena:        12592 bytes in axi (12588 used)"
+fi
 run 0 "$A" example -s banked --target stm32h743
 has out "2 regions, fastest first: dtcm 131072 bytes, axi 524288 bytes (offsets aligned to 32)"
 # Usage errors, before any input is read.
