@@ -5,24 +5,30 @@
  * all of them for the traffic of one buffer, so it is the first to leave; banked, which takes buffers largest first,
  * never asks.
  *
- * Algorithm (regions 2 and more; one region: the best of the auto strategies, as the single-region tools choose):
+ * Algorithm (regions 2 and more; one region: banked's plan packed anew as in step 4, the best of the auto strategies
+ * and the exact search from it, as the single-region tool's -s auto does):
  *   1. Choose region 0's set for a target T of live bytes: every buffer that may go there, then, while some step's
  *      live bytes pass T, leave out buffers by rising uses per busy step (uses over the number of region 0's start
  *      steps above T in its lifetime; equal ones largest first, then by index), each only while a step of its
- *      lifetime is still above T. Buffers pinned to region 0 never leave.
+ *      lifetime is still above T. Buffers pinned to region 0 never leave. A later one leaving can make an earlier
+ *      one's needless (a chain of large buffers, each live with the next), so those that left come back wherever
+ *      their lifetime still has room under T: in the reverse of the order they left, or the most valuable first.
  *   2. Place with the greedy engine's banked placement (banked's rule): the chosen set first, largest first, into
  *      region 0 (what its packing cannot hold within the capacity spills to the next region), then the rest into
  *      the first region with room, region 0's gaps included.
- *   3. Steps 1-2 for T = region 0's capacity, 15/16, 7/8 and 3/4 of it (a packing needs more than its live bytes),
- *      stopping at the first whose set all fits; banked's own plan is a candidate too. The best candidate is kept:
- *      every region within its capacity first, then the least traffic, then the least bytes over all regions.
- *   4. The best is improved: each region packed anew with the best of the auto strategies (region 0 also with the
- *      exact search from that packing, under the budget, on problems of at most 1024 buffers), then region 0's
- *      buffers are fixed where they are and the rest placed again by banked placement, which moves into region 0's
- *      gaps what fits there; the slower regions are packed anew once more. Kept when better.
+ *   3. Steps 1-2 with both orders of coming back, for T = region 0's capacity and, when a chosen set did not fit
+ *      whole, 7/8 of it (a packing needs more than its live bytes); banked's own plan is a candidate too. The best
+ *      candidate is kept: every region within its capacity first, then the least traffic, then the fewest bytes
+ *      over all regions.
+ *   4. The best is improved: region 0 packed anew with the best of the auto strategies and the exact search from
+ *      that packing (16 nodes per buffer within the caller's budget, on problems of at most 1024 buffers), then
+ *      region 0's buffers fixed where they are and the rest placed again by banked placement, which moves into
+ *      region 0's gaps what fits there, then the slower regions packed anew with the auto strategies. Kept when
+ *      better.
  * So the result is never worse than banked's plan, and fits wherever banked's does.
- * Complexity: O(n log n + P) for the selections (P: pairs of buffers live together) plus about eight runs of the
- * greedy engine and one of each auto strategy per region, and the exact search within the budget.
+ * Complexity: O(n log n + P) for the selections (P: pairs of buffers live together) plus at most six runs of the
+ * greedy engine and one of each auto strategy per region, and the exact search's 16 nodes per buffer
+ * (docs/benchmarks.md, "Regions": 0.3x to 2x the auto strategies' time on the shared models and traces).
  * Scratch: about 200 bytes per buffer plus the largest need of the strategies it runs (on the whole problem), and
  * the exact search's where it runs. Deterministic (the exact search too, under a node budget; a clock budget is the
  * caller's). Compact builds: the same steps over the compact engine (O(n^2)).
