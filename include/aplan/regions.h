@@ -149,6 +149,9 @@ APLAN_API aplan_status aplan_region_verify(const aplan_problem *problem, const a
  *      plan proves about the traffic (OPTIMAL: no plan that fits has less; INFEASIBLE: no plan fits every region;
  *      BEST_FOUND: the budget ran out; PLAN otherwise).
  *   5. On failure: APLAN_E_STRATEGY_FAILED or APLAN_E_SIZE_OVERFLOW (an offset would end past 2^64 - 1).
+ *   6. It writes region_of[0 .. count - 1] and offsets[0 .. count - 1] and nothing past them. Unlike aplan_plan's,
+ *      these arrays are the caller's, with no guard slot after them: a strategy that writes past them is caught only
+ *      by a sanitizer.
  * The core verifies every plan (aplan_region_verify) and believes nothing else.
  */
 typedef struct aplan_region_strategy {
