@@ -910,34 +910,73 @@ aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, c
     return APLAN_OK;
 }
 
+/* The common start of aplan_tflm_arena and aplan_tflm_two_arenas: start() and the caller's scratch, the bit of each
+ * planned tensor (ids) in *bits, and the recording pass (the operators' costs into costs, capacity of them; the two
+ * arenas' placements when two_arenas). */
+static aplan_status record_plan(session *x, const void *model, size_t model_size, const aplan_tflm_config *config,
+                                const aplan_tflite_id *ids, size_t id_count, void *scratch, size_t scratch_size,
+                                bool two_arenas, aplan_tflm_op_cost *costs, size_t capacity, uint8_t **bits,
+                                aplan_format_error *error) {
+    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
+    if (costs == NULL && capacity > 0) return arg_error(error, "costs is NULL");
+    const aplan_status st = start(x, model, model_size, config, scratch, scratch_size, error);
+    if (st != APLAN_OK) return st;
+    unsigned char *base = scratch;
+    const uint32_t *tb = (const uint32_t *)(void *)(base + x->lay.tensor_base);
+    *bits = base + x->lay.bits;
+    APLAN_MEMSET(*bits, 0, (size_t)(x->w.tensors / 8u) + 1u);
+    for (size_t i = 0; i < id_count; i++) {
+        const aplan_tflite_id id = ids[i];
+        if (id.subgraph >= x->w.subgraphs || id.tensor >= tb[id.subgraph + 1u] - tb[id.subgraph])
+            return arg_error(x->r.error, "an id names no tensor of the model");
+        const uint32_t g = tb[id.subgraph] + id.tensor;
+        (*bits)[g / 8u] |= (uint8_t)(1u << (g % 8u));
+    }
+    recorder *r = &x->r;
+    r->events = (event *)(void *)(base + x->lay.events);
+    r->costs = costs;
+    r->cost_capacity = capacity < x->w.operators ? capacity : (size_t)x->w.operators;
+    x->w.two_arenas = two_arenas;
+    record(&x->w);
+    return r->status;
+}
+
+/* What both infos say alike: the persistent parts, the kernels' scratch requests (their sum, saturated) and the
+ * operators the table lacks. */
+#define FILL_COMMON(info, parts, r)                                                                                    \
+    do {                                                                                                               \
+        (info)->tflm_objects = (parts)[PART_TFLM];                                                                     \
+        (info)->eval_tensors = (parts)[PART_EVAL];                                                                     \
+        (info)->nodes = (parts)[PART_NODES];                                                                           \
+        (info)->params = (parts)[PART_PARAMS];                                                                         \
+        (info)->op_data = (parts)[PART_OP_DATA];                                                                       \
+        (info)->variables = (parts)[PART_VARIABLES];                                                                   \
+        (info)->scratch_handles = (parts)[PART_HANDLES];                                                               \
+        (info)->io_tensors = (parts)[PART_IO];                                                                         \
+        uint64_t bytes_ = 0;                                                                                           \
+        for (size_t i_ = 0; i_ < (r)->count; i_++) {                                                                   \
+            if ((r)->events[i_].kind == EV_REQUEST && !aplan__add(bytes_, (r)->events[i_].size, &bytes_))             \
+                bytes_ = UINT64_MAX;                                                                                   \
+        }                                                                                                              \
+        (info)->scratch_bytes = bytes_;                                                                                \
+        (info)->scratch_requests = (uint32_t)(r)->request_count;                                                       \
+        (info)->unknown_ops = (r)->unknown;                                                                            \
+        (info)->first_unknown_subgraph = (r)->first_unknown_subgraph;                                                  \
+        (info)->first_unknown_op = (r)->first_unknown_op;                                                              \
+    } while (0)
+
 aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_tflm_config *config,
                               const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
                               size_t scratch_size, aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
                               size_t capacity, aplan_format_error *error) {
     session x;
+    uint8_t *bits;
     if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
     if (info == NULL) return arg_error(error, "info is NULL");
-    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
-    if (costs == NULL && capacity > 0) return arg_error(error, "costs is NULL");
-    const aplan_status st = start(&x, model, model_size, config, scratch, scratch_size, error);
+    const aplan_status st = record_plan(&x, model, model_size, config, ids, id_count, scratch, scratch_size, false,
+                                        costs, capacity, &bits, error);
     if (st != APLAN_OK) return st;
-    unsigned char *base = scratch;
-    const uint32_t *tb = (const uint32_t *)(void *)(base + x.lay.tensor_base);
-    uint8_t *bits = base + x.lay.bits;
-    APLAN_MEMSET(bits, 0, (size_t)(x.w.tensors / 8u) + 1u);
-    for (size_t i = 0; i < id_count; i++) {
-        const aplan_tflite_id id = ids[i];
-        if (id.subgraph >= x.w.subgraphs || id.tensor >= tb[id.subgraph + 1u] - tb[id.subgraph])
-            return arg_error(x.r.error, "an id names no tensor of the model");
-        const uint32_t g = tb[id.subgraph] + id.tensor;
-        bits[g / 8u] |= (uint8_t)(1u << (g % 8u));
-    }
     recorder *r = &x.r;
-    r->events = (event *)(void *)(base + x.lay.events);
-    r->costs = costs;
-    r->cost_capacity = capacity < x.w.operators ? capacity : (size_t)x.w.operators;
-    record(&x.w);
-    if (r->status != APLAN_OK) return r->status;
     replay_in in = {r->events, r->count, bits, planned, 0, config->planner, config->planner_scratch};
     if (!aplan__add(id_count, r->request_count, &in.buffers)) return arg_error(x.r.error, "too many buffers");
     uint64_t hi;
@@ -971,22 +1010,7 @@ aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_
     info->smallest = smallest;
     info->planned = planned;
     info->persistent = out.used - planned;
-    info->tflm_objects = out.parts[PART_TFLM];
-    info->eval_tensors = out.parts[PART_EVAL];
-    info->nodes = out.parts[PART_NODES];
-    info->params = out.parts[PART_PARAMS];
-    info->op_data = out.parts[PART_OP_DATA];
-    info->variables = out.parts[PART_VARIABLES];
-    info->scratch_handles = out.parts[PART_HANDLES];
-    info->io_tensors = out.parts[PART_IO];
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < r->count; i++)
-        if (r->events[i].kind == EV_REQUEST && !aplan__add(bytes, r->events[i].size, &bytes)) bytes = UINT64_MAX;
-    info->scratch_bytes = bytes;
-    info->scratch_requests = (uint32_t)r->request_count;
-    info->unknown_ops = r->unknown;
-    info->first_unknown_subgraph = r->first_unknown_subgraph;
-    info->first_unknown_op = r->first_unknown_op;
+    FILL_COMMON(info, out.parts, r);
     return APLAN_OK;
 }
 
@@ -994,27 +1018,13 @@ aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const a
                                    const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
                                    size_t scratch_size, aplan_tflm_two_arena_info *info, aplan_format_error *error) {
     session x;
+    uint8_t *bits;
     if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
     if (info == NULL) return arg_error(error, "info is NULL");
-    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
-    const aplan_status st = start(&x, model, model_size, config, scratch, scratch_size, error);
+    const aplan_status st = record_plan(&x, model, model_size, config, ids, id_count, scratch, scratch_size, true,
+                                        NULL, 0, &bits, error);
     if (st != APLAN_OK) return st;
-    unsigned char *base = scratch;
-    const uint32_t *tb = (const uint32_t *)(void *)(base + x.lay.tensor_base);
-    uint8_t *bits = base + x.lay.bits;
-    APLAN_MEMSET(bits, 0, (size_t)(x.w.tensors / 8u) + 1u);
-    for (size_t i = 0; i < id_count; i++) {
-        const aplan_tflite_id id = ids[i];
-        if (id.subgraph >= x.w.subgraphs || id.tensor >= tb[id.subgraph + 1u] - tb[id.subgraph])
-            return arg_error(x.r.error, "an id names no tensor of the model");
-        const uint32_t g = tb[id.subgraph] + id.tensor;
-        bits[g / 8u] |= (uint8_t)(1u << (g % 8u));
-    }
     recorder *r = &x.r;
-    r->events = (event *)(void *)(base + x.lay.events);
-    x.w.two_arenas = true;
-    record(&x.w);
-    if (r->status != APLAN_OK) return r->status;
     replay_in in = {r->events, r->count, bits, planned, 0, config->planner, config->planner_scratch};
     two_out out;
     uint64_t used, persistent_smallest, smallest = planned;
@@ -1036,22 +1046,7 @@ aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const a
     info->non_persistent_smallest = smallest;
     info->working = out.working;
     info->planner_end = out.planner_end;
-    info->tflm_objects = out.parts[PART_TFLM];
-    info->eval_tensors = out.parts[PART_EVAL];
-    info->nodes = out.parts[PART_NODES];
-    info->params = out.parts[PART_PARAMS];
-    info->op_data = out.parts[PART_OP_DATA];
-    info->variables = out.parts[PART_VARIABLES];
-    info->scratch_handles = out.parts[PART_HANDLES];
-    info->io_tensors = out.parts[PART_IO];
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < r->count; i++)
-        if (r->events[i].kind == EV_REQUEST && !aplan__add(bytes, r->events[i].size, &bytes)) bytes = UINT64_MAX;
-    info->scratch_bytes = bytes;
-    info->scratch_requests = (uint32_t)r->request_count;
-    info->unknown_ops = r->unknown;
-    info->first_unknown_subgraph = r->first_unknown_subgraph;
-    info->first_unknown_op = r->first_unknown_op;
+    FILL_COMMON(info, out.parts, r);
     return APLAN_OK;
 }
 
