@@ -144,6 +144,23 @@ static uint32_t first_at(const uint64_t *point, size_t n, uint64_t step) {
 }
 
 /*
+ * floor(num * 2^32 / den) for num < 2^32 and 0 < den < 2^32, without a 64-bit division: on ILP32 targets that is a
+ * libgcc call (__udivdi3, __aeabi_uldivmod) the device side does not link. 32 steps of long division.
+ */
+static uint64_t ratio_2_32(uint32_t num, uint32_t den) {
+    uint64_t rem = num % den, low = 0;
+    for (unsigned bit = 0; bit < 32u; bit++) {
+        rem <<= 1;
+        low <<= 1;
+        if (rem >= den) {
+            rem -= den;
+            low |= 1u;
+        }
+    }
+    return (uint64_t)(num / den) << 32 | low;
+}
+
+/*
  * Step 1: key[i] = 0 for the buffers chosen for region 0 at target T (live bytes per start step), 1 for the others.
  * Returns false when the live bytes pass 2^64 - 1 (then every buffer is chosen: the engine decides alone).
  */
@@ -187,9 +204,9 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
         if (busy == 0 || aplan__region_mask(rg, i) == 1u) continue;
         k.lo[i] = lo;
         k.hi[i] = hi;
-        uint64_t uses = aplan__region_uses(rg, i);
-        if (uses > UINT32_MAX) uses = UINT32_MAX; /* an order, not a figure: beyond 2^32 uses the order saturates */
-        k.okey[i] = (uses << 32) / busy;
+        const uint64_t uses = aplan__region_uses(rg, i);
+        /* an order, not a figure: beyond 2^32 uses the order saturates */
+        k.okey[i] = ratio_2_32(uses > UINT32_MAX ? UINT32_MAX : (uint32_t)uses, busy);
         k.tmp[movable++] = i;
     }
     uint32_t *leave = k.by_upper; /* free again */
