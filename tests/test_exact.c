@@ -316,6 +316,66 @@ static void test_outcome_of_heuristics(void **state) {
     assert_int_equal(r.outcome, APLAN_OUTCOME_INFEASIBLE);
 }
 
+/* A search that places the buffers one after another and claims what the test says: the core believes a claim only
+ * as far as the verified plan and the capacity bear it out (aplan.h, contract 7-8 of search). */
+static uint32_t claim;
+static aplan_status claim_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
+    (void)self;
+    (void)p;
+    *bytes = 0;
+    return APLAN_OK;
+}
+static aplan_status claim_plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
+                               uint64_t *offsets, aplan_report *report) {
+    (void)self;
+    (void)scratch;
+    (void)scratch_size;
+    (void)report;
+    uint64_t end = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        offsets[i] = end;
+        end += p->buffers[i].size;
+    }
+    return APLAN_OK;
+}
+static aplan_status claim_search(const aplan_strategy *self, const aplan_problem *p, aplan_search_context *ctx,
+                                 void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    ctx->outcome = claim;
+    return claim_plan(self, p, scratch, scratch_size, offsets, report);
+}
+
+static void test_search_claims_are_checked(void **state) {
+    (void)state;
+    const aplan_strategy s = {APLAN_STRATEGY_ABI_VERSION, "claiming", "", claim_size, claim_plan, NULL, claim_search};
+    aplan_buffer b[3] = {buf(4, 0, 1), buf(4, 1, 2), buf(4, 2, 3)}; /* bound 4; placed one after another: 12 */
+    aplan_problem p;
+    aplan_problem_init(&p, b, 3);
+    uint64_t off[3];
+    aplan_result r;
+    const struct {
+        uint32_t claim;
+        uint64_t capacity;
+        aplan_status status;
+        uint32_t outcome;
+    } cases[] = {
+        {APLAN_OUTCOME_OPTIMAL, APLAN_UNLIMITED, APLAN_OK, APLAN_OUTCOME_OPTIMAL}, /* believed: a search's proof */
+        {APLAN_OUTCOME_OPTIMAL, 8, APLAN_E_CAPACITY_EXCEEDED, APLAN_OUTCOME_INFEASIBLE},
+        {APLAN_OUTCOME_FITS, 12, APLAN_OK, APLAN_OUTCOME_FITS},
+        {APLAN_OUTCOME_FITS, 8, APLAN_E_CAPACITY_EXCEEDED, APLAN_OUTCOME_BEST_FOUND},
+        {APLAN_OUTCOME_INFEASIBLE, 12, APLAN_OK, APLAN_OUTCOME_FITS}, /* a plan that fits disproves it */
+        {APLAN_OUTCOME_INFEASIBLE, 8, APLAN_E_CAPACITY_EXCEEDED, APLAN_OUTCOME_INFEASIBLE},
+        {APLAN_OUTCOME_BEST_FOUND, 12, APLAN_OK, APLAN_OUTCOME_BEST_FOUND},
+        {99, 12, APLAN_OK, APLAN_OUTCOME_PLAN}, /* no outcome at all: a plain plan */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        claim = cases[k].claim;
+        p.capacity = cases[k].capacity;
+        assert_int_equal(search_with(&s, &p, NULL, off, &r), cases[k].status);
+        assert_int_equal(r.arena_size, 12);
+        assert_int_equal(r.outcome, cases[k].outcome);
+    }
+}
+
 /* Independent groups (no step in common) are searched one by one; the arena is the highest of them. */
 static void test_exact_solves_groups_apart(void **state) {
     (void)state;
@@ -540,6 +600,7 @@ int main(void) {
         cmocka_unit_test(test_exact_starts_from_a_given_plan),
         cmocka_unit_test(test_search_options_are_checked),
         cmocka_unit_test(test_outcome_of_heuristics),
+        cmocka_unit_test(test_search_claims_are_checked),
         cmocka_unit_test(test_exact_solves_groups_apart),
         cmocka_unit_test(test_exact_plans_where_its_start_overflows),
         cmocka_unit_test(test_exact_proves_an_optimum_above_the_bound_near_2_64),

@@ -118,6 +118,13 @@ static void test_select_leaves_out_the_cheapest_per_busy_step(void **state) {
     assert_int_equal(o.arena[1], 64);
     assert_int_equal(o.result.traffic, 64);
     assert_int_equal(o.result.outcome, APLAN_OUTCOME_PLAN);
+    /* uses past 2^32 order as 2^32 - 1 (an order, not a figure): b and c still stay, a leaves */
+    const uint64_t many[3] = {1, UINT64_C(1) << 40, UINT64_C(1) << 41};
+    const aplan_regions busy = {sram_psram, 2, NULL, many, {0}};
+    o = run(region_strategy("select"), &p, &busy, NULL);
+    assert_int_equal(o.status, APLAN_OK);
+    assert_memory_equal(o.region, want_region, sizeof want_region);
+    assert_int_equal(o.result.traffic, 64);
 }
 
 static void test_exact_proves_the_least_traffic(void **state) {
@@ -584,6 +591,328 @@ static void test_broken_strategy_is_rejected(void **state) {
     assert_int_equal(o.result.report.region, 0);
 }
 
+/* Every entry point refuses what it cannot work with, with its exact status. */
+static void test_entry_arguments(void **state) {
+    (void)state;
+    aplan_problem p;
+    aplan_problem_init(&p, abc, 3);
+    const aplan_regions rg = {sram_psram, 2, NULL, NULL, {0}};
+    const aplan_regions none = {sram_psram, 0, NULL, NULL, {0}};
+    size_t need;
+    assert_int_equal(aplan_region_bounds_scratch_size(NULL, &rg, &need), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_bounds_scratch_size(&p, NULL, &need), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_bounds_scratch_size(&p, &rg, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_verify_scratch_size(NULL, &rg, &need), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_verify_scratch_size(&p, NULL, &need), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_verify_scratch_size(&p, &rg, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_bounds_scratch_size(&p, &rg, &need), APLAN_OK);
+    size_t verify_need;
+    assert_int_equal(aplan_region_verify_scratch_size(&p, &rg, &verify_need), APLAN_OK);
+    if (verify_need > need) need = verify_need;
+    unsigned char *scratch = malloc(need);
+    uint64_t bounds[2], traffic_bound;
+    assert_int_equal(aplan_region_bounds(&p, &rg, scratch, need, NULL, &traffic_bound), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_bounds(&p, &rg, scratch, need, bounds, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_bounds(&p, &none, scratch, need, bounds, &traffic_bound), APLAN_E_BAD_REGION);
+    assert_int_equal(aplan_region_bounds(&p, &rg, scratch, 8, bounds, &traffic_bound), APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(aplan_region_bounds(&p, &rg, scratch, need, bounds, &traffic_bound), APLAN_OK);
+    assert_int_equal(bounds[0], 0);
+    assert_int_equal(traffic_bound, 28); /* 28 of a's and b's bytes leave SRAM at step 1; a's, 1 use, are cheapest */
+    const uint32_t region[3] = {1, 0, 0}, beyond[3] = {2, 0, 0};
+    const uint64_t off[3] = {0, 0, 64}, arenas[2] = {96, 64};
+    aplan_report r;
+    assert_int_equal(aplan_region_verify(&p, &rg, NULL, off, arenas, scratch, need, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_verify(&p, &rg, region, NULL, arenas, scratch, need, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_verify(&p, &rg, region, off, NULL, scratch, need, &r), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_verify(&p, &none, region, off, arenas, scratch, need, &r), APLAN_E_BAD_REGION);
+    assert_int_equal(aplan_region_verify(&p, &rg, region, off, arenas, scratch, 8, &r), APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(aplan_region_verify(&p, &rg, beyond, off, arenas, scratch, need, &r), APLAN_E_WRONG_REGION);
+    assert_int_equal(r.buffer_a, 0);
+    assert_int_equal(r.value, 2);
+    assert_int_equal(aplan_region_verify(&p, &rg, region, off, arenas, scratch, need, NULL), APLAN_OK);
+    free(scratch);
+
+    assert_null(aplan_region_strategy_at(aplan_region_strategy_count()));
+    const aplan_region_strategy *found = NULL;
+    assert_int_equal(aplan_region_strategy_find(NULL, &found), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_strategy_find("banked", NULL), APLAN_E_INVALID_ARG);
+    const aplan_region_strategy *s = region_strategy("banked");
+    assert_int_equal(aplan_region_plan_scratch_size(s, &p, &rg, NULL), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_plan_scratch_size(s, &p, &none, &need), APLAN_E_BAD_REGION);
+    aplan_region_strategy broken = *s;
+    broken.plan = NULL;
+    assert_int_equal(aplan_region_plan_scratch_size(&broken, &p, &rg, &need), APLAN_E_INVALID_ARG);
+    broken = *s;
+    broken.name = NULL;
+    assert_int_equal(aplan_region_plan_scratch_size(&broken, &p, &rg, &need), APLAN_E_INVALID_ARG);
+    broken = *s;
+    broken.scratch_size = NULL;
+    assert_int_equal(aplan_region_plan_scratch_size(&broken, &p, &rg, &need), APLAN_E_INVALID_ARG);
+    broken = *s;
+    broken.abi_version = 0;
+    assert_int_equal(aplan_region_plan_scratch_size(&broken, &p, &rg, &need), APLAN_E_UNSUPPORTED_VERSION);
+
+    assert_int_equal(aplan_region_plan_scratch_size(s, &p, &rg, &need), APLAN_OK);
+    scratch = malloc(need);
+    uint32_t out_region[3];
+    uint64_t out_off[3], out_arena[2];
+    aplan_region_result res;
+    assert_int_equal(aplan_region_plan(s, &p, &rg, NULL, scratch, need, out_region, out_off, out_arena, NULL, NULL),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_plan(s, &p, &rg, NULL, scratch, need, out_region, out_off, NULL, NULL, &res),
+                     APLAN_E_INVALID_ARG);
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.reserved[0] = 1;
+    assert_int_equal(aplan_region_plan(s, &p, &rg, &o, scratch, need, out_region, out_off, out_arena, NULL, &res),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_region_plan(s, &p, &none, NULL, scratch, need, out_region, out_off, out_arena, NULL, &res),
+                     APLAN_E_BAD_REGION);
+    assert_int_equal(res.outcome, APLAN_OUTCOME_NONE); /* no plan, and nothing proven about one */
+    /* a buffer larger than every region it may use: refused by validation, and known to fit nowhere */
+    const uint64_t sram_only[3] = {1, 0, 0};
+    const aplan_region tiny[2] = {{"sram", 32, 0, {0, 0}}, {"psram", UNL, 0, {0, 0}}};
+    const aplan_regions pinned = {tiny, 2, sram_only, NULL, {0}};
+    assert_int_equal(aplan_region_plan(s, &p, &pinned, NULL, scratch, need, out_region, out_off, out_arena, NULL,
+                                       &res),
+                     APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(res.outcome, APLAN_OUTCOME_INFEASIBLE);
+    assert_int_equal(res.report.buffer_a, 0);
+    free(scratch);
+}
+
+/* Strategies that fail, each way the contract allows and one it does not: the caller sees the contract's statuses. */
+static aplan_status failing_plan_status;
+static size_t failing_report_buffer;
+static aplan_status overflow_size(const aplan_region_strategy *self, const aplan_problem *p, const aplan_regions *rg,
+                                  size_t *bytes) {
+    (void)self;
+    (void)p;
+    (void)rg;
+    (void)bytes;
+    return APLAN_E_SIZE_OVERFLOW;
+}
+static aplan_status failing_plan(const aplan_region_strategy *self, const aplan_problem *p, const aplan_regions *rg,
+                                 aplan_search_context *ctx, void *scratch, size_t scratch_size, uint32_t *region_of,
+                                 uint64_t *offsets, aplan_report *report) {
+    (void)self;
+    (void)p;
+    (void)rg;
+    (void)ctx;
+    (void)scratch;
+    (void)scratch_size;
+    (void)region_of;
+    (void)offsets;
+    report->buffer_a = failing_report_buffer;
+    report->buffer_b = failing_report_buffer;
+    return failing_plan_status;
+}
+
+static void test_failing_strategies(void **state) {
+    (void)state;
+    aplan_problem p;
+    aplan_problem_init(&p, abc, 3);
+    const aplan_regions rg = {sram_psram, 2, NULL, NULL, {0}};
+    aplan_region_strategy s = {APLAN_REGION_STRATEGY_ABI_VERSION, "failing", "", overflow_size, failing_plan, NULL};
+    assert_int_equal(run(&s, &p, &rg, NULL).status, APLAN_E_SIZE_OVERFLOW);
+    s.scratch_size = lazy_size;
+    failing_plan_status = APLAN_E_STRATEGY_FAILED;
+    failing_report_buffer = 1;
+    outcome o = run(&s, &p, &rg, NULL);
+    assert_int_equal(o.status, APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(o.result.report.buffer_a, 1);
+    failing_plan_status = APLAN_E_BAD_ALIGNMENT; /* not a strategy's status: becomes a failure that names it */
+    failing_report_buffer = 7;                   /* no such buffer: not passed on */
+    o = run(&s, &p, &rg, NULL);
+    assert_int_equal(o.status, APLAN_E_STRATEGY_FAILED);
+    assert_int_equal(o.result.report.value, APLAN_E_BAD_ALIGNMENT);
+    assert_int_equal(o.result.report.buffer_a, APLAN_NO_BUFFER);
+    assert_int_equal(o.result.report.buffer_b, APLAN_NO_BUFFER);
+    failing_plan_status = APLAN_E_SIZE_OVERFLOW; /* passed on as it is */
+    assert_int_equal(run(&s, &p, &rg, NULL).status, APLAN_E_SIZE_OVERFLOW);
+}
+
+/* What a strategy claims is believed only as far as its plan bears it out: a plan that fits is no proof that nothing
+ * fits, and a least traffic is no claim when the plan does not fit. */
+static uint32_t claimed_outcome;
+static uint64_t claimed_region;
+static aplan_status claiming_plan(const aplan_region_strategy *self, const aplan_problem *p, const aplan_regions *rg,
+                                  aplan_search_context *ctx, void *scratch, size_t scratch_size, uint32_t *region_of,
+                                  uint64_t *offsets, aplan_report *report) {
+    (void)self;
+    (void)rg;
+    (void)scratch;
+    (void)scratch_size;
+    (void)report;
+    uint64_t end = 0; /* one after the other: valid in any one region */
+    for (size_t i = 0; i < p->count; i++) {
+        region_of[i] = (uint32_t)claimed_region;
+        offsets[i] = end;
+        end += p->buffers[i].size;
+    }
+    ctx->outcome = claimed_outcome;
+    return APLAN_OK;
+}
+
+static void test_claims_are_checked(void **state) {
+    (void)state;
+    aplan_problem p;
+    aplan_problem_init(&p, abc, 3);
+    const aplan_regions rg = {sram_psram, 2, NULL, abc_uses, {0}};
+    const aplan_region_strategy s = {APLAN_REGION_STRATEGY_ABI_VERSION, "claiming", "", lazy_size, claiming_plan,
+                                     NULL};
+    claimed_region = 1; /* all in PSRAM: fits, 544 bytes of traffic */
+    claimed_outcome = APLAN_OUTCOME_INFEASIBLE;
+    outcome o = run(&s, &p, &rg, NULL);
+    assert_int_equal(o.status, APLAN_OK);
+    assert_int_equal(o.result.traffic, 64 * 1 + 64 * 3 + 32 * 5);
+    assert_int_equal(o.result.outcome, APLAN_OUTCOME_PLAN);
+    claimed_region = 0; /* all in SRAM: 160 bytes in 100 */
+    claimed_outcome = APLAN_OUTCOME_OPTIMAL;
+    o = run(&s, &p, &rg, NULL);
+    assert_int_equal(o.status, APLAN_E_CAPACITY_EXCEEDED);
+    assert_int_equal(o.result.regions_over, 1);
+    assert_int_equal(o.result.outcome, APLAN_OUTCOME_INFEASIBLE);
+}
+
+/* Two fixed buffers clashing in their region: the problem's own fault, named as such, not the strategy's. */
+static void test_fixed_buffers_clash(void **state) {
+    (void)state;
+    const aplan_buffer b[2] = {{32, 0, 2, 0, 0}, {32, 1, 3, 0, 16}};
+    const uint64_t sram_only[2] = {1, 1};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 2);
+    const aplan_regions rg = {sram_psram, 2, sram_only, NULL, {0}};
+    for (size_t k = 0; k < aplan_region_strategy_count(); k++) {
+        outcome o = run(aplan_region_strategy_at(k), &p, &rg, NULL);
+        assert_int_equal(o.status, APLAN_E_FIXED_OVERLAP);
+        assert_int_equal(o.result.report.region, 0);
+    }
+    /* Aliasing allowed: the clash is the caller's intent; a third buffer, free, goes above both, still in SRAM. */
+    const aplan_buffer c[3] = {{32, 0, 2, 0, 0}, {32, 1, 3, 0, 16}, {32, 1, 2, 0, NO}};
+    const uint64_t pins[3] = {1, 1, 0};
+    aplan_problem_init(&p, c, 3);
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    const aplan_regions aliasing = {sram_psram, 2, pins, NULL, {0}};
+    for (size_t k = 0; k < aplan_region_strategy_count(); k++) {
+        outcome o = run(aplan_region_strategy_at(k), &p, &aliasing, NULL);
+        assert_int_equal(o.status, APLAN_OK);
+        assert_int_equal(o.region[2], 0);
+        assert_int_equal(o.offset[2], 48); /* live with both at step 1: above their 0 .. 48 */
+        assert_int_equal(o.arena[0], 80);
+        assert_int_equal(o.result.traffic, 0);
+    }
+}
+
+/* exact under a budget: its best plan so far, flagged BEST_FOUND, whether the node limit or the callback stops it;
+ * without one, the least traffic, proven. Ten buffers (found by a seeded search) where select's start is not least. */
+static uint64_t stop_calls;
+static bool stop_at_three(void *context, uint64_t nodes) {
+    (void)context;
+    stop_calls++;
+    return nodes >= 3;
+}
+
+static void test_exact_under_a_budget(void **state) {
+    (void)state;
+    const aplan_buffer b[10] = {{96, 4, 7, 0, NO}, {96, 6, 9, 0, NO}, {96, 1, 4, 0, NO}, {48, 0, 2, 0, NO},
+                                {96, 4, 8, 0, NO}, {80, 5, 7, 0, NO}, {80, 6, 9, 0, NO}, {16, 1, 2, 0, NO},
+                                {16, 0, 1, 0, NO}, {96, 4, 5, 0, NO}};
+    const uint64_t uses[10] = {4, 5, 3, 3, 4, 5, 2, 2, 2, 4};
+    const aplan_region g[2] = {{"sram", 96, 0, {0, 0}}, {"psram", UNL, 0, {0, 0}}};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 10);
+    const aplan_regions rg = {g, 2, NULL, uses, {0}};
+    const aplan_region_strategy *s = region_strategy("exact");
+    outcome o = run(s, &p, &rg, NULL);
+    assert_int_equal(o.status, APLAN_OK);
+    assert_int_equal(o.result.outcome, APLAN_OUTCOME_OPTIMAL);
+    assert_int_equal(o.result.traffic, 1504);
+    assert_int_equal(o.result.traffic_bound, 1328);
+    aplan_search_options opt;
+    aplan_search_options_init(&opt);
+    opt.max_nodes = 3;
+    o = run(s, &p, &rg, &opt);
+    assert_int_equal(o.status, APLAN_OK);
+    assert_int_equal(o.result.outcome, APLAN_OUTCOME_BEST_FOUND);
+    assert_int_equal(o.result.nodes, 3);
+    assert_int_equal(o.result.traffic, 1616);
+    for (uint32_t every = 0; every < 2u; every++) { /* 0 means 1 */
+        aplan_search_options_init(&opt);
+        opt.stop = stop_at_three;
+        opt.check_every = every;
+        stop_calls = 0;
+        o = run(s, &p, &rg, &opt);
+        assert_int_equal(o.status, APLAN_OK);
+        assert_int_equal(o.result.outcome, APLAN_OUTCOME_BEST_FOUND);
+        assert_int_equal(o.result.traffic, 1616);
+        assert_int_equal(stop_calls, 3);
+    }
+    aplan_search_options_init(&opt);
+    opt.goal = APLAN_GOAL_FIT; /* select's start fits: nothing to search, and APLAN_OK says it fits */
+    o = run(s, &p, &rg, &opt);
+    assert_int_equal(o.status, APLAN_OK);
+    assert_int_equal(o.result.outcome, APLAN_OUTCOME_PLAN);
+    assert_int_equal(o.result.nodes, 0);
+    assert_int_equal(o.result.traffic, 1616);
+}
+
+/* Past 1,024 buffers exact searches nothing: it returns select's plan and claims nothing about it. A region 0 without
+ * a capacity takes every buffer, with no traffic, which both prove. */
+static void test_exact_beyond_its_size(void **state) {
+    (void)state;
+    enum { N = 1100 };
+    aplan_buffer *b = calloc(N, sizeof *b);
+    uint32_t *region = calloc(N, sizeof *region), *select_region = calloc(N, sizeof *region);
+    uint64_t *off = calloc(N, sizeof *off), *select_off = calloc(N, sizeof *off);
+    assert_non_null(b);
+    assert_non_null(region);
+    assert_non_null(select_region);
+    assert_non_null(off);
+    assert_non_null(select_off);
+    for (size_t i = 0; i < N; i++) b[i] = (aplan_buffer){16u * (1u + i % 5u), i / 2u, i / 2u + 3u, 0, NO};
+    aplan_problem p;
+    aplan_problem_init(&p, b, N);
+    const aplan_region g[2] = {{"sram", 64, 0, {0, 0}}, {"psram", UNL, 0, {0, 0}}};
+    const aplan_region open[2] = {{"sram", UNL, 0, {0, 0}}, {"psram", UNL, 0, {0, 0}}};
+    const aplan_regions capped = {g, 2, NULL, NULL, {0}}, uncapped = {open, 2, NULL, NULL, {0}};
+    const aplan_region_strategy *exact = region_strategy("exact"), *select = region_strategy("select");
+    for (int k = 0; k < 2; k++) {
+        const aplan_regions *rg = k == 0 ? &capped : &uncapped;
+        size_t need, select_need;
+        assert_int_equal(aplan_region_plan_scratch_size(exact, &p, rg, &need), APLAN_OK);
+        assert_int_equal(aplan_region_plan_scratch_size(select, &p, rg, &select_need), APLAN_OK);
+        if (select_need > need) need = select_need;
+        void *scratch = malloc(need);
+        uint64_t arena[2], select_arena[2];
+        aplan_region_result res, select_res;
+        assert_int_equal(aplan_region_plan(exact, &p, rg, NULL, scratch, need, region, off, arena, NULL, &res),
+                         APLAN_OK);
+        assert_int_equal(aplan_region_plan(select, &p, rg, NULL, scratch, need, select_region, select_off,
+                                           select_arena, NULL, &select_res),
+                         APLAN_OK);
+        free(scratch);
+        assert_memory_equal(region, select_region, N * sizeof *region);
+        assert_memory_equal(off, select_off, N * sizeof *off);
+        assert_int_equal(res.traffic, select_res.traffic);
+        assert_int_equal(res.nodes, 0);
+        if (k == 0) {
+            assert_true(res.traffic > res.traffic_bound);
+            assert_int_equal(res.outcome, APLAN_OUTCOME_PLAN);
+        } else {
+            assert_int_equal(res.traffic, 0);
+            assert_int_equal(arena[1], 0);
+            assert_int_equal(res.outcome, APLAN_OUTCOME_OPTIMAL);
+            assert_int_equal(select_res.outcome, APLAN_OUTCOME_OPTIMAL);
+        }
+    }
+    free(b);
+    free(region);
+    free(select_region);
+    free(off);
+    free(select_off);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_banked_takes_largest_first_and_spills),
@@ -601,6 +930,12 @@ int main(void) {
         cmocka_unit_test(test_verifier_names_the_region),
         cmocka_unit_test(test_plan_arguments),
         cmocka_unit_test(test_broken_strategy_is_rejected),
+        cmocka_unit_test(test_entry_arguments),
+        cmocka_unit_test(test_failing_strategies),
+        cmocka_unit_test(test_fixed_buffers_clash),
+        cmocka_unit_test(test_exact_under_a_budget),
+        cmocka_unit_test(test_claims_are_checked),
+        cmocka_unit_test(test_exact_beyond_its_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
