@@ -93,8 +93,8 @@ static struct {
     const char *cli;  /* "" = no CLI table */
     bool markdown;
     double time_limit; /* --time-limit: seconds a searching strategy may search per run */
-    bool speed, instances, fit; /* --only: which parts run */
-} opt = {5, 3.0, 20, 60, 1000000, APLAN_BENCH_SHARED_DIR, APLAN_BENCH_CLI, false, 10.0, true, true, true};
+    bool speed, instances, fit, whole_run; /* --only: which parts run (whole_run: "limit") */
+} opt = {5, 3.0, 20, 60, 1000000, APLAN_BENCH_SHARED_DIR, APLAN_BENCH_CLI, false, 10.0, true, true, true, true};
 
 static double now(void) {
     struct timespec t;
@@ -705,7 +705,7 @@ static void run_generated(enum shape shape, size_t n) {
 typedef struct {
     char input[96];
     size_t n;
-    const char *command;
+    char command[96];
     enum cell_state state;
     int exit_code;
     double seconds; /* median wall time */
@@ -740,28 +740,23 @@ static enum cell_state cli_run(char *const argv[], double *seconds, long *maxrss
     return *exit_code == 0 ? CELL_OK : CELL_FAILED;
 }
 
-static void cli_measure(const char *input, size_t n, const char *path, const char *command, double goal_seconds,
-                        bool goal_memory) {
+/* The tool on path with command's words (split at spaces) before it; the row's median wall time, or -1 when it did not
+ * run to exit 0. */
+static double cli_measure(const char *input, size_t n, const char *path, const char *command, double goal_seconds,
+                          bool goal_memory) {
     cli_row *c = &cli_rows[cli_count++];
     memset(c, 0, sizeof *c);
     snprintf(c->input, sizeof c->input, "%s", input);
     c->n = n;
-    c->command = command;
+    snprintf(c->command, sizeof c->command, "%s", command);
     c->goal_seconds = goal_seconds;
     c->goal_memory = goal_memory;
     fprintf(stderr, "aplan %s %s:", command, input);
-    char *argv[8];
+    char words[96], *argv[16];
+    snprintf(words, sizeof words, "%s", command);
     int argc = 0;
     argv[argc++] = (char *)opt.cli;
-    if (strcmp(command, "bound") == 0) {
-        argv[argc++] = (char *)"bound";
-    } else {
-        argv[argc++] = (char *)"plan";
-        argv[argc++] = (char *)"-s";
-        argv[argc++] = (char *)(strstr(command, "linear") ? "linear" : "greedy_by_size");
-        argv[argc++] = (char *)"-f";
-        argv[argc++] = (char *)"csv";
-    }
+    for (char *w = strtok(words, " "); w != NULL && argc < 14; w = strtok(NULL, " ")) argv[argc++] = w;
     argv[argc++] = (char *)path;
     argv[argc] = NULL;
     double times[3], total = 0;
@@ -776,6 +771,20 @@ static void cli_measure(const char *input, size_t n, const char *path, const cha
     }
     if (c->state == CELL_OK) c->seconds = median(times, c->runs);
     fprintf(stderr, " %.2f s\n", c->state == CELL_OK ? c->seconds : 0.0);
+    return c->state == CELL_OK ? c->seconds : -1.0;
+}
+
+/* The whole run within --time-limit (issue 20): -s auto and -s all with T = opt.time_limit, against the same input
+ * read, planned by linear and written (reading and writing, which the limit leaves out): goal (T + that) + 10%. */
+static void cli_time_limit(const char *input, size_t n, const char *path) {
+    const double io = cli_measure(input, n, path, "plan -s linear --time-limit 0 -f csv", 0, false);
+    if (io < 0) return;
+    char command[96];
+    for (int k = 0; k < 2; k++) {
+        snprintf(command, sizeof command, "plan -s %s --time-limit %g -f csv", k == 0 ? "auto" : "all",
+                 opt.time_limit);
+        cli_measure(input, n, path, command, 1.1 * (opt.time_limit + io), n >= 1000000);
+    }
 }
 
 static bool write_csv(const char *path, enum shape shape, size_t n) {
@@ -821,6 +830,50 @@ static void run_cli(void) {
                                                                                 : 0;
         cli_measure(rows[k].name, rows[k].n, rows[k].path, "plan -s greedy_by_size -f csv", goal, false);
     }
+}
+
+/* Buffers in a CSV file: its lines less the header (the traces have no blank lines). 0 when unreadable. */
+static size_t csv_rows(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return 0;
+    size_t lines = 0;
+    for (int ch; (ch = getc(f)) != EOF;) lines += ch == '\n';
+    fclose(f);
+    return lines > 0 ? lines - 1u : 0;
+}
+
+/* --only limit: the whole run within --time-limit on the large traces, the files named, and two generated inputs:
+ * hard 100k (about 4e8 conflicting pairs, where the greedy family takes seconds) and inference 1M (the memory goal,
+ * 200 bytes per buffer, for -s auto and -s all). */
+static void run_time_limit(bool with_shared, char **files, int file_count) {
+    if (opt.cli[0] == '\0' || access(opt.cli, X_OK) != 0) {
+        fprintf(stderr, "bench_plan: no aplan tool at '%s': the time-limit table is left out (--cli PATH)\n", opt.cli);
+        return;
+    }
+    char path[4096];
+    if (with_shared) {
+        static const char *const traces[] = {"iopddl_S_1.csv", "somas_pangu_2.6B.csv"};
+        for (size_t k = 0; k < 2; k++) {
+            snprintf(path, sizeof path, "%s/benchmarks/large/%s", opt.shared, traces[k]);
+            if (access(path, R_OK) == 0) cli_time_limit(traces[k], csv_rows(path), path);
+        }
+    }
+    for (int k = 0; k < file_count; k++) cli_time_limit(files[k], csv_rows(files[k]), files[k]);
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/aplan_bench_XXXXXX", dir && dir[0] ? dir : "/tmp");
+    const int fd = mkstemp(path);
+    if (fd < 0) return;
+    close(fd);
+    static const struct {
+        enum shape shape;
+        size_t n;
+        const char *name;
+    } made[] = {{SHAPE_HARD, 100000, "hard 100k"}, {SHAPE_INFERENCE, 1000000, "inference 1M"}};
+    for (size_t k = 0; k < sizeof made / sizeof made[0]; k++) {
+        if (made[k].n <= opt.max_size && write_csv(path, made[k].shape, made[k].n))
+            cli_time_limit(made[k].name, made[k].n, path);
+    }
+    unlink(path);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -943,6 +996,52 @@ static void t_time(table *t, const cell *c, unsigned limit) {
     t_cell(t, "%s", text);
 }
 
+/* The tool as a whole process: every cli_measure row so far. */
+static void print_cli_table(void) {
+    if (cli_count == 0) return;
+    static table t; /* large: MAX_TABLE_ROWS x MAX_COLS cells */
+    t_header(&t, "The aplan tool as a whole process (stdout and stderr to /dev/null), median wall time, peak RSS");
+    t_cell(&t, "input");
+    t_cell(&t, "buffers");
+    t_cell(&t, "command");
+    t_cell(&t, "wall s");
+    t_cell(&t, "peak RSS MiB");
+    t_cell(&t, "bytes / buffer");
+    t_cell(&t, "goal");
+    t_cell(&t, "met");
+    for (int k = 0; k < cli_count; k++) {
+        const cli_row *c = &cli_rows[k];
+        t_row(&t);
+        t_cell(&t, "%s", c->input);
+        t_int(&t, c->n);
+        t_cell(&t, "aplan %s", c->command);
+        if (c->state == CELL_OK) {
+            t_cell(&t, "%.3f", c->seconds);
+            t_cell(&t, "%.1f", c->peak / 1048576.0);
+            t_cell(&t, "%.0f", c->peak / (double)c->n);
+        } else {
+            if (c->state == CELL_TIMEOUT) t_cell(&t, "> %u", opt.slow_limit);
+            else if (c->state == CELL_FAILED) t_cell(&t, "exit %d", c->exit_code);
+            else t_cell(&t, "crash");
+            t_cell(&t, "–");
+            t_cell(&t, "–");
+        }
+        char goal[64] = "";
+        if (c->goal_seconds > 0)
+            snprintf(goal, sizeof goal, "≤ %g s%s", c->goal_seconds, c->goal_memory ? ", ≤ 200 B/buffer" : "");
+        t_cell(&t, "%s", goal);
+        if (c->goal_seconds <= 0) t_cell(&t, "%s", "");
+        else if (c->state != CELL_OK) t_cell(&t, "no");
+        else {
+            const bool time_ok = c->seconds <= c->goal_seconds;
+            const bool mem_ok = !c->goal_memory || c->peak / (double)c->n <= 200;
+            t_cell(&t, "%s", time_ok && mem_ok ? "yes" : !time_ok && !mem_ok ? "no (both)" : !time_ok ? "no (time)"
+                                                                                              : "no (memory)");
+        }
+    }
+    t_print(&t);
+}
+
 static void print_tables(void) {
     static table t; /* large: MAX_TABLE_ROWS x MAX_COLS cells */
     t_header(&t, "Inputs");
@@ -1023,48 +1122,7 @@ static void print_tables(void) {
     }
     t_print(&t);
 
-    if (cli_count > 0) {
-        t_header(&t, "The aplan tool as a whole process (stdout and stderr to /dev/null), median wall time, peak RSS");
-        t_cell(&t, "input");
-        t_cell(&t, "buffers");
-        t_cell(&t, "command");
-        t_cell(&t, "wall s");
-        t_cell(&t, "peak RSS MiB");
-        t_cell(&t, "bytes / buffer");
-        t_cell(&t, "goal");
-        t_cell(&t, "met");
-        for (int k = 0; k < cli_count; k++) {
-            const cli_row *c = &cli_rows[k];
-            t_row(&t);
-            t_cell(&t, "%s", c->input);
-            t_int(&t, c->n);
-            t_cell(&t, "aplan %s", c->command);
-            if (c->state == CELL_OK) {
-                t_cell(&t, "%.3f", c->seconds);
-                t_cell(&t, "%.1f", c->peak / 1048576.0);
-                t_cell(&t, "%.0f", c->peak / (double)c->n);
-            } else {
-                if (c->state == CELL_TIMEOUT) t_cell(&t, "> %u", opt.slow_limit);
-                else if (c->state == CELL_FAILED) t_cell(&t, "exit %d", c->exit_code);
-                else t_cell(&t, "crash");
-                t_cell(&t, "–");
-                t_cell(&t, "–");
-            }
-            char goal[64] = "";
-            if (c->goal_seconds > 0)
-                snprintf(goal, sizeof goal, "≤ %g s%s", c->goal_seconds, c->goal_memory ? ", ≤ 200 B/buffer" : "");
-            t_cell(&t, "%s", goal);
-            if (c->goal_seconds <= 0) t_cell(&t, "%s", "");
-            else if (c->state != CELL_OK) t_cell(&t, "no");
-            else {
-                const bool time_ok = c->seconds <= c->goal_seconds;
-                const bool mem_ok = !c->goal_memory || c->peak / (double)c->n <= 200;
-                t_cell(&t, "%s", time_ok && mem_ok ? "yes" : !time_ok && !mem_ok ? "no (both)" : !time_ok ? "no (time)"
-                                                                                                  : "no (memory)");
-            }
-        }
-        t_print(&t);
-    }
+    print_cli_table();
 
     /* The issue's library goals, against the figures above. */
     typedef struct {
@@ -1128,7 +1186,6 @@ static void print_tables(void) {
  * on A.1048576.csv end within 2 ms of their deadline. */
 #define SEARCH_CHECK_EVERY 64
 
-static bool searching(const aplan_strategy *s) { return s->abi_version >= 2 && s->search != NULL; }
 
 static size_t registry_count; /* every built-in strategy, searching or not (strategies[] holds the cheap ones) */
 static const aplan_strategy *registry[MAX_STRATEGIES];
@@ -1181,7 +1238,7 @@ static double cpu_now(void) { /* this process's CPU time (user + system), second
 static unsigned search_kill_limit(const search_job *j) {
     size_t searches = 0;
     for (size_t s = 0; s < registry_count; s++)
-        if (searching(registry[s]) && (j->strategy == NULL || j->strategy == registry[s])) searches++;
+        if (aplan_strategy_searches(registry[s]) && (j->strategy == NULL || j->strategy == registry[s])) searches++;
     return opt.limit + (unsigned)((double)searches * opt.time_limit + 1.0);
 }
 
@@ -1193,7 +1250,7 @@ static aplan_status run_search(const aplan_strategy *s, const aplan_problem *p, 
     o.goal = goal;
     o.start = start;
     double deadline = now() + opt.time_limit;
-    if (searching(s)) {
+    if (aplan_strategy_searches(s)) {
         o.stop = past_deadline;
         o.context = &deadline;
         o.check_every = SEARCH_CHECK_EVERY;
@@ -1215,7 +1272,7 @@ static aplan_status plan_auto(const aplan_problem *p, void *scratch, size_t need
     memset(out, 0, sizeof *out);
     for (size_t s = 0; s < registry_count; s++) {
         aplan_result r;
-        if (searching(registry[s]) ||
+        if (aplan_strategy_searches(registry[s]) ||
             run_search(registry[s], p, APLAN_GOAL_MINIMISE, NULL, scratch, need, offsets, &r) != APLAN_OK)
             continue;
         if (!have || r.arena_size < out->arena_size) {
@@ -1227,7 +1284,7 @@ static aplan_status plan_auto(const aplan_problem *p, void *scratch, size_t need
         }
     }
     for (size_t s = 0; s < registry_count; s++) {
-        if (!searching(registry[s]) || (have && out->outcome == APLAN_OUTCOME_OPTIMAL)) continue;
+        if (!aplan_strategy_searches(registry[s]) || (have && out->outcome == APLAN_OUTCOME_OPTIMAL)) continue;
         aplan_result r;
         const aplan_status st =
             run_search(registry[s], p, APLAN_GOAL_MINIMISE, have ? best : NULL, scratch, need, offsets, &r);
@@ -1439,7 +1496,7 @@ static void print_instances(void) {
         const instance_row *r = &instances[k];
         for (size_t s = 0; s <= registry_count; s++) {
             const search_cell *c = &r->cell[s];
-            const bool is_auto = s == registry_count, searches = !is_auto && searching(registry[s]);
+            const bool is_auto = s == registry_count, searches = !is_auto && aplan_strategy_searches(registry[s]);
             char text[64];
             t_row(&t);
             t_cell(&t, "%s", r->name);
@@ -1562,7 +1619,7 @@ static void run_fit(const fit_input *in) {
         free(scratch);
     }
     for (size_t s = 0; s < registry_count && fit_count < MAX_FITS * MAX_STRATEGIES; s++) {
-        if (!searching(registry[s])) continue;
+        if (!aplan_strategy_searches(registry[s])) continue;
         fit_row *r = &fit_rows[fit_count++];
         memset(r, 0, sizeof *r);
         snprintf(r->name, sizeof r->name, "%.*s", (int)sizeof r->name - 1, base_name(in->path));
@@ -1680,7 +1737,8 @@ static void usage(FILE *to) {
             "  --fit FILE[:CAPACITY]  one more instance for the fit table (repeatable); without CAPACITY, the\n"
             "                      number before .csv in the name (A.1048576.csv)\n"
             "  --only PARTS        comma-separated: speed (the speed and CLI tables), instances (every strategy on\n"
-            "                      every shared instance), fit (fitting a capacity); default all three\n"
+            "                      every shared instance), fit (fitting a capacity), limit (the tool's whole run\n"
+            "                      within --time-limit); default all four\n"
             "FILE.csv: more problems in MiniMalloc's CSV format, benchmarked like the shared traces.\n",
             APLAN_BENCH_SHARED_DIR, APLAN_BENCH_CLI[0] ? APLAN_BENCH_CLI : "none built");
 }
@@ -1746,15 +1804,16 @@ int main(int argc, char **argv) {
             }
             k++;
         } else if (strcmp(a, "--only") == 0 && v) {
-            opt.speed = opt.instances = opt.fit = false;
+            opt.speed = opt.instances = opt.fit = opt.whole_run = false;
             char parts[256];
             snprintf(parts, sizeof parts, "%s", v);
             for (char *part = strtok(parts, ","); part != NULL; part = strtok(NULL, ",")) {
                 if (strcmp(part, "speed") == 0) opt.speed = true;
                 else if (strcmp(part, "instances") == 0) opt.instances = true;
                 else if (strcmp(part, "fit") == 0) opt.fit = true;
+                else if (strcmp(part, "limit") == 0) opt.whole_run = true;
                 else {
-                    fprintf(stderr, "bench_plan: --only: unknown part '%s' (speed, instances, fit)\n", part);
+                    fprintf(stderr, "bench_plan: --only: unknown part '%s' (speed, instances, fit, limit)\n", part);
                     return 2;
                 }
             }
@@ -1778,11 +1837,12 @@ int main(int argc, char **argv) {
     registry_count = aplan_strategy_count() < MAX_STRATEGIES ? aplan_strategy_count() : MAX_STRATEGIES;
     for (size_t s = 0; s < registry_count; s++) {
         registry[s] = aplan_strategy_at(s);
-        if (!searching(registry[s])) strategies[strategy_count++] = registry[s];
+        if (!aplan_strategy_searches(registry[s])) strategies[strategy_count++] = registry[s];
     }
     const double started = now();
 
     if (opt.speed) run_speed(with_shared, files, file_count);
+    if (opt.whole_run) run_time_limit(with_shared, files, file_count);
     if (opt.instances) {
         char pattern[4200];
         if (with_shared) {
@@ -1817,10 +1877,11 @@ int main(int argc, char **argv) {
            "after %u s (TFLM-style and CLI: %u s; a search: plus its time limit, %g s)\n",
            aplan_version(), cpus, opt.repeats, opt.budget, opt.limit, opt.slow_limit, opt.time_limit);
     if (opt.speed) print_tables();
+    else if (opt.whole_run) print_cli_table();
     if (opt.instances) print_instances();
     if (opt.fit) {
         bool any = false;
-        for (size_t s = 0; s < registry_count; s++) any |= searching(registry[s]);
+        for (size_t s = 0; s < registry_count; s++) any |= aplan_strategy_searches(registry[s]);
         if (any) print_fits();
         else printf("\nFitting a capacity: no searching strategy in this build (aplan list): table left out\n");
     }

@@ -35,6 +35,11 @@ aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *
 
 aplan_status fz_plan_goal(const aplan_strategy *s, const aplan_problem *p, aplan_goal goal, uint64_t *offsets,
                           aplan_result *result) {
+    return fz_plan_budget(s, p, goal, FZ_SEARCH_NODES, offsets, result);
+}
+
+aplan_status fz_plan_budget(const aplan_strategy *s, const aplan_problem *p, aplan_goal goal, uint64_t max_nodes,
+                            uint64_t *offsets, aplan_result *result) {
     size_t need = 0;
     aplan_status st = aplan_plan_scratch_size(s, p, &need);
     if (st != APLAN_OK) {
@@ -47,7 +52,7 @@ aplan_status fz_plan_goal(const aplan_strategy *s, const aplan_problem *p, aplan
     if (need != 0 && scratch == NULL) abort();
     aplan_search_options budget; /* a searching strategy stops there with its best plan; deterministic */
     aplan_search_options_init(&budget);
-    budget.max_nodes = FZ_SEARCH_NODES;
+    budget.max_nodes = max_nodes;
     budget.goal = goal;
     st = aplan_plan_search(s, p, &budget, scratch, need, offsets, result);
     free(scratch);

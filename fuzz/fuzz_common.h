@@ -36,6 +36,9 @@ aplan_status fz_plan(const aplan_strategy *s, const aplan_problem *p, uint64_t *
 /* The same with a goal (APLAN_GOAL_FIT: within p->capacity). */
 aplan_status fz_plan_goal(const aplan_strategy *s, const aplan_problem *p, aplan_goal goal, uint64_t *offsets,
                           aplan_result *result);
+/* The same with a budget of max_nodes nodes (a heuristic's search member: placements by its rule). */
+aplan_status fz_plan_budget(const aplan_strategy *s, const aplan_problem *p, aplan_goal goal, uint64_t max_nodes,
+                            uint64_t *offsets, aplan_result *result);
 
 /* Prints "aplan fuzz: <what>" and the problem to stderr, then aborts: a crash to every engine. */
 #if defined(__GNUC__)

@@ -17,7 +17,6 @@
 
 #define FZ_EXACT_BUFFERS 7 /* 5,040 orders per problem */
 
-static bool searches(const aplan_strategy *s) { return s->abi_version >= 2u && s->search != NULL; }
 
 static aplan_status fit(const aplan_strategy *s, const aplan_problem *p, uint64_t capacity, uint64_t *off,
                         aplan_result *r) {
@@ -44,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_CHECK(&p, solvable, "%s: planned what the brute force finds impossible", s->name);
         FZ_CHECK(&p, r.arena_size >= optimum, "%s: arena %llu below the optimum %llu", s->name,
                  (unsigned long long)r.arena_size, (unsigned long long)optimum);
-        if (!searches(s)) continue;
+        if (!aplan_strategy_searches(s)) continue;
         FZ_CHECK(&p, r.outcome != APLAN_OUTCOME_OPTIMAL || r.arena_size == optimum,
                  "%s: claims %llu optimal, the optimum is %llu", s->name, (unsigned long long)r.arena_size,
                  (unsigned long long)optimum);

@@ -155,7 +155,7 @@ aplan_status plan_with(const aplan_strategy *s, const aplan_problem *p, uint64_t
     void *scratch = need ? aligned_alloc(APLAN_SCRATCH_ALIGN, (need + 7u) / 8u * 8u) : NULL;
     aplan_search_options budget; /* searching strategies (exact) stop there with their best plan: deterministic */
     aplan_search_options_init(&budget);
-    budget.max_nodes = PLAN_WITH_NODES;
+    if (aplan_strategy_searches(s)) budget.max_nodes = PLAN_WITH_NODES; /* a heuristic's plan is its whole rule's */
     st = aplan_plan_search(s, p, &budget, scratch, need, offsets, result);
     free(scratch);
     if (st == APLAN_OK && !brute_force_valid(p, offsets, result->arena_size)) {

@@ -182,9 +182,8 @@ static void test_exact_keeps_fixed_offsets_and_alignment(void **state) {
 /* Budgets: a node limit and a stop callback both end the search with a valid plan flagged BEST_FOUND. */
 static unsigned calls;
 static bool stop_after_two(void *context, uint64_t nodes) {
-    (void)nodes;
     assert_ptr_equal(context, &calls);
-    return ++calls >= 2;
+    return nodes > 0 && ++calls >= 2; /* nodes 0: exact's start plan asking, not its search */
 }
 
 #define PATH_A "benchmarks/minimalloc/A.1048576.csv"
@@ -221,7 +220,8 @@ static void test_exact_budget_runs_out(void **state) {
     assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
     assert_int_equal(r.nodes, 50);
     assert_true(r.arena_size > r.lower_bound);
-    /* The callback: asked every 10 nodes, it stops at its second call. */
+    /* The callback: asked every 10 nodes, it stops at its second call with nodes (the start plan asks every 10
+     * placements too, with 0 nodes: none is visited yet). */
     aplan_search_options_init(&o);
     o.stop = stop_after_two;
     o.context = &calls;
@@ -302,11 +302,27 @@ static void test_outcome_of_heuristics(void **state) {
     aplan_problem_init(&p, b, GAP_COUNT);
     uint64_t off[GAP_COUNT];
     aplan_result r;
-    aplan_search_options o = fit_options();
-    o.max_nodes = 1;
+    aplan_search_options o = fit_options(); /* the goal is not the rule's business */
     assert_int_equal(search_with(g, &p, &o, off, &r), APLAN_OK);
     assert_int_equal(r.outcome, APLAN_OUTCOME_PLAN);
     assert_int_equal(r.nodes, 0);
+    assert_int_equal(r.arena_size, 13);
+    /* A budget cuts the rule short (the greedy family's search member honours it): 3 buffers placed by the rule,
+     * the other 5 above them, a valid plan flagged as what the budget left. */
+    o.max_nodes = 3;
+    assert_int_equal(search_with(g, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    assert_int_equal(r.nodes, 3);
+    /* the rule: 6 at 0 and 5 above it at 6 (steps 6-10 and 5-7 meet), the other 5 at 0 (step 0); top 11; then
+     * 4 + 3 + 3 + 2 + 1 stacked above */
+    assert_int_equal(r.arena_size, 11 + 4 + 3 + 3 + 2 + 1);
+    assert_false(aplan_strategy_searches(g));
+    assert_true(aplan_strategy_searches(need_strategy("exact")));
+    aplan_strategy copy = *g; /* a copy of a heuristic is still one */
+    assert_false(aplan_strategy_searches(&copy));
+    copy.abi_version = 1; /* an ABI 1 strategy has no search member to read */
+    assert_false(aplan_strategy_searches(&copy));
+    assert_false(aplan_strategy_searches(NULL));
     aplan_buffer two[2] = {buf(4, 0, 2), buf(4, 1, 3)};
     aplan_problem_init(&p, two, 2);
     assert_int_equal(search_with(g, &p, NULL, off, &r), APLAN_OK);

@@ -52,7 +52,7 @@ extern "C" {
  */
 #define APLAN_VERSION_MAJOR 0
 #define APLAN_VERSION_MINOR 4
-#define APLAN_VERSION_PATCH 0
+#define APLAN_VERSION_PATCH 1
 /*
  * The oldest version whose programs compile and behave unchanged against these headers: every version from it to
  * this one is compatible at the source level (types and functions were only appended), and the CMake package
@@ -455,6 +455,10 @@ typedef struct aplan_strategy {
      *      (aplan_plan_search then reports APLAN_E_CAPACITY_EXCEEDED), outcome INFEASIBLE when it proved that
      *      none exists, BEST_FOUND when the budget ran out first;
      *   9. it calls options->stop as options->check_every says, and stops at options->max_nodes.
+     * A heuristic may have one only to honour the budget (the built-in greedy family, since 0.4.1): not stopped, it
+     * gives exactly its plan()'s offsets with outcome PLAN and nodes 0; stopped, it places what is left some cheap
+     * valid way and returns outcome BEST_FOUND, nodes the buffers its rule had placed. aplan_strategy_searches tells
+     * the two kinds apart.
      * The core checks what it can: the plan is verified, OPTIMAL needs the arena to be at least the lower bound,
      * FITS needs it within the capacity, INFEASIBLE needs it above (else the outcome becomes BEST_FOUND).
      */
@@ -474,12 +478,21 @@ APLAN_API const aplan_strategy *aplan_strategy_at(size_t i);
  * The strategies "auto" chooses among, built in this build, in the order that breaks ties between equal arenas
  * (those APLAN_BUILTIN_STRATEGIES in <aplan/strategies.h> marks `first`, then those it marks `yes`, in registry
  * order): run each, keep the smallest verified arena, the earliest on a tie.
- * The CLI's `-s auto` runs these and then searches from the best of them (with a strategy that has a search entry,
+ * The CLI's `-s auto` runs these and then searches from the best of them (with a strategy that searches,
  * exact); aplan_tflm::AplanMemoryPlanner's default runs these. O(1). Since 0.3.1.
  */
 APLAN_API size_t aplan_strategy_auto_count(void);
 /** The i-th of them, or NULL when i >= aplan_strategy_auto_count(). O(1). */
 APLAN_API const aplan_strategy *aplan_strategy_auto_at(size_t i);
+
+/**
+ * Whether a strategy searches: it has a search member that looks beyond one rule (among the built-ins, exact), so its
+ * plans can be proven optimal, or a capacity infeasible, and it runs until its budget or its proof ends it. False for
+ * a strategy without a search member (ABI 1, or NULL) and for the heuristics of the auto set, whose search member
+ * only lets a budget cut their rule short (aplan_strategy.search); false for NULL. Since 0.4.1.
+ * O(aplan_strategy_auto_count()).
+ */
+APLAN_API bool aplan_strategy_searches(const aplan_strategy *strategy);
 
 /**
  * Look up a built-in strategy by name.

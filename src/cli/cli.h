@@ -125,12 +125,12 @@ typedef struct cli_run {
     const aplan_strategy *strategy;
     aplan_status status;   /* aplan_plan_search's status */
     aplan_result result;   /* result.outcome and result.nodes say what the plan proves and what was searched */
-    bool searched;         /* the strategy has a search member (cli_searches): it ran under a goal and the time limit */
+    bool searched;         /* the strategy searches (aplan_strategy_searches): it ran under a goal and the time limit */
     uint32_t goal;         /* aplan_goal of a search: FIT when a capacity is set, else MINIMISE */
     const uint64_t *start; /* set before cli_run_one: a valid plan the search starts from (auto), else NULL */
     const char *start_name; /* the strategy whose plan start is (auto's search), else NULL */
-    double deadline_ms;    /* set before cli_run_one: when the search must stop (cli_clock_ms), or 0 for the time
-                              limit from the run's own start */
+    double deadline_ms;    /* set before cli_run_one: when the run must stop (cli_clock_ms; the session's deadline,
+                              or INFINITY for a run that must finish), or 0 for the time limit from its own start */
     uint64_t *offsets;     /* count entries; valid when planned */
     bool planned;          /* offsets hold a verified plan (status OK or CAPACITY_EXCEEDED with a plan) */
     bool verified;         /* an independent aplan_verify call accepted the offsets */
@@ -330,13 +330,13 @@ int cli_compute_bound(cli_session *s);
  * strategy must keep those offsets). auto takes the same less the searching ones (cli_auto_search adds its search
  * after). CLI_EXIT_USAGE for a bad name (message printed). */
 int cli_select_strategies(const char *list, cli_session *s);
-/* True iff the strategy searches: ABI 2 or later with a search member. Such a run gets a goal and the time limit. */
-bool cli_searches(const aplan_strategy *strategy);
 /* Plan with run->strategy through aplan_plan_search and verify the plan independently; failures end up in
  * run->status and run->error. A strategy that does not search plans with the capacity aside and the capacity is
  * applied after, so a plan above it (even one above a bound that already exceeds it) is still shown with its size:
- * status APLAN_E_CAPACITY_EXCEEDED, planned. A searching one gets goal FIT with the capacity when there is one
- * (APLAN_E_CAPACITY_EXCEEDED then comes with outcome INFEASIBLE, proven, or BEST_FOUND, the time ran out), else
+ * status APLAN_E_CAPACITY_EXCEEDED, planned; a heuristic with a search member (the greedy family) is stopped at
+ * run->deadline_ms all the same (outcome BEST_FOUND: its rule cut short, the rest stacked above), except with a
+ * time limit of 0, which leaves heuristics to finish. A searching one gets goal FIT with the capacity when there is
+ * one (APLAN_E_CAPACITY_EXCEEDED then comes with outcome INFEASIBLE, proven, or BEST_FOUND, the time ran out), else
  * goal MINIMISE; it starts from run->start when set and stops at run->deadline_ms, or after the time limit. */
 void cli_run_one(cli_session *s, cli_run *run);
 /* -s auto, after its cheap runs (started at t0_ms, cli_clock_ms): when the best of them is above the lower bound, or

@@ -46,6 +46,7 @@ static int emit(const cli_options *o, const cli_session *s, const cli_run *run) 
  * fit still shows every strategy's size, the verdict and what dominates the peak. */
 static int run_strategies(const cli_options *o, cli_session *s, const char *list, bool show) {
     const cli_input *in = s->input;
+    const double t0 = cli_clock_ms(); /* the time limit's start: the input is read */
     cli_progress("checking the problem");
     int rc = cli_check_problem(s);
     if (rc == CLI_EXIT_OK) rc = cli_check_fixed(s);
@@ -53,8 +54,20 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     if (rc == CLI_EXIT_OK) rc = cli_compute_bound(s);
     if (rc == CLI_EXIT_OK) rc = cli_select_strategies(list, s);
     if (rc != CLI_EXIT_OK) return rc;
-    double t0 = cli_clock_ms(); /* auto's time limit covers its cheap runs and its search */
-    for (size_t i = 0; i < s->run_count; i++) cli_run_one(s, &s->runs[i]);
+    /* One deadline for the whole run, counted from before the checks (reading the input is done, writing the output
+     * comes after: neither counts). The runs go cheapest first, whatever the table's order: those that cannot be
+     * stopped (no search member: linear, first_fit, offline; near-linear, so one plan is always there), then the
+     * heuristics a deadline can cut short, then the searches with what is left. */
+    const double deadline = t0 + (double)s->settings.time_limit_ns / 1e6;
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t i = 0; i < s->run_count; i++) {
+            cli_run *r = &s->runs[i];
+            const bool stoppable = r->strategy->abi_version >= 2u && r->strategy->search != NULL;
+            if (pass != (!stoppable ? 0 : aplan_strategy_searches(r->strategy) ? 2 : 1)) continue;
+            r->deadline_ms = deadline;
+            cli_run_one(s, r);
+        }
+    }
     if (s->auto_mode) cli_auto_search(s, t0);
     /* What TFLM's own planner gives, for the report's "in TFLM" lines and JSON, whatever -s chose. */
     if (show && in->kind == CLI_INPUT_TFLITE) cli_compute_tflm_arena(s);

@@ -48,8 +48,9 @@
 /* --time-limit, for the commands that plan. */
 #define TIME_LIMIT_OPTION                                                                                           \
     "      --time-limit SECONDS\n"                                                                                 \
-    "                        budget of each search (exact, and auto's search), a decimal number of seconds\n"     \
-    "                        such as 0.5; default 1; 0 leaves auto to the fast strategies\n"
+    "                        budget of the whole run after reading the input: every strategy and search\n"        \
+    "                        share it; a decimal number of seconds such as 0.5; default 1; 0: no search,\n"      \
+    "                        and the fast strategies run to the end\n"
 
 /* --abi, for the commands that read a model. */
 #define ABI_OPTION                                                                                                  \

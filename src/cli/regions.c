@@ -188,8 +188,9 @@ static bool past_deadline(void *context, uint64_t nodes) {
     return cli_clock_ms() >= ((const region_clock *)context)->deadline_ms;
 }
 
-/* Plan with run->strategy, then verify independently; failures in run->status and run->error. */
-static void run_one(cli_session *s, cli_region_run *run, size_t k) {
+/* Plan with run->strategy, stopped at deadline_ms (cli_clock_ms), then verify independently; failures in run->status
+ * and run->error. */
+static void run_one(cli_session *s, cli_region_run *run, size_t k, double deadline_ms) {
     const cli_input *in = s->input;
     cli_region_session *g = &s->regions;
     cli_progress("planning %s (%zu of %zu)", run->strategy->name, k + 1u, g->run_count);
@@ -203,7 +204,7 @@ static void run_one(cli_session *s, cli_region_run *run, size_t k) {
         if (st == APLAN_OK && bytes > 0 && (scratch = malloc(bytes)) == NULL) st = APLAN_E_OUT_OF_MEMORY;
     }
     if (st == APLAN_OK) {
-        region_clock clock = {cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6};
+        region_clock clock = {deadline_ms};
         aplan_search_options options;
         aplan_search_options_init(&options);
         options.stop = past_deadline;
@@ -261,6 +262,7 @@ static bool region_better(const cli_region_session *g, const cli_region_run *a, 
 
 /* What the region strategies were asked to do, and why nothing fits when nothing does. */
 static int run_regions(const cli_options *o, cli_session *s) {
+    const double deadline = cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6; /* the whole run's, as plan's */
     cli_region_session *g = &s->regions;
     int rc = load_uses(s);
     if (rc == CLI_EXIT_OK) rc = load_pins(s);
@@ -286,7 +288,7 @@ static int run_regions(const cli_options *o, cli_session *s) {
     (void)each_region_strategy("plan", o->strategies != NULL ? o->strategies : "all", g);
     for (size_t k = 0; k < g->run_count; k++) {
         cli_region_run *run = &g->runs[k];
-        run_one(s, run, k);
+        run_one(s, run, k, deadline);
         if (run->planned && (g->best == SIZE_MAX || region_better(g, run, &g->runs[g->best]))) g->best = k;
     }
     return CLI_EXIT_OK;

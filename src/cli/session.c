@@ -4,6 +4,7 @@
  * and independently verifying each strategy, and reports in words. The library never allocates; this file gives
  * it heap scratch, and an allocation failure is the CLI's to report.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -214,10 +215,6 @@ static double now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-bool cli_searches(const aplan_strategy *strategy) {
-    return strategy->abi_version >= 2u && strategy->search != NULL; /* the member exists from ABI 2 on */
-}
-
 void cli_seconds_text(uint64_t ns, char *out, size_t out_size) {
     uint64_t rest = ns % 1000000000u;
     int digits = 9; /* of the fraction, without its trailing zeros */
@@ -259,6 +256,7 @@ typedef struct search_clock {
     const char *name;
     const char *of;
     uint64_t bound;
+    bool searches;         /* nodes are search nodes; else buffers a heuristic's rule has placed */
 } search_clock;
 
 #define NOTE_EVERY_MS 250.0
@@ -268,9 +266,13 @@ typedef struct search_clock {
 static bool stop_at_deadline(void *context, uint64_t nodes) {
     search_clock *c = context;
     double now = cli_clock_ms();
-    if (now >= c->next_note_ms) {
+    if (now >= c->next_note_ms && c->searches) {
         cli_progress_note("searching %s%s: %llu node%s, lower bound %llu", c->name, c->of, (unsigned long long)nodes,
                           cli_s(nodes), (unsigned long long)c->bound);
+        c->next_note_ms = now + NOTE_EVERY_MS;
+    } else if (now >= c->next_note_ms) {
+        cli_progress_note("planning %s%s: %llu buffer%s placed", c->name, c->of, (unsigned long long)nodes,
+                          cli_s(nodes));
         c->next_note_ms = now + NOTE_EVERY_MS;
     }
     return now >= c->deadline_ms;
@@ -300,7 +302,7 @@ static void capacity_error(const cli_session *s, cli_run *run) {
 void cli_run_one(cli_session *s, cli_run *run) {
     const cli_input *in = s->input;
     aplan_problem p = s->problem;
-    run->searched = cli_searches(run->strategy);
+    run->searched = aplan_strategy_searches(run->strategy);
     /* Only a search is given the capacity: it then looks for a plan within it (FIT) and can prove there is none. A
      * heuristic plans as it would anyway, and its plan is shown with its size even when too big. */
     bool fit = run->searched && s->settings.capacity != APLAN_UNLIMITED;
@@ -325,12 +327,14 @@ void cli_run_one(cli_session *s, cli_run *run) {
         if (&s->runs[k] == run) snprintf(of, sizeof of, " (%zu of %zu)", k + 1u, s->run_count);
     }
     cli_progress("planning %s%s", run->strategy->name, of);
-    search_clock clock = {run->deadline_ms, 0.0, run->strategy->name, of, s->bound};
+    search_clock clock = {run->deadline_ms, 0.0, run->strategy->name, of, s->bound, run->searched};
     aplan_search_options options;
     aplan_search_options_init(&options);
     options.goal = run->goal;
     options.start = run->start;
-    options.stop = stop_at_deadline;
+    /* A time limit of 0 means no search: heuristics then run to the end, searches to their first look at the clock. */
+    const bool unbounded = isinf(run->deadline_ms) || (!run->searched && s->settings.time_limit_ns == 0);
+    options.stop = unbounded ? NULL : stop_at_deadline;
     options.context = &clock;
     /* The stop callback reads a clock: every 1024 nodes on small problems, more often on large ones, whose nodes
      * cost more, so that the deadline is kept to within a few milliseconds either way. */
@@ -376,7 +380,8 @@ void cli_run_one(cli_session *s, cli_run *run) {
 
 void cli_auto_search(cli_session *s, double t0_ms) {
     const aplan_strategy *exact = NULL;
-    if (s->settings.time_limit_ns == 0 || aplan_strategy_find("exact", &exact) != APLAN_OK || !cli_searches(exact) ||
+    if (s->settings.time_limit_ns == 0 || aplan_strategy_find("exact", &exact) != APLAN_OK ||
+        !aplan_strategy_searches(exact) ||
         s->run_count >= MAX_RUNS)
         return;
     /* With no cheap plan (each one's rule passed 2^64 - 1, where another order may fit) exact searches from none. */

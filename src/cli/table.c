@@ -359,6 +359,9 @@ int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const c
                 fprintf(out, " (the search stopped at its first plan within the capacity)");
             else if (b->searched && b->result.outcome == APLAN_OUTCOME_BEST_FOUND)
                 fprintf(out, " (the search's time limit, %s s, ran out)", limit);
+            else if (b->result.outcome == APLAN_OUTCOME_BEST_FOUND) /* a heuristic's rule, cut short */
+                fprintf(out, " (the time limit, %s s, stopped its rule after %llu buffer%s; the rest are stacked above)",
+                        limit, (unsigned long long)b->result.nodes, cli_s(b->result.nodes));
             fputc('\n', out);
         }
     }

@@ -4,6 +4,7 @@
  * the offline plan, the adapter) with the whole arena and the smallest arena of each, the report lines that say
  * them, and `aplan arena`, the breakdown per part and per operator. Host-only: it allocates and prints.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +219,7 @@ void cli_compute_tflm_arena(cli_session *s) {
     cli_run run;
     memset(&run, 0, sizeof run);
     run.strategy = tflm;
+    run.deadline_ms = INFINITY; /* TFLM's own plan, whole: a figure, not a candidate the time limit may cut */
     cli_run_one(s, &run);
     if (run.planned) {
         s->tflm_arena = run.result.arena_size;

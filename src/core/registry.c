@@ -43,6 +43,16 @@ const aplan_strategy *aplan_strategy_auto_at(size_t i) {
     return i < aplan_strategy_auto_count() ? auto_getters[i]() : NULL;
 }
 
+/* The auto set's heuristics are told apart by their search member, so that a copy of one is told apart too. */
+bool aplan_strategy_searches(const aplan_strategy *strategy) {
+    if (strategy == NULL || strategy->abi_version < 2u || strategy->search == NULL) return false;
+    for (size_t i = 0; i < aplan_strategy_auto_count(); i++) {
+        const aplan_strategy *a = auto_getters[i]();
+        if (a->abi_version >= 2u && a->search == strategy->search) return false;
+    }
+    return true;
+}
+
 static bool same(const char *a, const char *b) {
     while (*a != '\0' && *a == *b) {
         a++;

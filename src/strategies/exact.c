@@ -818,6 +818,14 @@ static aplan_status no_plan(const search *s, size_t first, size_t n, bool proven
     return st;
 }
 
+/* The start plan's stop: the caller's callback with 0 nodes (no search node is visited yet); max_nodes counts only the
+ * search's nodes, so it does not cut the start short. */
+static bool stop_the_start(void *context, uint64_t placed) {
+    const aplan_search_options *o = context;
+    (void)placed;
+    return o->stop(o->context, 0);
+}
+
 static aplan_status exact_search(const aplan_strategy *self, const aplan_problem *p, aplan_search_context *ctx,
                                  void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
     (void)self;
@@ -831,7 +839,14 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
     if (ctx->options->start != NULL) {
         for (size_t i = 0; i < p->count; i++) offsets[i] = ctx->options->start[i];
     } else {
-        const aplan_status st = aplan__greedy_plan(&start_rule, p, scratch, scratch_size, offsets, report);
+        /* Under the caller's stop callback: a time limit that runs out here leaves a plan to return at once. */
+        aplan_search_options caller = *ctx->options, start_options;
+        aplan_search_options_init(&start_options);
+        start_options.check_every = caller.check_every;
+        start_options.stop = caller.stop != NULL ? stop_the_start : NULL;
+        start_options.context = &caller;
+        aplan_search_context start = {.options = &start_options};
+        const aplan_status st = aplan__greedy_search(&start_rule, p, &start, scratch, scratch_size, offsets, report);
         if (st != APLAN_OK && st != APLAN_E_SIZE_OVERFLOW) return st;
         if (st != APLAN_OK) { /* the fixed and empty buffers at their offsets, whatever greedy did before failing */
             size_t unplaced;

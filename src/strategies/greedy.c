@@ -495,8 +495,21 @@ static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, con
 #else
 #define ENGINE static inline __attribute__((always_inline))
 #endif
-ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank, void *scratch,
-                         size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+
+/* Whether a search's options stop the rule before its next placement, with placed buffers placed so far: max_nodes
+ * reached, or the callback, asked when placed reaches *next_check (check_every, then every check_every), says so. */
+static size_t check_every(const aplan_search_options *o) { return o->check_every != 0 ? o->check_every : 1u; }
+static bool told_to_stop(const aplan_search_options *o, size_t placed, size_t *next_check) {
+    if (o->max_nodes != 0 && placed >= o->max_nodes) return true;
+    if (o->stop == NULL || placed < *next_check) return false;
+    *next_check = placed + check_every(o);
+    return o->stop(o->context, placed);
+}
+
+/* ctx: NULL (plan every buffer by the rule), or a search's (aplan__greedy_search); only the bank == NULL copy has one. */
+ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
+                         aplan_search_context *ctx, void *scratch, size_t scratch_size, uint64_t *offsets,
+                         aplan_report *report) {
     aplan__scratch s;
     uint32_t *w[ARRAYS];
     uint64_t *extra;
@@ -578,6 +591,8 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     const bool all_live = !fixed && latest_start < earliest_end;
     const bool smallest = rule->gap == APLAN__GAP_SMALLEST;
     uint64_t placed_sum = 0;
+    size_t next_check = ctx != NULL ? check_every(ctx->options) : 0;
+    bool stopped = false;
     for (size_t k = 0; k < online; k++) {
         const size_t at = w[ORDER][k];
         const uint32_t x = w[TREE_ORDER][at];
@@ -586,6 +601,10 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         aplan_status st = APLAN_OK;
         size_t hits;
         uint64_t end;
+        if (ctx != NULL && !stopped && told_to_stop(ctx->options, k, &next_check)) {
+            stopped = true;
+            ctx->nodes = k;
+        }
         if (bank != NULL) {
             size_t r = 0;
             st = bank_place(bank, &b, &tree, w, all_live, smallest, at, x, size, align, offsets, &r, &offsets[x]);
@@ -594,7 +613,9 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
                 if (offsets[x] + size > b.top[r]) b.top[r] = offsets[x] + size;
                 b.sum[r] += size; /* all_live: disjoint within the region, so at most its top */
             }
-        } else if (all_live && top - placed_sum < size) { /* no gap below the top can hold it: see above */
+        } else if (stopped || (all_live && top - placed_sum < size)) {
+            /* on top: no gap below it can hold the buffer (all_live, see above), or the rule was stopped (each buffer
+             * left goes above the highest end so far: valid whatever it conflicts with) */
             if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
                 st = APLAN_E_SIZE_OVERFLOW;
             }
@@ -615,16 +636,22 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         if (offsets[x] + size > top) top = offsets[x] + size;
         placed_sum += size; /* all_live: disjoint, so at most top */
     }
+    if (ctx != NULL) ctx->outcome = stopped ? APLAN_OUTCOME_BEST_FOUND : APLAN_OUTCOME_PLAN;
     return APLAN_OK;
+}
+
+aplan_status aplan__greedy_search(const aplan__greedy_rule *rule, const aplan_problem *p, aplan_search_context *ctx,
+                                  void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    return plan(rule, p, NULL, ctx, scratch, scratch_size, offsets, report);
 }
 
 aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
                                 size_t scratch_size, uint64_t *offsets, aplan_report *report) {
-    return plan(rule, p, NULL, scratch, scratch_size, offsets, report);
+    return aplan__greedy_search(rule, p, NULL, scratch, scratch_size, offsets, report);
 }
 
 aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
                               void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
-    return plan(rule, p, bank, scratch, scratch_size, offsets, report);
+    return plan(rule, p, bank, NULL, scratch, scratch_size, offsets, report);
 }
 #endif

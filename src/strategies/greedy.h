@@ -173,10 +173,28 @@ static inline aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, co
     }
     return APLAN_OK;
 }
+
+/* Compact builds: the walks are not stopped (a device plans without a clock); the plan is aplan__greedy_plan's. */
+static inline aplan_status aplan__greedy_search(const aplan__greedy_rule *rule, const aplan_problem *p,
+                                                aplan_search_context *ctx, void *scratch, size_t scratch_size,
+                                                uint64_t *offsets, aplan_report *report) {
+    if (ctx != NULL) ctx->outcome = APLAN_OUTCOME_PLAN;
+    return aplan__greedy_plan(rule, p, scratch, scratch_size, offsets, report);
+}
 #else
 aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t *bytes);
 aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
                                 size_t scratch_size, uint64_t *offsets, aplan_report *report);
+/*
+ * aplan__greedy_search: aplan__greedy_plan under a search's options (ctx NULL: exactly aplan__greedy_plan). Before
+ * each placement the options may stop the rule: max_nodes buffers placed, or the stop callback, asked every
+ * check_every placements (first after check_every), returning true. The buffers not yet placed then go one above the
+ * other above the highest end so far (a valid plan, usually far larger than the rule's), ctx->nodes is the number the
+ * rule placed and ctx->outcome BEST_FOUND; not stopped, the offsets are aplan__greedy_plan's and the outcome PLAN
+ * (ctx->nodes untouched). The goal and the start are not read. The same failures as aplan__greedy_plan.
+ */
+aplan_status aplan__greedy_search(const aplan__greedy_rule *rule, const aplan_problem *p, aplan_search_context *ctx,
+                                  void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report);
 #endif
 
 /*
@@ -232,13 +250,31 @@ static inline bool aplan__larger_first(const void *ctx, uint32_t a, uint32_t b) 
         (void)self;                                                                                             \
         return aplan__greedy_plan(&(the_rule), p, scratch, scratch_size, offsets, report);                     \
     }                                                                                                           \
+    APLAN__GREEDY_SEARCH_MEMBER(id, the_rule)                                                                  \
     static const aplan_strategy id##_strategy = {                                                               \
         .abi_version = APLAN_STRATEGY_ABI_VERSION,                                                              \
         .name = #id,                                                                                            \
         .description = APLAN_TEXT(text),                                                                        \
         .scratch_size = id##_scratch_size,                                                                      \
         .plan = id##_plan,                                                                                      \
+        .search = APLAN__GREEDY_SEARCH(id),                                                                     \
     };                                                                                                          \
     const aplan_strategy *aplan_strategy_##id(void) { return &id##_strategy; }
+
+/* The search member (default builds): the rule under the caller's stop, max_nodes and check_every, so that a time
+ * limit bounds the walk over conflicting pairs too (aplan__greedy_search). Compact builds have none: a device plans
+ * without a clock, and a second entry would be a second inline copy of the engine. */
+#if APLAN_COMPACT
+#  define APLAN__GREEDY_SEARCH_MEMBER(id, the_rule)
+#  define APLAN__GREEDY_SEARCH(id) NULL
+#else
+#  define APLAN__GREEDY_SEARCH_MEMBER(id, the_rule)                                                             \
+    static aplan_status id##_search(const aplan_strategy *self, const aplan_problem *p, aplan_search_context *ctx,  \
+                                    void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) { \
+        (void)self;                                                                                             \
+        return aplan__greedy_search(&(the_rule), p, ctx, scratch, scratch_size, offsets, report);              \
+    }
+#  define APLAN__GREEDY_SEARCH(id) id##_search
+#endif
 
 #endif
