@@ -57,7 +57,10 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     /* One deadline for the whole run, counted from before the checks (reading the input is done, writing the output
      * comes after: neither counts). The runs go cheapest first, whatever the table's order: those that cannot be
      * stopped (no search member: linear, first_fit, offline; near-linear, so one plan is always there), then the
-     * heuristics a deadline can cut short, then the searches with what is left. */
+     * heuristics a deadline can cut short, then the searches with what is left. A stoppable run whose turn comes
+     * after the deadline is not started once some plan is there: its sorting, stacking and verifying would be time
+     * past the limit for a plan of no use (the first plan always comes, cut short if need be; with a time limit of 0,
+     * which means no search, the heuristics run whole and a search starts). */
     const double deadline = t0 + (double)s->settings.time_limit_ns / 1e6;
     for (int pass = 0; pass < 3; pass++) {
         for (size_t i = 0; i < s->run_count; i++) {
@@ -65,6 +68,15 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
             const bool stoppable = r->strategy->abi_version >= 2u && r->strategy->search != NULL;
             if (pass != (!stoppable ? 0 : aplan_strategy_searches(r->strategy) ? 2 : 1)) continue;
             r->deadline_ms = deadline;
+            if (pass > 0 && s->settings.time_limit_ns > 0 && cli_clock_ms() >= deadline &&
+                cli_smallest_plan(s) != NULL) {
+                char limit[40];
+                cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+                r->searched = aplan_strategy_searches(r->strategy);
+                r->status = APLAN_E_STRATEGY_FAILED;
+                snprintf(r->error, sizeof r->error, "not run: the time limit, %s s, had run out before its turn", limit);
+                continue;
+            }
             cli_run_one(s, r);
         }
     }
