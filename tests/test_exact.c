@@ -181,6 +181,12 @@ static void test_exact_keeps_fixed_offsets_and_alignment(void **state) {
 
 /* Budgets: a node limit and a stop callback both end the search with a valid plan flagged BEST_FOUND. */
 static unsigned calls;
+static bool stop_at_once(void *context, uint64_t nodes) {
+    (void)context;
+    (void)nodes;
+    return true;
+}
+
 static bool stop_after_two(void *context, uint64_t nodes) {
     assert_ptr_equal(context, &calls);
     return nodes > 0 && ++calls >= 2; /* nodes 0: exact's start plan asking, not its search */
@@ -231,6 +237,24 @@ static void test_exact_budget_runs_out(void **state) {
     assert_int_equal(calls, 2);
     assert_int_equal(r.nodes, 20);
     assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    /* Out of time from the start: greedy_by_size's start is cut short too (its first look at the clock, after one
+     * placement), and that plan comes back without a search; so does a given start, unchanged. */
+    aplan_search_options_init(&o);
+    o.stop = stop_at_once;
+    o.check_every = 1;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    assert_int_equal(r.nodes, 0);
+    uint64_t stacked = 0; /* one buffer by the rule (at 0), every other above the one before */
+    for (size_t i = 0; i < n; i++) stacked += aplan_buffer_size(&p, i);
+    assert_true(r.arena_size <= stacked);
+    uint64_t *given = calloc(n, sizeof *given);
+    memcpy(given, off, n * sizeof *off);
+    o.start = given;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    assert_memory_equal(off, given, n * sizeof *off);
+    free(given);
     /* A fit that runs out of budget is neither a fit nor a proof. */
     o = fit_options();
     o.max_nodes = 50;

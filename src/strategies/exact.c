@@ -836,6 +836,7 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
     }
     /* The starting plan: the caller's (verified by aplan_plan_search), else greedy_by_size's. Greedy's rule can pass
      * 2^64 - 1 where another order fits: then every group it did not place wholly is searched from no plan. */
+    bool whole = true, out_of_time = false; /* the start places every buffer; the budget ended while it was made */
     if (ctx->options->start != NULL) {
         for (size_t i = 0; i < p->count; i++) offsets[i] = ctx->options->start[i];
     } else {
@@ -852,7 +853,20 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
             size_t unplaced;
             aplan__split(p, true, offsets, NULL, &unplaced, NULL, NULL, NULL);
             if (report != NULL) aplan_report_clear(report);
+            whole = false;
         }
+        out_of_time = start.outcome == APLAN_OUTCOME_BEST_FOUND;
+    }
+    /* Out of time before the search begins, with a whole plan: that plan, without the O(n log n) set-up of a search
+     * that would stop at its first look at the clock (on a million buffers, a second past the deadline). */
+    if (whole && (out_of_time || (ctx->options->stop != NULL && ctx->options->stop(ctx->options->context, 0)))) {
+        uint64_t arena = 0;
+        for (size_t i = 0; i < p->count; i++) {
+            const uint64_t end = offsets[i] + aplan__size(p, i); /* a valid plan: within 64 bits */
+            if (end > arena) arena = end;
+        }
+        ctx->outcome = !minimise && arena <= p->capacity ? APLAN_OUTCOME_FITS : APLAN_OUTCOME_BEST_FOUND;
+        return APLAN_OK;
     }
     search s;
     aplan__scratch sc;
