@@ -1027,8 +1027,9 @@ static void print_cli_table(void) {
             t_cell(&t, "–");
         }
         char goal[64] = "";
-        if (c->goal_seconds > 0)
-            snprintf(goal, sizeof goal, "≤ %g s%s", c->goal_seconds, c->goal_memory ? ", ≤ 200 B/buffer" : "");
+        if (c->goal_seconds > 0) /* the time-limit rows' goals are sums: two decimals */
+            snprintf(goal, sizeof goal, "≤ %.*f s%s", c->goal_seconds == (double)(long)c->goal_seconds ? 0 : 2,
+                     c->goal_seconds, c->goal_memory ? ", ≤ 200 B/buffer" : "");
         t_cell(&t, "%s", goal);
         if (c->goal_seconds <= 0) t_cell(&t, "%s", "");
         else if (c->state != CELL_OK) t_cell(&t, "no");
