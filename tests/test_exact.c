@@ -331,17 +331,23 @@ static void test_outcome_of_heuristics(void **state) {
     assert_int_equal(r.outcome, APLAN_OUTCOME_PLAN);
     assert_int_equal(r.nodes, 0);
     assert_int_equal(r.arena_size, 13);
-    /* A budget cuts the rule short (the greedy family's search member honours it): 3 buffers placed by the rule,
-     * the other 5 above them, a valid plan flagged as what the budget left. */
+    /* A budget cuts the rule short (the greedy family's search member honours it; compact builds have none): 3
+     * buffers placed by the rule, the other 5 above them, a valid plan flagged as what the budget left. */
     o.max_nodes = 3;
     assert_int_equal(search_with(g, &p, &o, off, &r), APLAN_OK);
-    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
-    assert_int_equal(r.nodes, 3);
-    /* the rule: 6 at 0 and 5 above it at 6 (steps 6-10 and 5-7 meet), the other 5 at 0 (step 0); top 11; then
-     * 4 + 3 + 3 + 2 + 1 stacked above */
-    assert_int_equal(r.arena_size, 11 + 4 + 3 + 3 + 2 + 1);
+    if (!compact_build()) {
+        assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+        assert_int_equal(r.nodes, 3);
+        /* the rule: 6 at 0 and 5 above it at 6 (steps 6-10 and 5-7 meet), the other 5 at 0 (step 0); top 11; then
+         * 4 + 3 + 3 + 2 + 1 stacked above */
+        assert_int_equal(r.arena_size, 11 + 4 + 3 + 3 + 2 + 1);
+    } else {
+        assert_int_equal(r.outcome, APLAN_OUTCOME_PLAN);
+        assert_int_equal(r.arena_size, 13);
+    }
     assert_false(aplan_strategy_searches(g));
-    assert_true(aplan_strategy_searches(need_strategy("exact")));
+    const aplan_strategy *ex = NULL;
+    if (aplan_strategy_find("exact", &ex) == APLAN_OK) assert_true(aplan_strategy_searches(ex));
     aplan_strategy copy = *g; /* a copy of a heuristic is still one */
     assert_false(aplan_strategy_searches(&copy));
     copy.abi_version = 1; /* an ABI 1 strategy has no search member to read */

@@ -130,7 +130,7 @@ typedef struct cli_run {
     const uint64_t *start; /* set before cli_run_one: a valid plan the search starts from (auto), else NULL */
     const char *start_name; /* the strategy whose plan start is (auto's search), else NULL */
     double deadline_ms;    /* set before cli_run_one: when the run must stop (cli_clock_ms; the session's deadline,
-                              or INFINITY for a run that must finish), or 0 for the time limit from its own start */
+                              or HUGE_VAL for a run that must finish), or 0 for the time limit from its own start */
     uint64_t *offsets;     /* count entries; valid when planned */
     bool planned;          /* offsets hold a verified plan (status OK or CAPACITY_EXCEEDED with a plan) */
     bool verified;         /* an independent aplan_verify call accepted the offsets */

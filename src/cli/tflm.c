@@ -219,7 +219,7 @@ void cli_compute_tflm_arena(cli_session *s) {
     cli_run run;
     memset(&run, 0, sizeof run);
     run.strategy = tflm;
-    run.deadline_ms = INFINITY; /* TFLM's own plan, whole: a figure, not a candidate the time limit may cut */
+    run.deadline_ms = HUGE_VAL; /* TFLM's own plan, whole: a figure, not a candidate the time limit may cut */
     cli_run_one(s, &run);
     if (run.planned) {
         s->tflm_arena = run.result.arena_size;
