@@ -257,6 +257,7 @@ typedef struct search_clock {
     const char *of;
     uint64_t bound;
     bool searches;         /* nodes are search nodes; else buffers a heuristic's rule has placed */
+    bool whole_start;      /* --time-limit 0: a search keeps its start whole (it asks with 0 nodes until it searches) */
 } search_clock;
 
 #define NOTE_EVERY_MS 250.0
@@ -265,6 +266,7 @@ typedef struct search_clock {
  * seen from: the nodes so far go on the progress line (the callback is not told the best arena so far). */
 static bool stop_at_deadline(void *context, uint64_t nodes) {
     search_clock *c = context;
+    if (c->whole_start && nodes == 0) return false;
     double now = cli_clock_ms();
     if (now >= c->next_note_ms && c->searches) {
         cli_progress_note("searching %s%s: %llu node%s, lower bound %llu", c->name, c->of, (unsigned long long)nodes,
@@ -327,12 +329,14 @@ void cli_run_one(cli_session *s, cli_run *run) {
         if (&s->runs[k] == run) snprintf(of, sizeof of, " (%zu of %zu)", k + 1u, s->run_count);
     }
     cli_progress("planning %s%s", run->strategy->name, of);
-    search_clock clock = {run->deadline_ms, 0.0, run->strategy->name, of, s->bound, run->searched};
+    search_clock clock = {run->deadline_ms, 0.0, run->strategy->name, of, s->bound, run->searched,
+                          run->searched && s->settings.time_limit_ns == 0};
     aplan_search_options options;
     aplan_search_options_init(&options);
     options.goal = run->goal;
     options.start = run->start;
-    /* A time limit of 0 means no search: heuristics then run to the end, searches to their first look at the clock. */
+    /* A time limit of 0 means no search: heuristics then run to the end, and a search makes its start plan whole and
+     * stops at its first look at the clock once searching (exact asks with 0 nodes while it makes its start). */
     const bool unbounded = isinf(run->deadline_ms) || (!run->searched && s->settings.time_limit_ns == 0);
     options.stop = unbounded ? NULL : stop_at_deadline;
     options.context = &clock;

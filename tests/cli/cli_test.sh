@@ -1155,6 +1155,14 @@ else
     checks=$((checks + 1))
     cmp -s "$T/whole0" "$T/whole60" && [ "$(cut -d' ' -f2 "$T/whole0")" = plan ] ||
         fail "--time-limit 0 did not let greedy_by_size finish: $(cat "$T/whole0") against $(cat "$T/whole60")"
+    # ... and a search keeps its start (greedy_by_size's plan) whole, stopping once it searches.
+    if [ "$HAS_EXACT" = 1 ]; then
+        run 0 "$A" plan -s exact --time-limit 0 "$T/thousand.csv"
+        grep -E '^[* ] exact' "$T/out" | awk '{ print $3 }' >"$T/exact0"
+        checks=$((checks + 1))
+        [ "$(cat "$T/exact0")" -le "$(cut -d' ' -f1 "$T/whole60")" ] ||
+            fail "--time-limit 0: exact's plan ($(cat "$T/exact0")) is above its whole start ($(cat "$T/whole60"))"
+    fi
     # A list: the strategies no deadline stops run first and finish; the others come too late to start.
     run 0 "$A" plan -s linear,greedy_by_size,first_fit,best_fit --time-limit 0.000000001 "$T/thousand.csv"
     hasre out '^  linear +[0-9]+ +[0-9]+ +\+[0-9.]+% +plan +- '
