@@ -717,8 +717,11 @@ typedef struct {
 static cli_row cli_rows[MAX_ROWS];
 static int cli_count;
 
-/* One run of the tool: stdout and stderr to /dev/null, killed after --limit seconds (alarm() survives exec). */
-static enum cell_state cli_run(char *const argv[], double *seconds, long *maxrss_kib, int *exit_code) {
+/* One run of the tool: stdout and stderr to /dev/null, killed after --limit seconds (alarm() survives exec); with
+ * address_space > 0, under that RLIMIT_AS (bytes), so a run whose requests pass it fails (exit status) even where it
+ * would touch less. */
+static enum cell_state cli_run(char *const argv[], size_t address_space, double *seconds, long *maxrss_kib,
+                               int *exit_code) {
     fflush(NULL);
     const double t0 = now();
     const pid_t pid = fork();
@@ -727,6 +730,8 @@ static enum cell_state cli_run(char *const argv[], double *seconds, long *maxrss
         FILE *null = freopen("/dev/null", "w", stdout);
         if (null == NULL || dup2(fileno(stdout), 2) < 0) _exit(126);
         alarm(opt.slow_limit);
+        const struct rlimit as = {address_space, address_space};
+        if (address_space > 0 && setrlimit(RLIMIT_AS, &as) != 0) _exit(125);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -762,7 +767,7 @@ static double cli_measure(const char *input, size_t n, const char *path, const c
     double times[3], total = 0;
     for (int k = 0; k < 3 && k < opt.repeats; k++) {
         long kib = 0;
-        c->state = cli_run(argv, &times[k], &kib, &c->exit_code);
+        c->state = cli_run(argv, goal_memory ? 200u * n : 0, &times[k], &kib, &c->exit_code);
         if (c->state != CELL_OK) break;
         if ((double)kib * 1024 > c->peak) c->peak = (double)kib * 1024;
         c->runs = k + 1;
@@ -775,15 +780,18 @@ static double cli_measure(const char *input, size_t n, const char *path, const c
 }
 
 /* The whole run within --time-limit (issue 20): -s auto and -s all with T = opt.time_limit, against the same input
- * read, planned by linear and written (reading and writing, which the limit leaves out): goal (T + that) + 10%. */
+ * read, planned by linear and written (reading and writing, which the limit leaves out): goal (T + that) + 10%. At 1M
+ * buffers also -s exact (all's one search, run alone, so its memory is seen when it is not cut short) and the memory
+ * goal: at most 200 bytes per buffer of peak RSS, the run made under an address-space limit of 200 bytes per buffer. */
 static void cli_time_limit(const char *input, size_t n, const char *path) {
     const double io = cli_measure(input, n, path, "plan -s linear --time-limit 0 -f csv", 0, false);
     if (io < 0) return;
-    char command[96];
-    for (int k = 0; k < 2; k++) {
-        snprintf(command, sizeof command, "plan -s %s --time-limit %g -f csv", k == 0 ? "auto" : "all",
-                 opt.time_limit);
-        cli_measure(input, n, path, command, 1.1 * (opt.time_limit + io), n >= 1000000);
+    static const char *const sets[] = {"auto", "all", "exact"};
+    const bool memory = n >= 1000000;
+    for (int k = 0; k < (memory ? 3 : 2); k++) {
+        char command[96];
+        snprintf(command, sizeof command, "plan -s %s --time-limit %g -f csv", sets[k], opt.time_limit);
+        cli_measure(input, n, path, command, 1.1 * (opt.time_limit + io), memory);
     }
 }
 

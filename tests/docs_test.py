@@ -79,10 +79,13 @@ major_minor = ".".join(version.split(".")[:2])
 design = "docs/design.md"
 for name in built:
     if name == "exact":
-        expect(design, r"\| `exact` \|[^|]*\|[^|]*\| about (\d+) bytes \+ up to 48 n² \(at most 64 MiB\) \|",
-               tens(fig["scratch_beside_region.exact"]))
-        expect("src/strategies/exact.c", r"about (\d+) bytes per buffer, plus a region", tens(fig[
-            "scratch_beside_region.exact"]))
+        per_buffer, per_member = fig["scratch_per_buffer.exact"], fig["scratch_per_member.exact"]
+        expect(design, r"\| `exact` \|[^|]*\|[^|]*\| (\d+) bytes \+ about (\d+) per member of the largest searchable "
+               r"group \(at most 4,095\) \+ up to 48 n² \(at most 64 MiB\) \|", per_buffer, per_member)
+        expect("src/strategies/exact.c", r"(\d+) bytes per buffer, about (\d+) per member of the largest group",
+               per_buffer, tens(per_member))
+        expect("src/strategies/exact.c", r"at most (\d+) n bytes \+ ([\d.]+) MiB", per_buffer,
+               fig["scratch_past_members_mib.exact"])
         continue
     own = fig["scratch." + name]
     per_fixed = fig["scratch_per_fixed." + name]
@@ -101,8 +104,11 @@ for name in built:
         expect("src/strategies/%s.c" % name, r"[Ss]cratch: about ([\d.]+) bytes per buffer", own)
 expect("src/strategies/greedy_by_breadth.c", r"the engine's ([\d.]+) plus", fig["scratch.greedy_by_size"])
 expect(design, r"is about ([\d.]+) bytes per buffer against TFLM's 40", fig["scratch.greedy_by_size"])
-expect(design, r"about (\d+) bytes per buffer, plus a region of at most 48 n²", tens(fig["scratch_beside_region.exact"]))
-expect("docs/footprint.md", r"about (\d+) bytes per buffer plus a region", tens(fig["scratch_beside_region.exact"]))
+for doc in (design, "docs/footprint.md"):
+    expect(doc, r"(\d+) bytes per buffer, about (\d+) per member of the largest group", fig["scratch_per_buffer.exact"],
+           fig["scratch_per_member.exact"])
+expect(design, r"the whole request is at most (\d+) n bytes \+ ([\d.]+) MiB", fig["scratch_per_buffer.exact"],
+       fig["scratch_past_members_mib.exact"])
 bound, verify, verify_max = fig["bound_per_buffer"], fig["verify_per_buffer_at_power_of_two"], fig[
     "verify_max_per_buffer"]
 expect(design, r"in O\(n log n\) with (\d+) bytes of scratch per buffer", bound)

@@ -13,15 +13,24 @@
 
 enum { N = 4096, FIXED = N / 4 };
 
-static aplan_buffer shape[N];
+static aplan_buffer shape[2 * N];
 
-static aplan_problem problem_of(size_t fixed) {
-    for (size_t i = 0; i < N; i++) {
+static aplan_problem problem_of_count(size_t count, size_t fixed) {
+    for (size_t i = 0; i < count; i++) {
         shape[i] = (aplan_buffer){64 + i, i, i + 3, 0, i < fixed ? (uint64_t)i * 1000000u : APLAN_NO_OFFSET};
     }
     aplan_problem p;
-    aplan_problem_init(&p, shape, N);
+    aplan_problem_init(&p, shape, count);
     return p;
+}
+
+static aplan_problem problem_of(size_t fixed) { return problem_of_count(N, fixed); }
+
+static size_t own_need_of(const aplan_strategy *s, size_t count) {
+    aplan_problem p = problem_of_count(count, 0);
+    size_t bytes = 0;
+    if (s->scratch_size(s, &p, &bytes) != APLAN_OK) exit(1);
+    return bytes;
 }
 
 static size_t own_need(const aplan_strategy *s, size_t fixed) {
@@ -45,12 +54,18 @@ int main(void) {
         size_t own = own_need(s, 0);
         printf("plan_scratch.%s %.1f\n", s->name, (double)plan_need(s, 0) / N);
         printf("scratch_per_fixed.%s %zu\n", s->name, (own_need(s, FIXED) - own) / FIXED);
-        /* exact: one group's region, min(48 n^2, 64 MiB), comes on top of a need per buffer. */
-        const size_t region = (size_t)64u << 20;
-        if (strcmp(s->name, "exact") == 0)
-            printf("scratch_beside_region.%s %.1f\n", s->name, (double)(own - region) / N);
-        else
+        /* exact: a need per buffer, one per member of the largest group it could search (every buffer, below that
+         * group's size), and one group's region, min(48 n^2, 64 MiB). Measured where the region is 48 n^2 and every
+         * buffer could be a member (n = 1000), and by the growth from N to 2 N, past that group's size. */
+        if (strcmp(s->name, "exact") == 0) {
+            const size_t small = 1000, per_buffer = (own_need_of(s, 2 * N) - own) / N;
+            const size_t beside = own_need_of(s, small) - 48u * small * small;
+            printf("scratch_per_buffer.%s %zu\n", s->name, per_buffer);
+            printf("scratch_per_member.%s %.0f\n", s->name, (double)beside / (double)small - (double)per_buffer);
+            printf("scratch_past_members_mib.%s %.1f\n", s->name, (double)(own - per_buffer * N) / (double)(1u << 20));
+        } else {
             printf("scratch.%s %.1f\n", s->name, (double)own / N);
+        }
     }
     aplan_problem p = problem_of(0);
     size_t bound = 0, verify = 0;

@@ -445,6 +445,47 @@ static void test_exact_solves_groups_apart(void **state) {
 }
 
 /*
+ * A group of more members than exact's region can ever hold (4,096: the rank log alone passes 64 MiB) is not searched:
+ * the gap case scaled by two and chained to 4,088 one-byte buffers keeps greedy_by_size's plan, 26 where 24 fits, and
+ * nothing is proven. exact's request grows by 12 bytes a buffer past that size: its per-member arrays are sized for
+ * the largest group it could search, not for n.
+ */
+#define BIG_GROUP 4096u
+static void test_exact_leaves_a_group_too_large_for_its_region(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact"), *gs = need_strategy("greedy_by_size");
+    const size_t n = BIG_GROUP, more = 1000;
+    aplan_buffer *b = calloc(n + more, sizeof *b);
+    uint64_t *off = calloc(n, sizeof *off), *greedy = calloc(n, sizeof *greedy);
+    assert_non_null(b);
+    assert_non_null(off);
+    assert_non_null(greedy);
+    gap_case(b);
+    for (size_t i = 0; i < GAP_COUNT; i++) b[i].size *= 2;
+    for (size_t k = GAP_COUNT; k < n; k++) b[k] = buf(1, 9 + (k - GAP_COUNT), 11 + (k - GAP_COUNT));
+    aplan_problem p;
+    aplan_problem_init(&p, b, n);
+    aplan_result r, g;
+    assert_int_equal(plan_with(gs, &p, greedy, &g), APLAN_OK);
+    assert_int_equal(g.arena_size, 26);
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.lower_bound, 22);
+    assert_int_equal(r.arena_size, 26);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    assert_memory_equal(off, greedy, n * sizeof *off); /* the start, untouched */
+    /* Past 4,095 buffers only the per-buffer arrays grow. */
+    size_t at_n = 0, past = 0;
+    assert_int_equal(ex->scratch_size(ex, &p, &at_n), APLAN_OK);
+    for (size_t i = n; i < n + more; i++) b[i] = buf(1, 20 + i, 21 + i);
+    aplan_problem_init(&p, b, n + more);
+    assert_int_equal(ex->scratch_size(ex, &p, &past), APLAN_OK);
+    assert_in_range(past - at_n, 12u * more, 12u * more + 8u);
+    free(b);
+    free(off);
+    free(greedy);
+}
+
+/*
  * Sizes near 2^64 (issue 17). big (2^63 + 1 bytes) and q (2^62, aligned to 2^62) are live together, late (2^62)
  * after them. greedy_by_size, exact's start, puts big at 0 and q aligned above it, at 2^63 + 2^62, where it would
  * end at 2^64; q at 0 and big above it end at the bound, 2^63 + 2^62 + 1. exact searches both groups (late's too,
@@ -648,6 +689,7 @@ int main(void) {
         cmocka_unit_test(test_outcome_of_heuristics),
         cmocka_unit_test(test_search_claims_are_checked),
         cmocka_unit_test(test_exact_solves_groups_apart),
+        cmocka_unit_test(test_exact_leaves_a_group_too_large_for_its_region),
         cmocka_unit_test(test_exact_plans_where_its_start_overflows),
         cmocka_unit_test(test_exact_proves_an_optimum_above_the_bound_near_2_64),
         cmocka_unit_test(test_exact_matches_brute_force_near_2_64),

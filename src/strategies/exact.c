@@ -40,10 +40,11 @@
  * Both name the group's largest unplaced buffer (greedy_by_size's failing one when it is there).
  *
  * Memory, all from scratch; no recursion (the path is an array of levels, pending pieces an append-only pool, undo
- * logs for floors, minimum offsets and ranks): about 330 bytes per buffer, plus a region for one group's conflict
- * lists and logs, 40 bytes per conflicting pair, 12 per (member, section it spans) and 8 per rank logged, of at most
- * 48 n^2 bytes and EXACT_REGION. A group that needs more is not searched: its starting plan stays and nothing is
- * proven about it. Time per node O(m + s + d) for the group's m members and s sections and the placed buffer's d
+ * logs for floors, minimum offsets and ranks): 12 bytes per buffer, about 320 per member of the largest group that
+ * could be searched (at most EXACT_MEMBERS), and a region for one group's conflict lists and logs, 40 bytes per
+ * conflicting pair, 12 per (member, section it spans) and 8 per rank logged, of at most 48 n^2 bytes and
+ * EXACT_REGION; so at most 12 n bytes + 65.2 MiB, and greedy_by_size's need for the start when that is more. A group
+ * that needs more is not searched: its starting plan stays and nothing is proven about it. Time per node O(m + s + d) for the group's m members and s sections and the placed buffer's d
  * conflicts; the number of nodes is exponential in the worst case, which is what the budget is for.
  */
 #include "aplan/strategies.h"
@@ -52,6 +53,12 @@
 
 #define NONE UINT32_MAX
 #define EXACT_REGION ((size_t)64u << 20)
+/* The largest group the region can hold: its rank log alone takes 4 n (n + 1) bytes (see build_group), so a group of
+ * more members is never searched, and the per-member arrays need no more room than this. */
+#define EXACT_MEMBERS 4095u
+_Static_assert(4u * (uint64_t)EXACT_MEMBERS * (EXACT_MEMBERS + 1u) <= EXACT_REGION &&
+                   4u * (uint64_t)(EXACT_MEMBERS + 1u) * (EXACT_MEMBERS + 2u) > EXACT_REGION,
+               "EXACT_MEMBERS is the largest group whose rank log fits the region");
 #define PREORDERS 3
 
 typedef struct {
@@ -139,17 +146,19 @@ typedef struct {
 /* ---- layout ---------------------------------------------------------------------------------------------------- */
 
 static size_t region_size(size_t n) {
-    if (n > 0 && n > SIZE_MAX / 48u / n) return EXACT_REGION;
-    const size_t r = 48u * n * n;
+    const size_t r = 48u * n * n; /* n <= EXACT_MEMBERS: no overflow */
     return r < EXACT_REGION ? r : EXACT_REGION;
 }
 
-static void layout(aplan__scratch *sc, search *s, size_t n) {
+/* Per buffer of the problem: three index arrays; everything else is per member of one group, sized for the largest
+ * group that could be searched (EXACT_MEMBERS), so the request grows by 12 bytes per buffer past that. */
+static void layout(aplan__scratch *sc, search *s, size_t count) {
     uint32_t *w[3];
-    (void)aplan__take_u32_arrays(sc, n, w, 3);
+    (void)aplan__take_u32_arrays(sc, count, w, 3);
     s->by_lower = w[0];
     s->tmp = w[1];
     s->local = w[2];
+    const size_t n = count < EXACT_MEMBERS ? count : EXACT_MEMBERS;
     s->width = aplan__scratch_take(sc, n, sizeof(uint64_t), 8);
     s->area = aplan__scratch_take(sc, n, sizeof(uint64_t), 8);
     s->peak = aplan__scratch_take(sc, n, sizeof(uint64_t), 8);
@@ -236,6 +245,7 @@ static uint32_t point_index(const uint64_t *points, size_t n, uint64_t v) {
  * is then not searched). O(n log n + pairs + spans).
  */
 static bool build_group(search *s, size_t first, size_t n, unsigned h) {
+    if (n > EXACT_MEMBERS) return false; /* its rank log alone would not fit the region */
     const aplan_problem *p = s->p;
     const uint32_t *g = s->by_lower + first;
     /* Sections: the distinct starts and ends, merged from the starts (sorted) and the ends (sorted here). */
