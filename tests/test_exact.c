@@ -442,37 +442,43 @@ static void test_exact_solves_groups_apart(void **state) {
     assert_int_equal(r.lower_bound, 22);
     assert_int_equal(r.arena_size, 24); /* the second group is the first scaled by two */
     assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    assert_int_equal(r.unsearched, 0); /* both were searched */
 }
 
 /*
- * A group of more members than exact's region can ever hold (4,096: the rank log alone passes 64 MiB) is not searched:
- * the gap case scaled by two and chained to 4,088 one-byte buffers keeps greedy_by_size's plan, 26 where 24 fits, and
- * nothing is proven. exact's request grows by 12 bytes a buffer past that size: its per-member arrays are sized for
- * the largest group it could search, not for n.
+ * A group exact cannot search (more members than its region can ever hold, or more conflicting pairs than fit it) is
+ * slid instead: every movable buffer down to the lowest place it fits, lowest first, then up and down again while
+ * that lowers the arena. 4,096 buffers of 16 bytes chained two at a time, given a start with buffer 100 lifted to
+ * 1,000: sliding down puts it back at 0, the arena reaches the bound, 32, and that proves it optimal. exact's request
+ * grows by 12 bytes a buffer past that size: its per-member arrays are sized for the largest group it could search.
  */
 #define BIG_GROUP 4096u
-static void test_exact_leaves_a_group_too_large_for_its_region(void **state) {
+static void test_exact_slides_a_group_too_large_to_search(void **state) {
     (void)state;
-    const aplan_strategy *ex = need_strategy("exact"), *gs = need_strategy("greedy_by_size");
+    const aplan_strategy *ex = need_strategy("exact");
     const size_t n = BIG_GROUP, more = 1000;
     aplan_buffer *b = calloc(n + more, sizeof *b);
-    uint64_t *off = calloc(n, sizeof *off), *greedy = calloc(n, sizeof *greedy);
+    uint64_t *off = calloc(n, sizeof *off), *start = calloc(n, sizeof *start);
     assert_non_null(b);
     assert_non_null(off);
-    assert_non_null(greedy);
-    gap_case(b);
-    for (size_t i = 0; i < GAP_COUNT; i++) b[i].size *= 2;
-    for (size_t k = GAP_COUNT; k < n; k++) b[k] = buf(1, 9 + (k - GAP_COUNT), 11 + (k - GAP_COUNT));
+    assert_non_null(start);
+    for (size_t k = 0; k < n; k++) {
+        b[k] = buf(16, k, k + 2);
+        start[k] = k == 100 ? 1000 : 16u * (k % 2u);
+    }
     aplan_problem p;
     aplan_problem_init(&p, b, n);
-    aplan_result r, g;
-    assert_int_equal(plan_with(gs, &p, greedy, &g), APLAN_OK);
-    assert_int_equal(g.arena_size, 26);
-    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
-    assert_int_equal(r.lower_bound, 22);
-    assert_int_equal(r.arena_size, 26);
-    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
-    assert_memory_equal(off, greedy, n * sizeof *off); /* the start, untouched */
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.start = start;
+    aplan_result r;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.lower_bound, 32);
+    assert_int_equal(r.arena_size, 32);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    assert_int_equal(r.unsearched, n);
+    start[100] = 0;
+    assert_memory_equal(off, start, n * sizeof *off);
     /* Past 4,095 buffers only the per-buffer arrays grow. */
     size_t at_n = 0, past = 0;
     assert_int_equal(ex->scratch_size(ex, &p, &at_n), APLAN_OK);
@@ -482,7 +488,99 @@ static void test_exact_leaves_a_group_too_large_for_its_region(void **state) {
     assert_in_range(past - at_n, 12u * more, 12u * more + 8u);
     free(b);
     free(off);
-    free(greedy);
+    free(start);
+}
+
+/*
+ * Sliding down alone is not enough: a, b, c, d (3 bytes each, over [4, 7), [1, 2), [1, 4), [2, 5)) get 0, 0, 3, 6
+ * from greedy_by_size, 9 bytes, and none of them can go lower; a slide up to the highest places below 9 and a slide
+ * down again give 0, 3, 0, 3: 6 bytes, the bound. A chain of 4,092 one-byte buffers after them (found by a search
+ * over small cases; the chain keeps the bound) makes the group too large to search. Exactly one down, one up and one
+ * down pass run (3 x 4,096 nodes): then the arena is the bound and sliding stops.
+ */
+static void test_exact_slides_up_before_down(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    const size_t n = BIG_GROUP;
+    aplan_buffer *b = calloc(n, sizeof *b);
+    uint64_t *off = calloc(n, sizeof *off);
+    assert_non_null(b);
+    assert_non_null(off);
+    b[0] = buf(3, 4, 7);
+    b[1] = buf(3, 1, 2);
+    b[2] = buf(3, 1, 4);
+    b[3] = buf(3, 2, 5);
+    for (size_t k = 4; k < n; k++) b[k] = buf(1, k + 2, k + 4);
+    aplan_problem p;
+    aplan_problem_init(&p, b, n);
+    aplan_result r;
+    assert_int_equal(plan_with(need_strategy("greedy_by_size"), &p, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, 9);
+    assert_int_equal(search_with(ex, &p, NULL, off, &r), APLAN_OK);
+    assert_int_equal(r.lower_bound, 6);
+    assert_int_equal(r.arena_size, 6);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    assert_int_equal(r.nodes, 3u * n);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[1], 3);
+    assert_int_equal(off[2], 0);
+    assert_int_equal(off[3], 3);
+    free(b);
+    free(off);
+}
+
+/*
+ * 2,000 buffers live together (2e6 conflicting pairs: 80 MB of conflict lists, past exact's 64 MiB region), started
+ * with a gap below each: sliding down packs them in offset order, buffer k at the sum of the sizes before it, which
+ * is the bound. Under a budget of 10 nodes, 9 buffers move (the 10th node is where the budget is found spent): the
+ * plan is still valid, the arena the start's, and nothing is proven.
+ */
+#define ALL_LIVE 2000u
+static void test_exact_slides_a_group_with_too_many_pairs(void **state) {
+    (void)state;
+    const aplan_strategy *ex = need_strategy("exact");
+    aplan_buffer *b = calloc(ALL_LIVE, sizeof *b);
+    uint64_t *off = calloc(ALL_LIVE, sizeof *off), *start = calloc(ALL_LIVE, sizeof *start);
+    assert_non_null(b);
+    assert_non_null(off);
+    assert_non_null(start);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < ALL_LIVE; k++) {
+        b[k] = buf(16u * (1u + k % 3u), 0, 4);
+        start[k] = 2u * sum + 16u;
+        sum += b[k].size;
+    }
+    const uint64_t start_arena = start[ALL_LIVE - 1u] + b[ALL_LIVE - 1u].size;
+    aplan_problem p;
+    aplan_problem_init(&p, b, ALL_LIVE);
+    aplan_search_options o;
+    aplan_search_options_init(&o);
+    o.start = start;
+    aplan_result r;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.lower_bound, sum);
+    assert_int_equal(r.arena_size, sum);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
+    assert_int_equal(r.unsearched, ALL_LIVE);
+    uint64_t at = 0;
+    for (size_t k = 0; k < ALL_LIVE; k++) {
+        assert_int_equal(off[k], at);
+        at += b[k].size;
+    }
+    o.max_nodes = 10;
+    assert_int_equal(search_with(ex, &p, &o, off, &r), APLAN_OK);
+    assert_int_equal(r.arena_size, start_arena);
+    assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
+    assert_int_equal(r.nodes, 10);
+    assert_int_equal(r.unsearched, ALL_LIVE);
+    at = 0;
+    for (size_t k = 0; k < ALL_LIVE; k++) {
+        assert_int_equal(off[k], k < 9 ? at : start[k]);
+        at += b[k].size;
+    }
+    free(b);
+    free(off);
+    free(start);
 }
 
 /*
@@ -689,7 +787,9 @@ int main(void) {
         cmocka_unit_test(test_outcome_of_heuristics),
         cmocka_unit_test(test_search_claims_are_checked),
         cmocka_unit_test(test_exact_solves_groups_apart),
-        cmocka_unit_test(test_exact_leaves_a_group_too_large_for_its_region),
+        cmocka_unit_test(test_exact_slides_a_group_too_large_to_search),
+        cmocka_unit_test(test_exact_slides_a_group_with_too_many_pairs),
+        cmocka_unit_test(test_exact_slides_up_before_down),
         cmocka_unit_test(test_exact_plans_where_its_start_overflows),
         cmocka_unit_test(test_exact_proves_an_optimum_above_the_bound_near_2_64),
         cmocka_unit_test(test_exact_matches_brute_force_near_2_64),

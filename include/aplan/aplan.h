@@ -52,7 +52,7 @@ extern "C" {
  */
 #define APLAN_VERSION_MAJOR 0
 #define APLAN_VERSION_MINOR 4
-#define APLAN_VERSION_PATCH 1
+#define APLAN_VERSION_PATCH 2
 /*
  * The oldest version whose programs compile and behave unchanged against these headers: every version from it to
  * this one is compatible at the source level (types and functions were only appended), and the CMake package
@@ -411,7 +411,11 @@ typedef struct aplan_search_context {
     uint32_t outcome;                    /**< Out: aplan_outcome of the offsets returned (OPTIMAL, FITS,
                                               BEST_FOUND, INFEASIBLE or PLAN). */
     uint32_t reserved32;
-    uint64_t reserved[4];
+    uint64_t unsearched; /**< Out, since 0.4.2: buffers in the largest group of conflicting buffers the strategy
+                              reached but could not search (too large for its memory), whose plan it only
+                              improved by local moves; 0 when there was none. Such a plan is BEST_FOUND even when
+                              the budget did not run out (OPTIMAL only when it reaches the lower bound). */
+    uint64_t reserved[3];
 } aplan_search_context;
 
 /**
@@ -515,7 +519,9 @@ typedef struct aplan_result {
     uint64_t nodes;       /**< Since 0.3: search nodes the strategy visited (0 for one that does not search). */
     uint32_t outcome;     /**< Since 0.3: aplan_outcome, what the offsets are known to be. */
     uint32_t reserved32;  /**< Zeroed by the library. */
-    uint64_t reserved[6]; /**< Zeroed by the library. Room for later fields without an ABI break. */
+    uint64_t unsearched;  /**< Since 0.4.2: the search's aplan_search_context.unsearched (0 for a strategy that does
+                               not search). */
+    uint64_t reserved[5]; /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_result;
 
 /**

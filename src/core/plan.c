@@ -205,6 +205,7 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
         st = strategy->search(strategy, p, &ctx, strategy_need ? scratch : NULL, strategy_need, planned,
                               &result->report);
         result->nodes = ctx.nodes;
+        result->unsearched = ctx.unsearched;
     } else {
         st = strategy->plan(strategy, p, strategy_need ? scratch : NULL, strategy_need, planned, &result->report);
     }

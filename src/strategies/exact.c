@@ -44,7 +44,8 @@
  * could be searched (at most EXACT_MEMBERS), and a region for one group's conflict lists and logs, 40 bytes per
  * conflicting pair, 12 per (member, section it spans) and 8 per rank logged, of at most 48 n^2 bytes and
  * EXACT_REGION; so at most 12 n bytes + 65.2 MiB, and greedy_by_size's need for the start when that is more. A group
- * that needs more is not searched: its starting plan stays and nothing is proven about it. Time per node O(m + s + d) for the group's m members and s sections and the placed buffer's d
+ * that needs more is not searched: its starting plan is slid down and up instead (slide_group, within the same
+ * budget), which keeps it valid and never raises it, and nothing is proven about it unless it reaches the bound. Time per node O(m + s + d) for the group's m members and s sections and the placed buffer's d
  * conflicts; the number of nodes is exponential in the worst case, which is what the budget is for.
  */
 #include "aplan/strategies.h"
@@ -720,7 +721,7 @@ static pass_result run_pass(search *s, uint64_t cap) {
 
 /* ---- groups and goals ------------------------------------------------------------------------------------------ */
 
-typedef enum { GROUP_DONE, GROUP_INFEASIBLE, GROUP_UNPROVEN } group_result;
+typedef enum { GROUP_DONE, GROUP_INFEASIBLE, GROUP_UNPROVEN, GROUP_TOO_LARGE } group_result;
 
 /* Height of the plan in offsets over the group by_lower[first .. first + n) into *h; false (and *h 0) when a member
  * has no offset: the group has no plan yet (greedy_by_size's start passed 2^64 - 1 before placing it). */
@@ -757,8 +758,8 @@ static bool pass(search *s, size_t first, size_t n, unsigned k, uint64_t limit, 
  * completes proves its capacity impossible and raises lo past it. A plan at or below target is good enough (the
  * arena cannot be lower than the lower bound anyway). GROUP_DONE: fits (FIT) or proven optimal (MINIMISE);
  * GROUP_INFEASIBLE: proven that nothing fits cap (offsets keep the plan of height h, if any); GROUP_UNPROVEN: the
- * budget ran out, or the group is too large for the region. Every bound here is inclusive below 2^64, so no step
- * computes cap + 1.
+ * budget ran out; GROUP_TOO_LARGE: the group does not fit the region (build_group) and nothing was searched. Every
+ * bound here is inclusive below 2^64, so no step computes cap + 1.
  */
 static group_result search_group(search *s, size_t first, size_t n, bool found, uint64_t h, uint64_t cap,
                                  bool minimise, uint64_t target) {
@@ -767,13 +768,13 @@ static group_result search_group(search *s, size_t first, size_t n, bool found, 
         for (unsigned k = 0; k < PREORDERS; k++) {
             pass_result r;
             if (!minimise) {
-                if (!pass(s, first, n, k, limit, cap, &r)) return GROUP_UNPROVEN;
+                if (!pass(s, first, n, k, limit, cap, &r)) return GROUP_TOO_LARGE;
                 if (r == PASS_FOUND) return GROUP_DONE;
                 if (r == PASS_EXHAUSTED) return GROUP_INFEASIBLE;
                 if (r == PASS_STOPPED) return GROUP_UNPROVEN;
                 continue;
             }
-            if (!build_group(s, first, n, k)) return GROUP_UNPROVEN;
+            if (!build_group(s, first, n, k)) return GROUP_TOO_LARGE;
             if (s->group_peak > lo) lo = s->group_peak;
             if (target > lo) lo = target; /* lo now also stands for "good enough" */
             for (unsigned probe = 0; probe < 3; probe++) {
@@ -783,7 +784,7 @@ static group_result search_group(search *s, size_t first, size_t n, bool found, 
                 uint64_t c = probe == 0 ? lo : probe == 1 ? lo + d / 2u + (d & 1u) : top;
                 if (c > cap) c = cap;
                 if (probe == 1 && (c == lo || c >= top)) continue; /* no halfway point to try */
-                if (!pass(s, first, n, k, limit, c, &r)) return GROUP_UNPROVEN;
+                if (!pass(s, first, n, k, limit, c, &r)) return GROUP_TOO_LARGE;
                 if (r == PASS_FOUND) found = group_height(s, first, n, &hi); /* within c, below hi */
                 if (r == PASS_STOPPED) return GROUP_UNPROVEN;
                 if (r == PASS_EXHAUSTED) { /* no plan within c */
@@ -793,6 +794,95 @@ static group_result search_group(search *s, size_t first, size_t n, bool found, 
             }
         }
         limit = limit <= UINT64_MAX / 2u ? limit * 2u : UINT64_MAX;
+    }
+}
+
+/* ---- a group too large to search: sliding its plan down and up ------------------------------------------------- */
+
+typedef struct {
+    aplan__itree tree;      /* the group's lifetimes; a member counts while its offset is set */
+    uint32_t *hits, *spare; /* a query's answer and its sort's spare array: one entry per member each */
+} slide;
+
+/* Counts a member moved as a node; false when the caller's budget says stop. */
+static bool slide_tick(search *s) {
+    aplan_search_context *ctx = s->ctx;
+    const aplan_search_options *o = ctx->options;
+    ctx->nodes++;
+    if (o->max_nodes != 0 && ctx->nodes >= o->max_nodes) s->stopped = true;
+    if (o->stop != NULL && ctx->nodes >= s->next_check) {
+        s->next_check = ctx->nodes + (o->check_every != 0 ? o->check_every : 1u);
+        if (o->stop(o->context, ctx->nodes)) s->stopped = true;
+    }
+    return !s->stopped;
+}
+
+/*
+ * Moves movable member i to the lowest (down) or highest (up) aligned place, ending at or below top, that is clear of
+ * every other member it conflicts with. Its own place is one such, so it never moves up when sliding down, and never
+ * ends above top. O(log n + k log k) for its k conflicting members.
+ */
+static void slide_one(search *s, slide *l, uint32_t i, uint64_t top, bool down) {
+    const aplan_problem *p = s->p;
+    const uint64_t size = aplan__size(p, i), mask = aplan__alignment(p, i) - 1u, own = s->offsets[i];
+    s->offsets[i] = APLAN_NO_OFFSET; /* out of the tree's answers */
+    const size_t k = aplan__itree_query(&l->tree, p->buffers[i].lower, p->buffers[i].upper, l->hits);
+    aplan__sort_by(l->hits, l->spare, k, APLAN__BY_OFFSET, p, s->offsets);
+    uint64_t reach = 0, chosen = own;
+    for (size_t j = 0; j <= k; j++) { /* the gaps [reach, next) between them, lowest first */
+        const uint32_t x = j < k ? l->hits[j] : NONE;
+        const uint64_t next = x != NONE && s->offsets[x] < top ? s->offsets[x] : top;
+        /* every end and top fit 64 bits, and size <= own's end: no step wraps */
+        if (next >= size && reach <= next - size) {
+            const uint64_t low = (reach + mask) & ~mask, high = (next - size) & ~mask;
+            if (low <= high && low >= reach) {
+                chosen = down ? low : high;
+                if (down) break;
+            }
+        }
+        if (x == NONE || next == top) break;
+        const uint64_t end = s->offsets[x] + aplan__size(p, x);
+        if (end > reach) reach = end;
+    }
+    s->offsets[i] = chosen;
+}
+
+/*
+ * Improves the plan of a group too large to search (by_lower[first .. first + n), every member placed, height h):
+ * every movable member slides down to the lowest place it fits, lowest first, then up to the highest place below h,
+ * highest first, then down again, and so on while a cycle lowers the height, the height is above floor and the
+ * budget lasts (each member moved counts as a node). Sliding up makes room low down where buffers that end early
+ * left it; the next slide down drops the tallest stacks into it (on iopddl_S_1, from best_fit's 1.016 x the bound
+ * to 1.006 in two cycles). Each move leaves a valid plan no higher than before, so stopping anywhere returns a valid plan. Memory: the
+ * per-buffer arrays tmp and local (the interval tree), and 12 bytes per member of the region (a group of more members than
+ * fit is left as it is: the pass order, a query's answer and its sort's spare array). Time per pass O(n log n + P log n) for the group's P conflicting pairs.
+ */
+static void slide_group(search *s, size_t first, size_t n, uint64_t h, uint64_t floor) {
+    if (n > s->region_size / 12u || n > UINT32_MAX) return;
+    slide l;
+    uint32_t *order = (uint32_t *)(void *)s->region;
+    l.hits = order + n;
+    l.spare = l.hits + n;
+    for (size_t k = 0; k < n; k++) s->tmp[k] = s->by_lower[first + k];
+    aplan__itree_build(&l.tree, s->p, s->offsets, s->tmp, s->local, l.hits, n);
+    /* Down; then up and down again, at least once (a plan whose members all sit as low as they can may still lower
+     * after sliding up) and then while a cycle lowers the height. */
+    for (uint64_t before = UINT64_MAX; h > floor && h < before;) {
+        const unsigned from = before == UINT64_MAX ? 1u : 0u; /* the first round only slides down */
+        before = from == 1u ? UINT64_MAX - 1u : h;
+        for (unsigned pass = from; pass < 2; pass++) { /* 0: up, 1: down */
+            size_t m = 0;
+            for (size_t k = 0; k < n; k++) {
+                const uint32_t i = s->by_lower[first + k];
+                if (s->p->buffers[i].offset == APLAN_NO_OFFSET) order[m++] = i;
+            }
+            aplan__sort_by(order, l.hits, m, APLAN__BY_OFFSET, s->p, s->offsets);
+            for (size_t k = 0; k < m; k++) {
+                if (!slide_tick(s)) return;
+                slide_one(s, &l, pass == 1 ? order[k] : order[m - 1u - k], h, pass == 1);
+            }
+        }
+        (void)group_height(s, first, n, &h);
     }
 }
 
@@ -913,8 +1003,14 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
             group_result g = infeasible ? GROUP_INFEASIBLE
                            : search_group(&s, first, n, found, h, cap, minimise, ctx->lower_bound);
             found = group_height(&s, first, n, &h);
+            if (g == GROUP_TOO_LARGE && n > ctx->unsearched) ctx->unsearched = n;
+            if (g == GROUP_TOO_LARGE && found && !s.stopped) { /* nothing searched: improve the start instead */
+                slide_group(&s, first, n, h, minimise ? ctx->lower_bound : cap);
+                found = group_height(&s, first, n, &h);
+                if (h <= (minimise ? ctx->lower_bound : cap)) g = GROUP_DONE; /* at the bound, or fits */
+            }
             if (g == GROUP_INFEASIBLE) infeasible = true;
-            if (g == GROUP_UNPROVEN) proven = false;
+            if (g == GROUP_UNPROVEN || g == GROUP_TOO_LARGE) proven = false;
             if (!found && g == GROUP_INFEASIBLE && cap != APLAN_UNLIMITED) {
                 /* none within the capacity, and none known above it: any plan within 64 bits, to return */
                 g = s.stopped ? GROUP_UNPROVEN : search_group(&s, first, n, false, 0, APLAN_UNLIMITED, false, 0);
