@@ -135,6 +135,7 @@ typedef struct cli_run {
     bool planned;          /* offsets hold a verified plan (status OK or CAPACITY_EXCEEDED with a plan) */
     bool verified;         /* an independent aplan_verify call accepted the offsets */
     double millis;         /* wall time of aplan_plan */
+    bool out_of_time;      /* the time limit's stop callback told it to stop (the limit, not the strategy, ended it) */
     char error[200];       /* the failure in words when status != OK */
 } cli_run;
 
@@ -357,6 +358,9 @@ const char *cli_outcome_key(const cli_run *run);
 void cli_seconds_text(uint64_t ns, char *out, size_t out_size);
 /* The run with the smallest plan, within the capacity or not (the first on ties: a search that proves a heuristic's
  * arena optimal proves it for every plan of that size, cli_best_proven); NULL when none planned. */
+/* Why a search's plan is BEST_FOUND, in words (no trailing period): its time limit ran out, a group was too large to
+ * search (aplan_result.unsearched), or both. Writes text (size bytes, truncated) and returns it. */
+const char *cli_unproven_reason(const cli_session *s, const cli_run *run, char *text, size_t size);
 const cli_run *cli_smallest_plan(const cli_session *s);
 /* What the searches given the capacity found out about it: the first run that proved no plan fits (*proof), and the
  * first that ran out of time before finding one (*ran_out); NULL when there is none. */

@@ -149,7 +149,7 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_o
             arena == s->bound                                  ? " (this plan is optimal)"
             : cli_best_proven(s) && run == &s->runs[s->best]   ? " (this plan is proven optimal by a complete search)"
             : run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND
-                ? " (the best plan a search found in its time limit; not proven optimal)"
+                ? " (the best plan a search found; not proven optimal)"
                 : "",
             up);
     fprintf(out, "#ifndef %s_ARENA_PLAN_H\n#define %s_ARENA_PLAN_H\n\n#include <stdint.h>\n\n", up, up);

@@ -420,7 +420,9 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
         fputs(", \"outcome\": ", out);
         if (cli_outcome_key(r) != NULL) cli_json_string(out, cli_outcome_key(r));
         else fputs("null", out);
-        fprintf(out, ", \"nodes\": %llu, \"goal\": %s, \"start\": ", (unsigned long long)r->result.nodes,
+        fprintf(out, ", \"nodes\": %llu, \"unsearched\": %llu, \"out_of_time\": %s, \"goal\": %s, \"start\": ",
+                (unsigned long long)r->result.nodes, (unsigned long long)r->result.unsearched,
+                r->out_of_time ? "true" : "false",
                 !r->searched ? "null" : r->goal == APLAN_GOAL_FIT ? "\"fit\"" : "\"minimise\"");
         if (r->start_name != NULL) cli_json_string(out, r->start_name);
         else fputs("null", out);

@@ -258,6 +258,7 @@ typedef struct search_clock {
     uint64_t bound;
     bool searches;         /* nodes are search nodes; else buffers a heuristic's rule has placed */
     bool whole_start;      /* --time-limit 0: a search keeps its start whole (it asks with 0 nodes until it searches) */
+    bool stopped;          /* it has answered "stop" */
 } search_clock;
 
 #define NOTE_EVERY_MS 250.0
@@ -277,7 +278,8 @@ static bool stop_at_deadline(void *context, uint64_t nodes) {
                           cli_s(nodes));
         c->next_note_ms = now + NOTE_EVERY_MS;
     }
-    return now >= c->deadline_ms;
+    if (now >= c->deadline_ms) c->stopped = true;
+    return c->stopped;
 }
 
 /* run->error for a verified plan above the capacity, or for a search that proved none fits without one. */
@@ -292,8 +294,8 @@ static void capacity_error(const cli_session *s, cli_run *run) {
         snprintf(run->error, sizeof run->error, "proven: no plan fits %llu byte%s (this plan needs %llu, %llu more)",
                  capacity, cli_s(capacity), arena, arena - capacity);
     } else if (run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND && run->planned) {
-        snprintf(run->error, sizeof run->error,
-                 "no plan within %llu byte%s found in the time limit (best: %llu byte%s)", capacity, cli_s(capacity),
+        snprintf(run->error, sizeof run->error, "no plan within %llu byte%s found %s (best: %llu byte%s)", capacity,
+                 cli_s(capacity), run->out_of_time ? "in the time limit" : "by sliding a group too large to search",
                  arena, cli_s(arena));
     } else {
         snprintf(run->error, sizeof run->error, "needs %llu byte%s, %llu more than the capacity %llu", arena,
@@ -330,7 +332,7 @@ void cli_run_one(cli_session *s, cli_run *run) {
     }
     cli_progress("planning %s%s", run->strategy->name, of);
     search_clock clock = {run->deadline_ms, 0.0, run->strategy->name, of, s->bound, run->searched,
-                          run->searched && s->settings.time_limit_ns == 0};
+                          run->searched && s->settings.time_limit_ns == 0, false};
     aplan_search_options options;
     aplan_search_options_init(&options);
     options.goal = run->goal;
@@ -351,6 +353,7 @@ void cli_run_one(cli_session *s, cli_run *run) {
         if (clock.deadline_ms == 0.0) clock.deadline_ms = cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6;
         st = aplan_plan_search(run->strategy, &p, &options, scratch, bytes, run->offsets, &run->result);
         run->millis = now_ms() - t0;
+        run->out_of_time = clock.stopped;
     }
     free(scratch);
     /* A plan: APLAN_OK, or APLAN_E_CAPACITY_EXCEEDED with a verified plan above the capacity (a search's best plan;
@@ -380,6 +383,23 @@ void cli_run_one(cli_session *s, cli_run *run) {
         snprintf(run->error, sizeof run->error, "%s", text);
     }
     run->status = st;
+}
+
+const char *cli_unproven_reason(const cli_session *s, const cli_run *run, char *text, size_t size) {
+    char limit[40];
+    cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+    const unsigned long long n = (unsigned long long)run->result.unsearched;
+    if (run->out_of_time && n > 0)
+        snprintf(text, size, "the search's time limit, %s s, ran out; a group of %llu buffers was too large to search, "
+                 "and its plan was only slid down and up", limit, n);
+    else if (run->out_of_time)
+        snprintf(text, size, "the search's time limit, %s s, ran out", limit);
+    else if (n > 0)
+        snprintf(text, size, "a group of %llu buffers is too large to search, more than the search's memory holds: its "
+                 "plan was slid down and up until that lowered it no more; a longer time limit changes nothing", n);
+    else
+        snprintf(text, size, "the search's budget ran out");
+    return text;
 }
 
 void cli_auto_search(cli_session *s, double t0_ms) {

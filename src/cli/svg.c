@@ -793,13 +793,12 @@ static void write_legend(FILE *out, const picture *g, int y) {
 }
 
 /* What the heading adds to the arena when a search is behind the figure, "" otherwise (at the bound the figures say
- * it all): ", proven optimal", ", the best a search found in its time limit", ", a search's first plan within the
- * capacity". */
+ * it all): ", proven optimal", ", the best a search found", ", a search's first plan within the capacity". */
 static const char *proof_text(const cli_session *s, const cli_run *run) {
     if (run->result.arena_size == s->bound) return "";
     if (s->best != SIZE_MAX && run == &s->runs[s->best] && cli_best_proven(s)) return ", proven optimal";
     if (!run->searched) return "";
-    if (run->result.outcome == APLAN_OUTCOME_BEST_FOUND) return ", the best a search found in its time limit";
+    if (run->result.outcome == APLAN_OUTCOME_BEST_FOUND) return ", the best a search found";
     if (run->result.outcome == APLAN_OUTCOME_FITS) return ", a search's first plan within the capacity";
     return "";
 }

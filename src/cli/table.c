@@ -170,12 +170,16 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
                  "%s proved that no plan fits it (%llu node%s searched), though the lower bound, %llu, does",
                  proof->strategy->name, (unsigned long long)proof->result.nodes, cli_s(proof->result.nodes),
                  (unsigned long long)s->bound);
-    } else if (ran_out != NULL) {
+    } else if (ran_out != NULL && ran_out->out_of_time) {
         char limit[40];
         cli_seconds_text(st->time_limit_ns, limit, sizeof limit);
         snprintf(why, sizeof why,
                  "the lower bound, %llu, would fit, but %s found no plan within it in the time limit (%s s)",
                  (unsigned long long)s->bound, ran_out->strategy->name, limit);
+    } else if (ran_out != NULL) {
+        snprintf(why, sizeof why, "the lower bound, %llu, would fit, but %s found no plan within it: a group of %llu "
+                 "buffers was too large to search", (unsigned long long)s->bound, ran_out->strategy->name,
+                 (unsigned long long)ran_out->result.unsearched);
     } else {
         snprintf(why, sizeof why, "the lower bound, %llu, would fit", (unsigned long long)s->bound);
     }
@@ -270,9 +274,8 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
          * way (complete, or at its first fit), which a budget that ran out does not promise. At run time a search
          * has no place: the adapter line is left out. */
         fprintf(out, "  write it into the model as its offline plan (%s):\n    aplan embed -s %s",
-                b->result.outcome == APLAN_OUTCOME_BEST_FOUND
-                    ? "the search ran out of time: this command may find another plan"
-                    : "the search finished, so this command repeats it",
+                b->out_of_time ? "the search ran out of time: this command may find another plan"
+                               : "the search finished, so this command repeats it",
                 s->auto_mode ? "auto" : name);
         if (s->settings.time_limit_ns != CLI_DEFAULT_TIME_LIMIT) {
             char limit[40];
@@ -355,10 +358,11 @@ int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const c
                     cli_overhead_percent(arena, s->bound));
             char limit[40];
             cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+            char why[240];
             if (b->searched && b->result.outcome == APLAN_OUTCOME_FITS)
                 fprintf(out, " (the search stopped at its first plan within the capacity)");
             else if (b->searched && b->result.outcome == APLAN_OUTCOME_BEST_FOUND)
-                fprintf(out, " (the search's time limit, %s s, ran out)", limit);
+                fprintf(out, " (%s)", cli_unproven_reason(s, b, why, sizeof why));
             else if (b->result.outcome == APLAN_OUTCOME_BEST_FOUND) /* a heuristic's rule, cut short */
                 fprintf(out, " (the time limit, %s s, stopped its rule after %llu buffer%s; the rest are stacked above)",
                         limit, (unsigned long long)b->result.nodes, cli_s(b->result.nodes));
