@@ -443,6 +443,7 @@ static void test_exact_solves_groups_apart(void **state) {
     assert_int_equal(r.arena_size, 24); /* the second group is the first scaled by two */
     assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
     assert_int_equal(r.unsearched, 0); /* both were searched */
+    assert_in_range(r.best_node, 1, r.nodes);
 }
 
 /*
@@ -477,6 +478,8 @@ static void test_exact_slides_a_group_too_large_to_search(void **state) {
     assert_int_equal(r.arena_size, 32);
     assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
     assert_int_equal(r.unsearched, n);
+    assert_int_equal(r.nodes, n); /* one slide down reaches the bound */
+    assert_int_equal(r.best_node, n);
     start[100] = 0;
     assert_memory_equal(off, start, n * sizeof *off);
     /* Past 4,095 buffers only the per-buffer arrays grow. */
@@ -521,6 +524,7 @@ static void test_exact_slides_up_before_down(void **state) {
     assert_int_equal(r.arena_size, 6);
     assert_int_equal(r.outcome, APLAN_OUTCOME_OPTIMAL);
     assert_int_equal(r.nodes, 3u * n);
+    assert_int_equal(r.best_node, 3u * n); /* the first slide down lowered nothing */
     assert_int_equal(off[0], 0);
     assert_int_equal(off[1], 3);
     assert_int_equal(off[2], 0);
@@ -573,6 +577,7 @@ static void test_exact_slides_a_group_with_too_many_pairs(void **state) {
     assert_int_equal(r.outcome, APLAN_OUTCOME_BEST_FOUND);
     assert_int_equal(r.nodes, 10);
     assert_int_equal(r.unsearched, ALL_LIVE);
+    assert_int_equal(r.best_node, 0); /* the arena is still the start's */
     at = 0;
     for (size_t k = 0; k < ALL_LIVE; k++) {
         assert_int_equal(off[k], k < 9 ? at : start[k]);

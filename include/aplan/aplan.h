@@ -415,7 +415,10 @@ typedef struct aplan_search_context {
                               reached but could not search (too large for its memory), whose plan it only
                               improved by local moves; 0 when there was none. Such a plan is BEST_FOUND even when
                               the budget did not run out (OPTIMAL only when it reaches the lower bound). */
-    uint64_t reserved[3];
+    uint64_t best_node;  /**< Out, since 0.4.2: the node count when the strategy last lowered its plan (0: the
+                              plan it returns is its start, or its first), which, beside the time per node, says
+                              how long the search took to find what it returns. */
+    uint64_t reserved[2];
 } aplan_search_context;
 
 /**
@@ -521,7 +524,9 @@ typedef struct aplan_result {
     uint32_t reserved32;  /**< Zeroed by the library. */
     uint64_t unsearched;  /**< Since 0.4.2: the search's aplan_search_context.unsearched (0 for a strategy that does
                                not search). */
-    uint64_t reserved[5]; /**< Zeroed by the library. Room for later fields without an ABI break. */
+    uint64_t best_node;   /**< Since 0.4.2: the search's aplan_search_context.best_node (0 for a strategy that does
+                               not search). */
+    uint64_t reserved[4]; /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_result;
 
 /**

@@ -206,6 +206,7 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
                               &result->report);
         result->nodes = ctx.nodes;
         result->unsearched = ctx.unsearched;
+        result->best_node = ctx.best_node;
     } else {
         st = strategy->plan(strategy, p, strategy_need ? scratch : NULL, strategy_need, planned, &result->report);
     }

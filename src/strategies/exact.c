@@ -785,7 +785,10 @@ static group_result search_group(search *s, size_t first, size_t n, bool found, 
                 if (c > cap) c = cap;
                 if (probe == 1 && (c == lo || c >= top)) continue; /* no halfway point to try */
                 if (!pass(s, first, n, k, limit, c, &r)) return GROUP_TOO_LARGE;
-                if (r == PASS_FOUND) found = group_height(s, first, n, &hi); /* within c, below hi */
+                if (r == PASS_FOUND) { /* within c, below hi */
+                    found = group_height(s, first, n, &hi);
+                    s->ctx->best_node = s->ctx->nodes;
+                }
                 if (r == PASS_STOPPED) return GROUP_UNPROVEN;
                 if (r == PASS_EXHAUSTED) { /* no plan within c */
                     if (c >= cap) return GROUP_INFEASIBLE; /* then hi, if any, is above cap */
@@ -877,12 +880,14 @@ static void slide_group(search *s, size_t first, size_t n, uint64_t h, uint64_t 
                 if (s->p->buffers[i].offset == APLAN_NO_OFFSET) order[m++] = i;
             }
             aplan__sort_by(order, l.hits, m, APLAN__BY_OFFSET, s->p, s->offsets);
-            for (size_t k = 0; k < m; k++) {
-                if (!slide_tick(s)) return;
+            for (size_t k = 0; k < m && slide_tick(s); k++)
                 slide_one(s, &l, pass == 1 ? order[k] : order[m - 1u - k], h, pass == 1);
-            }
+            if (s->stopped) break;
         }
+        const uint64_t was = h;
         (void)group_height(s, first, n, &h);
+        if (h < was) s->ctx->best_node = s->ctx->nodes;
+        if (s->stopped) return;
     }
 }
 
