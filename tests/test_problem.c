@@ -33,6 +33,20 @@ static void test_problem_init_sets_defaults(void **state) {
     validate(&p, APLAN_OK);
 }
 
+/* Every init and clear function of aplan.h ignores NULL, as aplan_tflm_config_init and the free functions do (a
+ * crash here fails the test). */
+static void test_init_functions_ignore_null(void **state) {
+    (void)state;
+    aplan_problem_init(NULL, NULL, 3);
+    aplan_report_clear(NULL);
+    aplan_search_options_init(NULL);
+    aplan_report r;
+    memset(&r, 0x5A, sizeof r);
+    aplan_report_clear(&r);
+    assert_int_equal(r.rule, APLAN_OK);
+    assert_true(r.buffer_a == APLAN_NO_BUFFER && r.buffer_b == APLAN_NO_BUFFER);
+}
+
 static void test_problem_rejects_null_and_reserved(void **state) {
     (void)state;
     assert_int_equal(aplan_problem_validate(NULL, NULL), APLAN_E_INVALID_ARG);
@@ -254,6 +268,7 @@ static void test_report_format_truncates_and_counts(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_problem_init_sets_defaults),
+        cmocka_unit_test(test_init_functions_ignore_null),
         cmocka_unit_test(test_problem_rejects_null_and_reserved),
         cmocka_unit_test(test_problem_rejects_too_many_buffers),
         cmocka_unit_test(test_problem_rejects_bad_default_alignment),

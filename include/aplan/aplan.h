@@ -166,8 +166,9 @@ typedef struct aplan_problem {
 } aplan_problem;
 
 /**
- * Initialise a problem: the given buffers, default alignment 1, no capacity limit, no flags.
- * Complexity O(1). Does not validate; aplan_problem_validate and aplan_plan do.
+ * Initialise a problem: the given buffers, default alignment 1, no capacity limit, no flags. NULL is ignored (as
+ * by every init, clear and free function of the library). Complexity O(1). Does not validate;
+ * aplan_problem_validate and aplan_plan do.
  */
 APLAN_API void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, size_t count);
 
@@ -208,7 +209,7 @@ typedef struct aplan_report {
     uint64_t reserved[3];  /**< Zeroed by the library. Room for later fields without an ABI break. */
 } aplan_report;
 
-/** Reset a report to "no failure": rule APLAN_OK, no buffers, zero ranges and count. */
+/** Reset a report to "no failure": rule APLAN_OK, no buffers, zero ranges and count. NULL is ignored. */
 APLAN_API void aplan_report_clear(aplan_report *report);
 
 /**
@@ -396,7 +397,8 @@ typedef struct aplan_search_options {
     uint64_t reserved[4];  /**< Zero. Room for later fields without an ABI break. */
 } aplan_search_options;
 
-/** Defaults: minimise, no node limit, no callback, no starting plan, stop asked every 1024 nodes. O(1). */
+/** Defaults: minimise, no node limit, no callback, no starting plan, stop asked every 1024 nodes. NULL is ignored.
+ *  O(1). */
 APLAN_API void aplan_search_options_init(aplan_search_options *options);
 
 /**

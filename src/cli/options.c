@@ -366,6 +366,11 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                 cli_error("%s: --capacity '%s' " NOT_BYTES, cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
+            if (o->capacity == APLAN_UNLIMITED) { /* the library's "no capacity": said, not taken silently */
+                cli_error("%s: --capacity '%s' is 2^64 - 1, which means no capacity: leave --capacity out, or give at "
+                          "most 18446744073709551614", cmd->name, value);
+                return CLI_EXIT_USAGE;
+            }
             break;
         case CLI_OPT_MAX_INPUT:
             if (!parse_bytes(value, &o->max_input)) {
@@ -469,6 +474,16 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         cli_error("%s: expected %zu argument%s, got %zu (usage: %s)", cmd->name, cmd->max_args,
                   cmd->max_args == 1 ? "" : "s", o->arg_count, cmd->usage);
         return CLI_EXIT_USAGE;
+    }
+    /* Standard input can be read once: two arguments that are both "-" (verify - -) would read it twice. */
+    for (size_t k = 0; k < o->arg_count; k++) {
+        for (size_t j = k + 1u; j < o->arg_count; j++) {
+            if (strcmp(o->args[k], "-") == 0 && strcmp(o->args[j], "-") == 0) {
+                cli_error("%s: standard input ('-') given twice: it can be read once; give one of them as a file",
+                          cmd->name);
+                return CLI_EXIT_USAGE;
+            }
+        }
     }
     return CLI_EXIT_OK;
 }

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, size_t count) {
+    if (problem == NULL) return; /* as every public init and free function: NULL is ignored */
     APLAN_MEMSET(problem, 0, sizeof *problem);
     problem->buffers = buffers;
     problem->count = count;

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 void aplan_report_clear(aplan_report *report) {
+    if (report == NULL) return;
     APLAN_MEMSET(report, 0, sizeof *report);
     report->rule = APLAN_OK;
     report->buffer_a = APLAN_NO_BUFFER;
