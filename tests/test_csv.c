@@ -359,14 +359,65 @@ static void test_write_rejects(void **state) {
     aplan_csv_plan plan = {&b, bad_ids, &off, 1, 0, NULL, NULL};
     char out[64];
     size_t needed;
-    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_FORMAT_BAD_VALUE);
     assert_string_equal(out, "");
     plan.ids = empty_ids;
-    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_FORMAT_BAD_VALUE);
     aplan_buffer never = {1, 0, 0, 0, APLAN_NO_OFFSET};
     aplan_csv_plan start_end = {&never, NULL, &off, 1, APLAN_CSV_START_END, NULL, NULL};
     assert_int_equal(aplan_csv_write_buffer(&start_end, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
     assert_int_equal(aplan_csv_write(NULL, NULL, NULL), APLAN_E_INVALID_ARG);
+}
+
+/*
+ * What the writer writes, the reader reads back unchanged; what it refuses, the reader would refuse or change. Every
+ * byte value 1 to 255 in an id, alone, between letters, and at either end: written and read back byte for byte, or
+ * refused with APLAN_E_FORMAT_BAD_VALUE at its row, and then a row with that id written by hand fails to parse or
+ * comes back different.
+ */
+static void test_write_ids_read_back(void **state) {
+    (void)state;
+    const aplan_buffer b[2] = {{1, 0, 1, 0, APLAN_NO_OFFSET}, {1, 0, 1, 0, APLAN_NO_OFFSET}};
+    const uint64_t offsets[] = {0, 1};
+    size_t written = 0, refused = 0;
+    for (unsigned v = 1; v < 256u; v++) {
+        for (int shape = 0; shape < 4; shape++) {
+            char id[4];
+            const char c = (char)v;
+            if (shape == 0) snprintf(id, sizeof id, "%c", c);
+            else if (shape == 1) snprintf(id, sizeof id, "a%cz", c);
+            else if (shape == 2) snprintf(id, sizeof id, "%cz", c);
+            else snprintf(id, sizeof id, "a%c", c);
+            const char *ids[] = {"first", id};
+            aplan_csv_plan plan = {b, ids, offsets, 2, 0, NULL, NULL};
+            char out[128];
+            size_t needed = 0, row = 0;
+            const aplan_status st = aplan_csv_write_buffer(&plan, out, sizeof out, &needed);
+            aplan_csv_table t;
+            aplan_format_error e;
+            if (st == APLAN_OK) {
+                written++;
+                assert_int_equal(aplan_csv_check_plan(&plan, &row), APLAN_OK);
+                assert_int_equal(aplan_csv_parse(out, needed, &t, &e), APLAN_OK);
+                assert_int_equal(t.count, 2);
+                if (strcmp(t.ids[1], id) != 0) fail_msg("id 0x%02x (shape %d) came back changed", v, shape);
+                aplan_csv_free(&t);
+                continue;
+            }
+            refused++;
+            if (st != APLAN_E_FORMAT_BAD_VALUE) fail_msg("id 0x%02x (shape %d): status %d", v, shape, (int)st);
+            assert_int_equal(aplan_csv_check_plan(&plan, &row), APLAN_E_FORMAT_BAD_VALUE);
+            assert_int_equal(row, 1);
+            char text[64];
+            const int n = snprintf(text, sizeof text, "id,lower,upper,size\nfirst,0,1,1\n%s,0,1,1\n", id);
+            if (aplan_csv_parse(text, (size_t)n, &t, &e) == APLAN_OK) {
+                if (t.count == 2 && strcmp(t.ids[1], id) == 0)
+                    fail_msg("id 0x%02x (shape %d) was refused, but reads back as it is", v, shape);
+                aplan_csv_free(&t);
+            }
+        }
+    }
+    assert_true(written > 0 && refused > 0);
 }
 
 /* A sink that records its calls and refuses the second: the writer hands it chunks of at most 512 bytes. */
@@ -1078,9 +1129,12 @@ static void test_write_rejects_region_and_uses(void **state) {
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         const char *regions[] = {"sram", bad[k]};
         aplan_csv_plan plan = {b, NULL, offsets, 2, APLAN_CSV_HAS_REGION, regions, NULL};
-        if (aplan_csv_write(&plan, never_called, NULL) != APLAN_E_INVALID_ARG)
+        if (aplan_csv_write(&plan, never_called, NULL) != APLAN_E_FORMAT_BAD_VALUE)
             fail_msg("region \"%s\" was written", bad[k]);
-        assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_INVALID_ARG);
+        size_t row = 0;
+        assert_int_equal(aplan_csv_check_plan(&plan, &row), APLAN_E_FORMAT_BAD_VALUE);
+        assert_int_equal(row, 1);
+        assert_int_equal(aplan_csv_write_buffer(&plan, out, sizeof out, &needed), APLAN_E_FORMAT_BAD_VALUE);
         assert_string_equal(out, "");
         assert_int_equal(needed, 0);
         /* Not read without the flag. */
@@ -1292,6 +1346,7 @@ int main(void) {
         cmocka_unit_test(test_region_errors),
         cmocka_unit_test(test_uses_errors),
         cmocka_unit_test(test_write_region_and_uses),
+        cmocka_unit_test(test_write_ids_read_back),
         cmocka_unit_test(test_write_rejects_region_and_uses),
         cmocka_unit_test(test_round_trip_region_and_uses),
         cmocka_unit_test(test_fast_path_matches_exact_path_regions),

@@ -159,14 +159,23 @@ typedef struct aplan_csv_plan {
  * milliseconds. aplan_csv_parse reads what this writes back to the same values.
  * @return APLAN_OK;
  *   - APLAN_E_INVALID_ARG: NULL plan or sink, NULL arrays with count > 0 (uses with APLAN_CSV_HAS_USES, regions
- *     with APLAN_CSV_HAS_REGION included), an empty id or one that cannot be written without quoting (comma, quote,
- *     CR, LF), START_END with a row whose upper is 0 (end would be -1), or a region text aplan_csv_parse would not
- *     read back as it is (an empty string: write NULL for any region; a character outside A-Z a-z 0-9 _ . - |, an
- *     empty name, a name longer than 31 characters);
+ *     with APLAN_CSV_HAS_REGION included), or START_END with a row whose upper is 0 (end would be -1);
+ *   - APLAN_E_FORMAT_BAD_VALUE: a text aplan_csv_parse would refuse or read back changed: an id that is empty, holds
+ *     a control byte (below 0x20, or 0x7f), a comma or a quote (no quoting is written), or starts or ends with a
+ *     space (the reader trims fields); a region text that is empty (write NULL for any region), holds a character
+ *     outside A-Z a-z 0-9 _ . - |, an empty name or a name longer than 31 characters. aplan_csv_check_plan names
+ *     the row;
  *   - APLAN_E_OUTPUT_TOO_SMALL: the sink refused bytes.
  * Nothing is written before the arguments are checked. O(n + the length of the ids and regions).
  */
 APLAN_API aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, void *state);
+
+/**
+ * What aplan_csv_write would say of plan's arguments, without writing: APLAN_OK, or its status with *row (when row
+ * is not NULL) the first row at fault (SIZE_MAX when the fault is not a row's: NULL plan or arrays). Since 0.4.2.
+ * O(n + the length of the ids and regions).
+ */
+APLAN_API aplan_status aplan_csv_check_plan(const aplan_csv_plan *plan, size_t *row);
 
 /**
  * Write a plan into out (NUL-terminated when out_size > 0). *needed receives the length of the full text without

@@ -1000,12 +1000,16 @@ static char *put_column(char *p, uint64_t v, uint64_t none) {
     return p;
 }
 
+/* An id the reader reads back as the same text: not empty, no control byte (the reader refuses them), comma or
+ * quote (no quoting is written), and no space at either end (the reader trims fields). */
 static bool writable_id(const char *id) {
-    if (id == NULL || *id == '\0') return false;
-    for (; *id != '\0'; id++) {
-        if (*id == ',' || *id == '"' || *id == '\r' || *id == '\n') return false;
+    if (id == NULL || *id == '\0' || *id == ' ') return false;
+    const char *s = id;
+    for (; *s != '\0'; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c < 0x20u || c == 0x7fu || c == ',' || c == '"') return false;
     }
-    return true;
+    return s[-1] != ' ';
 }
 
 /* A region the reader reads back as the same text: NULL (an empty field), or names as check_region accepts them.
@@ -1015,20 +1019,35 @@ static bool writable_region(const char *region) {
     return region == NULL || (*region != '\0' && check_region(region, strlen(region), &at) == REGION_OK);
 }
 
+aplan_status aplan_csv_check_plan(const aplan_csv_plan *plan, size_t *row) {
+    if (row != NULL) *row = SIZE_MAX;
+    if (plan == NULL || (plan->count > 0 && (plan->buffers == NULL || plan->offsets == NULL)))
+        return APLAN_E_INVALID_ARG;
+    const bool start_end = (plan->columns & APLAN_CSV_START_END) != 0;
+    const bool uses = (plan->columns & APLAN_CSV_HAS_USES) != 0, region = (plan->columns & APLAN_CSV_HAS_REGION) != 0;
+    if (plan->count > 0 && ((uses && plan->uses == NULL) || (region && plan->regions == NULL)))
+        return APLAN_E_INVALID_ARG;
+    for (size_t i = 0; i < plan->count; i++) {
+        aplan_status st = APLAN_OK;
+        if (plan->ids != NULL && !writable_id(plan->ids[i])) st = APLAN_E_FORMAT_BAD_VALUE;
+        else if (start_end && plan->buffers[i].upper == 0) st = APLAN_E_INVALID_ARG;
+        else if (region && !writable_region(plan->regions[i])) st = APLAN_E_FORMAT_BAD_VALUE;
+        if (st != APLAN_OK) {
+            if (row != NULL) *row = i;
+            return st;
+        }
+    }
+    return APLAN_OK;
+}
+
 aplan_status aplan_csv_write(const aplan_csv_plan *plan, aplan_csv_sink sink, void *state) {
-    if (plan == NULL || sink == NULL) return APLAN_E_INVALID_ARG;
-    if (plan->count > 0 && (plan->buffers == NULL || plan->offsets == NULL)) return APLAN_E_INVALID_ARG;
+    if (sink == NULL) return APLAN_E_INVALID_ARG;
+    const aplan_status checked = aplan_csv_check_plan(plan, NULL);
+    if (checked != APLAN_OK) return checked;
     bool start_end = (plan->columns & APLAN_CSV_START_END) != 0;
     bool alignment = (plan->columns & APLAN_CSV_HAS_ALIGNMENT) != 0;
     bool uses = (plan->columns & APLAN_CSV_HAS_USES) != 0;
     bool region = (plan->columns & APLAN_CSV_HAS_REGION) != 0;
-    if (plan->count > 0 && ((uses && plan->uses == NULL) || (region && plan->regions == NULL)))
-        return APLAN_E_INVALID_ARG;
-    for (size_t i = 0; i < plan->count; i++) {
-        if (plan->ids != NULL && !writable_id(plan->ids[i])) return APLAN_E_INVALID_ARG;
-        if (start_end && plan->buffers[i].upper == 0) return APLAN_E_INVALID_ARG;
-        if (region && !writable_region(plan->regions[i])) return APLAN_E_INVALID_ARG;
-    }
     writer w;
     w.sink = sink;
     w.state = state;
