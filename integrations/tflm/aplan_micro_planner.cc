@@ -278,8 +278,22 @@ TfLiteStatus AplanMemoryPlanner::GetOffsetForBuffer(int buffer_index, int *offse
   }
   if (Plan() != kTfLiteOk) return kTfLiteError;
   const uint64_t *offsets = static_cast<const uint64_t *>(static_cast<const void *>(records_ + count_));
-  // The capacity INT_MAX bounds offset + size, so the offset fits an int.
-  *offset = static_cast<int>(offsets[buffer_index]);
+  // The records and offsets live in Init's scratch, which TFLM may reuse once planning is over: an offset is handed
+  // out only when it and its buffer (as planned: rounded up to kAlignment) lie inside the arena the plan reported,
+  // which is kept outside that scratch. The capacity INT_MAX then bounds offset + size, so the offset fits an int.
+  const uint64_t at = offsets[buffer_index], size = records_[buffer_index].size, arena = result_.arena_size;
+  const uint64_t step = static_cast<uint64_t>(kAlignment);
+  const uint64_t planned = size > UINT64_MAX - (step - 1u) ? UINT64_MAX : (size + step - 1u) / step * step;
+  if (at > arena || planned > arena - at) {
+    aplan_report r;
+    ClearReport(&r, APLAN_E_OUT_OF_ARENA, static_cast<size_t>(buffer_index));
+    Text t(error_text_, sizeof error_text_);
+    t.Put("GetOffsetForBuffer: buffer ").PutI(buffer_index).Put(" at ").PutU(at).Put(" (+").PutU(planned)
+        .Put(") is outside the planned arena (").PutU(arena).Put(" bytes): Init's scratch was overwritten after planning");
+    Remember(APLAN_E_OUT_OF_ARENA, &r);
+    return kTfLiteError;
+  }
+  *offset = static_cast<int>(at);
   return kTfLiteOk;
 }
 

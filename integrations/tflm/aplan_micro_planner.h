@@ -142,7 +142,9 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
   /**
    * The planned offset of buffer buffer_index, planning first if a buffer was added since.
    * @return kTfLiteOk; kTfLiteError, *offset untouched, iff offset is null or buffer_index is outside
-   *         [0, GetBufferCount()) (APLAN_E_INVALID_ARG), or planning failed (see Plan). O(1) with a current plan.
+   *         [0, GetBufferCount()) (APLAN_E_INVALID_ARG), planning failed (see Plan), or the offset and its buffer
+   *         (rounded to kAlignment) would not lie inside the planned arena (APLAN_E_OUT_OF_ARENA: Init's scratch,
+   *         where the offsets live, was overwritten after planning). O(1) with a current plan.
    */
   TfLiteStatus GetOffsetForBuffer(int buffer_index, int *offset) override;
 

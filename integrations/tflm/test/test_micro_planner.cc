@@ -575,6 +575,32 @@ void test_add_buffer_after_planning() {
   CHECK_EQ(p.GetOffsetForBuffer(0, &offset), kTfLiteError);
 }
 
+// TFLM may reuse Init's scratch once the plan is made: the records and offsets there are then garbage. An offset
+// outside the arena the plan reported is refused (APLAN_E_OUT_OF_ARENA, naming the buffer), never handed out; the
+// arena figure itself lives in the planner object and stays right.
+void test_scratch_overwritten_after_planning() {
+  if (Skip("scratch_overwritten_after_planning", "greedy_by_size")) return;
+  const aplan_strategy *s = Find("greedy_by_size");
+  aplan_tflm::AplanMemoryPlanner p(s);
+  CHECK_EQ(p.Init(g_scratch, sizeof g_scratch), kTfLiteOk);
+  const TflmBuffer b[] = {{64, 0, 2, -1}, {32, 1, 3, -1}};
+  Add(&p, b, 2);
+  CHECK_EQ(p.GetMaximumMemorySize(), 96);
+  int offset = -1;
+  CHECK_EQ(p.GetOffsetForBuffer(1, &offset), kTfLiteOk);
+  CHECK_EQ(offset, 64);
+  memset(g_scratch, 0x5A, sizeof g_scratch);
+  offset = -1;
+  CHECK_EQ(p.GetOffsetForBuffer(1, &offset), kTfLiteError);
+  CHECK_EQ(offset, -1);
+  CHECK_EQ(p.status(), APLAN_E_OUT_OF_ARENA);
+  CHECK_EQ(p.report().buffer_a, 1);
+  CHECK(strstr(p.error_text(), "GetOffsetForBuffer: buffer 1 at 6510615555426900570 (+") == p.error_text());
+  CHECK(strstr(p.error_text(), ") is outside the planned arena (96 bytes): Init's scratch was overwritten after "
+                               "planning") != nullptr);
+  CHECK_EQ(p.GetMaximumMemorySize(), 96);
+}
+
 void test_bad_arguments() {
   aplan_tflm::AplanMemoryPlanner p(nullptr);
   CHECK_EQ(p.Init(g_scratch, sizeof g_scratch), kTfLiteOk);
@@ -921,6 +947,7 @@ const Test kTests[] = {
     {"auto_sizing_figures", test_auto_sizing_figures},
     {"lifetime_mapping_rejects_outside_domain", test_lifetime_mapping_rejects_outside_domain},
     {"tflm_greedy_cases_scaled", test_tflm_greedy_cases_scaled},
+    {"scratch_overwritten_after_planning", test_scratch_overwritten_after_planning},
     {"sizes_rounded_to_16", test_sizes_rounded_to_16},
     {"step_minus_one", test_step_minus_one},
     {"touching_and_equal_steps", test_touching_and_equal_steps},
