@@ -592,11 +592,8 @@ int cli_cmd_embed(const cli_options *o) {
         cli_error("embed: -o OUT is required: the file to write the model with its plan to");
         return CLI_EXIT_USAGE;
     }
-    /* The input is read whole before anything is written, so even --force never reads a half-written file. */
-    if (!o->force && strcmp(model, "-") != 0 && cli_same_file(model, o->output)) {
-        cli_error("embed: %s is the input: refusing to overwrite it (use --force to replace it)", o->output);
-        return CLI_EXIT_USAGE;
-    }
+    /* Writing over the model needs --force (cli_parse_options checks it); the input is read whole before anything
+     * is written, so even --force never reads a half-written file. */
     char *data;
     size_t size;
     cli_input in;

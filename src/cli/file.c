@@ -46,6 +46,9 @@ int cli_write_file_atomic(const char *path, cli_writer write, void *state) {
         mode = 0666 & ~mask;
     }
     (void)fchmod(fd, mode); /* best effort: some file systems have no modes */
+    /* And its owner, which only a privileged user can give away: best effort too. */
+    if (stat(path, &old) == 0 && (old.st_uid != geteuid() || old.st_gid != getegid()))
+        (void)fchown(fd, old.st_uid, old.st_gid);
     int rc = CLI_EXIT_OK;
     int err = 0;
     const char *failed = "cannot write";
@@ -80,12 +83,31 @@ int cli_write_output(const char *path, cli_writer write, void *state) {
         }
         return rc == CLI_EXIT_OK ? cli_flush_stdout() : rc;
     }
-    /* A link is followed, so that the file it names is replaced and the link stays (a dangling one is replaced). */
+    /* A link is followed, so that the file it names is replaced and the link stays (a dangling one is replaced); a
+     * link that cannot be followed for another reason (a loop) is an error, not a file to put in its place. */
     char *target = NULL;
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) target = realpath(path, NULL);
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        errno = 0;
+        target = realpath(path, NULL);
+        if (target == NULL && errno != ENOENT) {
+            cli_error("cannot write %s: it is a symbolic link that cannot be followed: %s", path, strerror(errno));
+            return CLI_EXIT_IO;
+        }
+    }
     const char *where = target != NULL ? target : path;
     int rc;
+    if (stat(where, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("cannot write %s: it is a folder (give a file name)", path);
+        free(target);
+        return CLI_EXIT_IO;
+    }
+    /* A file the user may not write is not replaced, though the folder would let rename() do it. */
+    if (stat(where, &st) == 0 && S_ISREG(st.st_mode) && access(where, W_OK) != 0) {
+        cli_error("cannot write %s: %s (it is not replaced)", path, strerror(errno));
+        free(target);
+        return CLI_EXIT_IO;
+    }
     if (stat(where, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         /* A device or a FIFO: written in place. Renaming a new file over it would replace /dev/null itself. */
         FILE *out = fopen(where, "wb");
@@ -101,7 +123,7 @@ int cli_write_output(const char *path, cli_writer write, void *state) {
         if (fclose(out) != 0 && rc == CLI_EXIT_OK) err = errno, rc = CLI_EXIT_IO;
         if (rc == CLI_EXIT_IO) cli_error("cannot write %s: %s", path, err != 0 ? strerror(err) : "write error");
     } else {
-        /* A regular file, a new one or a directory (whose rename fails, naming it): replaced whole or not at all. */
+        /* A regular file or a new one: replaced whole or not at all. */
         rc = cli_write_file_atomic(where, write, state);
     }
     free(target);

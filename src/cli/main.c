@@ -11,7 +11,8 @@
 #include "cli.h"
 
 #define PLAN_ACCEPTS (CLI_OPT_STRATEGY | CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | \
-                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_NAME | CLI_OPT_TIME_LIMIT | CLI_OPT_REGION)
+                      CLI_OPT_FORMAT | CLI_OPT_OUTPUT | CLI_OPT_FORCE | CLI_OPT_NAME | CLI_OPT_TIME_LIMIT |        \
+                      CLI_OPT_REGION)
 
 /* The help bodies, printed after "usage: USAGE" and a blank line; first the options they share. */
 
@@ -39,7 +40,9 @@
     X FORMAT_OPTION                                                                                                 \
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
     "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
-    "                        result is written (a failure leaves it as it was)\n"                                  \
+    "                        result is written (a failure leaves it as it was), never when it is INPUT\n"        \
+    "                        (unless --force), a folder, a link loop or a file you cannot write\n"               \
+    "      --force           allow FILE to be INPUT (it is read whole first, then replaced)\n"                    \
     "  -h, --help            this help\n"
 
 /* Where -f and the formats' lines go: cli_print_command_help writes them from the formats' table (formats.c). */

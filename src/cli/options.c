@@ -475,6 +475,14 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                   cmd->max_args == 1 ? "" : "s", o->arg_count, cmd->usage);
         return CLI_EXIT_USAGE;
     }
+    /* Writing over an input is what embed has always refused without --force; every command with -o does now. */
+    for (size_t k = 0; o->output != NULL && !o->force && k < o->arg_count; k++) {
+        if (strcmp(o->args[k], "-") != 0 && cli_same_file(o->args[k], o->output)) {
+            cli_error("%s: %s is the input: refusing to overwrite it (use --force to replace it)", cmd->name,
+                      o->output);
+            return CLI_EXIT_USAGE;
+        }
+    }
     /* Standard input can be read once: two arguments that are both "-" (verify - -) would read it twice. */
     for (size_t k = 0; k < o->arg_count; k++) {
         for (size_t j = k + 1u; j < o->arg_count; j++) {

@@ -230,6 +230,49 @@ if [ -w /dev/full ]; then
     run 6 "$A" plan "$I12" -o /dev/full
     line err "aplan: cannot write /dev/full: No space left on device"
 fi
+# -o never replaces what it must not: the input (unless --force), a folder, a link loop, a file the user cannot
+# write; each leaves what was there as it was.
+cp "$I12" "$T/self.csv"
+run 2 "$A" plan -s linear "$T/self.csv" -o "$T/self.csv"
+line err "aplan: plan: $T/self.csv is the input: refusing to overwrite it (use --force to replace it)"
+checks=$((checks + 1))
+cmp -s "$T/self.csv" "$I12" || fail "a refused plan -o changed its input"
+run 0 "$A" plan -s linear -f csv --force "$T/self.csv" -o "$T/self.csv"
+run 0 "$A" verify "$I12" "$T/self.csv"
+mkdir -p "$T/folder"
+run 6 "$A" plan "$I12" -o "$T/folder/"
+line err "aplan: cannot write $T/folder/: it is a folder (give a file name)"
+run 6 "$A" plan "$I12" -o "$T/folder"
+line err "aplan: cannot write $T/folder: it is a folder (give a file name)"
+checks=$((checks + 1))
+[ -z "$(ls -A "$T/folder")" ] || fail "a refused -o left files in the folder"
+ln -sf loop_b "$T/loop_a"
+ln -sf loop_a "$T/loop_b"
+run 6 "$A" plan "$I12" -o "$T/loop_a"
+line err "aplan: cannot write $T/loop_a: it is a symbolic link that cannot be followed: Too many levels of symbolic links"
+checks=$((checks + 1))
+[ -L "$T/loop_a" ] || fail "a link loop was replaced by a file"
+# A file the user cannot write, in a folder they can: as an unprivileged user (root may write any file, so as root
+# the run drops to uid 65534 with setpriv, in a folder that user can reach).
+RO=$(mktemp -d /tmp/aplan_ro.XXXXXX)
+chmod 0777 "$RO"
+cp "$I12" "$RO/in.csv"
+printf 'kept\n' >"$RO/readonly.txt"
+chmod 0644 "$RO/in.csv" "$RO/readonly.txt"
+as_user=
+[ "$(id -u)" != 0 ] || as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+if [ "$(id -u)" != 0 ] || { command -v setpriv >/dev/null && $as_user "$A" list >/dev/null 2>&1; }; then
+    [ "$(id -u)" != 0 ] || chown 0:0 "$RO/readonly.txt"
+    [ "$(id -u)" = 0 ] || chmod 0444 "$RO/readonly.txt"
+    run 6 $as_user "$A" plan -s linear "$RO/in.csv" -o "$RO/readonly.txt"
+    line err "aplan: cannot write $RO/readonly.txt: Permission denied (it is not replaced)"
+    checks=$((checks + 1))
+    [ "$(cat "$RO/readonly.txt")" = kept ] || fail "a file the user cannot write was replaced"
+else
+    echo "skipped: -o over a file the user cannot write (as root without setpriv, or the tool unreachable as uid 65534)"
+    skipped=$((skipped + 1))
+fi
+rm -rf "$RO"
 
 # --- capacity ----------------------------------------------------------------------------------------------------------
 # Without a plan that fits, the table still shows every strategy's size, then the verdict: by how much, and the
