@@ -196,7 +196,7 @@ for fmt in table csv json svg html c; do
 done
 mkdir "$T/adir"
 run 6 1000 "$A" plan "$I12" -o "$T/adir"
-line err "aplan: cannot replace $T/adir: Is a directory"
+line err "aplan: cannot write $T/adir: it is a folder (give a file name)"
 only "$T/adir" ""
 only "$T" "adir alias20k.csv blank.csv err fixed100k.csv out p100k.csv plan100k.csv plan12.csv "
 printf 'old' >"$T/afile"
