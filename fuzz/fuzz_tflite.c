@@ -7,7 +7,8 @@
  * one byte less is refused, and the output reads back to the same buffers with the plan as their fixed offsets.
  * The lookups run on every model that reads: aplan_tflite_steps numbers as many steps as the lifetimes use, each
  * naming an operator that aplan_tflite_operator describes alike; every tensor, operator and subgraph lookup
- * succeeds (or fails on a malformed name or quantization table only), every text and index vector lies inside the
+ * succeeds (or fails on a malformed custom code or quantization table only; a malformed tensor or subgraph name reads
+ * as absent, with name_error), every text and index vector lies inside the
  * input, every index is in range, and a planned tensor's size is its buffer's. TFLM's whole arena is computed for
  * both ABIs, reference and CMSIS-NN kernels (check_tflm).
  */
@@ -69,6 +70,8 @@ static void check_lookups(const uint8_t *model, size_t size, const aplan_tflite_
             return; /* its counts are unknown: the totals below cannot be checked */
         }
         check_text(model, size, g.name, false, "subgraph name");
+        FZ_CHECK(NULL, g.name_error == APLAN_OK || (g.name.data == NULL && g.name.size == 0), "subgraph %u: a name "
+                 "with name_error %u", s, g.name_error);
         check_indices(model, size, g.inputs, 0, g.tensor_count, "subgraph inputs");
         check_indices(model, size, g.outputs, 0, g.tensor_count, "subgraph outputs");
         tensors += g.tensor_count;
@@ -81,6 +84,8 @@ static void check_lookups(const uint8_t *model, size_t size, const aplan_tflite_
                 continue;
             }
             check_text(model, size, ti.name, false, "tensor name");
+            FZ_CHECK(NULL, ti.name_error == APLAN_OK || (ti.name.data == NULL && ti.name.size == 0),
+                     "s%ut%u: a name with name_error %u", s, t, ti.name_error);
             FZ_CHECK(NULL, ti.shape_truncated == (ti.rank > APLAN_TFLITE_MAX_RANK), "s%ut%u: truncation flag", s, t);
             for (uint32_t k = 0; k < APLAN_TFLITE_MAX_RANK; k++) {
                 FZ_CHECK(NULL, ti.shape[k] >= 0 && (k < ti.rank || ti.shape[k] == 0), "s%ut%u: shape[%u]", s, t, k);

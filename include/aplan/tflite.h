@@ -186,8 +186,10 @@ APLAN_API aplan_status aplan_tflite_read(const void *model, size_t model_size, v
  * when tables are shared: the query walks the same vectors within its work budget (APLAN_TFLITE_WORK_PER_BYTE). They
  * assume a model aplan_tflite_query accepted and do not re-check the rest of it; what they read they check as the
  * query does, so on any input they stay inside it and fail with the status the query gives for that part. Text
- * they return is checked to lie inside the model (the query does not look at names: a model whose names are
- * malformed plans, and fails here, for that name only).
+ * they return is checked to lie inside the model. The query does not look at tensor or subgraph names, so a model
+ * whose names are malformed plans; aplan_tflite_tensor and aplan_tflite_subgraph then give such a name as absent,
+ * with the status that reading it gave in name_error (since 0.4.2; before, the whole lookup failed), and every
+ * other fact as usual.
  */
 
 /** Index not applicable: a step that runs no operator, or no subgraph entered (aplan_tflite_step). */
@@ -238,7 +240,9 @@ typedef struct aplan_tflite_tensor_info {
     bool is_variable;        /**< Tensor.is_variable. */
     uint32_t quant_scales;   /**< Since 0.3.1: entries in Tensor.quantization.scale (0 without quantization). */
     uint32_t quant_zero_points; /**< Since 0.3.1: entries in Tensor.quantization.zero_point. */
-    uint32_t reserved[2];    /**< Zero. Room for later fields without an ABI break. */
+    uint32_t name_error;     /**< Since 0.4.2: APLAN_OK, or the status reading Tensor.name gave (its string runs past
+                                  the end, ...): name is then absent. */
+    uint32_t reserved[1];    /**< Zero. Room for later fields without an ABI break. */
 } aplan_tflite_tensor_info;
 
 /**
@@ -335,7 +339,9 @@ typedef struct aplan_tflite_subgraph_info {
     uint32_t operator_count;      /**< Entries in SubGraph.operators (operator indices run below it). */
     aplan_tflite_indices inputs;  /**< SubGraph.inputs: tensor indices in the subgraph. */
     aplan_tflite_indices outputs; /**< SubGraph.outputs: tensor indices in the subgraph. */
-    uint32_t reserved[4];         /**< Zero. Room for later fields without an ABI break. */
+    uint32_t name_error;          /**< Since 0.4.2: APLAN_OK, or the status reading SubGraph.name gave: name is then
+                                       absent. */
+    uint32_t reserved[3];         /**< Zero. Room for later fields without an ABI break. */
 } aplan_tflite_subgraph_info;
 
 /**

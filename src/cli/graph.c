@@ -83,7 +83,8 @@ static void free_tensors(tensor_list *l) {
     l->count = 0;
 }
 
-/* CLI_EXIT_OK, CLI_EXIT_INTERNAL (out of memory) or CLI_EXIT_BAD_INPUT with *e filled (a malformed name string). */
+/* CLI_EXIT_OK, CLI_EXIT_INTERNAL (out of memory) or CLI_EXIT_BAD_INPUT with *e filled (a tensor the lookup cannot
+ * describe; a malformed name alone reads as absent, and the id stands for it). */
 static int load_tensor_list(const cli_input *in, const char *model, size_t size, uint32_t subgraph,
                             aplan_tflite_indices v, tensor_list *l, aplan_format_error *e) {
     l->count = 0;

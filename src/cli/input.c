@@ -275,9 +275,9 @@ const char *cli_not_csv(const char *data, size_t size) {
     return comma ? NULL : "its first line has no comma";
 }
 
-/* The tensor of each buffer: name, type and shape (aplan_tflite_tensor). A tensor whose facts cannot be read (a
- * malformed name string, which the reader never looks at) keeps its id as its only name: the model still plans.
- * false only when out of memory. */
+/* The tensor of each buffer: name, type and shape (aplan_tflite_tensor). A name that cannot be read comes back absent
+ * (name_error), so the id stands for it; a tensor whose facts cannot be read at all keeps its id alone: the model
+ * still plans. false only when out of memory. */
 static bool load_tensors(const char *data, size_t size, cli_input *in) {
     in->tensors = calloc(in->count + 1u, sizeof *in->tensors);
     if (in->tensors == NULL) return false;

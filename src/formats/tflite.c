@@ -219,6 +219,20 @@ static aplan_status get_text(aplan__fb *fb, const aplan__fb_table *t, unsigned i
     return st;
 }
 
+/* A tensor's or subgraph's name, which only the tools show: one that cannot be read (its string runs past the end,
+ * ...) is given as absent, with that status in *name_error, and the lookup goes on. Called with no failure recorded
+ * (fb's errors are sticky: the first one stays), so clearing the one the name left restores the state before. */
+static void get_name(aplan__fb *fb, const aplan__fb_table *t, unsigned id, aplan_tflite_text *out,
+                     uint32_t *name_error) {
+    const aplan_status st = get_text(fb, t, id, "name", out);
+    *name_error = (uint32_t)st;
+    if (st != APLAN_OK) {
+        out->data = NULL;
+        out->size = 0;
+        APLAN_MEMSET(fb->error, 0, sizeof *fb->error);
+    }
+}
+
 /* Read tensor t of subgraph sg, `global` over all subgraphs: size, offline offset, whether TFLM plans it. Context
  * level 0 must be set. */
 static aplan_status get_tensor(model *m, const subgraph *sg, uint32_t t, uint64_t global, tensor_fact *out) {
@@ -847,8 +861,8 @@ static aplan_status open_subgraph(model *m, const void *data, size_t size, aplan
     return get_subgraph(m, s, sg);
 }
 
-/* What aplan_tflite_tensor reports about tensor t of sg, which get_tensor checked and described as f (so only the
- * name, which the query never reads, can fail). Kept apart from get_tensor, so that the query and the read do not
+/* What aplan_tflite_tensor reports about tensor t of sg, which get_tensor checked and described as f (the name, which
+ * the query never reads, may be unreadable: get_name). Kept apart from get_tensor, so that the query and the read do not
  * carry it. */
 static aplan_status describe_tensor(model *m, const subgraph *sg, uint32_t t, const tensor_fact *f,
                                     aplan_tflite_tensor_info *info) {
@@ -862,7 +876,7 @@ static aplan_status describe_tensor(model *m, const subgraph *sg, uint32_t t, co
     if (st == APLAN_OK) st = aplan__fb_get_u8(fb, &tt, TENSOR_TYPE, "type", 0, &type);
     if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &tt, TENSOR_BUFFER, "buffer", 0, &info->buffer);
     if (st == APLAN_OK) st = aplan__fb_get_u8(fb, &tt, TENSOR_IS_VARIABLE, "is_variable", 0, &is_variable);
-    if (st == APLAN_OK) st = get_text(fb, &tt, TENSOR_NAME, "name", &info->name);
+    if (st == APLAN_OK) get_name(fb, &tt, TENSOR_NAME, &info->name, &info->name_error);
     bool quantized = false;
     aplan__fb_table qt;
     if (st == APLAN_OK) st = aplan__fb_get_table(fb, &tt, TENSOR_QUANTIZATION, "quantization", &quantized, &qt);
@@ -1045,7 +1059,7 @@ aplan_status aplan_tflite_subgraph(const void *model_data, size_t model_size, ui
     if (st == APLAN_OK) st = check_tensor_indices(&m.fb, &sg.inputs, "inputs", sg.tensors.len, false);
     if (st == APLAN_OK) st = check_tensor_indices(&m.fb, &sg.outputs, "outputs", sg.tensors.len, false);
     if (st == APLAN_OK) st = aplan__fb_vec_table(&m.fb, &m.subgraphs, subgraph_index, "subgraph table", &t);
-    if (st == APLAN_OK) st = get_text(&m.fb, &t, SUBGRAPH_NAME, "name", &info->name);
+    if (st == APLAN_OK) get_name(&m.fb, &t, SUBGRAPH_NAME, &info->name, &info->name_error);
     if (st == APLAN_OK) {
         info->tensor_count = sg.tensors.len;
         info->operator_count = sg.operators.len;

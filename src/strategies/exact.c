@@ -375,8 +375,8 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
 
 /* ---- the search ------------------------------------------------------------------------------------------------ */
 
-/* Counts a node; false when the search must stop (the caller's budget, or the pass's node limit). */
-static bool count_node(search *s) {
+/* Counts a node (a search node, or a member slid); false once the caller's budget says stop (s->stopped). */
+static bool budget_tick(search *s) {
     aplan_search_context *ctx = s->ctx;
     const aplan_search_options *o = ctx->options;
     ctx->nodes++;
@@ -385,8 +385,14 @@ static bool count_node(search *s) {
         s->next_check = ctx->nodes + (o->check_every != 0 ? o->check_every : 1u);
         if (o->stop(o->context, ctx->nodes)) s->stopped = true;
     }
+    return !s->stopped;
+}
+
+/* Counts a search node; false when the search must stop (the caller's budget, or the pass's node limit). */
+static bool count_node(search *s) {
+    const bool go_on = budget_tick(s);
     s->limit--;
-    return !s->stopped && s->limit > 0;
+    return go_on && s->limit > 0;
 }
 
 static uint64_t key_offset(const member *b) { return b->fixed != APLAN_NO_OFFSET ? b->fixed : b->min_off; }
@@ -807,19 +813,6 @@ typedef struct {
     uint32_t *hits, *spare; /* a query's answer and its sort's spare array: one entry per member each */
 } slide;
 
-/* Counts a member moved as a node; false when the caller's budget says stop. */
-static bool slide_tick(search *s) {
-    aplan_search_context *ctx = s->ctx;
-    const aplan_search_options *o = ctx->options;
-    ctx->nodes++;
-    if (o->max_nodes != 0 && ctx->nodes >= o->max_nodes) s->stopped = true;
-    if (o->stop != NULL && ctx->nodes >= s->next_check) {
-        s->next_check = ctx->nodes + (o->check_every != 0 ? o->check_every : 1u);
-        if (o->stop(o->context, ctx->nodes)) s->stopped = true;
-    }
-    return !s->stopped;
-}
-
 /*
  * Moves movable member i to the lowest (down) or highest (up) aligned place, ending at or below top, that is clear of
  * every other member it conflicts with. Its own place is one such, so it never moves up when sliding down, and never
@@ -880,7 +873,7 @@ static void slide_group(search *s, size_t first, size_t n, uint64_t h, uint64_t 
                 if (s->p->buffers[i].offset == APLAN_NO_OFFSET) order[m++] = i;
             }
             aplan__sort_by(order, l.hits, m, APLAN__BY_OFFSET, s->p, s->offsets);
-            for (size_t k = 0; k < m && slide_tick(s); k++)
+            for (size_t k = 0; k < m && budget_tick(s); k++)
                 slide_one(s, &l, pass == 1 ? order[k] : order[m - 1u - k], h, pass == 1);
             if (s->stopped) break;
         }

@@ -98,5 +98,6 @@ made_inputs() {
     TIES=$1/ties.tflite
     OFFLINE=$1/offline.tflite
     NAMES=$1/names.tflite
+    BADNAMES=$1/badnames.tflite
     HUGE=$1/huge.tflite
 }

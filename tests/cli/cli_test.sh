@@ -898,6 +898,18 @@ fi
 # Names are bytes from the file: names.tflite (make_models.c) names tensors with a comma, quotes, a newline, a NUL, a
 # byte that is not UTF-8, markup, a long scope path and UTF-8, and has a WHILE and a custom operator. Every output
 # stays well-formed; the table shortens the long name; CSV keeps its columns.
+# A tensor name and the subgraph's name whose strings run past the end (badnames.tflite, make_models.c): the reader
+# never reads names, so every command plans it, and each shows block/conv by its id, s0t2, as it shows a tensor
+# without a name; graph lists every step.
+run 0 "$A" graph "$BADNAMES"
+line out "   1  the inputs of subgraph 0 -> input (s0t0) 256 B"
+line out "   2  CONV_2D (op 0 of subgraph 0): input (s0t0) 256 B + 1 constant -> s0t2 512 B"
+line out "   4  ADD (op 2 of subgraph 0): s0t2 512 B, block/conv_dw (s0t4) 512 B -> block/add (s0t5) 512 B"
+run 0 "$A" plan -s greedy_by_size -f csv "$BADNAMES"
+line out "s0t2,2,5,512,16,0"
+run 0 "$A" bound "$BADNAMES"
+has out "lower bound: 1536 bytes, reached at step 4"
+run 0 "$A" arena "$BADNAMES"
 NM=$NAMES
 SNOW=$(printf 'snow\342\230\203man') # UTF-8, shown as it is
 run 0 "$A" graph "$NM"

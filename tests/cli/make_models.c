@@ -1,7 +1,8 @@
 /*
  * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
- * writes DIR/chain.tflite, DIR/ties.tflite, DIR/offline.tflite, DIR/names.tflite and DIR/huge.tflite; exit 0, or 1
+ * writes DIR/chain.tflite, DIR/ties.tflite, DIR/offline.tflite, DIR/badnames.tflite, DIR/names.tflite and
+ * DIR/huge.tflite; exit 0, or 1
  * with a message
  * when a file cannot be written.
  *
@@ -41,6 +42,10 @@
  *
  * names.tflite: names no other input has (see names_model below).
  *
+ * badnames.tflite: chain.tflite with its subgraph named "main", and the names of s0t2 (block/conv) and of the
+ * subgraph given a length of 2^28, past the end of the file: the reader never reads names, so the model plans; the
+ * tools show those by their ids.
+ *
  * huge.tflite: one ABS, s0t0 INT8 [16] 16 B -> s0t1 INT8 [256, 2^28 - 1, 2^28 + 1], 2^64 - 256 bytes, both live at
  * step 2: the section is 2^64 - 240 bytes, which fits 64 bits, and TFLM's persistent data on top of it does not.
  */
@@ -54,9 +59,11 @@ enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, FULLY_CONNECTED = 9, MUL = 1
        WHILE = 119 };
 enum { WHILE_OPTIONS = 93 };
 
-/* DIR/NAME: model m with the tensor names and custom codes given (n of each); 1 when written, else 0 (said). */
-static int write_model(const char *dir, const char *name, const tw_model *m, const tw_string *names, uint32_t n_names,
-                       const tw_string *custom, uint32_t n_custom) {
+/* DIR/NAME: model m with the tensor names and custom codes given (n of each); 1 when written, else 0 (said). With
+ * broken (a subgraph name too), the strings named by those keys get a length that runs past the end of the file. */
+static int write_model_broken(const char *dir, const char *name, const tw_model *m, const tw_string *names,
+                              uint32_t n_names, const tw_string *custom, uint32_t n_custom, const tw_string *subgraph,
+                              const char *const *broken, size_t n_broken) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     tw_extra x;
@@ -65,13 +72,24 @@ static int write_model(const char *dir, const char *name, const tw_model *m, con
     x.n_tensor_names = n_names;
     x.custom_codes = custom;
     x.n_custom_codes = n_custom;
+    x.subgraph_names = subgraph;
+    x.n_subgraph_names = subgraph != NULL ? 1u : 0u;
     tw_file f = tw_build_ex(m, &x);
+    for (size_t k = 0; k < n_broken; k++) { /* the length word is the 4 bytes before the string's first byte */
+        unsigned char *length = f.data + tw_pos(&f, broken[k]) - 4;
+        length[0] = 0, length[1] = 0, length[2] = 0, length[3] = 0x10;
+    }
     FILE *out = fopen(path, "wb");
     int ok = out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
     if (out != NULL) ok = fclose(out) == 0 && ok;
     tw_free(&f);
     if (!ok) fprintf(stderr, "make_models: cannot write %s\n", path);
     return ok;
+}
+
+static int write_model(const char *dir, const char *name, const tw_model *m, const tw_string *names, uint32_t n_names,
+                       const tw_string *custom, uint32_t n_custom) {
+    return write_model_broken(dir, name, m, names, n_names, custom, n_custom, NULL, NULL, 0);
 }
 
 static const int32_t in_0[] = {0}, in_0_1[] = {0, 1}, in_2_3[] = {2, 3}, in_2_4[] = {2, 4}, in_5_6[] = {5, 6};
@@ -112,8 +130,11 @@ static int chain(const char *dir) {
     static const tw_metadata md[] = {{"OfflineMemoryAllocation", 4}};
     const tw_model m = {3, codes, 4, sg, 1, buffers, 4, NULL, 0};
     const tw_model planned = {3, codes, 4, sg, 1, buffers, 5, md, 1};
+    static const tw_string main_name = {0, 0, "main", 0};
+    static const char *const broken[] = {"s0t2.name", "s0.name"};
     return write_model(dir, "chain.tflite", &m, names, 8, NULL, 0) &&
-           write_model(dir, "offline.tflite", &planned, names, 8, NULL, 0);
+           write_model(dir, "offline.tflite", &planned, names, 8, NULL, 0) &&
+           write_model_broken(dir, "badnames.tflite", &m, names, 8, NULL, 0, &main_name, broken, 2);
 }
 
 static int ties(const char *dir) {
