@@ -126,9 +126,9 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
                      cli_s(capacity), proof->strategy->name, (unsigned long long)proof->result.nodes,
                      cli_s(proof->result.nodes));
         } else if (ran_out != NULL) {
+            const char *how = ran_out->out_of_time ? "in the time limit" : "by sliding a group too large to search";
             snprintf(why, sizeof why, "no plan within %llu byte%s found %s (%s, best: %llu byte%s)", capacity,
-                     cli_s(capacity), ran_out->out_of_time ? "in the time limit" : "by sliding a group too large to search",
-                     ran_out->strategy->name, (unsigned long long)ran_out->result.arena_size,
+                     cli_s(capacity), how, ran_out->strategy->name, (unsigned long long)ran_out->result.arena_size,
                      cli_s(ran_out->result.arena_size));
         } else {
             snprintf(why, sizeof why, "nothing fits the capacity of %llu byte%s", capacity, cli_s(capacity));

@@ -45,8 +45,9 @@
  * conflicting pair, 12 per (member, section it spans) and 8 per rank logged, of at most 48 n^2 bytes and
  * EXACT_REGION; so at most 12 n bytes + 65.2 MiB, and greedy_by_size's need for the start when that is more. A group
  * that needs more is not searched: its starting plan is slid down and up instead (slide_group, within the same
- * budget), which keeps it valid and never raises it, and nothing is proven about it unless it reaches the bound. Time per node O(m + s + d) for the group's m members and s sections and the placed buffer's d
- * conflicts; the number of nodes is exponential in the worst case, which is what the budget is for.
+ * budget), which keeps it valid and never raises it, and nothing is proven about it unless it reaches the bound.
+ * Time per node O(m + s + d) for the group's m members and s sections and the placed buffer's d conflicts; the
+ * number of nodes is exponential in the worst case, which is what the budget is for.
  */
 #include "aplan/strategies.h"
 #include "core/internal.h"
@@ -843,44 +844,55 @@ static void slide_one(search *s, slide *l, uint32_t i, uint64_t top, bool down) 
     s->offsets[i] = chosen;
 }
 
+/* One pass: every movable member of the group, lowest first, slid down (down) or, highest first, up, ending at or
+ * below top. False when the budget stopped it part way (the plan is valid either way). */
+static bool slide_pass(search *s, slide *l, uint32_t *order, size_t first, size_t n, uint64_t top, bool down) {
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint32_t i = s->by_lower[first + k];
+        if (s->p->buffers[i].offset == APLAN_NO_OFFSET) order[m++] = i;
+    }
+    aplan__sort_by(order, l->hits, m, APLAN__BY_OFFSET, s->p, s->offsets);
+    for (size_t k = 0; k < m; k++) {
+        if (!budget_tick(s)) return false;
+        slide_one(s, l, down ? order[k] : order[m - 1u - k], top, down);
+    }
+    return true;
+}
+
+/* The group's height after a slide into *h, noting the node when it fell below the height before. */
+static void note_height(search *s, size_t first, size_t n, uint64_t *h) {
+    const uint64_t was = *h;
+    (void)group_height(s, first, n, h);
+    if (*h < was) s->ctx->best_node = s->ctx->nodes;
+}
+
 /*
  * Improves the plan of a group too large to search (by_lower[first .. first + n), every member placed, height h):
- * every movable member slides down to the lowest place it fits, lowest first, then up to the highest place below h,
- * highest first, then down again, and so on while a cycle lowers the height, the height is above floor and the
- * budget lasts (each member moved counts as a node). Sliding up makes room low down where buffers that end early
- * left it; the next slide down drops the tallest stacks into it (on iopddl_S_1, from best_fit's 1.016 x the bound
- * to 1.006 in two cycles). Each move leaves a valid plan no higher than before, so stopping anywhere returns a valid plan. Memory: the
- * per-buffer arrays tmp and local (the interval tree), and 12 bytes per member of the region (a group of more members than
- * fit is left as it is: the pass order, a query's answer and its sort's spare array). Time per pass O(n log n + P log n) for the group's P conflicting pairs.
+ * every movable member slides down to the lowest place it fits, lowest first; then, at least once and again while a
+ * cycle lowers the height, up to the highest place below the height, highest first, and down again; until the
+ * height reaches floor or the budget says stop (each member moved counts as a node). Sliding up makes room low down
+ * where buffers that end early left it, and the next slide down drops the tallest stacks into it, so a plan whose
+ * members all sit as low as they can (a first-fit plan) may still lower (on iopddl_S_1, best_fit's 1.016 x the bound
+ * becomes 1.006 in two cycles). Each move leaves a valid plan no higher than before, so stopping anywhere returns a
+ * valid plan. Memory: the per-buffer arrays tmp and local (the interval tree), and 12 bytes per member of the region
+ * (the pass order, a query's answer and its sort's spare array; a group of more members than fit is left as it is).
+ * Time per pass O(n log n + P log n) for the group's P conflicting pairs.
  */
 static void slide_group(search *s, size_t first, size_t n, uint64_t h, uint64_t floor) {
-    if (n > s->region_size / 12u || n > UINT32_MAX) return;
+    if (h <= floor || n > s->region_size / 12u || n > UINT32_MAX) return;
     slide l;
     uint32_t *order = (uint32_t *)(void *)s->region;
     l.hits = order + n;
     l.spare = l.hits + n;
     for (size_t k = 0; k < n; k++) s->tmp[k] = s->by_lower[first + k];
     aplan__itree_build(&l.tree, s->p, s->offsets, s->tmp, s->local, l.hits, n);
-    /* Down; then up and down again, at least once (a plan whose members all sit as low as they can may still lower
-     * after sliding up) and then while a cycle lowers the height. */
-    for (uint64_t before = UINT64_MAX; h > floor && h < before;) {
-        const unsigned from = before == UINT64_MAX ? 1u : 0u; /* the first round only slides down */
-        before = from == 1u ? UINT64_MAX - 1u : h;
-        for (unsigned pass = from; pass < 2; pass++) { /* 0: up, 1: down */
-            size_t m = 0;
-            for (size_t k = 0; k < n; k++) {
-                const uint32_t i = s->by_lower[first + k];
-                if (s->p->buffers[i].offset == APLAN_NO_OFFSET) order[m++] = i;
-            }
-            aplan__sort_by(order, l.hits, m, APLAN__BY_OFFSET, s->p, s->offsets);
-            for (size_t k = 0; k < m && budget_tick(s); k++)
-                slide_one(s, &l, pass == 1 ? order[k] : order[m - 1u - k], h, pass == 1);
-            if (s->stopped) break;
-        }
-        const uint64_t was = h;
-        (void)group_height(s, first, n, &h);
-        if (h < was) s->ctx->best_node = s->ctx->nodes;
-        if (s->stopped) return;
+    bool go_on = slide_pass(s, &l, order, first, n, h, true);
+    note_height(s, first, n, &h);
+    for (uint64_t before = UINT64_MAX; go_on && h > floor && h < before;) {
+        before = h;
+        go_on = slide_pass(s, &l, order, first, n, h, false) && slide_pass(s, &l, order, first, n, h, true);
+        note_height(s, first, n, &h);
     }
 }
 
