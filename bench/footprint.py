@@ -135,10 +135,10 @@ def groups(strategies):
               "aplan_tflite_step steps[4]; size_t count;\n"
               "    return (int)aplan_tflite_steps((const void *)model, model_size, scratch, sizeof scratch, steps, 4, "
               "&count, NULL);", "tflite"))
-    g.append((".tflite writer (embed; includes the reader)",
+    g.append((".tflite writer (embed; includes the reader and the verifier)",
               "aplan_tflite_id ids[1] = {{0, 0}}; size_t size;\n"
               "    return (int)aplan_tflite_embed((const void *)model, model_size, ids, offsets, 1, scratch, "
-              "sizeof scratch, &size, NULL, NULL);", "tflite"))
+              "sizeof scratch, NULL, 0, &size, NULL, NULL);", "tflite"))
     return g
 
 

@@ -70,6 +70,27 @@ static void free_read(model_read *r) {
     memset(r, 0, sizeof *r);
 }
 
+/* aplan_tflite_embed with the scratch aplan_tflite_embed_scratch_size asks for (whose failure is returned as it is). */
+static aplan_status embed_with_scratch(const void *model, size_t size, const aplan_tflite_id *ids,
+                                       const uint64_t *offsets, size_t count, void *out, size_t capacity,
+                                       size_t *out_size, aplan_tflite_embed_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    size_t bytes = 0;
+    aplan_status st = aplan_tflite_embed_scratch_size(model, size, &bytes, error);
+    if (st != APLAN_OK) { /* embed itself fails the same way, and clears its outputs */
+        aplan_status again = aplan_tflite_embed(model, size, ids, offsets, count, NULL, 0, out, capacity, out_size,
+                                                info, error);
+        assert_int_equal(again, st);
+        return st;
+    }
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, (bytes + 8u) & ~(size_t)7u);
+    assert_non_null(scratch);
+    st = aplan_tflite_embed(model, size, ids, offsets, count, scratch, bytes, out, capacity, out_size, info, error);
+    free(scratch);
+    return st;
+}
+
 /* An embedded copy: the size query, then a write into exactly that many bytes; asserts success. */
 typedef struct embedded {
     uint8_t *data;
@@ -83,18 +104,18 @@ static embedded embed_ok(const uint8_t *model, size_t size, const model_read *r,
     aplan_tflite_embed_info query;
     aplan_format_error e;
     size_t need = 0;
-    aplan_status st = aplan_tflite_embed(model, size, r->ids, offsets, r->count, NULL, 0, &need, &query, &e);
+    aplan_status st = embed_with_scratch(model, size, r->ids, offsets, r->count, NULL, 0, &need, &query, &e);
     report("embed query", st, &e);
     assert_int_equal(st, APLAN_OK);
     assert_int_equal(query.output_size, need);
     out.data = malloc(need);
     assert_non_null(out.data);
-    st = aplan_tflite_embed(model, size, r->ids, offsets, r->count, out.data, need, &out.size, &out.info, &e);
+    st = embed_with_scratch(model, size, r->ids, offsets, r->count, out.data, need, &out.size, &out.info, &e);
     assert_int_equal(st, APLAN_OK);
     assert_int_equal(e.status, APLAN_OK);
     assert_int_equal(out.size, need); /* the size query is exact */
     assert_memory_equal(&out.info, &query, sizeof query);
-    assert_int_equal(out.info.output_size, out.info.shift + size);
+    assert_int_equal(out.info.output_size, out.info.front_replaced ? size : out.info.shift + size);
     assert_int_equal(out.info.shift % APLAN_TFLITE_EMBED_ALIGN, 0);
     assert_int_equal(out.info.planned_count, r->count);
     return out;
@@ -529,14 +550,18 @@ static void test_embed_replaces_a_plan_in_place(void **state) {
     assert_int_equal(follow(out.data, field_at(out.data, root_of(out.data), 6)),
                      out.info.shift + follow(f.data, field_at(f.data, root_of(f.data), 6)));
 
-    /* Embedding the output again replaces its plan in place once more. */
+    /* Embedding the output again replaces its front block (since 0.5; before, a second one went before it). */
     model_read r2 = read_ok(out.data, out.size);
     const uint64_t again[] = {0, 32, 16, 48};
     embedded out2 = embed_ok(out.data, out.size, &r2, again);
     assert_true(out2.info.replaced);
+    assert_true(out2.info.front_replaced);
     assert_false(out2.info.buffer_added);
     assert_int_equal(out2.info.plan_buffer, 2);
-    check_embedded(out.data, out.size, &r2, again, &out2);
+    assert_int_equal(out2.size, out.size);
+    model_read r3 = read_ok(out2.data, out2.size);
+    for (size_t i = 0; i < r3.count; i++) assert_int_equal(r3.buffers[i].offset, again[i]);
+    free_read(&r3);
     free(out2.data);
     free_read(&r2);
     free(out.data);
@@ -636,7 +661,7 @@ static void test_embed_moves_absolute_file_offsets(void **state) {
     r = read_ok(f.data, f.size);
     aplan_format_error e;
     size_t size = 7;
-    aplan_status st = aplan_tflite_embed(f.data, f.size, r.ids, offsets, r.count, NULL, 0, &size, NULL, &e);
+    aplan_status st = embed_with_scratch(f.data, f.size, r.ids, offsets, r.count, NULL, 0, &size, NULL, &e);
     assert_int_equal(st, APLAN_E_FORMAT_BAD_VALUE);
     assert_int_equal(size, 0);
     assert_int_equal(e.byte_offset, tw_pos(&f, "b1.offset"));
@@ -644,6 +669,55 @@ static void test_embed_moves_absolute_file_offsets(void **state) {
     snprintf(msg, sizeof msg, "buffer 1: offset %llu plus the %u-byte front block passes 2^64 - 1",
              (unsigned long long)(UINT64_MAX - 4u), 192u); /* the chain's 176 (see the first test) + 2 buffers */
     assert_string_equal(e.message, msg);
+    free_read(&r);
+    tw_free(&f);
+}
+
+/* Over its own output (since 0.5): the front block is replaced, not stacked, so the file keeps its size, the same
+ * plan gives the same bytes and another plan changes only the plan's words. Also over a model with data beside the
+ * flatbuffer, whose absolute offsets the first embed moved and the second must leave as they are. */
+static void check_embed_again(const uint8_t *model, size_t size, const model_read *r, const uint64_t *p1,
+                              const uint64_t *p2) {
+    embedded one = embed_ok(model, size, r, p1);
+    assert_false(one.info.front_replaced);
+    model_read r1 = read_ok(one.data, one.size);
+    embedded same = embed_ok(one.data, one.size, &r1, p1);
+    assert_true(same.info.front_replaced);
+    assert_true(same.info.replaced);
+    assert_false(same.info.buffer_added);
+    assert_int_equal(same.size, one.size);
+    assert_memory_equal(same.data, one.data, one.size);
+    embedded two = embed_ok(one.data, one.size, &r1, p2);
+    assert_true(two.info.front_replaced);
+    assert_int_equal(two.size, one.size);
+    size_t differ = 0;
+    for (size_t i = 0; i < one.size; i++) differ += one.data[i] != two.data[i];
+    assert_true(differ > 0 && differ <= 4u * r->count);
+    model_read r2 = read_ok(two.data, two.size);
+    for (size_t i = 0; i < r->count; i++) assert_int_equal(r2.buffers[i].offset, p2[i]);
+    embedded back = embed_ok(two.data, two.size, &r2, p1); /* and back again: the first output, byte for byte */
+    assert_memory_equal(back.data, one.data, one.size);
+    free(back.data);
+    free_read(&r2);
+    free(two.data);
+    free(same.data);
+    free_read(&r1);
+    free(one.data);
+}
+
+static void test_embed_over_its_own_output(void **state) {
+    (void)state;
+    tw_file f = tw_build(&chain_model);
+    model_read r = read_ok(f.data, f.size);
+    const uint64_t p1[] = {0, 16, 0}, p2[] = {32, 0, 16};
+    check_embed_again(f.data, f.size, &r, p1, p2);
+    free_read(&r);
+    tw_free(&f);
+    tw_extra x;
+    f = chain_with_external_data(0, &x);
+    r = read_ok(f.data, f.size);
+    const uint64_t q1[] = {0, 16}, q2[] = {16, 0};
+    check_embed_again(f.data, f.size, &r, q1, q2);
     free_read(&r);
     tw_free(&f);
 }
@@ -656,13 +730,13 @@ static void test_embed_size_query_and_too_small_output(void **state) {
     size_t need = 0;
     aplan_tflite_embed_info info;
     aplan_format_error e;
-    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, NULL, 0, &need, &info, &e), APLAN_OK);
+    assert_int_equal(embed_with_scratch(f.data, f.size, r.ids, offsets, 3, NULL, 0, &need, &info, &e), APLAN_OK);
     assert_int_equal(need, info.output_size);
     assert_int_equal(need, info.shift + f.size);
     uint8_t *out = malloc(need);
     memset(out, 0xA5, need);
     size_t got = 0;
-    aplan_status st = aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, out, need - 1, &got, &info, &e);
+    aplan_status st = embed_with_scratch(f.data, f.size, r.ids, offsets, 3, out, need - 1, &got, &info, &e);
     assert_int_equal(st, APLAN_E_OUTPUT_TOO_SMALL);
     assert_int_equal(e.status, APLAN_E_OUTPUT_TOO_SMALL);
     assert_int_equal(got, need); /* so the caller can size its buffer */
@@ -673,7 +747,7 @@ static void test_embed_size_query_and_too_small_output(void **state) {
     const aplan_tflite_embed_info zero = {0};
     assert_memory_equal(&info, &zero, sizeof info);
     /* error and info are optional */
-    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, out, need, &got, NULL, NULL), APLAN_OK);
+    assert_int_equal(embed_with_scratch(f.data, f.size, r.ids, offsets, 3, out, need, &got, NULL, NULL), APLAN_OK);
     assert_int_equal(got, need);
     free(out);
     free_read(&r);
@@ -687,7 +761,7 @@ static void expect_embed_error(const tw_file *f, const aplan_tflite_id *ids, con
     aplan_tflite_embed_info info;
     memset(&info, 0x5A, sizeof info);
     aplan_format_error e;
-    aplan_status st = aplan_tflite_embed(f->data, f->size, ids, offsets, count, NULL, 0, &size, &info, &e);
+    aplan_status st = embed_with_scratch(f->data, f->size, ids, offsets, count, NULL, 0, &size, &info, &e);
     if (st != status || strcmp(e.message, message) != 0)
         print_error("got %s: \"%s\"\n", aplan_status_str(st), e.message);
     assert_int_equal(st, status);
@@ -706,23 +780,42 @@ static void test_embed_argument_errors(void **state) {
     size_t size = 0;
     aplan_format_error e;
     uint8_t out[8];
-    assert_int_equal(aplan_tflite_embed(NULL, 0, r.ids, offsets, 3, NULL, 0, &size, NULL, &e), APLAN_E_INVALID_ARG);
+    assert_int_equal(embed_with_scratch(NULL, 0, r.ids, offsets, 3, NULL, 0, &size, NULL, &e), APLAN_E_INVALID_ARG);
     assert_string_equal(e.message, "model is NULL");
-    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, NULL, 0, NULL, NULL, &e),
+    assert_int_equal(embed_with_scratch(f.data, f.size, r.ids, offsets, 3, NULL, 0, NULL, NULL, &e),
                      APLAN_E_INVALID_ARG);
     assert_string_equal(e.message, "out_size is NULL");
     expect_embed_error(&f, NULL, offsets, 3, APLAN_E_INVALID_ARG, "ids is NULL");
     expect_embed_error(&f, r.ids, NULL, 3, APLAN_E_INVALID_ARG, "offsets is NULL");
-    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, NULL, 8, &size, NULL, &e),
+    assert_int_equal(embed_with_scratch(f.data, f.size, r.ids, offsets, 3, NULL, 8, &size, NULL, &e),
                      APLAN_E_INVALID_ARG);
     assert_string_equal(e.message, "out is NULL");
-    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, f.data + 8, 64, &size, NULL, &e),
+    assert_int_equal(embed_with_scratch(f.data, f.size, r.ids, offsets, 3, f.data + 8, 64, &size, NULL, &e),
                      APLAN_E_INVALID_ARG);
     assert_string_equal(e.message, "out overlaps the model");
-    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, out, sizeof out, &size, NULL, &e),
+    assert_int_equal(embed_with_scratch(f.data, f.size, r.ids, offsets, 3, out, sizeof out, &size, NULL, &e),
                      APLAN_E_OUTPUT_TOO_SMALL);
 
     expect_embed_error(&f, r.ids, offsets, 2, APLAN_E_INVALID_ARG, "count is 2, the model has 3 buffers");
+    /* Scratch: the size asked for, aligned. */
+    size_t bytes = 0;
+    assert_int_equal(aplan_tflite_embed_scratch_size(f.data, f.size, &bytes, &e), APLAN_OK);
+    assert_true(bytes > 0);
+    assert_int_equal(aplan_tflite_embed_scratch_size(f.data, f.size, NULL, &e), APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "bytes is NULL");
+    uint64_t *room = calloc(bytes / 8u + 2u, 8u);
+    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, room, bytes - 1u, NULL, 0, &size, NULL, &e),
+                     APLAN_E_SCRATCH_TOO_SMALL);
+    char msg[160];
+    snprintf(msg, sizeof msg, "scratch is %zu bytes, aplan_tflite_embed_scratch_size asks for %zu", bytes - 1u, bytes);
+    assert_string_equal(e.message, msg);
+    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, (char *)room + 1, bytes, NULL, 0, &size,
+                                        NULL, &e),
+                     APLAN_E_SCRATCH_MISALIGNED);
+    assert_string_equal(e.message, "scratch is not 8-byte aligned");
+    assert_int_equal(aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, room, bytes, NULL, 0, &size, NULL, &e),
+                     APLAN_OK);
+    free(room);
     aplan_tflite_id ids[3] = {{0, 1}, {0, 0}, {0, 2}};
     expect_embed_error(&f, ids, offsets, 3, APLAN_E_INVALID_ARG,
                        "ids[1] is s0t0, not after ids[0] s0t1 (the reader's order)");
@@ -739,13 +832,38 @@ static void test_embed_argument_errors(void **state) {
     const uint64_t too_far[] = {0, 16, (uint64_t)INT32_MAX + 1u};
     expect_embed_error(&f, r.ids, too_far, 3, APLAN_E_CAPACITY_EXCEEDED,
                        "offsets[2] (s0t2) is 2147483648, above TFLM's int32 limit 2147483647");
-    /* INT32_MAX itself is TFLM's largest offset: written as it is. */
-    const uint64_t largest[] = {0, 16, INT32_MAX};
+    /* 2^31 - 16 is TFLM's largest aligned offset; t2's 8 bytes, rounded to 16, then end at 2^31: written. */
+    const uint64_t largest[] = {0, 16, ((uint64_t)1 << 31) - 16u};
     embedded big = embed_ok(f.data, f.size, &r, largest);
     model_read back = read_ok(big.data, big.size);
-    assert_int_equal(back.buffers[2].offset, INT32_MAX);
+    assert_int_equal(back.buffers[2].offset, largest[2]);
     free_read(&back);
     free(big.data);
+    /* The plan is verified as TFLM uses it (since 0.5): 16-aligned offsets, sizes rounded up to 16, no overlap. */
+    const uint64_t misaligned[] = {0, 8, 0};
+    expect_embed_error(&f, r.ids, misaligned, 3, APLAN_E_MISALIGNED_OFFSET,
+                       "the plan is not one TFLM can use: buffer 1: offset 8 is not a multiple of its alignment 16 "
+                       "(buffer 1 is s0t1)");
+    const uint64_t clash[] = {0, 0, 32}; /* t0 and t1 are both live at op0 */
+    expect_embed_error(&f, r.ids, clash, 3, APLAN_E_OVERLAP,
+                       "the plan is not one TFLM can use: buffers 0 and 1 overlap at steps 2-2, bytes 0-15 (buffer 0 "
+                       "is s0t0, the other s0t1)");
+    free_read(&r);
+    tw_free(&f);
+
+    /* An end past 2^31 (t2 of 32 bytes at 2^31 - 16), though every offset fits int32. */
+    tw_tensor tensors[3];
+    memcpy(tensors, chain_tensors, sizeof chain_tensors);
+    tensors[2].shape = shape_8;
+    tw_subgraph sg[1] = {chain_sg[0]};
+    sg[0].tensors = tensors;
+    tw_model m = chain_model;
+    m.subgraphs = sg;
+    f = tw_build(&m);
+    r = read_ok(f.data, f.size);
+    expect_embed_error(&f, r.ids, largest, 3, APLAN_E_CAPACITY_EXCEEDED,
+                       "the plan is not one TFLM can use: buffer 2 (s0t2) ends at byte 2147483664, past 2^31 (TFLM's "
+                       "offsets are int32)");
 
     /* The reader's findings pass through: here a bad identifier. */
     f.data[5] = 'X';
@@ -767,7 +885,7 @@ static void test_embed_refuses_models_it_cannot_write(void **state) {
                        "Model field 10 is newer than this writer: it cannot tell an offset from a scalar");
     aplan_format_error e;
     size_t size;
-    (void)aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, NULL, 0, &size, NULL, &e);
+    (void)embed_with_scratch(f.data, f.size, r.ids, offsets, 3, NULL, 0, &size, NULL, &e);
     size_t root = tw_pos(&f, "root");
     assert_int_equal(e.byte_offset, root - (size_t)(int32_t)rd32(f.data, root) + 4u + 2u * 10u);
     free_read(&r);
@@ -782,7 +900,7 @@ static void test_embed_refuses_models_it_cannot_write(void **state) {
     r = read_ok(f.data, f.size);
     expect_embed_error(&f, r.ids, offsets, 3, APLAN_E_FORMAT_UNSUPPORTED,
                        "Model.buffers: the model has none; the plan's buffer cannot follow buffer 0");
-    (void)aplan_tflite_embed(f.data, f.size, r.ids, offsets, 3, NULL, 0, &size, NULL, &e);
+    (void)embed_with_scratch(f.data, f.size, r.ids, offsets, 3, NULL, 0, &size, NULL, &e);
     assert_int_equal(e.byte_offset, tw_pos(&f, "root"));
     free_read(&r);
     tw_free(&f);
@@ -878,6 +996,7 @@ int main(void) {
         cmocka_unit_test(test_embed_replaces_a_plan_in_place),
         cmocka_unit_test(test_embed_replaces_a_shared_or_split_plan_beside_it),
         cmocka_unit_test(test_embed_moves_absolute_file_offsets),
+        cmocka_unit_test(test_embed_over_its_own_output),
         cmocka_unit_test(test_embed_size_query_and_too_small_output),
         cmocka_unit_test(test_embed_argument_errors),
         cmocka_unit_test(test_embed_refuses_models_it_cannot_write),

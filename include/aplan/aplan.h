@@ -51,8 +51,8 @@ extern "C" {
  * pkg-config file. While MAJOR is 0 a MINOR change may break the ABI (the shared library's soname carries both).
  */
 #define APLAN_VERSION_MAJOR 0
-#define APLAN_VERSION_MINOR 4
-#define APLAN_VERSION_PATCH 2
+#define APLAN_VERSION_MINOR 5
+#define APLAN_VERSION_PATCH 0
 /*
  * The oldest version whose programs compile and behave unchanged against these headers: every version from it to
  * this one is compatible at the source level (types and functions were only appended), and the CMake package
@@ -60,7 +60,7 @@ extern "C" {
  * libaplan.so.0.MINOR, so a program linked against an older MINOR's library is relinked, not rewritten.
  */
 #define APLAN_COMPATIBLE_MAJOR 0
-#define APLAN_COMPATIBLE_MINOR 2
+#define APLAN_COMPATIBLE_MINOR 5
 /** MAJOR * 10000 + MINOR * 100 + PATCH, for compile-time comparisons. */
 #define APLAN_VERSION_NUMBER (APLAN_VERSION_MAJOR * 10000 + APLAN_VERSION_MINOR * 100 + APLAN_VERSION_PATCH)
 #define APLAN_STRINGIFY_(x) #x

@@ -465,8 +465,21 @@ typedef struct aplan_tflite_embed_info {
     bool replaced;        /**< The input had an OfflineMemoryAllocation entry: it now names the new plan. */
     bool buffer_added;    /**< Model.buffers grew by one entry (plan_buffer is the last); else the old plan's
                                buffer entry was re-pointed and the buffer count is unchanged. */
+    bool front_replaced;  /**< Since 0.5: the input was an output of this function, whose front block was replaced
+                               rather than a second one put before it (the output has the input's size). */
     uint32_t reserved[4]; /**< Zero. Room for later fields without an ABI break. */
 } aplan_tflite_embed_info;
+
+/**
+ * Scratch bytes aplan_tflite_embed needs for this model: per buffer two aplan_buffer and an id (88 bytes on a 64-bit
+ * host), a bit per Model.buffers entry, the larger of aplan_tflite_read's and aplan_verify's scratch, and, when
+ * the input may be an earlier output of aplan_tflite_embed, room to rebuild its front block (at most model_size).
+ * @return APLAN_OK; APLAN_E_INVALID_ARG iff model or bytes is NULL; APLAN_E_SIZE_OVERFLOW iff the sum passes
+ *         SIZE_MAX; what aplan_tflite_embed returns for a model it cannot read. O(model_size), within the query's
+ *         work budget; no allocation.
+ */
+APLAN_API aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t model_size, size_t *bytes,
+                                                       aplan_format_error *error);
 
 /**
  * Write a copy of a model whose OfflineMemoryAllocation metadata holds a plan, in TFLM's format: int32 words
@@ -490,6 +503,22 @@ typedef struct aplan_tflite_embed_info {
  *   multiple of its largest alignment, so those alignments also hold from the start).
  *   Buffer.offset and Operator.large_custom_options_offset above 1 are offsets from the start of the file (models of
  *   more than 2 GB keep data beside the flatbuffer): they are raised by info->shift, so that data is found again.
+ *   Only Buffer tables that a tensor, a metadata entry or Model.metadata_buffer names are touched: an entry of
+ *   Model.buffers that nothing uses is never written, whatever it points at.
+ * Again over its own output (since 0.5): when the input is an output of this function (its first bytes are
+ *   exactly the front block this function writes for the model that follows them, with the input's plan), that
+ *   front block is replaced instead of a second one being put before it: the output has the input's size and
+ *   differs from it only in the plan's words, so the same plan gives the same bytes (info->front_replaced).
+ * Checked before it returns OK (since 0.5), so that it never hands back a model that TFLM or the reader would take
+ *   differently from the plan:
+ *   - the plan, by aplan_verify, as TFLM uses it: sizes rounded up to APLAN_TFLITE_ALIGNMENT, every offset a
+ *     multiple of it, no two tensors live at a common step sharing a byte, every end at most 2^31. A tensor the
+ *     input's own offline plan places keeps that offset as fixed when the new plan gives it the same one, and such
+ *     tensors may alias (TFLM accepted them so); the input's other offsets are the ones being replaced;
+ *   - the output, read back: the query's counts, every subgraph, tensor and operator (names, shapes, types, index
+ *     vectors and options where they moved to) as the input's, and aplan_tflite_read giving the input's buffers
+ *     with exactly the plan's offsets. A model whose tables overlap (a Model.buffers entry pointing into an
+ *     operator, say), where moving an absolute offset changes another table, fails here.
  *
  * @param[in]  model        the flatbuffer; any alignment; must not overlap out.
  * @param[in]  model_size   its length in bytes.
@@ -497,6 +526,9 @@ typedef struct aplan_tflite_embed_info {
  *                          then tensor, ascending).
  * @param[in]  offsets      count offsets in bytes, offsets[i] for the buffer ids[i] names (e.g. aplan_plan's).
  * @param[in]  count        the number of buffers: aplan_tflite_query's buffer_count for this model.
+ * @param[in]  scratch      aplan_tflite_embed_scratch_size bytes, APLAN_SCRATCH_ALIGN aligned; owned by the caller,
+ *                          used only during the call (the size query needs it too: it makes every check).
+ * @param[in]  scratch_size its length.
  * @param[out] out          out_capacity bytes for the output, any alignment (a model handed to TFLM must start at
  *                          a 16-byte boundary); NULL with out_capacity 0 is the size query: nothing is written but
  *                          *out_size and info, after every check the write makes.
@@ -510,8 +542,15 @@ typedef struct aplan_tflite_embed_info {
  *     out_capacity > 0, out overlaps the model, count is not the model's buffer count, an id is out of range or not
  *     after the one before it (the reader's order), or an offset is APLAN_NO_OFFSET;
  *   - every status aplan_tflite_query returns, under the same conditions;
- *   - APLAN_E_CAPACITY_EXCEEDED iff an offset is above INT32_MAX (TFLM's offsets are int32); the message names the
- *     buffer;
+ *   - APLAN_E_SCRATCH_MISALIGNED / _SCRATCH_TOO_SMALL iff scratch is not aligned or shorter than the scratch size;
+ *   - APLAN_E_INVALID_ARG also iff ids are not exactly the reader's for this model;
+ *   - APLAN_E_CAPACITY_EXCEEDED iff an offset is above INT32_MAX, or since 0.5 a tensor's end (its offset plus its
+ *     size rounded up to 16) above 2^31 (TFLM's offsets are int32); the message names the buffer;
+ *   - since 0.5, the verifier's status iff the plan breaks a rule TFLM relies on: APLAN_E_MISALIGNED_OFFSET (not a
+ *     multiple of 16), APLAN_E_OVERLAP (two live tensors share bytes), APLAN_E_SIZE_OVERFLOW; the message names
+ *     the buffers by index and id ("s0t3");
+ *   - APLAN_E_FORMAT_BAD_OFFSET also iff the output does not read back as the input with the plan (tables that
+ *     overlap in the input; the message names the subgraph, tensor or operator that reads differently);
  *   - APLAN_E_FORMAT_UNSUPPORTED iff the root Model has a field this writer does not know (an id above
  *     external_buffers, 9: a newer schema, where an offset cannot be told from a scalar), the model has no buffers
  *     (no Model.buffers, or an empty one: the plan's buffer cannot follow buffer 0, the empty buffer tensors without
@@ -521,12 +560,13 @@ typedef struct aplan_tflite_embed_info {
  *     copies (a Model vector field, a Buffer or Metadata table, an operator's large_custom_options_offset) is
  *     malformed, or an absolute file offset plus info->shift passes 2^64 - 1;
  *   - APLAN_E_OUTPUT_TOO_SMALL iff out_capacity (> 0) is below the output's size (nothing written).
- * Complexity O(model_size + count) time, O(1) stack, no recursion; no allocation.
+ * Complexity O(model_size + count log count) time (the reads within the query's work budget, the verifier's sweep),
+ * O(1) stack, no recursion; no allocation.
  */
 APLAN_API aplan_status aplan_tflite_embed(const void *model, size_t model_size, const aplan_tflite_id *ids,
-                                          const uint64_t *offsets, size_t count, void *out, size_t out_capacity,
-                                          size_t *out_size, aplan_tflite_embed_info *info,
-                                          aplan_format_error *error);
+                                          const uint64_t *offsets, size_t count, void *scratch, size_t scratch_size,
+                                          void *out, size_t out_capacity, size_t *out_size,
+                                          aplan_tflite_embed_info *info, aplan_format_error *error);
 
 /**
  * Write an id as the lifetimes CSV names it, "s<subgraph>t<tensor>", into out (always NUL-terminated when

@@ -502,6 +502,11 @@ void cli_compute_tflm_arena(cli_session *s);
 /* The section TFLM's greedy planner makes of a model carrying offsets' tensor offsets as its offline plan (it places
  * the kernels' scratch around them); 0 when it cannot be computed. */
 uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets);
+/* aplan_tflite_embed of a model's input (in->model) with offsets for its tensors, its scratch from the heap (freed
+ * before it returns): out NULL and capacity 0 is the size query, which makes every check the write makes, so
+ * `plan` asks it before advising `aplan embed`. APLAN_E_OUT_OF_MEMORY (e->message says so) when malloc fails. */
+aplan_status cli_embed(const cli_input *in, const uint64_t *offsets, void *out, size_t capacity, size_t *size,
+                       aplan_tflite_embed_info *info, aplan_format_error *e);
 /* From plan (NULL: none): s->tflm_embed_section, s->tflm_embed and s->tflm_adapter. */
 void cli_compute_tflm_figures(cli_session *s, const cli_run *plan);
 /* The known figures of s with the smallest arena (own, embedded, adapter: the first on ties); NULL when none. */

@@ -467,16 +467,15 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
     aplan_tflite_embed_info info;
     size_t need = 0;
     void *out = NULL;
-    aplan_status st = aplan_tflite_embed(data, size, in->tflite_ids, run->offsets, in->tensor_count, NULL, 0, &need,
-                                         &info, &e);
+    (void)data, (void)size; /* in->model is the same bytes */
+    aplan_status st = cli_embed(in, run->offsets, NULL, 0, &need, &info, &e);
     if (st == APLAN_OK) {
         out = malloc(need);
         if (out == NULL) {
             cli_error("out of memory");
             return CLI_EXIT_INTERNAL;
         }
-        st = aplan_tflite_embed(data, size, in->tflite_ids, run->offsets, in->tensor_count, out, need, &need, &info,
-                                &e);
+        st = cli_embed(in, run->offsets, out, need, &need, &info, &e);
     }
     if (st != APLAN_OK) {
         free(out);
@@ -486,7 +485,10 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
             return CLI_EXIT_BAD_INPUT;
         }
         cli_error("%s: cannot embed the plan of %s: %s", in->name, run->strategy->name, why);
-        return st == APLAN_E_CAPACITY_EXCEEDED ? CLI_EXIT_NO_FIT : CLI_EXIT_INTERNAL;
+        /* a plan TFLM cannot use (the verifier's rules at TFLM's alignment): --align below 16, --no-round */
+        return st == APLAN_E_CAPACITY_EXCEEDED                                   ? CLI_EXIT_NO_FIT
+               : st == APLAN_E_MISALIGNED_OFFSET || st == APLAN_E_OVERLAP || st == APLAN_E_SIZE_OVERFLOW ? CLI_EXIT_VERIFY
+                                                                                 : CLI_EXIT_INTERNAL;
     }
     bytes b = {out, need};
     int rc = cli_write_output(o->output, write_bytes, &b);

@@ -109,6 +109,21 @@ int cli_check_problem(const cli_session *s) {
     return CLI_EXIT_OK;
 }
 
+aplan_status cli_embed(const cli_input *in, const uint64_t *offsets, void *out, size_t capacity, size_t *size,
+                       aplan_tflite_embed_info *info, aplan_format_error *e) {
+    size_t bytes = 0;
+    void *scratch = NULL;
+    aplan_status st =
+        scratch_alloc(aplan_tflite_embed_scratch_size(in->model, in->model_size, &bytes, e), &bytes, &scratch);
+    if (st == APLAN_E_OUT_OF_MEMORY) snprintf(e->message, sizeof e->message, "out of memory for its scratch");
+    if (st == APLAN_OK) {
+        st = aplan_tflite_embed(in->model, in->model_size, in->tflite_ids, offsets, in->tensor_count, scratch, bytes,
+                                out, capacity, size, info, e);
+    }
+    free(scratch);
+    return st;
+}
+
 /* cli_fixed_pairs' adapter from the library's callback to the CLI's. */
 typedef struct pair_relay {
     cli_pair_found found;

@@ -267,7 +267,13 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
     char planned[256];
     if (strcmp(in->name, "-") == 0 || stem == 0) snprintf(planned, sizeof planned, "planned.tflite");
     else snprintf(planned, sizeof planned, "%.*s_planned.tflite", (int)(stem < 200u ? stem : 200u), base);
-    if (!b->searched) {
+    /* Advise embed only where it would write: the size query makes every check the write makes. */
+    aplan_format_error e;
+    size_t need = 0;
+    if (cli_embed(in, b->offsets, NULL, 0, &need, NULL, &e) != APLAN_OK) {
+        fprintf(out, "  it cannot go into the model as its offline plan (aplan embed would refuse it: %s)\n",
+                e.message);
+    } else if (!b->searched) {
         fprintf(out, "  write it into the model as its offline plan:\n    aplan embed -s %s ", name);
     } else {
         /* A search's plan depends on its budget: the command gives this plan again when the search ends the same
@@ -289,10 +295,12 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
                                                                                       : s->settings.capacity));
         fputc(' ', out);
     }
-    write_shell_word(out, in->name);
-    fputs(" -o ", out);
-    write_shell_word(out, planned);
-    fputc('\n', out);
+    if (need != 0) {
+        write_shell_word(out, in->name);
+        fputs(" -o ", out);
+        write_shell_word(out, planned);
+        fputc('\n', out);
+    }
     if (b->searched) return;
     fprintf(out, "  or plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, "
                  "docs/tflm.md):\n    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_%s());\n",

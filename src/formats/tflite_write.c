@@ -79,6 +79,7 @@ typedef struct embed {
     uint32_t offline_entries;    /* metadata entries named OfflineMemoryAllocation */
     uint32_t plan_buffer;        /* the buffer that will hold the plan */
     bool in_place;               /* re-point buffers[plan_buffer] (the old plan's); else append a buffer */
+    bool again;                  /* the input is an output of aplan_tflite_embed: its front block is replaced */
     layout at;
 } embed;
 
@@ -117,6 +118,14 @@ static void put_uoffset(uint8_t *out, uint64_t slot, uint64_t target) {
 }
 
 static uint64_t align_to(uint64_t v, uint64_t a) { return (v + a - 1u) & ~(a - 1u); }
+
+/* memcmp without libc (the device side calls only memset and memcpy). */
+static bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) return false;
+    }
+    return true;
+}
 
 /* The input position of entry i's target in a vector of uoffsets (the fb reader checked it before). */
 static uint64_t entry_target(const embed *e, const aplan__fb_vec *v, uint32_t i) {
@@ -347,13 +356,15 @@ static aplan_status move_file_offset(embed *e, size_t pos, const char *what, uin
     return APLAN_OK;
 }
 
-/* Every Buffer.offset and Operator.large_custom_options_offset, as move_file_offset. */
-static aplan_status move_file_offsets(embed *e, uint8_t *out) {
+/* Every Buffer.offset of a reached Buffer table (mark_reached) and every Operator.large_custom_options_offset, as
+ * move_file_offset. */
+static aplan_status move_file_offsets(embed *e, const uint8_t *reached, uint8_t *out) {
     aplan__fb *fb = &e->fb;
     aplan_status st = APLAN_OK;
     for (uint32_t i = 0; st == APLAN_OK && i < e->buffers.len; i++) {
         aplan__fb_table bt;
         size_t pos = 0;
+        if ((reached[i / 8u] & (1u << (i % 8u))) == 0) continue;
         aplan__fb_context(fb, 0, "buffer", i);
         st = aplan__fb_vec_table(fb, &e->buffers, i, "buffer table", &bt);
         if (st == APLAN_OK) st = aplan__fb_field(fb, &bt, BUFFER_OFFSET, 8u, "offset", &pos);
@@ -426,9 +437,10 @@ static aplan_status layout_front(embed *e, size_t model_size) {
     return APLAN_OK;
 }
 
-/* Write the front block into out (its first shift bytes); the input is already copied behind it. */
-static aplan_status write_front(embed *e, uint8_t *out, const aplan_tflite_id *ids, const uint64_t *offsets,
-                                size_t count) {
+/* Write the front block into out (its first shift bytes); the input is already copied behind it. The plan's words
+ * come from raw (4 bytes per tensor, as they lie in a model) when it is not NULL, else from ids and offsets. */
+static aplan_status write_front(embed *e, uint8_t *out, const uint8_t *raw, const aplan_tflite_id *ids,
+                                const uint64_t *offsets, size_t count) {
     const layout *at = &e->at;
     aplan__fb *fb = &e->fb;
     APLAN_MEMSET(out, 0, (size_t)at->shift);
@@ -499,31 +511,369 @@ static aplan_status write_front(embed *e, uint8_t *out, const aplan_tflite_id *i
     put32(words, 0, 0);                                    /* version */
     put32(words, 4u, e->subgraphs.len);                    /* subgraphs */
     put32(words, 8u, (uint32_t)e->tensor_count);           /* n */
+    if (raw != NULL) {
+        APLAN_MEMCPY(words + 12, raw, (size_t)(4u * e->tensor_count));
+        return APLAN_OK;
+    }
     APLAN_MEMSET(words + 12, 0xFF, (size_t)(4u * e->tensor_count)); /* -1: not planned offline */
     return place_offsets(e, ids, offsets, count, words + 12);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static aplan_status embed_model(embed *e, const void *model, size_t model_size, const aplan_tflite_id *ids,
-                                const uint64_t *offsets, size_t count, uint8_t *out, size_t out_capacity,
-                                size_t *out_size, aplan_format_error *error) {
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Scratch: the model read back, the plan verified, an earlier front block recognised                            */
+
+/* The scratch's parts, carved in this order (each APLAN_SCRATCH_ALIGN aligned):
+ *   given   count buffers: the input as the reader gives it, then the problem the plan is verified against;
+ *   back    count buffers: the output as the reader gives it;
+ *   ids     count ids: the reader's, which the caller's must equal;
+ *   reached one bit per Model.buffers entry: the Buffer tables a tensor or the metadata names;
+ *   front   the earlier front block rebuilt, when the input may be an output of this function (else 0 bytes);
+ *   work    the larger of the reader's and the verifier's scratch. */
+typedef struct parts {
+    aplan_buffer *given, *back;
+    aplan_tflite_id *ids;
+    uint8_t *reached;
+    uint8_t *front;
+    void *work;
+    size_t work_size;
+} parts;
+
+static bool carve(aplan__scratch *sc, size_t count, size_t n_buffers, size_t front, size_t work, parts *p) {
+    p->given = aplan__scratch_take(sc, count, sizeof(aplan_buffer), APLAN_SCRATCH_ALIGN);
+    p->back = aplan__scratch_take(sc, count, sizeof(aplan_buffer), APLAN_SCRATCH_ALIGN);
+    p->ids = aplan__scratch_take(sc, count, sizeof(aplan_tflite_id), APLAN_SCRATCH_ALIGN);
+    p->reached = aplan__scratch_take(sc, n_buffers / 8u + 1u, 1u, APLAN_SCRATCH_ALIGN);
+    p->front = aplan__scratch_take(sc, front, 1u, APLAN_SCRATCH_ALIGN);
+    p->work = aplan__scratch_take(sc, work, 1u, APLAN_SCRATCH_ALIGN);
+    p->work_size = work;
+    return !sc->failed;
+}
+
+/* Where the input may hold an earlier front block of this function: the end of the offline plan's data vector,
+ * rounded up to APLAN_TFLITE_EMBED_ALIGN, when a model ("TFL3") starts there. 0: it cannot. */
+static uint64_t earlier_front(embed *e, size_t model_size) {
+    if (e->offline_entries == 0 || !e->in_place) return 0;
+    aplan__fb_table bt;
+    aplan__fb_vec data;
+    aplan_format_error quiet;
+    aplan_format_error *keep = e->fb.error;
+    APLAN_MEMSET(&quiet, 0, sizeof quiet); /* the fb reader's errors are sticky */
+    e->fb.error = &quiet; /* a plan buffer without data is simply not one this function wrote */
+    bool ok = aplan__fb_vec_table(&e->fb, &e->buffers, e->plan_buffer, "buffer table", &bt) == APLAN_OK &&
+              aplan__fb_get_vector(&e->fb, &bt, BUFFER_DATA, 1u, "data", &data) == APLAN_OK;
+    e->fb.error = keep;
+    aplan__fb_context_pop(&e->fb, 0);
+    if (!ok || data.len != 12u + 4u * e->tensor_count) return 0;
+    uint64_t shift = align_to((uint64_t)data.pos + data.len, APLAN_TFLITE_EMBED_ALIGN);
+    if (shift + 8u > model_size || !same_bytes(e->fb.data + shift + 4u, (const uint8_t *)"TFL3", 4u)) return 0;
+    return shift;
+}
+
+/* The scratch embed needs for this model, and its parts' sizes. */
+static aplan_status need_scratch(embed *e, const void *model, size_t model_size, aplan_format_error *error,
+                                 aplan_tflite_info *info, size_t *front, size_t *work, size_t *bytes) {
+    aplan_status st = aplan_tflite_query(model, model_size, info, error);
+    if (st != APLAN_OK) return st;
+    APLAN_MEMSET(e, 0, sizeof *e);
+    aplan__fb_init(&e->fb, model, model_size, error);
+    st = read_model(e);
+    if (st == APLAN_OK) st = find_plan(e);
+    if (st != APLAN_OK) return st;
+    *front = (size_t)earlier_front(e, model_size);
+    aplan_problem p;
+    aplan_problem_init(&p, NULL, info->buffer_count);
+    size_t verify = 0;
+    if (aplan_verify_scratch_size(&p, &verify) != APLAN_OK) verify = SIZE_MAX;
+    *work = info->scratch_size > verify ? info->scratch_size : verify;
+    aplan__scratch sc;
+    parts unused;
+    aplan__scratch_init(&sc, NULL, SIZE_MAX);
+    if (*work == SIZE_MAX || !carve(&sc, info->buffer_count, e->buffers.len, *front, *work, &unused)) {
+        return arg_error(error, APLAN_E_SIZE_OVERFLOW, "the scratch for %u buffers passes SIZE_MAX",
+                         (uint64_t)info->buffer_count);
+    }
+    *bytes = sc.used;
+    return APLAN_OK;
+}
+
+aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t model_size, size_t *bytes,
+                                             aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    if (model == NULL || bytes == NULL) {
+        return arg_error(error, APLAN_E_INVALID_ARG, model == NULL ? "model is NULL" : "bytes is NULL");
+    }
+    *bytes = 0;
+    embed e;
     aplan_tflite_info info;
-    aplan_status st = aplan_tflite_query(model, model_size, &info, error);
+    size_t front, work;
+    aplan_status st = need_scratch(&e, model, model_size, error, &info, &front, &work, bytes);
+    if (st == APLAN_OK) APLAN_MEMSET(error, 0, sizeof *error);
+    return st;
+}
+
+/* The plan checked as TFLM will use it, with the verifier: every offset 16-aligned, sizes rounded up to 16 (TFLM's
+ * arena alignment), no two buffers sharing bytes while live, every end at most 2^31. A tensor the old offline
+ * plan placed keeps its fixed offset when the new plan gives the same one, and such tensors may alias (TFLM took
+ * them so); any other old offset is being replaced and is cleared. O(count log count) with the verifier's scratch. */
+static aplan_status verify_plan(embed *e, const parts *p, const aplan_tflite_id *ids, const uint64_t *offsets,
+                                size_t count) {
+    aplan_problem problem;
+    aplan_problem_init(&problem, p->given, count);
+    problem.alignment = APLAN_TFLITE_ALIGNMENT;
+    problem.capacity = (uint64_t)INT32_MAX + 1u; /* ends are exclusive: an int32 offset can start the last bytes */
+    problem.flags = APLAN_ROUND_SIZES;
+    uint64_t highest = 0;
+    size_t top = 0;
+    for (size_t i = 0; i < count; i++) {
+        aplan_buffer *b = &p->given[i];
+        if (b->offset != APLAN_NO_OFFSET && b->offset != offsets[i]) b->offset = APLAN_NO_OFFSET;
+        if (b->offset != APLAN_NO_OFFSET) problem.flags |= APLAN_ALLOW_FIXED_ALIAS;
+        uint64_t end;
+        if (aplan__align_up(b->size, APLAN_TFLITE_ALIGNMENT, &end) && aplan__add(end, offsets[i], &end) &&
+            end > highest) {
+            highest = end; /* the verifier's arena: every buffer's end; one that overflows is its to report */
+            top = i;
+        }
+    }
+    aplan_report r;
+    aplan_status st = aplan_verify(&problem, offsets, highest, p->work, p->work_size, &r);
+    if (st == APLAN_OK) return APLAN_OK;
+    char what[160], a[24], b[24] = "";
+    if (st == APLAN_E_CAPACITY_EXCEEDED) {
+        (void)aplan_tflite_id_format(ids[top], a, sizeof a);
+        return arg_error(e->fb.error, st,
+                         "the plan is not one TFLM can use: buffer %u (%s) ends at byte %u, past 2^31 (TFLM's "
+                         "offsets are int32)",
+                         (uint64_t)top, a, highest);
+    }
+    (void)aplan_report_format(&r, what, sizeof what);
+    (void)aplan_tflite_id_format(ids[r.buffer_a < count ? r.buffer_a : 0], a, sizeof a);
+    if (st == APLAN_E_OVERLAP || st == APLAN_E_FIXED_OVERLAP) (void)aplan_tflite_id_format(ids[r.buffer_b], b, sizeof b);
+    return arg_error(e->fb.error, st,
+                     "the plan is not one TFLM can use: %s (buffer %u is %s%s%s)", what, (uint64_t)r.buffer_a, a,
+                     b[0] != '\0' ? ", the other " : "", b);
+}
+
+/* Mark the Buffer tables a tensor, a metadata entry or Model.metadata_buffer names: only those have their
+ * Buffer.offset moved, so an entry of Model.buffers that nothing uses is never written, whatever it points at. */
+static aplan_status mark_reached(embed *e, uint8_t *reached) {
+    aplan__fb *fb = &e->fb;
+    APLAN_MEMSET(reached, 0, e->buffers.len / 8u + 1u);
+#define MARK(b) ((b) < e->buffers.len ? (void)(reached[(b) / 8u] |= (uint8_t)(1u << ((b) % 8u))) : (void)0)
+    for (uint32_t i = 0; i < e->metadata_buffer.len; i++) MARK(aplan__fb_vec_u32(fb, &e->metadata_buffer, i));
+    for (uint32_t i = 0; i < e->metadata.len; i++) {
+        aplan__fb_table mt;
+        bool offline = false;
+        uint32_t buffer = 0;
+        aplan_status st = get_metadata(e, i, &mt, &offline, &buffer);
+        if (st != APLAN_OK) return st;
+        if (!offline) MARK(buffer);
+    }
+    for (uint32_t s = 0; s < e->subgraphs.len; s++) {
+        aplan__fb_vec tensors, operators;
+        aplan_status st = get_subgraph(e, s, &tensors, &operators);
+        for (uint32_t t = 0; st == APLAN_OK && t < tensors.len; t++) {
+            aplan__fb_table tt;
+            uint32_t buffer = 0;
+            aplan__fb_context(fb, 1, "tensor", t);
+            st = aplan__fb_vec_table(fb, &tensors, t, "tensor table", &tt);
+            if (st == APLAN_OK) st = aplan__fb_get_u32(fb, &tt, TENSOR_BUFFER, "buffer", 0, &buffer);
+            MARK(buffer);
+        }
+        if (st != APLAN_OK) return st;
+    }
+#undef MARK
+    aplan__fb_context_pop(fb, 0);
+    return APLAN_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Reading the output back                                                                                       */
+
+/* A pointer the reader returned into the output is where the same one into the input moved: delta bytes later.
+ * Pointers outside the input (static names) must be equal. The end of the input counts as inside: an empty
+ * vector's data may point there. */
+typedef struct places {
+    const uint8_t *in, *out;
+    size_t in_size;
+    uint64_t delta;
+} places;
+
+static bool same_place(const places *w, const void *a, const void *b) {
+    const uint8_t *x = a, *y = b;
+    if (x == NULL || y == NULL || x < w->in || x > w->in + w->in_size) return x == y;
+    return y >= w->out && (uint64_t)(y - w->out) == (uint64_t)(x - w->in) + w->delta;
+}
+
+static bool same_text(const places *w, aplan_tflite_text a, aplan_tflite_text b) {
+    return a.size == b.size && same_place(w, a.data, b.data);
+}
+
+static bool same_indices(const places *w, aplan_tflite_indices a, aplan_tflite_indices b) {
+    return a.count == b.count && same_place(w, a.data, b.data);
+}
+
+/* Fail naming what differs (what NULL: the model's counts or buffers): the output would not read as the input with
+ * the plan. */
+static aplan_status differs(embed *e, const char *what, uint64_t a, uint64_t b) {
+    if (what == NULL) {
+        return arg_error(e->fb.error, APLAN_E_FORMAT_BAD_OFFSET,
+                         "the model reads differently once written: tables overlap, so moving a file offset "
+                         "changes another");
+    }
+    return arg_error(e->fb.error, APLAN_E_FORMAT_BAD_OFFSET,
+                     "%s %u.%u reads differently once written: tables overlap, so moving a file offset changes "
+                     "another",
+                     what, a, b);
+}
+
+/* Every fact the reader gives about the output must be the input's: the query's counts, every subgraph, tensor
+ * and operator (text and vectors where they moved to), and the buffers, with their offsets now the plan's. Within
+ * the query's work budget, as every lookup is (O(output_size)). */
+static aplan_status read_back(embed *e, const parts *p, const places *w, size_t out_size, const uint64_t *offsets,
+                              size_t count, const aplan_tflite_info *in_info) {
+    aplan_format_error quiet;
+    aplan_tflite_info out_info;
+    const void *out = w->out, *in = w->in;
+    const size_t in_size = w->in_size;
+    size_t got = 0;
+    if (aplan_tflite_query(out, out_size, &out_info, &quiet) != APLAN_OK ||
+        out_info.buffer_count != in_info->buffer_count || out_info.tensor_count != in_info->tensor_count ||
+        out_info.subgraph_count != in_info->subgraph_count ||
+        out_info.operator_count != in_info->operator_count || out_info.version != in_info->version ||
+        out_info.scratch_size > p->work_size ||
+        aplan_tflite_read(out, out_size, p->work, p->work_size, p->back, NULL, count, &got, &quiet) != APLAN_OK ||
+        got != count) {
+        return differs(e, NULL, 0, 0);
+    }
+    for (size_t i = 0; i < count; i++) {
+        const aplan_buffer *b = &p->back[i];
+        if (b->offset != offsets[i] || b->size != p->given[i].size || b->lower != p->given[i].lower ||
+            b->upper != p->given[i].upper) {
+            return differs(e, "tensor", p->ids[i].subgraph, p->ids[i].tensor);
+        }
+    }
+    for (uint32_t s = 0; s < in_info->subgraph_count; s++) {
+        aplan_tflite_subgraph_info a, b;
+        if (aplan_tflite_subgraph(in, in_size, s, &a, &quiet) != APLAN_OK ||
+            aplan_tflite_subgraph(out, out_size, s, &b, &quiet) != APLAN_OK || !same_text(w, a.name, b.name) ||
+            a.name_error != b.name_error || a.tensor_count != b.tensor_count ||
+            a.operator_count != b.operator_count || !same_indices(w, a.inputs, b.inputs) ||
+            !same_indices(w, a.outputs, b.outputs)) {
+            return differs(e, "subgraph", s, 0);
+        }
+        for (uint32_t t = 0; t < a.tensor_count; t++) {
+            aplan_tflite_tensor_info x, y;
+            const aplan_tflite_id id = {s, t};
+            if (aplan_tflite_tensor(in, in_size, id, &x, &quiet) != APLAN_OK ||
+                aplan_tflite_tensor(out, out_size, id, &y, &quiet) != APLAN_OK || !same_text(w, x.name, y.name)) {
+                return differs(e, "tensor", s, t);
+            }
+            bool same = x.type_name == y.type_name && x.elements == y.elements && x.size == y.size &&
+                        x.rank == y.rank && x.buffer == y.buffer && x.type == y.type &&
+                        x.shape_truncated == y.shape_truncated && x.has_size == y.has_size &&
+                        x.constant == y.constant && x.is_variable == y.is_variable &&
+                        x.quant_scales == y.quant_scales && x.quant_zero_points == y.quant_zero_points &&
+                        x.name_error == y.name_error;
+            for (unsigned d = 0; same && d < APLAN_TFLITE_MAX_RANK; d++) same = x.shape[d] == y.shape[d];
+            if (!same) return differs(e, "tensor", s, t);
+        }
+        for (uint32_t k = 0; k < a.operator_count; k++) {
+            aplan_tflite_operator_info x, y;
+            aplan_tflite_options_info u, v;
+            aplan_status su = aplan_tflite_options(in, in_size, s, k, &u, &quiet);
+            aplan_status sv = aplan_tflite_options(out, out_size, s, k, &v, &quiet);
+            if (aplan_tflite_operator(in, in_size, s, k, &x, &quiet) != APLAN_OK ||
+                aplan_tflite_operator(out, out_size, s, k, &y, &quiet) != APLAN_OK || !same_text(w, x.name, y.name) ||
+                !same_indices(w, x.inputs, y.inputs) || !same_indices(w, x.outputs, y.outputs) ||
+                x.builtin_code != y.builtin_code || x.opcode_index != y.opcode_index || x.calls[0] != y.calls[0] ||
+                x.calls[1] != y.calls[1] || x.custom != y.custom || su != sv ||
+                (su == APLAN_OK && (u.type != v.type || u.has_table != v.has_table || !same_text(w, u.custom, v.custom) ||
+                                    !same_indices(w, u.intermediates, v.intermediates)))) {
+                return differs(e, "operator", s, k);
+            }
+        }
+    }
+    return APLAN_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+static aplan_status embed_model(embed *e, const void *model, size_t model_size, const aplan_tflite_id *ids,
+                                const uint64_t *offsets, size_t count, void *scratch, size_t scratch_size,
+                                uint8_t *out, size_t out_capacity, size_t *out_size, aplan_format_error *error) {
+    aplan_tflite_info info;
+    size_t front = 0, work = 0, bytes = 0;
+    aplan_status st = need_scratch(e, model, model_size, error, &info, &front, &work, &bytes);
     if (st != APLAN_OK) return st;
     if (count != info.buffer_count) {
         return arg_error(error, APLAN_E_INVALID_ARG, "count is %u, the model has %u buffers", (uint64_t)count,
                          (uint64_t)info.buffer_count);
     }
-    APLAN_MEMSET(e, 0, sizeof *e);
-    aplan__fb_init(&e->fb, model, model_size, error);
-    st = read_model(e);
-    if (st == APLAN_OK) st = find_plan(e);
-    if (st == APLAN_OK) st = place_offsets(e, ids, offsets, count, NULL);
-    if (st == APLAN_OK) st = layout_front(e, model_size);
-    if (st == APLAN_OK) st = move_file_offsets(e, NULL);
+    if ((st = aplan__scratch_check(scratch, scratch_size, bytes)) != APLAN_OK) {
+        if (st == APLAN_E_SCRATCH_MISALIGNED) return arg_error(error, st, "scratch is not 8-byte aligned");
+        return arg_error(error, st, "scratch is %u bytes, aplan_tflite_embed_scratch_size asks for %u",
+                         (uint64_t)scratch_size, (uint64_t)bytes);
+    }
+    aplan__scratch sc;
+    parts p;
+    aplan__scratch_init(&sc, scratch, scratch_size);
+    const bool carved = carve(&sc, count, e->buffers.len, front, work, &p);
+    APLAN_ASSERT(carved); /* the size was checked above */
+    (void)carved;
+    size_t got = 0;
+    st = aplan_tflite_read(model, model_size, p.work, p.work_size, p.given, p.ids, count, &got, error);
     if (st != APLAN_OK) return st;
-    size_t need = (size_t)e->at.shift + model_size;
+    st = place_offsets(e, ids, offsets, count, NULL);
+    for (size_t i = 0; st == APLAN_OK && i < count; i++) {
+        if (ids[i].subgraph != p.ids[i].subgraph || ids[i].tensor != p.ids[i].tensor) {
+            st = arg_error(error, APLAN_E_INVALID_ARG, "ids[%u] is s%ut%u where the reader gives s%ut%u",
+                           (uint64_t)i, (uint64_t)ids[i].subgraph, (uint64_t)ids[i].tensor,
+                           (uint64_t)p.ids[i].subgraph, (uint64_t)p.ids[i].tensor);
+        }
+    }
+    if (st == APLAN_OK) st = verify_plan(e, &p, ids, offsets, count);
+    if (st != APLAN_OK) return st;
+
+    /* An input this function wrote (its front block, then a model) gets a new front block in place of the old one
+     * rather than a second one before it: the inner model's front block with the input's own plan must be the
+     * input's first bytes exactly. The inner model's absolute offsets already include the shift, which stays. */
+    const uint8_t *base = model;
+    size_t base_size = model_size;
+    bool again = false;
+    if (front != 0) {
+        embed inner;
+        aplan_format_error quiet;
+        aplan_tflite_info inner_info;
+        APLAN_MEMSET(&inner, 0, sizeof inner);
+        APLAN_MEMSET(&quiet, 0, sizeof quiet);
+        aplan__fb_init(&inner.fb, base + front, model_size - front, &quiet);
+        again = aplan_tflite_query(base + front, model_size - front, &inner_info, &quiet) == APLAN_OK &&
+                read_model(&inner) == APLAN_OK && find_plan(&inner) == APLAN_OK &&
+                layout_front(&inner, model_size - front) == APLAN_OK && inner.at.shift == front &&
+                inner.tensor_count == e->tensor_count;
+            if (again) { /* the input's plan words, where inner's would go (inside the first front bytes) */
+            const uint8_t *raw = e->fb.data + inner.at.data + 16u;
+            again = write_front(&inner, p.front, raw, NULL, NULL, 0) == APLAN_OK && same_bytes(p.front, base, front);
+        }
+        if (again) {
+            inner.fb.error = error;
+            inner.again = true;
+            *e = inner;
+            base += front;
+            base_size -= front;
+        }
+    }
+    if (!again) {
+        st = layout_front(e, model_size);
+        if (st == APLAN_OK) st = mark_reached(e, p.reached);
+        if (st == APLAN_OK) st = move_file_offsets(e, p.reached, NULL);
+        if (st != APLAN_OK) return st;
+    }
+    size_t need = (size_t)e->at.shift + base_size;
     if (out == NULL) {
         *out_size = need;
         return APLAN_OK;
@@ -533,16 +883,20 @@ static aplan_status embed_model(embed *e, const void *model, size_t model_size, 
         return aplan__fb_fail(&e->fb, APLAN_E_OUTPUT_TOO_SMALL, 0, "the output needs %u bytes, out_capacity is %u",
                               (uint64_t)need, (uint64_t)out_capacity);
     }
-    if (model_size > 0) APLAN_MEMCPY(out + e->at.shift, model, model_size);
-    st = write_front(e, out, ids, offsets, count);
-    if (st == APLAN_OK) st = move_file_offsets(e, out);
+    if (base_size > 0) APLAN_MEMCPY(out + e->at.shift, base, base_size);
+    st = write_front(e, out, NULL, ids, offsets, count);
+    if (st == APLAN_OK && !again) st = move_file_offsets(e, p.reached, out);
+    if (st != APLAN_OK) return st;
+    places w = {model, out, model_size, again ? 0u : e->at.shift};
+    st = read_back(e, &p, &w, need, offsets, count, &info);
     if (st == APLAN_OK) *out_size = need;
     return st;
 }
 
 aplan_status aplan_tflite_embed(const void *model, size_t model_size, const aplan_tflite_id *ids,
-                                const uint64_t *offsets, size_t count, void *out, size_t out_capacity,
-                                size_t *out_size, aplan_tflite_embed_info *info, aplan_format_error *error) {
+                                const uint64_t *offsets, size_t count, void *scratch, size_t scratch_size, void *out,
+                                size_t out_capacity, size_t *out_size, aplan_tflite_embed_info *info,
+                                aplan_format_error *error) {
     aplan_format_error local;
     if (error == NULL) error = &local;
     if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
@@ -559,8 +913,8 @@ aplan_status aplan_tflite_embed(const void *model, size_t model_size, const apla
         return arg_error(error, APLAN_E_INVALID_ARG, "out overlaps the model");
     }
     embed e;
-    aplan_status st = embed_model(&e, model, model_size, ids, offsets, count, (uint8_t *)out, out_capacity, out_size,
-                                  error);
+    aplan_status st = embed_model(&e, model, model_size, ids, offsets, count, scratch, scratch_size, (uint8_t *)out,
+                                  out_capacity, out_size, error);
     if (st != APLAN_OK) {
         if (st != APLAN_E_OUTPUT_TOO_SMALL) *out_size = 0;
         return st;
@@ -571,8 +925,9 @@ aplan_status aplan_tflite_embed(const void *model, size_t model_size, const apla
         info->tensor_count = (size_t)e.tensor_count;
         info->planned_count = count;
         info->plan_buffer = e.plan_buffer;
-        info->replaced = e.offline_entries > 0;
-        info->buffer_added = !e.in_place;
+        info->replaced = e.offline_entries > 0 || e.again;
+        info->buffer_added = !e.in_place && !e.again;
+        info->front_replaced = e.again;
     }
     APLAN_MEMSET(error, 0, sizeof *error);
     return APLAN_OK;

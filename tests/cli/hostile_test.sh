@@ -161,6 +161,36 @@ line err "aplan: embed: unknown strategy 'lienar'; did you mean 'linear'? known:
 run 2 1000 "$A" plan -s "" --capacity 1 "$T/missing.csv"
 line err "aplan: plan: empty strategy list (-s NAME[,NAME...], all or auto; see \`aplan list\`)"
 
+# --- embed never writes a model that reads differently from its plan (issue 21) ------------------------------------
+# Tables that overlap (make_models' ties_overlap.tflite, ties.tflite with one byte changed): moving a Buffer's file
+# offset would rewrite a tensor's type. plan reads it; embed refuses it, exit 3, and writes nothing.
+E=$T/embed
+mkdir "$E"
+cp "$IN/ties_overlap.tflite" "$E/overlap.tflite"
+run 0 1000 "$A" plan -s greedy_by_size "$E/overlap.tflite" # the reader takes it
+before=$(ls -A "$E" | tr '\n' ' ')
+run 3 1000 "$A" embed -s greedy_by_size "$E/overlap.tflite" -o "$E/overlap_planned.tflite"
+line err "aplan: $E/overlap.tflite: cannot embed a plan: byte 0: the model reads differently once written: tables overlap, so moving a file offset changes another"
+only "$E" "$before" # neither the output nor a temporary file
+# A plan TFLM cannot use (ties4.tflite at -a 4: offsets 8, 12, 20): refused, exit 5; and plan, whose plan beats
+# TFLM's own by 4 bytes, does not advise writing it.
+run 5 1000 "$A" embed -a 4 -s greedy_by_size "$IN/ties4.tflite" -o "$E/ties4.tflite"
+line err "aplan: $IN/ties4.tflite: cannot embed the plan of greedy_by_size: the plan is not one TFLM can use: buffer 1: offset 8 is not a multiple of its alignment 16 (buffer 1 is s0t1)"
+run 0 1000 "$A" plan -a 4 -s greedy_by_size "$IN/ties4.tflite"
+line out "  it cannot go into the model as its offline plan (aplan embed would refuse it: the plan is not one TFLM can use: buffer 1: offset 8 is not a multiple of its alignment 16 (buffer 1 is s0t1))"
+lacks out "aplan embed -s"
+# Embedding over its own output, 30 times: the file keeps its size and, with the same plan, its bytes.
+run 0 2000 "$A" embed -s greedy_by_size "$CHAIN" -o "$E/again.tflite"
+cp "$E/again.tflite" "$E/again1.tflite"
+k=0
+while [ $k -lt 30 ]; do
+    "$A" embed --force -s greedy_by_size "$E/again.tflite" -o "$E/again.tflite" >/dev/null 2>&1 || break
+    k=$((k + 1))
+done
+checks=$((checks + 1))
+cmp -s "$E/again.tflite" "$E/again1.tflite" || fail "30 embeds over its own output changed the model ($k ran)"
+rm -rf "$E"
+
 # --- writes that fail: a message with the reason, exit 6, nothing damaged ------------------------------------------
 "$A" plan -s greedy_by_size -f csv "$I12" >"$T/plan12.csv"
 if [ -w /dev/full ]; then
@@ -295,6 +325,7 @@ done <<EOF
 4|1000|example --capacity 1K
 4|1000|embed --capacity 1K $MODEL -o $T/e4.tflite
 5|1000|verify $I12 $T/bad_plan.csv
+5|1000|embed -a 4 -s greedy_by_size $IN/ties4.tflite -o $T/e5.tflite
 6|1000|plan $T/missing.csv
 6|1000|example -o $T/no/dir/x
 6|1000|verify $I12 $T/missing.csv

@@ -1,7 +1,8 @@
 /*
  * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
- * writes DIR/chain.tflite, DIR/ties.tflite, DIR/offline.tflite, DIR/badnames.tflite, DIR/names.tflite and
+ * writes DIR/chain.tflite, DIR/ties.tflite, DIR/ties4.tflite, DIR/ties_overlap.tflite, DIR/offline.tflite,
+ * DIR/badnames.tflite, DIR/names.tflite and
  * DIR/huge.tflite; exit 0, or 1
  * with a message
  * when a file cannot be written.
@@ -92,6 +93,23 @@ static int write_model(const char *dir, const char *name, const tw_model *m, con
     return write_model_broken(dir, name, m, names, n_names, custom, n_custom, NULL, NULL, 0);
 }
 
+/* DIR/name, a copy of DIR/from with byte `at` set to value. */
+static int write_mutant(const char *dir, const char *from, const char *name, long at, unsigned char value) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, from);
+    FILE *in = fopen(path, "rb");
+    unsigned char data[65536];
+    size_t size = in != NULL ? fread(data, 1, sizeof data, in) : 0;
+    if (in != NULL) fclose(in);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *out = size > (size_t)at ? fopen(path, "wb") : NULL;
+    data[at] = value;
+    int ok = out != NULL && fwrite(data, 1, size, out) == size;
+    if (out != NULL) ok = fclose(out) == 0 && ok;
+    if (!ok) fprintf(stderr, "make_models: cannot write %s\n", path);
+    return ok;
+}
+
 static const int32_t in_0[] = {0}, in_0_1[] = {0, 1}, in_2_3[] = {2, 3}, in_2_4[] = {2, 4}, in_5_6[] = {5, 6};
 static const int32_t in_3[] = {3}, in_2[] = {2}, out_1[] = {1}, out_2[] = {2}, out_3[] = {3}, out_4[] = {4};
 static const int32_t out_5[] = {5}, out_7[] = {7};
@@ -137,16 +155,30 @@ static int chain(const char *dir) {
            write_model_broken(dir, "badnames.tflite", &m, names, 8, NULL, 0, &main_name, broken, 2);
 }
 
+static const tw_opcode ties_codes[] = {{CUSTOM, CUSTOM}, {CUSTOM, CUSTOM}, {CUSTOM, CUSTOM},
+                                      {FULLY_CONNECTED, FULLY_CONNECTED}};
+static const tw_op ties_ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0}, {1, in_0, 1, out_3, 1, 0, {0, 0}, 0},
+                                 {2, in_3, 1, out_2, 1, 0, {0, 0}, 0}, {3, in_2_3, 2, out_4, 1, 0, {0, 0}, 0}};
+
+/* ties4.tflite: ties.tflite with a quarter of the bytes (8, 8, 12, 8, 4), for plans at alignment 4 that TFLM cannot
+ * take: at -a 4 greedy_by_size gives s0t2 0, s0t0 0, s0t1 8, s0t3 12, s0t4 20 (24 bytes), TFLM's order 28; offsets
+ * 8, 12 and 20 are not multiples of 16, so `embed` refuses the plan and `plan` does not advise it. */
+static int ties4(const char *dir) {
+    static const int32_t s8[] = {8}, s12[] = {12};
+    static const tw_tensor tensors[] = {{s8, 1, INT8, 0, false}, {s8, 1, INT8, 0, false}, {s12, 1, INT8, 0, false},
+                                        {s8, 1, INT8, 0, false}, {NULL, 0, INT32, 0, false}};
+    static const tw_subgraph sg[] = {{tensors, 5, in_0, 1, out_4, 1, ties_ops, 4}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model m = {3, ties_codes, 4, sg, 1, buffers, 1, NULL, 0};
+    return write_model(dir, "ties4.tflite", &m, NULL, 0, NULL, 0);
+}
+
 static int ties(const char *dir) {
     static const int32_t s16[] = {16}, s12[] = {12};
-    static const tw_opcode codes[] = {{CUSTOM, CUSTOM}, {CUSTOM, CUSTOM}, {CUSTOM, CUSTOM},
-                                      {FULLY_CONNECTED, FULLY_CONNECTED}};
     static const tw_tensor tensors[] = {{s16, 1, INT16, 0, false}, {s16, 1, INT16, 0, false},
                                         {s12, 1, INT32, 0, false}, {s16, 1, INT16, 0, false},
                                         {NULL, 0, INT64, 0, false}};
-    static const tw_op ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0}, {1, in_0, 1, out_3, 1, 0, {0, 0}, 0},
-                                {2, in_3, 1, out_2, 1, 0, {0, 0}, 0}, {3, in_2_3, 2, out_4, 1, 0, {0, 0}, 0}};
-    static const tw_subgraph sg[] = {{tensors, 5, in_0, 1, out_4, 1, ops, 4}};
+    static const tw_subgraph sg[] = {{tensors, 5, in_0, 1, out_4, 1, ties_ops, 4}};
     static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
     static const tw_string names[] = {{0, 0, "frame", 0},
                                       {0, 1, "window", 0},
@@ -154,8 +186,12 @@ static int ties(const char *dir) {
                                       {0, 3, "spectrum", 0},
                                       {0, 4, "features", 0}};
     static const tw_string custom[] = {{0, 0, "Window", 0}, {0, 1, "Spectrum", 0}, {0, 2, "Energy", 0}};
-    const tw_model m = {3, codes, 4, sg, 1, buffers, 1, NULL, 0};
-    return write_model(dir, "ties.tflite", &m, names, 5, custom, 3);
+    const tw_model m = {3, ties_codes, 4, sg, 1, buffers, 1, NULL, 0};
+    /* ties_overlap.tflite: byte 220 set from 16 to 116 (a mutant fuzz/embed_mutants --show 1 found). The reader
+     * takes it (every tensor now constant, its data beside the flatbuffer), but its tables overlap: moving the
+     * Buffer's absolute file offset, as embed must, would rewrite tensor 0's type. embed refuses it. */
+    return write_model(dir, "ties.tflite", &m, names, 5, custom, 3) &&
+           write_mutant(dir, "ties.tflite", "ties_overlap.tflite", 220, 116);
 }
 
 /* names.tflite: subgraph 0 runs ADD (t0 -> t1), WHILE (cond 1, body 2; t1 -> t2) and the custom operator
@@ -202,5 +238,5 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: make_models DIR\n");
         return 1;
     }
-    return chain(argv[1]) && ties(argv[1]) && names_model(argv[1]) && huge(argv[1]) ? 0 : 1;
+    return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) ? 0 : 1;
 }
