@@ -14,8 +14,8 @@
  * An output that breaks the second rule is a bad output: the program prints it and exits 1 after the table.
  *
  * Prints one row per model: mutants, how many the reader accepted, how many were planned, embedded, refused (and
- * of those, how many by the read-back: tables that overlap), bad outputs; --show 1 also prints each mutant the
- * read-back refused ("MODEL: byte AT: OLD -> NEW"), to make a test case of. Deterministic for a seed (xorshift64*).
+ * of those, how many because tables overlap a file offset that moves, and how many by the read-back), bad outputs;
+ * --show 1 also prints each mutant those two refused ("MODEL: byte AT: OLD -> NEW: message"), to make a test of. Deterministic for a seed (xorshift64*).
  * Host tool: reads files, allocates; O(N x model size) time.
  */
 #include <stdbool.h>
@@ -28,10 +28,11 @@
 #include "aplan/tflite.h"
 
 typedef struct counts {
-    size_t mutants, read, planned, embedded, refused, read_back_refused, bad;
+    size_t mutants, read, planned, embedded, refused, overlap_refused, read_back_refused, bad;
 } counts;
 
 static uint64_t rng_state;
+static size_t refusals[128]; /* by status, over every model */
 static bool show;
 
 static uint64_t next_random(void) { /* xorshift64* */
@@ -157,6 +158,11 @@ static bool check_mutant(const uint8_t *model, const uint8_t *m, size_t size, co
     }
     if (st != APLAN_OK) {
         c->refused++;
+        refusals[(unsigned)st < 128u ? (unsigned)st : 127u]++;
+        if (strstr(e.message, "tables overlap") != NULL && strstr(e.message, "reads differently") == NULL) {
+            c->overlap_refused++;
+            if (show) printf("%s: byte %zu: %u -> %u: %s\n", name, at, (unsigned)model[at], (unsigned)m[at], e.message);
+        }
         if (strstr(e.message, "reads differently") != NULL) {
             c->read_back_refused++;
             if (show) printf("%s: byte %zu: %u -> %u: %s\n", name, at, (unsigned)model[at], (unsigned)m[at], e.message);
@@ -233,8 +239,8 @@ int main(int argc, char **argv) {
         return 77;
     }
     counts all = {0};
-    printf("%-40s %8s %8s %8s %8s %8s %10s %4s\n", "model", "mutants", "read", "planned", "embedded", "refused",
-           "read-back", "bad");
+    printf("%-40s %8s %8s %8s %8s %8s %8s %10s %4s\n", "model", "mutants", "read", "planned", "embedded", "refused",
+           "overlap", "read-back", "bad");
     for (int a = first; a < argc; a++) {
         size_t size = 0;
         uint8_t *model = read_file(argv[a], &size);
@@ -261,16 +267,20 @@ int main(int argc, char **argv) {
             (void)check_mutant(model, m, size, strategy, &c, argv[a], at);
         }
         const char *slash = strrchr(argv[a], '/');
-        printf("%-40s %8zu %8zu %8zu %8zu %8zu %10zu %4zu\n", slash ? slash + 1 : argv[a], c.mutants, c.read,
-               c.planned, c.embedded, c.refused, c.read_back_refused, c.bad);
+        printf("%-40s %8zu %8zu %8zu %8zu %8zu %8zu %10zu %4zu\n", slash ? slash + 1 : argv[a], c.mutants, c.read,
+               c.planned, c.embedded, c.refused, c.overlap_refused, c.read_back_refused, c.bad);
         all.mutants += c.mutants, all.read += c.read, all.planned += c.planned, all.embedded += c.embedded;
-        all.refused += c.refused, all.read_back_refused += c.read_back_refused, all.bad += c.bad;
+        all.refused += c.refused, all.overlap_refused += c.overlap_refused;
+        all.read_back_refused += c.read_back_refused, all.bad += c.bad;
         free(where);
         free(m);
         free(mask);
         free(model);
     }
-    printf("%-40s %8zu %8zu %8zu %8zu %8zu %10zu %4zu\n", "all", all.mutants, all.read, all.planned, all.embedded,
-           all.refused, all.read_back_refused, all.bad);
+    printf("%-40s %8zu %8zu %8zu %8zu %8zu %8zu %10zu %4zu\n", "all", all.mutants, all.read, all.planned,
+           all.embedded, all.refused, all.overlap_refused, all.read_back_refused, all.bad);
+    for (unsigned s = 0; s < 128u; s++) {
+        if (refusals[s] > 0) printf("refused with %s: %zu\n", aplan_status_str((aplan_status)s), refusals[s]);
+    }
     return all.bad == 0 ? 0 : 1;
 }

@@ -965,6 +965,35 @@ static void test_embed_round_trips_corpus_models(void **state) {
     }
 }
 
+/* A model whose tables overlap (tests/cli/make_models' ties_overlap.tflite, committed as a fuzz seed): a Buffer table
+ * lies on tensor 0's, so moving its file offset would rewrite the tensor. Refused before anything is written,
+ * naming both; the size query says the same. */
+static void test_embed_refuses_tables_that_overlap(void **state) {
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/seed-hostile-embed-overlap.tflite", getenv("APLAN_TFLITE_CORPUS"));
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    uint8_t data[4096];
+    size_t size = fread(data, 1, sizeof data, fp);
+    fclose(fp);
+    model_read r = read_ok(data, size); /* the reader takes it: every tensor is constant, 0 buffers */
+    assert_int_equal(r.count, 0);
+    uint8_t out[8192];
+    size_t got = 7;
+    aplan_format_error e;
+    for (int write = 0; write < 2; write++) {
+        aplan_status st = embed_with_scratch(data, size, r.ids, NULL, 0, write ? out : NULL, write ? sizeof out : 0,
+                                             &got, NULL, &e);
+        assert_int_equal(st, APLAN_E_FORMAT_BAD_OFFSET);
+        assert_int_equal(got, 0);
+        assert_int_equal(e.byte_offset, 344);
+        assert_string_equal(e.message, "the file offset at byte 344 (of the Buffer table at byte 336) lies in a "
+                                       "tensor at bytes 336-356: tables overlap");
+    }
+    free_read(&r);
+}
+
 /* Every model in the shared folder. */
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
@@ -1001,6 +1030,7 @@ int main(void) {
         cmocka_unit_test(test_embed_argument_errors),
         cmocka_unit_test(test_embed_refuses_models_it_cannot_write),
         cmocka_unit_test(test_embed_round_trips_corpus_models),
+        cmocka_unit_test(test_embed_refuses_tables_that_overlap),
         cmocka_unit_test(test_embed_round_trips_every_shared_model),
     };
     return cmocka_run_group_tests_name("tflite_write", tests, NULL, NULL);

@@ -472,7 +472,8 @@ typedef struct aplan_tflite_embed_info {
 
 /**
  * Scratch bytes aplan_tflite_embed needs for this model: per buffer two aplan_buffer and an id (88 bytes on a 64-bit
- * host), a bit per Model.buffers entry, the larger of aplan_tflite_read's and aplan_verify's scratch, and, when
+ * host), a bit and 8 bytes per Model.buffers entry, 8 bytes per operator listed in a subgraph (the file offsets
+ * that may move), the larger of aplan_tflite_read's and aplan_verify's scratch, and, when
  * the input may be an earlier output of aplan_tflite_embed, room to rebuild its front block (at most model_size).
  * @return APLAN_OK; APLAN_E_INVALID_ARG iff model or bytes is NULL; APLAN_E_SIZE_OVERFLOW iff the sum passes
  *         SIZE_MAX; what aplan_tflite_embed returns for a model it cannot read. O(model_size), within the query's
@@ -504,7 +505,10 @@ APLAN_API aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t
  *   Buffer.offset and Operator.large_custom_options_offset above 1 are offsets from the start of the file (models of
  *   more than 2 GB keep data beside the flatbuffer): they are raised by info->shift, so that data is found again.
  *   Only Buffer tables that a tensor, a metadata entry or Model.metadata_buffer names are touched: an entry of
- *   Model.buffers that nothing uses is never written, whatever it points at.
+ *   Model.buffers that nothing uses is never written, whatever it points at. A file offset that moves must lie in
+ *   no other part the reader knows (the Model table and its vectors, operator codes, buffers and their data,
+ *   metadata, subgraphs, tensors with their shapes, names and quantization, operators with their index vectors and
+ *   options): standard builders never let tables overlap, and a file that does is refused, naming both.
  * Again over its own output (since 0.5): when the input is an output of this function (its first bytes are
  *   exactly the front block this function writes for the model that follows them, with the input's plan), that
  *   front block is replaced instead of a second one being put before it: the output has the input's size and
@@ -516,9 +520,8 @@ APLAN_API aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t
  *     input's own offline plan places keeps that offset as fixed when the new plan gives it the same one, and such
  *     tensors may alias (TFLM accepted them so); the input's other offsets are the ones being replaced;
  *   - the output, read back: the query's counts, every subgraph, tensor and operator (names, shapes, types, index
- *     vectors and options where they moved to) as the input's, and aplan_tflite_read giving the input's buffers
- *     with exactly the plan's offsets. A model whose tables overlap (a Model.buffers entry pointing into an
- *     operator, say), where moving an absolute offset changes another table, fails here.
+ *     vectors and options where they moved to) as the input's (a lookup that fails on the input failing the same
+ *     way), and aplan_tflite_read giving the input's buffers with exactly the plan's offsets.
  *
  * @param[in]  model        the flatbuffer; any alignment; must not overlap out.
  * @param[in]  model_size   its length in bytes.
@@ -549,8 +552,9 @@ APLAN_API aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t
  *   - since 0.5, the verifier's status iff the plan breaks a rule TFLM relies on: APLAN_E_MISALIGNED_OFFSET (not a
  *     multiple of 16), APLAN_E_OVERLAP (two live tensors share bytes), APLAN_E_SIZE_OVERFLOW; the message names
  *     the buffers by index and id ("s0t3");
- *   - APLAN_E_FORMAT_BAD_OFFSET also iff the output does not read back as the input with the plan (tables that
- *     overlap in the input; the message names the subgraph, tensor or operator that reads differently);
+ *   - APLAN_E_FORMAT_BAD_OFFSET also iff a file offset that moves lies in another part the reader knows (the
+ *     message names the byte, the table it belongs to and the part it lies in), or the output does not read back
+ *     as the input with the plan (the message names the subgraph, tensor or operator that reads differently);
  *   - APLAN_E_FORMAT_UNSUPPORTED iff the root Model has a field this writer does not know (an id above
  *     external_buffers, 9: a newer schema, where an offset cannot be told from a scalar), the model has no buffers
  *     (no Model.buffers, or an empty one: the plan's buffer cannot follow buffer 0, the empty buffer tensors without
@@ -560,7 +564,8 @@ APLAN_API aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t
  *     copies (a Model vector field, a Buffer or Metadata table, an operator's large_custom_options_offset) is
  *     malformed, or an absolute file offset plus info->shift passes 2^64 - 1;
  *   - APLAN_E_OUTPUT_TOO_SMALL iff out_capacity (> 0) is below the output's size (nothing written).
- * Complexity O(model_size + count log count) time (the reads within the query's work budget, the verifier's sweep),
+ * Complexity O(model_size + count log count + M log M) time, M the file offsets that move (0 for a model with no
+ * data beside the flatbuffer): the reads within the query's work budget, the verifier's sweep, the overlap check;
  * O(1) stack, no recursion; no allocation.
  */
 APLAN_API aplan_status aplan_tflite_embed(const void *model, size_t model_size, const aplan_tflite_id *ids,

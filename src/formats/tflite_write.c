@@ -29,6 +29,7 @@
 
 enum {
     MODEL_VERSION = 0,
+    MODEL_OPERATOR_CODES = 1,
     MODEL_SUBGRAPHS = 2,
     MODEL_DESCRIPTION = 3,
     MODEL_BUFFERS = 4,
@@ -81,6 +82,9 @@ typedef struct embed {
     bool in_place;               /* re-point buffers[plan_buffer] (the old plan's); else append a buffer */
     bool again;                  /* the input is an output of aplan_tflite_embed: its front block is replaced */
     layout at;
+    uint32_t *moved_at;          /* the dry run's file offsets that move: their positions (NULL: not collected), */
+    uint32_t *moved_owner;       /* the table each lies in (OWNER), */
+    size_t moved, moved_cap;     /* their count and room (a slot reached twice is listed twice) */
 } embed;
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -340,10 +344,15 @@ static aplan_status place_offsets(embed *e, const aplan_tflite_id *ids, const ui
     return st;
 }
 
-/* One absolute file offset (a u64 field at input position pos, `what` naming it): check that it still fits once
- * the input moves by shift, and with out write the moved value. Read from the input, so a table reached twice
- * is written the same way twice. */
-static aplan_status move_file_offset(embed *e, size_t pos, const char *what, uint8_t *out) {
+/* Who holds a file offset that moves: its table's position and kind, in one word (positions are below 2^31). */
+enum { OWNER_BUFFER = 0, OWNER_OPERATOR = 1 };
+#define OWNER(pos, kind) ((size_t)(pos) * 2u + (kind))
+
+/* One absolute file offset (a u64 field at input position pos of the table owner names, `what` naming it): check that
+ * it still fits once the input moves by shift, and with out write the moved value; without out, note it for the
+ * overlap check when e->moved_at is set. Read from the input, so a table reached twice is written the same way
+ * twice. */
+static aplan_status move_file_offset(embed *e, size_t pos, size_t owner, const char *what, uint8_t *out) {
     if (pos == 0) return APLAN_OK;
     uint64_t v = aplan__fb_u64(&e->fb, pos);
     if (v <= 1u) return APLAN_OK; /* 0: none; 1: a placeholder (the schema: "only valid if > 1") */
@@ -353,6 +362,11 @@ static aplan_status move_file_offset(embed *e, size_t pos, const char *what, uin
                               "%s %u plus the %u-byte front block passes 2^64 - 1", what, v, e->at.shift);
     }
     if (out != NULL) put64(out, e->at.shift + pos, moved);
+    if (out == NULL && e->moved_at != NULL) {
+        APLAN_ASSERT(e->moved < e->moved_cap);
+        e->moved_at[e->moved] = (uint32_t)pos;
+        e->moved_owner[e->moved++] = (uint32_t)owner;
+    }
     return APLAN_OK;
 }
 
@@ -368,7 +382,7 @@ static aplan_status move_file_offsets(embed *e, const uint8_t *reached, uint8_t 
         aplan__fb_context(fb, 0, "buffer", i);
         st = aplan__fb_vec_table(fb, &e->buffers, i, "buffer table", &bt);
         if (st == APLAN_OK) st = aplan__fb_field(fb, &bt, BUFFER_OFFSET, 8u, "offset", &pos);
-        if (st == APLAN_OK) st = move_file_offset(e, pos, "offset", out);
+        if (st == APLAN_OK) st = move_file_offset(e, pos, OWNER(bt.pos, OWNER_BUFFER), "offset", out);
     }
     for (uint32_t s = 0; st == APLAN_OK && s < e->subgraphs.len; s++) {
         aplan__fb_vec tensors, operators;
@@ -382,10 +396,205 @@ static aplan_status move_file_offsets(embed *e, const uint8_t *reached, uint8_t 
                 st = aplan__fb_field(fb, &ot, OPERATOR_LARGE_CUSTOM_OPTIONS_OFFSET, 8u, "large_custom_options_offset",
                                      &pos);
             }
-            if (st == APLAN_OK) st = move_file_offset(e, pos, "large_custom_options_offset", out);
+            if (st == APLAN_OK) {
+                st = move_file_offset(e, pos, OWNER(ot.pos, OWNER_OPERATOR), "large_custom_options_offset", out);
+            }
         }
     }
     aplan__fb_context_pop(fb, 0);
+    return st;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Tables that overlap a file offset that moves                                                                  */
+/*
+ * A standard builder never lets two tables share bytes; a hostile file can make a Buffer (or an Operator) table
+ * overlap another table or vector, and then moving its file offset in the copy rewrites that other part too (an
+ * operator's inputs, a tensor's type, a convolution's stride). Before writing, every part the reader knows (the
+ * Model table and its vectors, operator codes, buffers and their data, metadata, subgraphs, tensors with their
+ * shapes, names and quantization, operators with their index vectors and options) is checked against the offsets
+ * that move, sorted: one binary search per part reached, within the query's work budget. Nothing moves in the
+ * models of 2 GB or less that keep no data beside the flatbuffer, so for them this costs nothing.
+ */
+
+enum {
+    OPCODE_CUSTOM_CODE = 1,
+    SUBGRAPH_INPUTS = 1, SUBGRAPH_OUTPUTS = 2, SUBGRAPH_NAME = 4,
+    TENSOR_SHAPE = 0, TENSOR_NAME = 3, TENSOR_QUANTIZATION = 4,
+    QUANT_MIN = 0, QUANT_MAX = 1, QUANT_SCALE = 2, QUANT_ZERO_POINT = 3,
+    OPERATOR_INPUTS = 1, OPERATOR_OUTPUTS = 2, OPERATOR_BUILTIN_OPTIONS = 4, OPERATOR_CUSTOM_OPTIONS = 5,
+    OPERATOR_INTERMEDIATES = 8
+};
+
+/* Heap sort of the moved offsets by position, their owners alongside: O(M log M), no room. */
+static void sift_down(uint32_t *at, uint32_t *owner, size_t root, size_t n) {
+    for (size_t child; (child = 2u * root + 1u) < n; root = child) {
+        if (child + 1u < n && at[child + 1u] > at[child]) child++;
+        if (at[root] >= at[child]) return;
+        uint32_t t = at[root];
+        at[root] = at[child], at[child] = t;
+        t = owner[root];
+        owner[root] = owner[child], owner[child] = t;
+    }
+}
+
+/* Sort and drop repeats (a table reached twice); two tables claiming one offset field overlap. */
+static aplan_status sort_moved(embed *e) {
+    uint32_t *at = e->moved_at, *owner = e->moved_owner;
+    size_t n = e->moved;
+    for (size_t i = n / 2u; i-- > 0;) sift_down(at, owner, i, n);
+    for (size_t end = n; end-- > 1u;) {
+        uint32_t t = at[0];
+        at[0] = at[end], at[end] = t;
+        t = owner[0];
+        owner[0] = owner[end], owner[end] = t;
+        sift_down(at, owner, 0, end);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kept > 0 && at[i] == at[kept - 1u]) {
+            if (owner[i] != owner[kept - 1u]) {
+                return aplan__fb_fail(&e->fb, APLAN_E_FORMAT_BAD_OFFSET, at[i],
+                                      "the tables at bytes %u and %u share the file offset at byte %u: tables "
+                                      "overlap",
+                                      (uint64_t)(owner[kept - 1u] / 2u), (uint64_t)(owner[i] / 2u), (uint64_t)at[i]);
+            }
+            continue;
+        }
+        at[kept] = at[i], owner[kept] = owner[i];
+        kept++;
+    }
+    e->moved = kept;
+    return APLAN_OK;
+}
+
+/* Fail when a moved offset other than those of self (an OWNER; SIZE_MAX: none) shares a byte with [start, end), the
+ * part `kind` names. O(log M): past the first slot at or after start, only self's own (one) is skipped. */
+static aplan_status guard(embed *e, size_t start, size_t end, size_t self, const char *kind) {
+    const uint32_t *at = e->moved_at;
+    size_t lo = 0, hi = e->moved;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if ((size_t)at[mid] + 8u <= start) lo = mid + 1u;
+        else hi = mid;
+    }
+    for (size_t k = lo; k < e->moved && at[k] < end; k++) {
+        if (e->moved_owner[k] == self) continue;
+        return aplan__fb_fail(&e->fb, APLAN_E_FORMAT_BAD_OFFSET, at[k],
+                              "the file offset at byte %u (of the %s table at byte %u) lies in %s at bytes %u-%u: "
+                              "tables overlap",
+                              (uint64_t)at[k], e->moved_owner[k] % 2u == OWNER_BUFFER ? "Buffer" : "operator",
+                              (uint64_t)(e->moved_owner[k] / 2u), kind, (uint64_t)start, (uint64_t)end);
+    }
+    return APLAN_OK;
+}
+
+/* A table's own bytes (self: an OWNER for a Buffer or operator table, whose own moved offset lies there; SIZE_MAX
+ * for other tables) and its vtable's (which no moved offset may touch). */
+static aplan_status guard_table(embed *e, const aplan__fb_table *t, size_t self, const char *kind) {
+    aplan_status st = guard(e, t->pos, t->pos + t->table_size, self, kind);
+    return st == APLAN_OK ? guard(e, t->vtable, t->vtable + t->vtable_size, SIZE_MAX, kind) : st;
+}
+
+/* Vector field id of t, elem-byte elements (a string: elem 0, its bytes and NUL), when present. */
+static aplan_status guard_vector(embed *e, const aplan__fb_table *t, unsigned id, size_t elem, const char *kind) {
+    aplan__fb_vec v;
+    aplan_status st = elem == 0 ? aplan__fb_get_string(&e->fb, t, id, kind, &v)
+                                : aplan__fb_get_vector(&e->fb, t, id, elem, kind, &v);
+    if (st != APLAN_OK || !v.present) return st;
+    return guard(e, v.pos - 4u, v.pos + (elem == 0 ? (size_t)v.len + 1u : elem * (size_t)v.len), SIZE_MAX, kind);
+}
+
+/* Each table of vector v (each checked as guard_table; owner OWNER_BUFFER or _OPERATOR for those kinds, else
+ * SIZE_MAX) and, per table, its parts (parts, may be NULL). */
+typedef aplan_status (*guard_parts)(embed *e, const aplan__fb_table *t);
+
+static aplan_status guard_tables(embed *e, const aplan__fb_vec *v, size_t owner, const char *kind,
+                                 guard_parts parts) {
+    aplan_status st = APLAN_OK;
+    for (uint32_t i = 0; st == APLAN_OK && i < v->len; i++) {
+        aplan__fb_table t;
+        st = aplan__fb_vec_table(&e->fb, v, i, kind, &t);
+        const size_t self = owner == SIZE_MAX ? SIZE_MAX : OWNER(t.pos, owner);
+        if (st == APLAN_OK) st = guard_table(e, &t, self, kind);
+        if (st == APLAN_OK && parts != NULL) st = parts(e, &t);
+    }
+    return st;
+}
+
+static aplan_status opcode_parts(embed *e, const aplan__fb_table *t) {
+    return guard_vector(e, t, OPCODE_CUSTOM_CODE, 0, "an operator code's custom_code");
+}
+
+static aplan_status buffer_parts(embed *e, const aplan__fb_table *t) {
+    return guard_vector(e, t, BUFFER_DATA, 1, "a buffer's data");
+}
+
+static aplan_status metadata_parts(embed *e, const aplan__fb_table *t) {
+    return guard_vector(e, t, METADATA_NAME, 0, "a metadata name");
+}
+
+static aplan_status tensor_parts(embed *e, const aplan__fb_table *t) {
+    aplan_status st = guard_vector(e, t, TENSOR_SHAPE, 4, "a tensor's shape");
+    if (st == APLAN_OK) st = guard_vector(e, t, TENSOR_NAME, 0, "a tensor's name");
+    bool present = false;
+    aplan__fb_table q;
+    if (st == APLAN_OK) st = aplan__fb_get_table(&e->fb, t, TENSOR_QUANTIZATION, "quantization", &present, &q);
+    if (st != APLAN_OK || !present) return st;
+    st = guard_table(e, &q, SIZE_MAX, "a tensor's quantization");
+    if (st == APLAN_OK) st = guard_vector(e, &q, QUANT_MIN, 4, "a quantization's min");
+    if (st == APLAN_OK) st = guard_vector(e, &q, QUANT_MAX, 4, "a quantization's max");
+    if (st == APLAN_OK) st = guard_vector(e, &q, QUANT_SCALE, 4, "a quantization's scale");
+    if (st == APLAN_OK) st = guard_vector(e, &q, QUANT_ZERO_POINT, 8, "a quantization's zero_point");
+    return st;
+}
+
+static aplan_status operator_parts(embed *e, const aplan__fb_table *t) {
+    aplan_status st = guard_vector(e, t, OPERATOR_INPUTS, 4, "an operator's inputs");
+    if (st == APLAN_OK) st = guard_vector(e, t, OPERATOR_OUTPUTS, 4, "an operator's outputs");
+    if (st == APLAN_OK) st = guard_vector(e, t, OPERATOR_CUSTOM_OPTIONS, 1, "an operator's custom_options");
+    if (st == APLAN_OK) st = guard_vector(e, t, OPERATOR_INTERMEDIATES, 4, "an operator's intermediates");
+    bool present = false;
+    aplan__fb_table o;
+    if (st == APLAN_OK) st = aplan__fb_get_table(&e->fb, t, OPERATOR_BUILTIN_OPTIONS, "builtin_options", &present, &o);
+    if (st == APLAN_OK && present) st = guard_table(e, &o, SIZE_MAX, "an operator's builtin_options");
+    return st;
+}
+
+static aplan_status subgraph_parts(embed *e, const aplan__fb_table *t) {
+    aplan__fb_vec tensors, operators;
+    aplan_status st = aplan__fb_get_vector(&e->fb, t, SUBGRAPH_TENSORS, 4u, "tensors", &tensors);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(&e->fb, t, SUBGRAPH_OPERATORS, 4u, "operators", &operators);
+    if (st == APLAN_OK) st = guard_vector(e, t, SUBGRAPH_TENSORS, 4, "a subgraph's tensors");
+    if (st == APLAN_OK) st = guard_vector(e, t, SUBGRAPH_INPUTS, 4, "a subgraph's inputs");
+    if (st == APLAN_OK) st = guard_vector(e, t, SUBGRAPH_OUTPUTS, 4, "a subgraph's outputs");
+    if (st == APLAN_OK) st = guard_vector(e, t, SUBGRAPH_OPERATORS, 4, "a subgraph's operators");
+    if (st == APLAN_OK) st = guard_vector(e, t, SUBGRAPH_NAME, 0, "a subgraph's name");
+    if (st == APLAN_OK) st = guard_tables(e, &tensors, SIZE_MAX, "a tensor", tensor_parts);
+    if (st == APLAN_OK) st = guard_tables(e, &operators, OWNER_OPERATOR, "an operator", operator_parts);
+    return st;
+}
+
+/* Every part the reader knows against the offsets the dry run listed (e->moved_at). */
+static aplan_status guard_model(embed *e) {
+    if (e->moved == 0) return APLAN_OK;
+    aplan_status st = sort_moved(e);
+    if (st == APLAN_OK) st = guard_table(e, &e->root, SIZE_MAX, "the Model table");
+    for (unsigned id = 1; st == APLAN_OK && id < MODEL_FIELDS; id++) {
+        if (!e->present[id]) continue;
+        const size_t len = aplan__fb_u32(&e->fb, e->target[id]);
+        const size_t bytes = id == MODEL_DESCRIPTION ? len + 1u : 4u * len;
+        st = guard(e, e->target[id], e->target[id] + 4u + bytes, SIZE_MAX, model_field[id]);
+    }
+    aplan__fb_vec codes;
+    if (st == APLAN_OK) {
+        st = aplan__fb_get_vector(&e->fb, &e->root, MODEL_OPERATOR_CODES, 4u, model_field[MODEL_OPERATOR_CODES],
+                                  &codes);
+    }
+    if (st == APLAN_OK) st = guard_tables(e, &codes, SIZE_MAX, "an operator code", opcode_parts);
+    if (st == APLAN_OK) st = guard_tables(e, &e->buffers, OWNER_BUFFER, "a Buffer table", buffer_parts);
+    if (st == APLAN_OK) st = guard_tables(e, &e->metadata, SIZE_MAX, "a metadata table", metadata_parts);
+    if (st == APLAN_OK) st = guard_tables(e, &e->subgraphs, SIZE_MAX, "a subgraph", subgraph_parts);
     return st;
 }
 
@@ -529,22 +738,30 @@ static aplan_status write_front(embed *e, uint8_t *out, const uint8_t *raw, cons
  *   back    count buffers: the output as the reader gives it;
  *   ids     count ids: the reader's, which the caller's must equal;
  *   reached one bit per Model.buffers entry: the Buffer tables a tensor or the metadata names;
+ *   moved   two words per file offset that may move (a Model.buffers entry or an operator listed in a subgraph):
+ *           its position and its table's, for the overlap check;
  *   front   the earlier front block rebuilt, when the input may be an output of this function (else 0 bytes);
  *   work    the larger of the reader's and the verifier's scratch. */
 typedef struct parts {
     aplan_buffer *given, *back;
     aplan_tflite_id *ids;
     uint8_t *reached;
+    uint32_t *moved_at, *moved_owner;
+    size_t moved_cap;
     uint8_t *front;
     void *work;
     size_t work_size;
 } parts;
 
-static bool carve(aplan__scratch *sc, size_t count, size_t n_buffers, size_t front, size_t work, parts *p) {
+static bool carve(aplan__scratch *sc, size_t count, size_t n_buffers, size_t slots, size_t front, size_t work,
+                  parts *p) {
     p->given = aplan__scratch_take(sc, count, sizeof(aplan_buffer), APLAN_SCRATCH_ALIGN);
     p->back = aplan__scratch_take(sc, count, sizeof(aplan_buffer), APLAN_SCRATCH_ALIGN);
     p->ids = aplan__scratch_take(sc, count, sizeof(aplan_tflite_id), APLAN_SCRATCH_ALIGN);
     p->reached = aplan__scratch_take(sc, n_buffers / 8u + 1u, 1u, APLAN_SCRATCH_ALIGN);
+    p->moved_at = aplan__scratch_take(sc, slots, sizeof(uint32_t), APLAN_SCRATCH_ALIGN);
+    p->moved_owner = aplan__scratch_take(sc, slots, sizeof(uint32_t), APLAN_SCRATCH_ALIGN);
+    p->moved_cap = slots;
     p->front = aplan__scratch_take(sc, front, 1u, APLAN_SCRATCH_ALIGN);
     p->work = aplan__scratch_take(sc, work, 1u, APLAN_SCRATCH_ALIGN);
     p->work_size = work;
@@ -573,13 +790,21 @@ static uint64_t earlier_front(embed *e, size_t model_size) {
 
 /* The scratch embed needs for this model, and its parts' sizes. */
 static aplan_status need_scratch(embed *e, const void *model, size_t model_size, aplan_format_error *error,
-                                 aplan_tflite_info *info, size_t *front, size_t *work, size_t *bytes) {
+                                 aplan_tflite_info *info, size_t *slots, size_t *front, size_t *work,
+                                 size_t *bytes) {
     aplan_status st = aplan_tflite_query(model, model_size, info, error);
     if (st != APLAN_OK) return st;
     APLAN_MEMSET(e, 0, sizeof *e);
     aplan__fb_init(&e->fb, model, model_size, error);
     st = read_model(e);
     if (st == APLAN_OK) st = find_plan(e);
+    *slots = e->buffers.len;
+    for (uint32_t s = 0; st == APLAN_OK && s < e->subgraphs.len; s++) {
+        aplan__fb_vec tensors, operators;
+        st = get_subgraph(e, s, &tensors, &operators);
+        *slots += operators.len; /* at most 2^32 subgraphs of 2^32: 2^64 words is past any size_t anyway */
+    }
+    aplan__fb_context_pop(&e->fb, 0);
     if (st != APLAN_OK) return st;
     *front = (size_t)earlier_front(e, model_size);
     aplan_problem p;
@@ -590,7 +815,7 @@ static aplan_status need_scratch(embed *e, const void *model, size_t model_size,
     aplan__scratch sc;
     parts unused;
     aplan__scratch_init(&sc, NULL, SIZE_MAX);
-    if (*work == SIZE_MAX || !carve(&sc, info->buffer_count, e->buffers.len, *front, *work, &unused)) {
+    if (*work == SIZE_MAX || !carve(&sc, info->buffer_count, e->buffers.len, *slots, *front, *work, &unused)) {
         return arg_error(error, APLAN_E_SIZE_OVERFLOW, "the scratch for %u buffers passes SIZE_MAX",
                          (uint64_t)info->buffer_count);
     }
@@ -608,8 +833,8 @@ aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t model_siz
     *bytes = 0;
     embed e;
     aplan_tflite_info info;
-    size_t front, work;
-    aplan_status st = need_scratch(&e, model, model_size, error, &info, &front, &work, bytes);
+    size_t slots, front, work;
+    aplan_status st = need_scratch(&e, model, model_size, error, &info, &slots, &front, &work, bytes);
     if (st == APLAN_OK) APLAN_MEMSET(error, 0, sizeof *error);
     return st;
 }
@@ -731,8 +956,9 @@ static aplan_status differs(embed *e, const char *what, uint64_t a, uint64_t b) 
 }
 
 /* Every fact the reader gives about the output must be the input's: the query's counts, every subgraph, tensor
- * and operator (text and vectors where they moved to), and the buffers, with their offsets now the plan's. Within
- * the query's work budget, as every lookup is (O(output_size)). */
+ * and operator (text and vectors where they moved to), and the buffers, with their offsets now the plan's. A lookup
+ * that fails on the input (a part the query does not read, such as a quantization table, malformed) must fail the
+ * same way on the output. Within the query's work budget, as every lookup is (O(output_size)). */
 static aplan_status read_back(embed *e, const parts *p, const places *w, size_t out_size, const uint64_t *offsets,
                               size_t count, const aplan_tflite_info *in_info) {
     aplan_format_error quiet;
@@ -768,10 +994,10 @@ static aplan_status read_back(embed *e, const parts *p, const places *w, size_t 
         for (uint32_t t = 0; t < a.tensor_count; t++) {
             aplan_tflite_tensor_info x, y;
             const aplan_tflite_id id = {s, t};
-            if (aplan_tflite_tensor(in, in_size, id, &x, &quiet) != APLAN_OK ||
-                aplan_tflite_tensor(out, out_size, id, &y, &quiet) != APLAN_OK || !same_text(w, x.name, y.name)) {
-                return differs(e, "tensor", s, t);
-            }
+            const aplan_status sx = aplan_tflite_tensor(in, in_size, id, &x, &quiet);
+            if (sx != aplan_tflite_tensor(out, out_size, id, &y, &quiet)) return differs(e, "tensor", s, t);
+            if (sx != APLAN_OK) continue; /* a part the query does not read, malformed in both the same way */
+            if (!same_text(w, x.name, y.name)) return differs(e, "tensor", s, t);
             bool same = x.type_name == y.type_name && x.elements == y.elements && x.size == y.size &&
                         x.rank == y.rank && x.buffer == y.buffer && x.type == y.type &&
                         x.shape_truncated == y.shape_truncated && x.has_size == y.has_size &&
@@ -784,10 +1010,15 @@ static aplan_status read_back(embed *e, const parts *p, const places *w, size_t 
         for (uint32_t k = 0; k < a.operator_count; k++) {
             aplan_tflite_operator_info x, y;
             aplan_tflite_options_info u, v;
-            aplan_status su = aplan_tflite_options(in, in_size, s, k, &u, &quiet);
-            aplan_status sv = aplan_tflite_options(out, out_size, s, k, &v, &quiet);
-            if (aplan_tflite_operator(in, in_size, s, k, &x, &quiet) != APLAN_OK ||
-                aplan_tflite_operator(out, out_size, s, k, &y, &quiet) != APLAN_OK || !same_text(w, x.name, y.name) ||
+            const aplan_status su = aplan_tflite_options(in, in_size, s, k, &u, &quiet);
+            const aplan_status sv = aplan_tflite_options(out, out_size, s, k, &v, &quiet);
+            const aplan_status sx = aplan_tflite_operator(in, in_size, s, k, &x, &quiet);
+            if (sx != aplan_tflite_operator(out, out_size, s, k, &y, &quiet)) return differs(e, "operator", s, k);
+            if (sx != APLAN_OK) { /* as for tensors */
+                if (su != sv) return differs(e, "operator", s, k);
+                continue;
+            }
+            if (!same_text(w, x.name, y.name) ||
                 !same_indices(w, x.inputs, y.inputs) || !same_indices(w, x.outputs, y.outputs) ||
                 x.builtin_code != y.builtin_code || x.opcode_index != y.opcode_index || x.calls[0] != y.calls[0] ||
                 x.calls[1] != y.calls[1] || x.custom != y.custom || su != sv ||
@@ -806,8 +1037,8 @@ static aplan_status embed_model(embed *e, const void *model, size_t model_size, 
                                 const uint64_t *offsets, size_t count, void *scratch, size_t scratch_size,
                                 uint8_t *out, size_t out_capacity, size_t *out_size, aplan_format_error *error) {
     aplan_tflite_info info;
-    size_t front = 0, work = 0, bytes = 0;
-    aplan_status st = need_scratch(e, model, model_size, error, &info, &front, &work, &bytes);
+    size_t slots = 0, front = 0, work = 0, bytes = 0;
+    aplan_status st = need_scratch(e, model, model_size, error, &info, &slots, &front, &work, &bytes);
     if (st != APLAN_OK) return st;
     if (count != info.buffer_count) {
         return arg_error(error, APLAN_E_INVALID_ARG, "count is %u, the model has %u buffers", (uint64_t)count,
@@ -821,7 +1052,7 @@ static aplan_status embed_model(embed *e, const void *model, size_t model_size, 
     aplan__scratch sc;
     parts p;
     aplan__scratch_init(&sc, scratch, scratch_size);
-    const bool carved = carve(&sc, count, e->buffers.len, front, work, &p);
+    const bool carved = carve(&sc, count, e->buffers.len, slots, front, work, &p);
     APLAN_ASSERT(carved); /* the size was checked above */
     (void)carved;
     size_t got = 0;
@@ -870,7 +1101,9 @@ static aplan_status embed_model(embed *e, const void *model, size_t model_size, 
     if (!again) {
         st = layout_front(e, model_size);
         if (st == APLAN_OK) st = mark_reached(e, p.reached);
+        e->moved_at = p.moved_at, e->moved_owner = p.moved_owner, e->moved_cap = p.moved_cap, e->moved = 0;
         if (st == APLAN_OK) st = move_file_offsets(e, p.reached, NULL);
+        if (st == APLAN_OK) st = guard_model(e);
         if (st != APLAN_OK) return st;
     }
     size_t need = (size_t)e->at.shift + base_size;

@@ -162,15 +162,16 @@ run 2 1000 "$A" plan -s "" --capacity 1 "$T/missing.csv"
 line err "aplan: plan: empty strategy list (-s NAME[,NAME...], all or auto; see \`aplan list\`)"
 
 # --- embed never writes a model that reads differently from its plan (issue 21) ------------------------------------
-# Tables that overlap (make_models' ties_overlap.tflite, ties.tflite with one byte changed): moving a Buffer's file
-# offset would rewrite a tensor's type. plan reads it; embed refuses it, exit 3, and writes nothing.
+# Tables that overlap (make_models' ties_overlap.tflite, ties.tflite with one byte changed): a Buffer table lies on a
+# tensor's, so moving the Buffer's file offset would rewrite the tensor. plan reads it; embed refuses it, naming
+# both, exit 3, and writes nothing.
 E=$T/embed
 mkdir "$E"
 cp "$IN/ties_overlap.tflite" "$E/overlap.tflite"
 run 0 1000 "$A" plan -s greedy_by_size "$E/overlap.tflite" # the reader takes it
 before=$(ls -A "$E" | tr '\n' ' ')
 run 3 1000 "$A" embed -s greedy_by_size "$E/overlap.tflite" -o "$E/overlap_planned.tflite"
-line err "aplan: $E/overlap.tflite: cannot embed a plan: byte 0: the model reads differently once written: tables overlap, so moving a file offset changes another"
+line err "aplan: $E/overlap.tflite: cannot embed a plan: byte 344: the file offset at byte 344 (of the Buffer table at byte 336) lies in a tensor at bytes 336-356: tables overlap"
 only "$E" "$before" # neither the output nor a temporary file
 # A plan TFLM cannot use (ties4.tflite at -a 4: offsets 8, 12, 20): refused, exit 5; and plan, whose plan beats
 # TFLM's own by 4 bytes, does not advise writing it.

@@ -188,8 +188,9 @@ static int ties(const char *dir) {
     static const tw_string custom[] = {{0, 0, "Window", 0}, {0, 1, "Spectrum", 0}, {0, 2, "Energy", 0}};
     const tw_model m = {3, ties_codes, 4, sg, 1, buffers, 1, NULL, 0};
     /* ties_overlap.tflite: byte 220 set from 16 to 116 (a mutant fuzz/embed_mutants --show 1 found). The reader
-     * takes it (every tensor now constant, its data beside the flatbuffer), but its tables overlap: moving the
-     * Buffer's absolute file offset, as embed must, would rewrite tensor 0's type. embed refuses it. */
+     * takes it (every tensor now constant, its data beside the flatbuffer), but Model.buffers[0] now lies on tensor
+     * 0's table (bytes 336-356): moving the Buffer's file offset, as embed must, would rewrite the tensor's type.
+     * embed refuses it. */
     return write_model(dir, "ties.tflite", &m, names, 5, custom, 3) &&
            write_mutant(dir, "ties.tflite", "ties_overlap.tflite", 220, 116);
 }
