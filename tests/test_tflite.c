@@ -1830,6 +1830,65 @@ static void test_tflite_shared_tables_cost_bounded_work(void **state) {
     }
 }
 
+/* The tool's hostile models (tw_build_shared; tests/cli/hostile_test.sh runs every command on large ones), at fuzz
+ * seed size: fine models for the reader, which shares what the file shares. */
+static const struct shared_seed {
+    tw_shared kind;
+    uint32_t k, l;
+    char fill;
+    const char *file;
+} shared_seeds[] = {{TW_SHARED_NAME, 2000, 16000, 0, "seed-hostile-shared-name.tflite"},
+                    {TW_SHARED_NAME, 2000, 8000, 1, "seed-hostile-shared-control.tflite"},
+                    {TW_SHARED_FANIN, 3000, 16000, 0, "seed-hostile-fanin.tflite"},
+                    {TW_SHARED_RANK, 3000, 3000, 0, "seed-hostile-rank.tflite"},
+                    {TW_SHARED_CUSTOM, 2000, 16000, 0, "seed-hostile-shared-custom.tflite"}};
+
+/* What the lookups give for a shared string or shape is the file's one copy: every reference returns the same
+ * position (aplan_tflite_text.data), which tells a caller that works once per distinct string (the tool) they are
+ * one string; a shape of rank l is reported with its first entries and shape_truncated. */
+static void test_tflite_shared_names_one_position(void **state) {
+    (void)state;
+    for (size_t j = 0; j < sizeof shared_seeds / sizeof shared_seeds[0]; j++) {
+        const struct shared_seed *c = &shared_seeds[j];
+        tw_file f = tw_build_shared(c->kind, c->k, c->l, c->fill);
+        assert_true(f.size < 32768);
+        assert_int_equal(expect_bounded(&f, c->file), APLAN_OK);
+        aplan_tflite_tensor_info first, last;
+        aplan_tflite_operator_info op0, op1;
+        switch (c->kind) {
+        case TW_SHARED_NAME:
+            assert_int_equal(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, 0}, &first, NULL), APLAN_OK);
+            assert_int_equal(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, c->k - 1u}, &last, NULL),
+                             APLAN_OK);
+            assert_ptr_equal(first.name.data, last.name.data);
+            assert_int_equal(first.name.size, c->l);
+            assert_ptr_equal(first.name.data, f.data + tw_pos(&f, "s0t0.name"));
+            assert_int_equal((unsigned char)first.name.data[c->l - 1u], c->fill != 0 ? (unsigned char)c->fill
+                                                                                      : 'a' + (c->l - 1u) % 26u);
+            break;
+        case TW_SHARED_FANIN:
+        case TW_SHARED_RANK:
+            assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 0, &op0, NULL), APLAN_OK);
+            assert_int_equal(op0.inputs.count, c->k);
+            assert_int_equal(aplan_tflite_index_at(op0.inputs, c->k - 1u), 0);
+            assert_int_equal(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, 0}, &first, NULL), APLAN_OK);
+            assert_int_equal(first.rank, c->kind == TW_SHARED_RANK ? c->l : 1u);
+            assert_int_equal(first.shape_truncated, c->kind == TW_SHARED_RANK);
+            assert_int_equal(first.name.size, c->kind == TW_SHARED_RANK ? 0u : c->l);
+            break;
+        case TW_SHARED_CUSTOM:
+            assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 0, &op0, NULL), APLAN_OK);
+            assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, c->k - 1u, &op1, NULL), APLAN_OK);
+            assert_true(op0.custom);
+            assert_ptr_equal(op0.name.data, op1.name.data);
+            assert_ptr_equal(op0.name.data, f.data + tw_pos(&f, "opcode0.custom_code"));
+            assert_int_equal(op0.name.size, c->l);
+            break;
+        }
+        tw_free(&f);
+    }
+}
+
 static void test_tflite_shared_operator_lifetimes(void **state) {
     (void)state;
     /* One ADD (t0 -> t1) listed three times: three steps, each reading t0 and writing t1, as TFLM would walk it. */
@@ -2005,6 +2064,11 @@ static void test_tflite_fuzz_seeds_are_current(void **state) {
     for (int which = HOSTILE_OP; which <= HOSTILE_NESTING; which++) { /* the work budget's */
         f = hostile_model(which, hostile_seed_kl[which][0], hostile_seed_kl[which][1]);
         check_seed(&f, hostile_seed_files[which]);
+        tw_free(&f);
+    }
+    for (size_t j = 0; j < sizeof shared_seeds / sizeof shared_seeds[0]; j++) { /* what sharing costs a caller */
+        f = tw_build_shared(shared_seeds[j].kind, shared_seeds[j].k, shared_seeds[j].l, shared_seeds[j].fill);
+        check_seed(&f, shared_seeds[j].file);
         tw_free(&f);
     }
 }
@@ -2247,6 +2311,7 @@ int main(void) {
         cmocka_unit_test(test_tflite_every_byte_mutation_is_safe),
         cmocka_unit_test(test_tflite_lookups_survive_mutations),
         cmocka_unit_test(test_tflite_shared_tables_cost_bounded_work),
+        cmocka_unit_test(test_tflite_shared_names_one_position),
         cmocka_unit_test(test_tflite_shared_operator_lifetimes),
         cmocka_unit_test(test_tflite_query_work_is_counted),
         cmocka_unit_test(test_tflite_fuzz_seeds_are_current),

@@ -378,6 +378,57 @@ tw_file tw_build_ex(const tw_model *m, const tw_extra *x) {
     return w.f;
 }
 
+tw_file tw_build_shared(tw_shared kind, uint32_t k, uint32_t l, char fill) {
+    enum { INT8 = 9, ADD = 0, CUSTOM = 32 };
+    static const int32_t s16[] = {16}, s1[] = {1}, in_0[] = {0}, out_1[] = {1};
+    static const tw_buffer empty[] = {{NULL, 0, 0, 0}};
+    const tw_opcode code[] = {{kind == TW_SHARED_CUSTOM ? CUSTOM : ADD, kind == TW_SHARED_CUSTOM ? CUSTOM : ADD}};
+    const uint32_t n = k > l ? k : l;
+    char *text = xrealloc(NULL, (size_t)l + 1u);
+    int32_t *zeros = xrealloc(NULL, 4u * (size_t)n + 4u), *ones = xrealloc(NULL, 4u * (size_t)n + 4u);
+    for (uint32_t i = 0; i < l; i++) text[i] = fill != 0 ? fill : (char)('a' + i % 26u);
+    for (uint32_t i = 0; i < n; i++) zeros[i] = 0, ones[i] = 1;
+    tw_tensor t[2] = {{s16, 1, INT8, 0, false}, {s16, 1, INT8, 0, false}};
+    tw_op op = {0, in_0, 1, out_1, 1, 0, {0, 0}, 0};
+    tw_subgraph g = {t, 2, in_0, 1, out_1, 1, &op, 1};
+    const tw_string names[2] = {{0, 0, text, l}, {0, 1, "out", 0}};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.tensor_names = names;
+    x.n_tensor_names = 2;
+    switch (kind) {
+    case TW_SHARED_NAME:
+        g.n_tensors = k;
+        x.n_tensor_names = 1;
+        x.share_tensors = true;
+        break;
+    case TW_SHARED_FANIN:
+        op.inputs = zeros, op.n_inputs = k;
+        break;
+    case TW_SHARED_RANK:
+        t[0] = (tw_tensor){ones, l, INT8, 0, false};
+        t[1].shape = s1;
+        op.inputs = zeros, op.n_inputs = k;
+        x.tensor_names = names + 1;
+        x.n_tensor_names = 1;
+        break;
+    case TW_SHARED_CUSTOM:
+        g.n_ops = k;
+        x.tensor_names = NULL;
+        x.n_tensor_names = 0;
+        x.custom_codes = names;
+        x.n_custom_codes = 1;
+        x.share_ops = true;
+        break;
+    }
+    const tw_model m = {3, code, 1, &g, 1, empty, 1, NULL, 0};
+    tw_file f = tw_build_ex(&m, &x);
+    free(text);
+    free(zeros);
+    free(ones);
+    return f;
+}
+
 void tw_free(tw_file *f) {
     free(f->data);
     free(f->marks);

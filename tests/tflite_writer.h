@@ -138,6 +138,22 @@ typedef struct tw_extra {
     bool share_metadata;             /* every Model.metadata entry: metadata 0 */
 } tw_extra;
 
+/* The models of the tool's hostile tests (issue 21, tests/cli/make_models.c) and their fuzz seeds: k references,
+ * 4 bytes of the file each, to one l-byte string or one rank-l shape. A name's bytes are the alphabet over and over
+ * ("abc...zabc...") when fill is 0, else l copies of fill. Every tensor is INT8 without data; the operator code is
+ * ADD (CUSTOM for TW_SHARED_CUSTOM). */
+typedef enum tw_shared {
+    TW_SHARED_NAME,   /* k entries of subgraph 0's tensors, all one [16] tensor named by the l bytes; one operator
+                         t0 -> t1 (the same table): k buffers of 16 bytes */
+    TW_SHARED_FANIN,  /* t0 [16] named by the l bytes, t1 [16] named "out"; one operator whose k inputs all name t0,
+                         writing t1 */
+    TW_SHARED_RANK,   /* t0 of rank l (every entry 1: 1 byte), t1 [1] named "out"; one operator whose k inputs all
+                         name t0, writing t1 */
+    TW_SHARED_CUSTOM  /* one CUSTOM operator code whose custom_code is the l bytes; k entries of subgraph 0's
+                         operators, all one operator of it, t0 -> t1 ([16] each, unnamed) */
+} tw_shared;
+tw_file tw_build_shared(tw_shared kind, uint32_t k, uint32_t l, char fill);
+
 /* Build; aborts on allocation failure. Free with tw_free. */
 tw_file tw_build(const tw_model *m);
 tw_file tw_build_ex(const tw_model *m, const tw_extra *x);

@@ -71,7 +71,8 @@ extern "C" {
  *  Measured: the read of the 16 real models in ../shared/models uses at most 0.18 units per byte (1.2% of its
  *  budget, audio_preprocessor_int8); a model without shared tables, however small its tables, needs about 3 per
  *  byte at most. The lookups read one part of a model; the query's budget also bounds looking up every tensor,
- *  operator and subgraph of a model it accepted: O(model_size) in all. */
+ *  operator and subgraph of a model it accepted once each: O(model_size) in all (not what a caller does per
+ *  reference with the text and shapes they return: see "What the model calls things" below). */
 #define APLAN_TFLITE_WORK_PER_BYTE 8u
 /** The budget's constant term (see APLAN_TFLITE_WORK_PER_BYTE): room for small models that call a subgraph from
  *  several places. */
@@ -181,15 +182,29 @@ APLAN_API aplan_status aplan_tflite_read(const void *model, size_t model_size, v
  * changes them, so a name may hold invalid UTF-8, control bytes or NULs. A caller that prints a name escapes it
  * for its output (JSON, CSV, SVG/HTML, a terminal) and decides how to show invalid sequences (e.g. as \xNN).
  *
- * aplan_tflite_tensor, aplan_tflite_operator and aplan_tflite_subgraph read only the part of the model they are
- * asked about (O(1) beyond that part's own vectors), so looking up every tensor costs O(model_size) in all, even
- * when tables are shared: the query walks the same vectors within its work budget (APLAN_TFLITE_WORK_PER_BYTE). They
- * assume a model aplan_tflite_query accepted and do not re-check the rest of it; what they read they check as the
- * query does, so on any input they stay inside it and fail with the status the query gives for that part. Text
- * they return is checked to lie inside the model. The query does not look at tensor or subgraph names, so a model
- * whose names are malformed plans; aplan_tflite_tensor and aplan_tflite_subgraph then give such a name as absent,
- * with the status that reading it gave in name_error (since 0.4.2; before, the whole lookup failed), and every
- * other fact as usual.
+ * aplan_tflite_tensor, aplan_tflite_operator and aplan_tflite_subgraph read only the part of the model they are asked
+ * about (O(1) beyond that part's own vectors), so looking up every tensor, operator and subgraph once costs
+ * O(model_size) in all, even when tables are shared: the query walks the same vectors within its work budget
+ * (APLAN_TFLITE_WORK_PER_BYTE). They assume a model aplan_tflite_query accepted and do not re-check the rest of it;
+ * what they read they check as the query does, so on any input they stay inside it and fail with the status the query
+ * gives for that part. Text they return is checked to lie inside the model. The query does not look at tensor or
+ * subgraph names, so a model whose names are malformed plans; aplan_tflite_tensor and aplan_tflite_subgraph then give
+ * such a name as absent, with the status that reading it gave in name_error (since 0.4.2; before, the whole lookup
+ * failed), and every other fact as usual.
+ *
+ * That O(model_size) covers the look-ups, not what a caller does per reference with what they return: FlatBuffers lets
+ * K entries point at one string, shape or table, 4 bytes each, so a file of about 4 K + L bytes can make K tensors
+ * share an L-byte name, or one operator list K times a tensor of rank L (or with an L-byte name). A caller that copies,
+ * escapes or prints each tensor's whole name, or looks a tensor up once per operator input that names it, then does
+ * K * L work and writes K * L bytes. Work once per distinct string (its position, text.data, tells strings apart) and
+ * per distinct tensor, and cap what is shown of each. The aplan tool does: it makes each distinct name's text once,
+ * caps it at 290 bytes (a name whose text passes 256 bytes keeps its first and last 128 around "...(N bytes)..."), and
+ * looks a tensor up once however many operators name it, so its output, in bytes, is at most: JSON 1536 per buffer +
+ * 1024 per step + 24 per buffer and strategy + 64 KiB; HTML 2048 per buffer + 1024 per step + 24 per buffer and
+ * strategy + 256 KiB; CSV and C 256 per buffer + 8 KiB; SVG 6 KiB for each of at most 4000 buffers drawn one by one +
+ * 40 per pixel of its plot + 64 KiB; the table 16 KiB + 256 per strategy; the graph listing 512 per step + 448 per
+ * tensor it lists + 4 KiB (docs/cli.md, "Shared names and bounded output"). A model has at most model_size / 4 buffers;
+ * its steps and the tensors its operators list over the walk are within the work budget.
  */
 
 /** Index not applicable: a step that runs no operator, or no subgraph entered (aplan_tflite_step). */

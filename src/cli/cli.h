@@ -35,11 +35,44 @@ enum {
 
 typedef enum cli_kind { CLI_INPUT_CSV, CLI_INPUT_TFLITE, CLI_INPUT_EXAMPLE } cli_kind;
 
+/* Names from files are capped: a FlatBuffer can point every tensor, or every operator, at one string, so a model of
+ * K references to an L-byte name would otherwise cost K * L time, memory and output for a file of 4 K + L bytes.
+ * A name whose display text is longer than CLI_TEXT_MAX bytes is shown shortened: its first characters (a \xHH
+ * counts as one) within CLI_TEXT_MAX / 2 bytes, the marker "...(N bytes)...", N its length in the file, and its
+ * last characters within CLI_TEXT_MAX / 2 bytes: at most CLI_NAME_TEXT_MAX bytes in all, whatever the name. Every
+ * output shows this text (the table and the graph shorten it further, keeping its end). */
+#define CLI_TEXT_MAX 256u
+/* The most bytes of a name's text, its NUL aside: CLI_TEXT_MAX and the longest marker, "...(" 20 digits
+ * " bytes)...". */
+#define CLI_NAME_TEXT_MAX (CLI_TEXT_MAX + 34u)
+/* A name's text as every output shows it (see CLI_TEXT_MAX). */
+typedef struct cli_name {
+    const char *text;     /* display text, NUL-terminated, at most CLI_NAME_TEXT_MAX bytes */
+    uint64_t size;        /* the name's length in the file, in bytes */
+    bool shortened;       /* text is the name's beginning, the marker and its end: its display text is longer */
+} cli_name;
+
+/* The names of one file, each made once: a table from a name's position (data, the address of its first byte in
+ * the file's bytes, which outlive the table) to its cli_name, so a string that K tensors or operators share is
+ * read, escaped and stored once, not K times. All-zero is an empty table. */
+typedef struct cli_name_slot {
+    const char *data;     /* the key; NULL: an empty slot */
+    size_t size;
+    cli_name name;
+} cli_name_slot;
+typedef struct cli_names {
+    cli_name_slot *slots; /* cap entries (a power of two), at most half of them used */
+    size_t cap, count;
+} cli_names;
+
 /* What a model says about one buffer's tensor besides its size and lifetime. Text here is display text (see
- * cli_display_text): safe to print, escaped further only for the output's own syntax. */
+ * cli_name_text): safe to print, escaped further only for the output's own syntax, at most CLI_NAME_TEXT_MAX bytes. */
 typedef struct cli_tensor {
-    char *name;           /* the tensor's name (owned); NULL when it has none other than its id (the example, whose
-                             ids are its names) or the model's name string is malformed */
+    const char *name;     /* the tensor's name as cli_name_text shows it (cli_input.names' text); NULL when it has
+                             none other than its id (the example, whose ids are its names) or the model's name string
+                             is malformed */
+    uint64_t name_size;   /* the name's length in the file, in bytes (0 when name is NULL) */
+    bool name_shortened;  /* name is the beginning of a longer name and its marker (cli_name) */
     const char *type;     /* the TensorType's name ("INT8"), static; NULL when not known */
     uint32_t rank;        /* entries of shape, when has_shape */
     int32_t shape[APLAN_TFLITE_MAX_RANK];
@@ -55,8 +88,11 @@ typedef struct cli_step {
     uint32_t entered;     /* ENTRY: the subgraph entered; else APLAN_TFLITE_NONE */
     uint32_t depth;       /* calls deep: 0 in subgraph 0 */
     int32_t builtin_code; /* the operator's code; -1 at steps 0 and 1 */
-    char *op_name;        /* the operator's name ("CONV_2D", a custom code, "operator code 210" for a code the reader
-                             does not know), owned; NULL at steps 0 and 1 */
+    const char *op_name;  /* the operator's name ("CONV_2D", a custom code as cli_name_text shows it): static or
+                             cli_input.names' text; NULL at steps 0 and 1 and for a code the reader does not know
+                             (cli_op_name says "operator code 210") */
+    uint64_t op_name_size; /* the name's length in the file (a custom code) or in the reader's table, in bytes */
+    bool op_name_shortened; /* op_name is the beginning of a longer name and its marker (cli_name) */
 } cli_step;
 
 /* A problem loaded from a file or the built-in example. Nothing is kept per buffer but the arrays below, so a CSV
@@ -90,6 +126,8 @@ typedef struct cli_input {
     char *scratch_id_text; /* their ids' text, one block (owned) */
     aplan_tflm_config tflm; /* the TFLM build the requests were computed for (ABI, kernels), when has_tflm */
     bool has_tflm;
+    cli_names names;       /* .tflite: the text of the tensors' names and custom codes, one per distinct string of
+                              the model (owned): what tensors[i].name and steps[k].op_name point to */
 } cli_input;
 
 /* Where the default alignment came from (cli_settings.alignment_from). */
@@ -560,8 +598,18 @@ const char *cli_s(uint64_t n);
  * UTF-8, a control character, DEL, U+FFFE/U+FFFF) becomes the four characters \xHH. */
 /* The bytes at s (avail > 0 of them) that stand for themselves: 1 to 4, or 0 when s[0] is shown as \xHH. */
 size_t cli_shown_length(const unsigned char *s, size_t avail);
-/* The display text of size bytes at data, NUL-terminated, owned by the caller (free); NULL when out of memory. */
+/* The display text of size bytes at data, NUL-terminated, owned by the caller (free); NULL when out of memory. For
+ * text the user gave (a path); a name from a file goes through cli_name_text. O(size). */
 char *cli_display_text(const char *data, size_t size);
+/* The text of the name of size bytes at data, as a cli_name whose text the caller owns (free((char *)text)); text
+ * NULL when out of memory. Reads at most CLI_TEXT_MAX + 4 bytes of data: O(1) time and memory, whatever size. */
+cli_name cli_name_text(const char *data, size_t size);
+/* The name of size bytes at data (not NULL), made by cli_name_text on its first look-up and the same cli_name after
+ * (the text is the table's: valid until cli_names_free). false when out of memory (*name untouched). Amortised O(1)
+ * time a look-up; memory at most CLI_NAME_TEXT_MAX + 1 + 2 * sizeof(cli_name_slot) bytes per distinct position. */
+bool cli_names_get(cli_names *names, const char *data, size_t size, cli_name *name);
+/* Free every text and the table; names is all-zero after. */
+void cli_names_free(cli_names *names);
 /* Raw text s (an id or a path as the file or command line gave it: any bytes) as display text, whole: what
  * cli_display_text would make of it, written without a copy. Returns its characters (out NULL: measures only). */
 size_t cli_write_shown(FILE *out, const char *s);
@@ -584,6 +632,9 @@ size_t cli_write_buffer_label(FILE *out, const cli_input *in, size_t i, size_t w
 void cli_write_buffer_rows(FILE *out, const cli_session *s, const size_t *which, size_t count);
 /* "INT8 [1x48x48x16]" ("[]": a scalar), the type or the shape alone when only one is known, "" when neither. */
 void cli_tensor_text(const cli_input *in, size_t i, char *out, size_t out_size);
+/* The name of step s's operator: s->op_name, or for a code the reader does not know "operator code N" written
+ * into buf (size bytes); "" for steps 0 and 1. */
+const char *cli_op_name(const cli_step *s, char *buf, size_t size);
 /* What runs at step: "CONV_2D (op 28 of subgraph 0)", "the inputs of subgraph 0", "start, before any operator",
  * "entering subgraph 2 from WHILE (op 3 of subgraph 0)". false (out "") when the input has no such step (CSV). */
 bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size);

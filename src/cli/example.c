@@ -122,14 +122,10 @@ int cli_example(cli_input *in) {
         in->steps[k] = (cli_step){k == 0 ? APLAN_TFLITE_STEP_START : op ? APLAN_TFLITE_STEP_OPERATOR
                                                                       : APLAN_TFLITE_STEP_ENTRY,
                                   op ? 0u : APLAN_TFLITE_NONE, op ? (uint32_t)(k - 2u) : APLAN_TFLITE_NONE,
-                                  k == 1 ? 0u : APLAN_TFLITE_NONE, 0u, -1, NULL};
-        if (op) {
-            /* a builtin's name, like a model's: static text copied so that cli_input_free frees every name */
-            in->steps[k].op_name = cli_display_text(ops[k - 2u].kind, strlen(ops[k - 2u].kind));
-            if (in->steps[k].op_name == NULL) {
-                cli_input_free(in);
-                return CLI_EXIT_INTERNAL;
-            }
+                                  k == 1 ? 0u : APLAN_TFLITE_NONE, 0u, -1, NULL, 0, false};
+        if (op) { /* a builtin's name, static, like a model's */
+            in->steps[k].op_name = ops[k - 2u].kind;
+            in->steps[k].op_name_size = strlen(ops[k - 2u].kind);
         }
     }
     for (int t = 0; t < TENSOR_COUNT; t++) {

@@ -69,23 +69,95 @@ static size_t planned_index(const cli_input *in, uint32_t subgraph, uint32_t ten
                : SIZE_MAX;
 }
 
-/* A model's tensors for one line: each entry of v (absent inputs, -1, skipped) with its name as display text (owned:
- * freed by free_tensors). */
+/* What a line shows of each tensor of the model, read once (aplan_tflite_tensor, O(rank), and the name's text, made
+ * once per distinct string) however many operators, or entries of one operator, name it: a FlatBuffer can list one
+ * tensor of rank L, or with an L-byte name, K times at 4 bytes each, which a look-up per reference turns into K * L
+ * work. */
+typedef struct graph_tensor {
+    const char *name;       /* names' text, or id when the tensor has no name; NULL until read */
+    const char *planned_id; /* the buffer's id when the tensor is planned and named; else NULL */
+    uint64_t bytes;
+    bool constant;
+    char id[24];            /* "s<subgraph>t<tensor>" */
+} graph_tensor;
+
+/* Every tensor of the model: subgraph s's tensor t at tensors[first[s] + t]; and the names' texts. */
+typedef struct graph_cache {
+    graph_tensor *tensors;
+    size_t *first;          /* subgraph count + 1 entries */
+    size_t subgraphs;
+    cli_names names;
+} graph_cache;
+
+static void free_cache(graph_cache *c) {
+    free(c->tensors);
+    free(c->first);
+    cli_names_free(&c->names);
+    memset(c, 0, sizeof *c);
+}
+
+/* Size the cache for the model's subgraphs (aplan_tflite_subgraph: its tensor counts). CLI_EXIT_OK,
+ * CLI_EXIT_INTERNAL (out of memory) or CLI_EXIT_BAD_INPUT with *e filled. */
+static int init_cache(graph_cache *c, const char *model, size_t size, size_t subgraphs, aplan_format_error *e) {
+    memset(c, 0, sizeof *c);
+    c->subgraphs = subgraphs;
+    c->first = malloc((subgraphs + 1u) * sizeof *c->first);
+    if (c->first == NULL) return CLI_EXIT_INTERNAL;
+    size_t total = 0;
+    for (size_t s = 0; s < subgraphs; s++) {
+        aplan_tflite_subgraph_info g;
+        if (aplan_tflite_subgraph(model, size, (uint32_t)s, &g, e) != APLAN_OK) return CLI_EXIT_BAD_INPUT;
+        c->first[s] = total;
+        total += g.tensor_count; /* at most UINT32_MAX - 1 in all (the query) */
+    }
+    c->first[subgraphs] = total;
+    c->tensors = calloc(total + 1u, sizeof *c->tensors);
+    return c->tensors != NULL ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+}
+
+/* Tensor (subgraph, index) as the listing shows it, read on its first use. NULL with *rc CLI_EXIT_BAD_INPUT and *e
+ * filled (a tensor the look-up cannot describe; a malformed name alone reads as absent, and the id stands for it) or
+ * CLI_EXIT_INTERNAL (out of memory). */
+static const graph_tensor *cached_tensor(graph_cache *c, const cli_input *in, const char *model, size_t size,
+                                         uint32_t subgraph, uint32_t index, int *rc, aplan_format_error *e) {
+    if (subgraph >= c->subgraphs || index >= c->first[subgraph + 1u] - c->first[subgraph]) {
+        *rc = CLI_EXIT_BAD_INPUT; /* never for a model the query accepted: the reader checks every index */
+        return NULL;
+    }
+    graph_tensor *g = &c->tensors[c->first[subgraph] + index];
+    if (g->name != NULL) return g;
+    aplan_tflite_tensor_info t;
+    aplan_tflite_id id = {subgraph, index};
+    if (aplan_tflite_tensor(model, size, id, &t, e) != APLAN_OK) {
+        *rc = CLI_EXIT_BAD_INPUT;
+        return NULL;
+    }
+    (void)aplan_tflite_id_format(id, g->id, sizeof g->id);
+    g->bytes = t.size;
+    g->constant = t.constant;
+    if (t.name.size > 0) {
+        cli_name name;
+        if (!cli_names_get(&c->names, t.name.data, t.name.size, &name)) {
+            *rc = CLI_EXIT_INTERNAL;
+            return NULL;
+        }
+        size_t planned = planned_index(in, subgraph, index);
+        g->planned_id = planned != SIZE_MAX ? in->ids[planned] : NULL;
+        g->name = name.text;
+    } else { /* no name: its id, as everywhere */
+        g->name = g->id;
+    }
+    return g;
+}
+
+/* A model's tensors for one line: each entry of v (absent inputs, -1, skipped), pointing into the cache. */
 typedef struct tensor_list {
     cli_graph_tensor *items;
     size_t count;
 } tensor_list;
 
-static void free_tensors(tensor_list *l) {
-    for (size_t k = 0; k < l->count; k++) free((char *)l->items[k].name);
-    free(l->items);
-    l->items = NULL;
-    l->count = 0;
-}
-
-/* CLI_EXIT_OK, CLI_EXIT_INTERNAL (out of memory) or CLI_EXIT_BAD_INPUT with *e filled (a tensor the lookup cannot
- * describe; a malformed name alone reads as absent, and the id stands for it). */
-static int load_tensor_list(const cli_input *in, const char *model, size_t size, uint32_t subgraph,
+/* CLI_EXIT_OK, or what cached_tensor gives. O(entries of v) beyond the first reads of their tensors. */
+static int load_tensor_list(graph_cache *c, const cli_input *in, const char *model, size_t size, uint32_t subgraph,
                             aplan_tflite_indices v, tensor_list *l, aplan_format_error *e) {
     l->count = 0;
     l->items = malloc(((size_t)v.count + 1u) * sizeof *l->items);
@@ -93,21 +165,10 @@ static int load_tensor_list(const cli_input *in, const char *model, size_t size,
     for (uint32_t k = 0; k < v.count; k++) {
         int32_t index = aplan_tflite_index_at(v, k);
         if (index < 0) continue;
-        aplan_tflite_tensor_info t;
-        aplan_tflite_id id = {subgraph, (uint32_t)index};
-        if (aplan_tflite_tensor(model, size, id, &t, e) != APLAN_OK) return CLI_EXIT_BAD_INPUT;
-        size_t planned = planned_index(in, subgraph, (uint32_t)index);
-        char *name;
-        if (t.name.size > 0) {
-            name = cli_display_text(t.name.data, t.name.size);
-        } else { /* no name: its id, as everywhere */
-            char text[24];
-            (void)aplan_tflite_id_format(id, text, sizeof text);
-            name = cli_display_text(text, strlen(text));
-        }
-        if (name == NULL) return CLI_EXIT_INTERNAL;
-        const char *planned_id = planned != SIZE_MAX && t.name.size > 0 ? in->ids[planned] : NULL;
-        l->items[l->count++] = (cli_graph_tensor){name, planned_id, t.size, t.constant};
+        int rc = CLI_EXIT_OK;
+        const graph_tensor *g = cached_tensor(c, in, model, size, subgraph, (uint32_t)index, &rc, e);
+        if (g == NULL) return rc;
+        l->items[l->count++] = (cli_graph_tensor){g->name, g->planned_id, g->bytes, g->constant};
     }
     return CLI_EXIT_OK;
 }
@@ -122,8 +183,9 @@ int cli_write_graph(FILE *out, const cli_input *in, const char *model, size_t si
                   e.message[0] != '\0' ? e.message : "an operator's custom code is malformed");
         return CLI_EXIT_BAD_INPUT;
     }
-    cli_graph_heading(out, in->name, info.operator_count, info.subgraph_count, in->step_count);
-    int rc = CLI_EXIT_OK;
+    graph_cache cache;
+    int rc = init_cache(&cache, model, size, info.subgraph_count, &e);
+    if (rc == CLI_EXIT_OK) cli_graph_heading(out, in->name, info.operator_count, info.subgraph_count, in->step_count);
     for (size_t k = 0; k < in->step_count && rc == CLI_EXIT_OK; k++) {
         const cli_step *s = &in->steps[k];
         tensor_list inputs = {NULL, 0}, outputs = {NULL, 0};
@@ -131,23 +193,25 @@ int cli_write_graph(FILE *out, const cli_input *in, const char *model, size_t si
             /* a subgraph's inputs are created as it is entered */
             aplan_tflite_subgraph_info g;
             rc = aplan_tflite_subgraph(model, size, s->entered, &g, &e) == APLAN_OK
-                     ? load_tensor_list(in, model, size, s->entered, g.inputs, &outputs, &e)
+                     ? load_tensor_list(&cache, in, model, size, s->entered, g.inputs, &outputs, &e)
                      : CLI_EXIT_BAD_INPUT;
         } else if (s->kind == APLAN_TFLITE_STEP_OPERATOR) {
             aplan_tflite_operator_info op;
             rc = aplan_tflite_operator(model, size, s->subgraph, s->op, &op, &e) == APLAN_OK
-                     ? load_tensor_list(in, model, size, s->subgraph, op.inputs, &inputs, &e)
+                     ? load_tensor_list(&cache, in, model, size, s->subgraph, op.inputs, &inputs, &e)
                      : CLI_EXIT_BAD_INPUT;
-            if (rc == CLI_EXIT_OK) rc = load_tensor_list(in, model, size, s->subgraph, op.outputs, &outputs, &e);
+            if (rc == CLI_EXIT_OK)
+                rc = load_tensor_list(&cache, in, model, size, s->subgraph, op.outputs, &outputs, &e);
         }
         if (rc == CLI_EXIT_OK) {
             char what[160];
             (void)cli_describe_step(in, k, what, sizeof what);
             cli_graph_line(out, k, s->depth, what, inputs.items, inputs.count, outputs.items, outputs.count);
         }
-        free_tensors(&inputs);
-        free_tensors(&outputs);
+        free(inputs.items);
+        free(outputs.items);
     }
+    free_cache(&cache);
     if (rc == CLI_EXIT_INTERNAL) cli_error("out of memory");
     else if (rc != CLI_EXIT_OK)
         cli_error("%s: byte %llu: %s", in->name, (unsigned long long)e.byte_offset,

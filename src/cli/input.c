@@ -1,6 +1,7 @@
 /* Loading a problem: read the whole file, recognise it by content (a .tflite model, a CSV table, or neither),
  * convert it to buffers with ids and, for a model, the facts the outputs show beside them: each tensor's name, type
- * and shape, and the operator at each step (names copied as display text, so nothing points into the file's bytes).
+ * and shape, and the operator at each step (names made into capped display text once per distinct string,
+ * cli_names, so nothing points into the file's bytes).
  * Every failure names the file and says why (the OS's reason for I/O errors). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat: sizing the read of a regular file */
 
@@ -116,14 +117,9 @@ void cli_input_free(cli_input *in) {
     if (in->lines != in->csv.lines) free(in->lines);
     aplan_csv_free(&in->csv);
     free(in->id_text);
-    if (in->tensors != NULL) {
-        for (size_t i = 0; i < in->count; i++) free(in->tensors[i].name);
-    }
     free(in->tensors);
-    if (in->steps != NULL) {
-        for (size_t i = 0; i < in->step_count; i++) free(in->steps[i].op_name);
-    }
     free(in->steps);
+    cli_names_free(&in->names);
     free(in->tflite_ids);
     free(in->scratch_id_text);
     free(in->scratch);
@@ -277,7 +273,8 @@ const char *cli_not_csv(const char *data, size_t size) {
 
 /* The tensor of each buffer: name, type and shape (aplan_tflite_tensor). A name that cannot be read comes back absent
  * (name_error), so the id stands for it; a tensor whose facts cannot be read at all keeps its id alone: the model
- * still plans. false only when out of memory. */
+ * still plans. Each distinct name string is made into text once (in->names), so tensors that share one table or
+ * one name cost O(1) each beyond the reader's look-up. false only when out of memory. */
 static bool load_tensors(const char *data, size_t size, cli_input *in) {
     in->tensors = calloc(in->count + 1u, sizeof *in->tensors);
     if (in->tensors == NULL) return false;
@@ -290,14 +287,19 @@ static bool load_tensors(const char *data, size_t size, cli_input *in) {
         c->rank = t.shape_truncated ? 0u : t.rank;
         memcpy(c->shape, t.shape, sizeof c->shape);
         if (t.name.size == 0) continue; /* no name: the id says it */
-        c->name = cli_display_text(t.name.data, t.name.size);
-        if (c->name == NULL) return false;
+        cli_name name;
+        if (!cli_names_get(&in->names, t.name.data, t.name.size, &name)) return false;
+        c->name = name.text;
+        c->name_size = name.size;
+        c->name_shortened = name.shortened;
     }
     return true;
 }
 
-/* What runs at each step (aplan_tflite_steps), with each operator's name as display text. A model whose steps cannot
- * be listed (a malformed custom code) gets none: it still plans, without operators. false only when out of memory. */
+/* What runs at each step (aplan_tflite_steps), with each operator's name as display text, made once per distinct
+ * string (in->names: operators that share a custom code, or one operator the walk visits many times, share its text).
+ * A model whose steps cannot be listed (a malformed custom code) gets none: it still plans, without operators. false
+ * only when out of memory. */
 static bool load_steps(const char *data, size_t size, void *scratch, size_t scratch_size, cli_input *in) {
     size_t count = 0;
     if (aplan_tflite_steps(data, size, scratch, scratch_size, NULL, 0, &count, NULL) != APLAN_OK) return true;
@@ -314,24 +316,19 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
         return true;
     }
     bool ok = true;
-    for (size_t k = 0; k < count; k++) {
+    for (size_t k = 0; k < count && ok; k++) {
         const aplan_tflite_step *t = &steps[k];
         cli_step *c = &in->steps[k];
-        in->step_count = k + 1u; /* what cli_input_free frees */
-        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL};
-        if (t->op == APLAN_TFLITE_NONE) continue;
-        if (t->name.data != NULL) {
-            c->op_name = cli_display_text(t->name.data, t->name.size);
-        } else { /* a code newer than the reader */
-            char text[32];
-            snprintf(text, sizeof text, "operator code %ld", (long)t->builtin_code);
-            c->op_name = cli_display_text(text, strlen(text));
-        }
-        if (c->op_name == NULL) {
-            ok = false;
-            break;
-        }
+        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL, 0, false};
+        if (t->op == APLAN_TFLITE_NONE || t->name.data == NULL) continue; /* NULL: a code newer than the reader */
+        cli_name name;
+        ok = cli_names_get(&in->names, t->name.data, t->name.size, &name);
+        if (!ok) break;
+        c->op_name = name.text;
+        c->op_name_size = name.size;
+        c->op_name_shortened = name.shortened;
     }
+    in->step_count = count;
     free(steps);
     return ok;
 }

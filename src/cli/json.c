@@ -151,7 +151,11 @@ static void json_tflm(FILE *out, const cli_session *s) {
             aplan_tflite_text name = aplan_tflm_unknown_name(in->model, in->model_size, i);
             fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)i->first_unknown_subgraph,
                     (unsigned long)i->first_unknown_op);
-            json_bytes(out, name.data != NULL ? name.data : "", name.data != NULL ? name.size : 0u);
+            cli_name text = cli_name_text(name.data != NULL ? name.data : "", name.data != NULL ? name.size : 0u);
+            cli_json_string(out, text.text != NULL ? text.text : "?");
+            fputs(", \"name_bytes\": ", out);
+            json_u64_or_null(out, text.shortened, text.size);
+            free((char *)text.text);
             fputc('}', out);
         } else {
             fputs("null", out);
@@ -161,8 +165,9 @@ static void json_tflm(FILE *out, const cli_session *s) {
     fputs("},\n", out);
 }
 
-/* The operator of step as a JSON object {"subgraph", "index", "name", "builtin_code"} (an ENTRY step's is the calling
- * operator), or null: steps 0 and 1, and inputs without operators. */
+/* The operator of step as a JSON object {"subgraph", "index", "name", "builtin_code", "name_bytes"} (an ENTRY step's
+ * is the calling operator), or null: steps 0 and 1, and inputs without operators. name_bytes is the name's length in
+ * the model when name is shortened (cli_name), else null. */
 static void json_operator(FILE *out, const cli_input *in, uint64_t step) {
     const cli_step *st = in->steps != NULL && step < in->step_count ? &in->steps[step] : NULL;
     if (st == NULL || st->op == APLAN_TFLITE_NONE) {
@@ -171,8 +176,11 @@ static void json_operator(FILE *out, const cli_input *in, uint64_t step) {
     }
     fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)st->subgraph,
             (unsigned long)st->op);
-    cli_json_string(out, st->op_name);
-    fprintf(out, ", \"builtin_code\": %ld}", (long)st->builtin_code);
+    char code[32];
+    cli_json_string(out, cli_op_name(st, code, sizeof code));
+    fprintf(out, ", \"builtin_code\": %ld, \"name_bytes\": ", (long)st->builtin_code);
+    json_u64_or_null(out, st->op_name_shortened, st->op_name_size);
+    fputc('}', out);
 }
 
 /* "steps": what runs at each step, or null for an input without operators (CSV). */
@@ -280,11 +288,14 @@ static void block_json_string(out_block *b, const char *s) {
     block_put(b, "\"", 1);
 }
 
-/* A buffer's "name", "type" and "shape" (null when not known). */
+/* A buffer's "name", "name_bytes" (the name's length in the input when "name" is shortened, cli_name; else null),
+ * "type" and "shape" (null when not known). */
 static void json_tensor(out_block *b, const cli_input *in, size_t i) {
     const cli_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
     block_str(b, ", \"name\": ");
     block_json_string(b, cli_buffer_name(in, i));
+    block_str(b, ", \"name_bytes\": ");
+    block_u64_or_null(b, t != NULL && t->name_shortened, t != NULL ? t->name_size : 0);
     block_str(b, ", \"type\": ");
     if (t != NULL && t->type != NULL) block_json_string(b, t->type);
     else block_str(b, "null");

@@ -42,9 +42,10 @@
  * that XML allows; every other byte (invalid UTF-8, control characters, U+FFFE/U+FFFF) is shown as the four
  * characters \xHH (cli_shown_length), the same in the SVG, the table, JSON and the script's data, so the page never
  * breaks and two names never look alike unless equal (a name that holds a literal "\xHH" aside). Tensor names arrive
- * as display text already (cli_display_text: a NUL byte is the text \x00), ids as the file holds them. In the JSON
- * every '<', '>' and '&' is written as \u003c etc., so no string can close the <script> element it sits in, and
- * U+2028 and U+2029 as \u2028 and \u2029 (line ends to a pre-2019 JavaScript parser).
+ * as display text already (cli_name_text: a NUL byte is the text \x00; a name longer than CLI_TEXT_MAX bytes is
+ * shortened, with its marker), ids as the file holds them. In the JSON every '<', '>' and '&' is written as \u003c
+ * etc., so no string can close the <script> element it sits in, and U+2028 and U+2029 as \u2028 and \u2029 (line
+ * ends to a pre-2019 JavaScript parser).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static const char *const palette[8] = {"#440154", "#46327e", "#365c8d", "#277f8e
 /* ---- Text ------------------------------------------------------------------------------------------------------ */
 
 /* The one place the picture takes a buffer's name from: the tensor's name when the input gives one, else its id (the
- * CSV id column, the example's name); display text (cli_display_text) for a model's names, so a name's NUL bytes
+ * CSV id column, the example's name); display text (cli_name_text) for a model's names, so a name's NUL bytes
  * arrive as the text \x00 and every string here is NUL-terminated. */
 static const char *buffer_name(const cli_input *in, size_t i) {
     return cli_buffer_name(in, i);

@@ -58,6 +58,119 @@ char *cli_display_text(const char *data, size_t size) {
     return text;
 }
 
+/* Display text of data[from, to) into out: whole characters (a \xHH is one) while they fit in room bytes; returns the
+ * bytes written (no NUL) and sets *end to where it stopped. */
+static size_t shown_prefix(const unsigned char *p, size_t from, size_t to, char *out, size_t room, size_t *end) {
+    size_t at = 0, i = from;
+    while (i < to) {
+        size_t n = cli_shown_length(p + i, to - i);
+        if (at + (n == 0 ? 4u : n) > room) break;
+        if (n == 0) {
+            snprintf(out + at, 5, "\\x%02X", (unsigned)p[i]);
+            at += 4u;
+            i++;
+        } else {
+            memcpy(out + at, p + i, n);
+            at += n;
+            i += n;
+        }
+    }
+    *end = i;
+    return at;
+}
+
+cli_name cli_name_text(const char *data, size_t size) {
+    enum { HALF = CLI_TEXT_MAX / 2u };
+    char text[CLI_NAME_TEXT_MAX + 1u];
+    const unsigned char *p = (const unsigned char *)data;
+    size_t end;
+    size_t at = shown_prefix(p, 0, size, text, CLI_TEXT_MAX, &end);
+    cli_name name = {NULL, (uint64_t)size, end < size};
+    if (name.shortened) {
+        /* The beginning, the marker, then the end: a scope path's end is what tells tensors apart. A character
+         * shows as at least one byte, so the last HALF bytes of the name hold the longest end that fits. */
+        at = shown_prefix(p, 0, size, text, HALF, &end);
+        at += (size_t)snprintf(text + at, sizeof text - at, "...(%llu bytes)...", (unsigned long long)size);
+        size_t from = size - end > HALF ? size - HALF : end;
+        for (unsigned k = 0; k < 3u && from < size && (p[from] & 0xC0u) == 0x80u; k++) from++; /* a cut character */
+        size_t shown = 0; /* drop whole characters from the front until the rest shows in HALF bytes */
+        for (size_t i = from; i < size;) {
+            size_t n = cli_shown_length(p + i, size - i);
+            shown += n == 0 ? 4u : n;
+            i += n == 0 ? 1u : n;
+        }
+        while (shown > HALF) {
+            size_t n = cli_shown_length(p + from, size - from);
+            shown -= n == 0 ? 4u : n;
+            from += n == 0 ? 1u : n;
+        }
+        at += shown_prefix(p, from, size, text + at, HALF, &end);
+    }
+    text[at] = '\0';
+    char *copy = malloc(at + 1u);
+    if (copy != NULL) memcpy(copy, text, at + 1u);
+    name.text = copy;
+    return name;
+}
+
+/* Fibonacci hashing of the position: the low bits of a pointer into a file are its alignment, the high ones its
+ * region, so the multiplier's top bits mix them; shift keeps log2(cap) of them. */
+static size_t name_slot(const char *data, size_t size, unsigned shift) {
+    uint64_t h = ((uint64_t)(uintptr_t)data ^ ((uint64_t)size << 17)) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> shift);
+}
+
+static unsigned name_shift(size_t cap) {
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < cap) bits++;
+    return 64u - bits;
+}
+
+bool cli_names_get(cli_names *names, const char *data, size_t size, cli_name *name) {
+    if (names->cap > 0) {
+        size_t mask = names->cap - 1u;
+        for (size_t k = name_slot(data, size, name_shift(names->cap));; k = (k + 1u) & mask) {
+            const cli_name_slot *slot = &names->slots[k];
+            if (slot->data == NULL) break;
+            if (slot->data == data && slot->size == size) {
+                *name = slot->name;
+                return true;
+            }
+        }
+    }
+    if (2u * (names->count + 1u) > names->cap) { /* grow: at most half full, so a probe ends soon */
+        size_t cap = names->cap > 0 ? 2u * names->cap : 64u;
+        if (cap > SIZE_MAX / sizeof *names->slots) return false;
+        cli_name_slot *slots = calloc(cap, sizeof *slots);
+        if (slots == NULL) return false;
+        unsigned shift = name_shift(cap);
+        for (size_t j = 0; j < names->cap; j++) {
+            const cli_name_slot *old = &names->slots[j];
+            if (old->data == NULL) continue;
+            size_t k = name_slot(old->data, old->size, shift);
+            while (slots[k].data != NULL) k = (k + 1u) & (cap - 1u);
+            slots[k] = *old;
+        }
+        free(names->slots);
+        names->slots = slots;
+        names->cap = cap;
+    }
+    cli_name made = cli_name_text(data, size);
+    if (made.text == NULL) return false;
+    size_t k = name_slot(data, size, name_shift(names->cap));
+    while (names->slots[k].data != NULL) k = (k + 1u) & (names->cap - 1u);
+    names->slots[k] = (cli_name_slot){data, size, made};
+    names->count++;
+    *name = made;
+    return true;
+}
+
+void cli_names_free(cli_names *names) {
+    for (size_t k = 0; k < names->cap; k++) free((char *)names->slots[k].name.text);
+    free(names->slots);
+    memset(names, 0, sizeof *names);
+}
+
 size_t cli_text_width(const char *s) {
     size_t n = 0;
     for (; *s != '\0'; s++) n += ((unsigned char)*s & 0xC0u) != 0x80u;
@@ -171,19 +284,41 @@ static void format_text(char *out, size_t out_size, const char *format, ...) {
     }
 }
 
+const char *cli_op_name(const cli_step *s, char *buf, size_t size) {
+    if (s->op_name != NULL) return s->op_name;
+    if (s->op == APLAN_TFLITE_NONE) return "";
+    snprintf(buf, size, "operator code %ld", (long)s->builtin_code);
+    return buf;
+}
+
+/* name, or when it is longer than room bytes "..." and its end within room - 3 (whole characters), into buf (at
+ * least room + 1 bytes); returns what to print. */
+static const char *name_within(const char *name, size_t room, char *buf) {
+    size_t n = strlen(name);
+    if (n <= room) return name;
+    const char *tail = name + n - (room > 3u ? room - 3u : 0u);
+    while (*tail != '\0' && ((unsigned char)*tail & 0xC0u) == 0x80u) tail++; /* not inside a character */
+    snprintf(buf, room + 1u, "...%s", tail);
+    return buf;
+}
+
 bool cli_describe_step(const cli_input *in, uint64_t step, char *out, size_t out_size) {
     out[0] = '\0';
     if (in->steps == NULL || step >= in->step_count) return false;
     const cli_step *s = &in->steps[step];
+    char code[32], shown[CLI_NAME_TEXT_MAX + 1u];
+    /* The words and numbers around the name take at most 80 bytes: a long name (a custom code) keeps its end and
+     * leaves room for them, so the text still says which operator it is. */
+    const char *name = name_within(cli_op_name(s, code, sizeof code), out_size > 96u ? out_size - 81u : 15u, shown);
     if (s->kind == APLAN_TFLITE_STEP_START) {
         format_text(out, out_size, "start, before any operator");
     } else if (s->kind == APLAN_TFLITE_STEP_ENTRY && s->op == APLAN_TFLITE_NONE) {
         format_text(out, out_size, "the inputs of subgraph %lu", (unsigned long)s->entered);
     } else if (s->kind == APLAN_TFLITE_STEP_ENTRY) {
         format_text(out, out_size, "entering subgraph %lu from %s (op %lu of subgraph %lu)", (unsigned long)s->entered,
-                    s->op_name, (unsigned long)s->op, (unsigned long)s->subgraph);
+                    name, (unsigned long)s->op, (unsigned long)s->subgraph);
     } else {
-        format_text(out, out_size, "%s (op %lu of subgraph %lu)", s->op_name, (unsigned long)s->op,
+        format_text(out, out_size, "%s (op %lu of subgraph %lu)", name, (unsigned long)s->op,
                     (unsigned long)s->subgraph);
     }
     return true;

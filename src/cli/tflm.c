@@ -304,9 +304,11 @@ void cli_write_tflm_unknown(FILE *out, const cli_session *s, const aplan_tflm_ar
     aplan_tflite_text name = aplan_tflm_unknown_name(s->input->model, s->input->model_size, info);
     fprintf(out, "  not modelled: %lu operator%s, the first ", (unsigned long)info->unknown_ops,
             cli_s(info->unknown_ops));
-    char *text = name.data != NULL ? cli_display_text(name.data, name.size) : NULL;
-    (void)cli_write_short(out, text != NULL ? text : "?", 2u * CLI_NAME_SHOWN); /* a custom code can be any length */
-    free(text);
+    cli_name text = {NULL, 0, false};
+    if (name.data != NULL) text = cli_name_text(name.data, name.size);
+    /* a custom code can be any length */
+    (void)cli_write_short(out, text.text != NULL ? text.text : "?", 2u * CLI_NAME_SHOWN);
+    free((char *)text.text);
     fprintf(out, " (op %lu of subgraph %lu): its kernel's scratch and persistent data are not counted, so every "
                  "figure above is a lower bound\n",
             (unsigned long)info->first_unknown_op, (unsigned long)info->first_unknown_subgraph);
@@ -371,16 +373,17 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
     write_part(out, "input and output TfLiteTensors, quantization", i->io_tensors);
     fprintf(out, "\n  %-9s %-6s %-32s %10s %10s %10s %8s\n", "subgraph", "op", "operator", "options", "op data",
             "scratch", "requests");
+    /* Operators that share a custom code share its text: each distinct string is made once. */
+    cli_names names = {NULL, 0, 0};
     for (size_t k = 0; k < model.operator_count; k++) {
         const aplan_tflm_op_cost *c = &costs[k];
         aplan_tflite_operator_info op;
-        char *name = NULL;
+        cli_name name = {NULL, 0, false};
         if (aplan_tflite_operator(in->model, in->model_size, c->subgraph, c->op, &op, NULL) == APLAN_OK &&
-            op.name.data != NULL)
-            name = cli_display_text(op.name.data, op.name.size);
+            op.name.data != NULL && !cli_names_get(&names, op.name.data, op.name.size, &name))
+            name.text = NULL; /* out of memory: shown as unknown */
         fprintf(out, "  %-9lu %-6lu ", (unsigned long)c->subgraph, (unsigned long)c->op);
-        size_t w = cli_write_short(out, name != NULL ? name : "?", 32u);
-        free(name);
+        size_t w = cli_write_short(out, name.text != NULL ? name.text : "?", 32u);
         fprintf(out, "%*s", w < 32u ? (int)(33u - w) : 1, "");
         if (!c->known) {
             fputs("(not modelled: not counted)\n", out);
@@ -389,6 +392,7 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
         fprintf(out, "%10llu %10llu %10llu %8lu\n", (unsigned long long)c->params, (unsigned long long)c->op_data,
                 (unsigned long long)c->scratch, (unsigned long)c->scratch_requests);
     }
+    cli_names_free(&names);
     free(costs);
     cli_write_tflm_unknown(out, s, i);
     return CLI_EXIT_OK;

@@ -85,7 +85,9 @@ have_shared() {
 # of the same bytes, fuzz/corpus/csv/seed-input12.csv, under the same name), and the models of
 # tests/cli/make_models.c, whose comment works out their figures: CHAIN (person_detect's stand-in), TIES
 # (audio_preprocessor_int8's: TFLM's tie order costs 16 bytes), OFFLINE (person_detect_vela's: an offline plan that
-# aliases on purpose), NAMES (names no other input has) and HUGE (a section just below 2^64, TFLM's arena past it).
+# aliases on purpose), NAMES (names no other input has), HUGE (a section just below 2^64, TFLM's arena past it), and
+# the hostile models of issue 21 (tables, names and shapes shared many times over): SHARED_NAME, SHARED_CONTROL,
+# FANIN, RANK and SHARED_CUSTOM.
 made_inputs() {
     I12=$S/benchmarks/minimalloc/input.12.csv
     if [ ! -e "$I12" ]; then
@@ -100,4 +102,9 @@ made_inputs() {
     NAMES=$1/names.tflite
     BADNAMES=$1/badnames.tflite
     HUGE=$1/huge.tflite
+    SHARED_NAME=$1/shared_name.tflite
+    SHARED_CONTROL=$1/shared_control.tflite
+    FANIN=$1/fanin.tflite
+    RANK=$1/rank.tflite
+    SHARED_CUSTOM=$1/shared_custom.tflite
 }

@@ -112,6 +112,111 @@ line err "aplan: $T/alias20k.csv: fixed buffers 'a0' (line 2) and 'c0' (line 3) 
 run 0 1000 "$A" verify --allow-alias "$T/alias20k.csv" "$T/alias20k.csv"
 line out "aliased fixed pairs (allowed): 10000"
 
+# --- shared names, shapes and tables (issue 21) ----------------------------------------------------------------------
+# A FlatBuffer points K entries at one string, shape or table, 4 bytes each: work or output per reference would be
+# K * L for a file of 4 K + L bytes (9.8 s and 979 MB for `plan` on shared_name.tflite, 43 s and 4 GB for `graph` on
+# fanin.tflite, a 1 GB JSON). Each case: the exact exit code, the shortened names with their marker, the output
+# within docs/cli.md's bound ("Shared names and bounded output"), a time goal of 200 ms, and where LIMITS holds,
+# 256 MB of address space.
+# bounded EXPECTED GOAL_MS COMMAND...: run, under ulimit -v 262144 where LIMITS holds.
+bounded() {
+    want=$1 goal=$2
+    shift 2
+    if [ "$LIMITS" = 1 ]; then
+        run "$want" "$goal" sh -c 'ulimit -v 262144; exec "$@"' sh "$@"
+        last="$*"
+    else
+        run "$want" "$goal" "$@"
+    fi
+}
+# at_most STREAM BYTES: the last command's stdout/stderr holds at most BYTES bytes.
+at_most() {
+    checks=$((checks + 1))
+    bytes=$(wc -c <"$T/$1" | tr -d ' ')
+    [ "$bytes" -le "$2" ] || fail "'$last': $1 holds $bytes bytes, more than $2"
+}
+AZ=abcdefghijklmnopqrstuvwxyz
+# make_models' 100,000-byte name (the alphabet over and over) as every output shows it: its first 128 bytes, the
+# marker, its last 128.
+LONG="$AZ$AZ$AZ${AZ}abcdefghijklmnopqrstuvwx...(100000 bytes)...ghijklmnopqrstuvwxyz$AZ$AZ$AZ${AZ}abcd"
+# Its end as the table shows it (48 characters) and as graph does (96).
+END48="...lmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcd"
+END96="...pqrstuvwxyz$AZ$AZ${AZ}abcd"
+# 10,000 tensors sharing one table and its name: every format.
+K=10000
+bounded 0 200 "$A" plan -s greedy_by_size "$SHARED_NAME"
+line out "$SHARED_NAME: 10000 buffers, alignment 16, sizes rounded up"
+line out "best: greedy_by_size, 32 bytes: proven optimal (equals the lower bound)"
+at_most out $((16384 + 256))
+bounded 0 200 "$A" plan -s greedy_by_size -f json "$SHARED_NAME"
+count out "\"name\": \"$LONG\", \"name_bytes\": 100000, \"type\": \"INT8\", \"shape\": [16]}" $K
+at_most out $((1536 * K + 1024 * 3 + 24 * K + 65536))
+bounded 0 200 "$A" plan -s greedy_by_size -f html "$SHARED_NAME"
+has out "\"$LONG\""
+at_most out $((2048 * K + 1024 * 3 + 24 * K + 262144))
+for fmt in csv c; do
+    bounded 0 200 "$A" plan -s greedy_by_size -f "$fmt" "$SHARED_NAME"
+    at_most out $((256 * K + 8192))
+done
+bounded 0 200 "$A" plan -s greedy_by_size -f svg "$SHARED_NAME"
+at_most out $((6144 * 4000 + 40 * 1086 * 500 + 65536))
+bounded 0 200 "$A" bound "$SHARED_NAME"
+line out "  $END48 (s0t0)           16 bytes  steps [1, 3)  INT8 [16]"
+at_most out 16384
+bounded 0 200 "$A" graph "$SHARED_NAME"
+line out "   2  ADD (op 0 of subgraph 0): $END96 (s0t0) 16 B -> $END96 (s0t1) 16 B"
+bounded 0 200 "$A" arena "$SHARED_NAME"
+has out "    tensors (10000)"
+bounded 0 200 "$A" embed -s greedy_by_size "$SHARED_NAME" -o "$T/shared.tflite"
+checks=$((checks + 1))
+[ "$(wc -c <"$T/shared.tflite")" -le $((2 * $(wc -c <"$SHARED_NAME") + 4 * K + 256)) ] || fail "embed wrote more than its bound"
+"$A" plan -s linear -f csv "$SHARED_NAME" >"$T/shared.csv"
+bounded 0 200 "$A" verify "$SHARED_NAME" "$T/shared.csv"
+has out "$T/shared.csv: valid: 10000 buffers, arena 160000 bytes"
+rm -f "$T/shared.tflite" "$T/shared.csv"
+# The same with 20,000 tensors and a 40,000-byte name of control bytes, each shown as the four characters \x01:
+# 32 of them each side of the marker (JSON writes each backslash twice).
+K=20000
+X32=$(printf '\\\\x01%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+bounded 0 200 "$A" plan -s greedy_by_size -f json "$SHARED_CONTROL"
+count out "\"name\": \"$X32...(40000 bytes)...$X32\", \"name_bytes\": 40000," $K
+at_most out $((1536 * K + 1024 * 3 + 24 * K + 65536))
+bounded 0 200 "$A" plan -s greedy_by_size -f html "$SHARED_CONTROL"
+at_most out $((2048 * K + 1024 * 3 + 24 * K + 262144))
+bounded 0 200 "$A" bound "$SHARED_CONTROL"
+line out '  ...1\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01 (s0t0)           16 bytes  steps [1, 3)  INT8 [16]'
+bounded 0 200 "$A" graph "$SHARED_CONTROL"
+# One operator whose 40,000 inputs all name one tensor with the 100,000-byte name: read once, listed 40,000 times.
+bounded 0 200 "$A" graph "$FANIN"
+lines out 5
+line out "   1  the inputs of subgraph 0 -> $END96 (s0t0) 16 B"
+count out "   2  ADD (op 0 of subgraph 0): $END96 (s0t0) 16 B, $END96 (s0t0) 16 B, " 1
+at_most out $((512 * 3 + 448 * 40002 + 4096))
+bounded 0 200 "$A" plan -s greedy_by_size -f json "$FANIN"
+count out "\"name\": \"$LONG\", \"name_bytes\": 100000," 1
+# One operator whose 60,000 inputs all name one tensor of rank 60,000: its shape read once, not 60,000 times; JSON
+# has no shape above 8 dimensions.
+bounded 0 200 "$A" graph "$RANK"
+line out "   1  the inputs of subgraph 0 -> s0t0 1 B"
+at_most out $((512 * 3 + 448 * 60002 + 4096))
+bounded 0 200 "$A" plan -s greedy_by_size -f json "$RANK"
+has out '"offset": 0, "name": "s0t0", "name_bytes": null, "type": "INT8", "shape": null}'
+# 10,000 operators sharing one CUSTOM operator whose custom code is the 100,000-byte name: the step's text keeps the
+# operator's index; JSON gives every step's name shortened with its length.
+bounded 0 200 "$A" plan -s linear "$SHARED_CUSTOM"
+line out "lower bound: 32 bytes, reached at step 10001: ...nopqrstuvwxyz$AZ${AZ}abcd (op 9999 of subgraph 0)"
+bounded 0 200 "$A" plan -s linear -f json "$SHARED_CUSTOM"
+count out "\"name\": \"$LONG\", \"builtin_code\": 32, \"name_bytes\": 100000}" 10001
+at_most out $((1536 * 2 + 1024 * 10002 + 24 * 2 + 65536))
+bounded 0 200 "$A" plan -s linear -f html "$SHARED_CUSTOM"
+at_most out $((2048 * 2 + 1024 * 10002 + 24 * 2 + 262144))
+bounded 0 200 "$A" arena "$SHARED_CUSTOM"
+line out "  0         9999   ...bcdefghijklmnopqrstuvwxyzabcd (not modelled: not counted)"
+at_most out $((320 * 10000 + 8192))
+bounded 0 200 "$A" graph "$SHARED_CUSTOM"
+line out "   2  ...ghijklmnopqrstuvwxyz$AZ${AZ}abcd (op 0 of subgraph 0): s0t0 16 B -> s0t1 16 B"
+at_most out $((512 * 10002 + 448 * 20002 + 4096))
+
 # --- inputs that do not end, and sizes that are not content ----------------------------------------------------------
 # /dev/zero: refused at its first 64 KiB (a NUL byte, no model), not read to the cap.
 run 3 1000 "$A" plan /dev/zero

@@ -2,10 +2,8 @@
  * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
  * writes DIR/chain.tflite, DIR/ties.tflite, DIR/ties4.tflite, DIR/ties_overlap.tflite, DIR/offline.tflite,
- * DIR/badnames.tflite, DIR/names.tflite and
- * DIR/huge.tflite; exit 0, or 1
- * with a message
- * when a file cannot be written.
+ * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite and the hostile models (see hostile below); exit 0, or 1
+ * with a message when a file cannot be written.
  *
  * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
  * holds the subgraph's inputs, op k runs at step k + 2, a tensor lives from the step that writes it through the last
@@ -60,13 +58,23 @@ enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, FULLY_CONNECTED = 9, MUL = 1
        WHILE = 119 };
 enum { WHILE_OPTIONS = 93 };
 
+/* DIR/NAME: the built file f, freed; 1 when written, else 0 (said). */
+static int write_file(const char *dir, const char *name, tw_file f) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *out = fopen(path, "wb");
+    int ok = out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
+    if (out != NULL) ok = fclose(out) == 0 && ok;
+    tw_free(&f);
+    if (!ok) fprintf(stderr, "make_models: cannot write %s\n", path);
+    return ok;
+}
+
 /* DIR/NAME: model m with the tensor names and custom codes given (n of each); 1 when written, else 0 (said). With
  * broken (a subgraph name too), the strings named by those keys get a length that runs past the end of the file. */
 static int write_model_broken(const char *dir, const char *name, const tw_model *m, const tw_string *names,
                               uint32_t n_names, const tw_string *custom, uint32_t n_custom, const tw_string *subgraph,
                               const char *const *broken, size_t n_broken) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     tw_extra x;
     memset(&x, 0, sizeof x);
     x.tensor_names = names;
@@ -80,12 +88,7 @@ static int write_model_broken(const char *dir, const char *name, const tw_model 
         unsigned char *length = f.data + tw_pos(&f, broken[k]) - 4;
         length[0] = 0, length[1] = 0, length[2] = 0, length[3] = 0x10;
     }
-    FILE *out = fopen(path, "wb");
-    int ok = out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
-    if (out != NULL) ok = fclose(out) == 0 && ok;
-    tw_free(&f);
-    if (!ok) fprintf(stderr, "make_models: cannot write %s\n", path);
-    return ok;
+    return write_file(dir, name, f);
 }
 
 static int write_model(const char *dir, const char *name, const tw_model *m, const tw_string *names, uint32_t n_names,
@@ -234,10 +237,38 @@ static int huge(const char *dir) {
     return write_model(dir, "huge.tflite", &m, NULL, 0, NULL, 0);
 }
 
+/* The hostile models of issue 21 (hostile_test.sh times every command on them; tw_build_shared in
+ * tests/tflite_writer.h builds them): FlatBuffers lets every entry of a vector point at one table or string, so a
+ * file of about 4 (k + l) bytes names a string of l bytes, or a shape of rank l, k times over. The reader bounds its
+ * own work on them; these test what the tool does with what it read. "The name" is 100,000 bytes of the alphabet
+ * over and over ("abc...zabc...").
+ *   shared_name.tflite     10,000 entries of subgraph 0's tensors, all one INT8 [16] tensor with the name; one ADD
+ *                          t0 -> t1. 10,000 buffers of 16 bytes, t0 live at [1, 3), t1 at [2, 3), the rest never;
+ *                          about 140 KB.
+ *   shared_control.tflite  the same with 20,000 entries and a name of 40,000 control bytes (0x01, each shown as the
+ *                          four characters \x01); about 120 KB.
+ *   fanin.tflite           t0 INT8 [16] with the name, t1 INT8 [16] "out"; one ADD whose 40,000 inputs all name t0,
+ *                          writing t1; about 260 KB.
+ *   rank.tflite            t0 INT8 of rank 60,000 (every entry 1: 1 byte), t1 INT8 [1] "out"; one ADD whose 60,000
+ *                          inputs all name t0; about 480 KB.
+ *   shared_custom.tflite   one CUSTOM operator code whose custom_code is the name, and 10,000 entries of subgraph 0's
+ *                          operators, all one operator of it, t0 -> t1 (INT8 [16] each): steps 2 to 10001; about
+ *                          140 KB. */
+static int hostile(const char *dir) {
+    return write_file(dir, "shared_name.tflite", tw_build_shared(TW_SHARED_NAME, 10000, 100000, 0)) &&
+           write_file(dir, "shared_control.tflite", tw_build_shared(TW_SHARED_NAME, 20000, 40000, 1)) &&
+           write_file(dir, "fanin.tflite", tw_build_shared(TW_SHARED_FANIN, 40000, 100000, 0)) &&
+           write_file(dir, "rank.tflite", tw_build_shared(TW_SHARED_RANK, 60000, 60000, 0)) &&
+           write_file(dir, "shared_custom.tflite", tw_build_shared(TW_SHARED_CUSTOM, 10000, 100000, 0));
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_models DIR\n");
         return 1;
     }
-    return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) ? 0 : 1;
+    return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) &&
+                   hostile(argv[1])
+               ? 0
+               : 1;
 }

@@ -34,9 +34,10 @@ SRC = os.path.join(os.path.dirname(TESTS), "src", "cli")
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def display(raw):
-    """The display text of raw bytes (docs/cli.md, cli_shown_length): RFC 3629 UTF-8 of a character XML 1.0 allows
-    stands for itself; every other byte (invalid UTF-8, C0 controls, DEL, surrogates, U+FFFE, U+FFFF) is \\xHH."""
+def pieces(raw):
+    """raw as display text (docs/cli.md, cli_shown_length), piece by piece: (text, bytes of raw it stands for). RFC
+    3629 UTF-8 of a character XML 1.0 allows stands for itself; every other byte (invalid UTF-8, C0 controls, DEL,
+    surrogates, U+FFFE, U+FFFF) is \\xHH."""
     out, i = [], 0
     while i < len(raw):
         c = raw[i]
@@ -58,12 +59,40 @@ def display(raw):
             if ch is None or len(ch) != 1 or ord(ch) in (0xFFFE, 0xFFFF):
                 n = 0
         if n == 0:
-            out.append("\\x%02X" % c)
+            out.append(("\\x%02X" % c, 1))
             i += 1
         else:
-            out.append(raw[i:i + n].decode("utf-8"))
+            out.append((raw[i:i + n].decode("utf-8"), n))
             i += n
-    return "".join(out)
+    return out
+
+
+def display(raw):
+    """The display text of raw bytes: an id as every output shows it."""
+    return "".join(t for t, _ in pieces(raw))
+
+
+def shown_name(raw):
+    """A name from a model as every output shows it (docs/cli.md, "Names and operators"): its display text when that
+    takes at most 256 bytes; else its first characters within 128 bytes, "...(N bytes)...", and its last characters
+    (of its last 128 bytes, from the first that does not continue a character) within 128 bytes."""
+    def size(text):
+        return len(text.encode("utf-8"))
+    if size(display(raw)) <= 256:
+        return display(raw)
+    head, used, end = "", 0, 0
+    for t, n in pieces(raw):
+        if used + size(t) > 128:
+            break
+        head, used, end = head + t, used + size(t), end + n
+    start = len(raw) - 128 if len(raw) - end > 128 else end
+    for _ in range(3):
+        if start < len(raw) and raw[start] & 0xC0 == 0x80:
+            start += 1
+    tail = [t for t, _ in pieces(raw[start:])]
+    while size("".join(tail)) > 128:
+        tail.pop(0)
+    return "%s...(%d bytes)...%s" % (head, len(raw), "".join(tail))
 
 
 def run(args, want=0, **kw):
@@ -111,9 +140,9 @@ def check_outputs(tmp, source, ids, names, tag):
     """Every format and command on source (a CSV or a model) whose buffers have the raw ids and names given (names
     None: the ids are the names)."""
     shown_ids = [display(i) for i in ids]
-    shown_names = [display(n) for n in names] if names is not None else shown_ids
+    shown_names = [shown_name(n) for n in names] if names is not None else shown_ids
 
-    # JSON: strict UTF-8 that json parses; every id and name as the display rule says.
+    # JSON: strict UTF-8 that json parses; every id and name as the display rule says, a shortened name's length too.
     p = run(["plan", "-f", "json", source])
     d = json.loads(utf8(p.stdout, tag + " JSON"))
     got = [b["id"] for b in d["buffers"]]
@@ -121,6 +150,9 @@ def check_outputs(tmp, source, ids, names, tag):
     got = [b["name"] for b in d["buffers"]]
     check(got == shown_names, "%s JSON names %r, want %r" % (tag, [g[:40] for g in got],
                                                            [s[:40] for s in shown_names]))
+    got = [b["name_bytes"] for b in d["buffers"]]
+    want = [len(n) if shown_name(n) != display(n) else None for n in names] if names is not None else [None] * len(ids)
+    check(got == want, "%s JSON name_bytes %r, want %r" % (tag, got, want))
 
     # SVG: an XML parser reads it; each tooltip opens with the name (then the id when it differs).
     p = run(["plan", "-f", "svg", source])
@@ -198,7 +230,7 @@ def check_region_outputs(source, ids, names, tag, fast):
     parses, with the ids, names, regions and each run's regionOf."""
     REGIONS = ["--region", "fast:%d" % fast, "--region", "slow:64K"]
     shown_ids = [display(i) for i in ids]
-    shown_names = [display(n) for n in names] if names is not None else shown_ids
+    shown_names = [shown_name(n) for n in names] if names is not None else shown_ids
     p = run(["plan", "-s", "banked", "-f", "json"] + REGIONS + [source])
     plan = json.loads(p.stdout.decode("utf-8", "replace"))["strategies"][0]  # only its regions are read here
     where = [plan["region_of"][k] for k in range(len(ids))]
