@@ -515,8 +515,7 @@ static aplan_status guard_tables(embed *e, const aplan__fb_vec *v, size_t owner,
     for (uint32_t i = 0; st == APLAN_OK && i < v->len; i++) {
         aplan__fb_table t;
         st = aplan__fb_vec_table(&e->fb, v, i, kind, &t);
-        const size_t self = owner == SIZE_MAX ? SIZE_MAX : OWNER(t.pos, owner);
-        if (st == APLAN_OK) st = guard_table(e, &t, self, kind);
+        if (st == APLAN_OK) st = guard_table(e, &t, owner == SIZE_MAX ? SIZE_MAX : OWNER(t.pos, owner), kind);
         if (st == APLAN_OK && parts != NULL) st = parts(e, &t);
     }
     return st;
