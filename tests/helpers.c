@@ -118,6 +118,11 @@ int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t 
     return oracle_verify(p, offsets, arena_size, &buffer, &aliased) == APLAN_OK;
 }
 
+size_t brute_force_aliased(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size) {
+    size_t buffer, aliased;
+    return oracle_verify(p, offsets, arena_size, &buffer, &aliased) == APLAN_OK ? aliased : SIZE_MAX;
+}
+
 uint64_t brute_force_bound(const aplan_problem *p) {
     bool overflow;
     return oracle_bound(p, &overflow);

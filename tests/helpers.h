@@ -37,6 +37,9 @@ const char *need_shared(const char *relative);
 
 /* 1 when fuzz/oracle.c, the independent O(n^2) model of the rules, finds the plan valid. */
 int brute_force_valid(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size);
+/* fuzz/oracle.c's count of the allowed aliases (pairs of fixed buffers live together that share bytes, under
+ * APLAN_ALLOW_FIXED_ALIAS) when it finds the plan valid; SIZE_MAX when it does not. */
+size_t brute_force_aliased(const aplan_problem *p, const uint64_t *offsets, uint64_t arena_size);
 /* fuzz/oracle.c's lower bound. */
 uint64_t brute_force_bound(const aplan_problem *p);
 /* fuzz/oracle.c's optimum over every placement order (at most 9 buffers that occupy memory); UINT64_MAX when no

@@ -238,7 +238,7 @@ static void test_verify_accepts_empty_problem_with_or_without_scratch(void **sta
 
 static void test_verify_counts_many_aliases_in_both_paths(void **state) {
     (void)state;
-    /* 40 fixed buffers at offset 0 all live together: 780 aliased pairs, and the sweep must list them all. */
+    /* 40 fixed buffers at offset 0 all live together: 780 aliased pairs, counted by the sweep without a list. */
     aplan_buffer b[40];
     for (size_t i = 0; i < 40; i++) b[i] = fixed_buf(16 + i, i % 3, 10 + i % 5, 0);
     aplan_problem p;
@@ -248,6 +248,237 @@ static void test_verify_counts_many_aliases_in_both_paths(void **state) {
     for (size_t i = 0; i < 40; i++) off[i] = 0;
     aplan_report r = verify_both(&p, off, 55, APLAN_OK);
     assert_int_equal(r.aliased_pairs, 780);
+}
+
+/* ---- Aliasing allowed: the pairs counted without a list, and the failures still found ------------------------- */
+
+/* The sweep alone, where the pairwise path names another pair (it meets pairs in index order). In a compact build
+ * both calls take the pairwise path, so only the status is checked there. */
+static aplan_report verify_sweep(const aplan_problem *p, const uint64_t *off, uint64_t arena, aplan_status want) {
+    size_t need;
+    assert_int_equal(aplan_verify_scratch_size(p, &need), APLAN_OK);
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
+    aplan_report fast, slow;
+    assert_int_equal(aplan_verify(p, off, arena, scratch, need, &fast), want);
+    assert_int_equal(aplan_verify(p, off, arena, NULL, 0, &slow), want);
+    free(scratch);
+    assert_int_equal(brute_force_valid(p, off, arena), want == APLAN_OK);
+    return fast;
+}
+
+static void test_verify_counts_aliases_of_k_buffers_at_one_offset(void **state) {
+    (void)state;
+    static const size_t ks[] = {0, 1, 2, 3, 7, 64, 65, 300};
+    aplan_buffer b[301];
+    uint64_t off[301];
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        const size_t k = ks[t];
+        /* k fixed buffers at offset 0, of sizes 8 to 12, starting at steps 0 to 2 and all live at steps 2 to 9;
+         * for odd k an unfixed buffer above them, live throughout, so that the checks for it run too. */
+        for (size_t i = 0; i < k; i++) {
+            b[i] = fixed_buf(8 + i % 5, i % 3, 10, 0);
+            off[i] = 0;
+        }
+        size_t n = k;
+        if (k % 2 == 1) {
+            b[n] = buf(4, 0, 10);
+            off[n++] = 12;
+        }
+        aplan_problem p;
+        aplan_problem_init(&p, b, n);
+        p.flags = APLAN_ALLOW_FIXED_ALIAS;
+        const uint64_t arena = k == 0 ? 0 : k % 2 == 1 ? 16 : k >= 5 ? 12 : 8 + k - 1;
+        aplan_report r = verify_both(&p, off, arena, APLAN_OK);
+        assert_int_equal(r.aliased_pairs, k * (k - 1u) / 2u);
+    }
+}
+
+/* Pairs that share steps but not bytes, or bytes but not steps, touching at either end, of size 0 or never live, are
+ * not aliases: 5 pairs out of 28, each named below. An unfixed buffer on one of them is still an overlap. */
+static void test_verify_counts_partial_aliases_exactly(void **state) {
+    (void)state;
+    aplan_buffer b[9] = {
+        fixed_buf(16, 0, 4, 0),  /* 0: bytes [0, 16) */
+        fixed_buf(16, 2, 6, 8),  /* 1: [8, 24): with 0 at steps 2-3, with 2 at 4-5, with 3 at 2, with 5 at 5 */
+        fixed_buf(16, 4, 8, 0),  /* 2: [0, 16): starts as 0 ends; with 5 at steps 5-7 */
+        fixed_buf(16, 1, 3, 16), /* 3: [16, 32): touches 0's bytes */
+        fixed_buf(16, 0, 10, 32),/* 4: [32, 48): touches 3's bytes */
+        fixed_buf(8, 5, 9, 4),   /* 5: [4, 12) */
+        fixed_buf(0, 0, 10, 0),  /* 6: size 0 */
+        fixed_buf(16, 3, 3, 0),  /* 7: never live */
+        buf(16, 0, 10),          /* 8: unfixed, live throughout */
+    };
+    aplan_problem p;
+    aplan_problem_init(&p, b, 9);
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    uint64_t off[9] = {0, 8, 0, 16, 32, 4, 0, 0, 48};
+    aplan_report r = verify_both(&p, off, 64, APLAN_OK);
+    assert_int_equal(r.aliased_pairs, 5); /* 0-1, 1-2, 1-3, 1-5, 2-5 */
+    assert_int_equal(brute_force_aliased(&p, off, 64), 5);
+    off[8] = 40; /* on 4's last 8 bytes */
+    r = verify_both(&p, off, 56, APLAN_E_OVERLAP);
+    assert_int_equal(r.aliased_pairs, 0);
+    assert_text(&r, "buffers 4 and 8 overlap at steps 0-9, bytes 40-47");
+}
+
+/* The pair named under aliasing: the first admission in step order (by lower step, then index) that overlaps a live
+ * buffer it may not share with, and of those buffers the one with the lowest offset; the pairwise path meets pairs
+ * in index order and may name another. */
+static void test_verify_aliasing_names_the_first_clash_in_step_order(void **state) {
+    (void)state;
+    aplan_buffer b[5] = {
+        fixed_buf(16, 0, 10, 0),   /* 0 and 1 alias, allowed */
+        fixed_buf(16, 0, 10, 0),
+        buf(16, 5, 10),            /* 2 at 8: on 0 and 1 from step 5 */
+        buf(16, 1, 3),             /* 3 at 100 */
+        fixed_buf(8, 2, 4, 104),   /* 4: a fixed buffer admitted on the unfixed 3, at step 2 */
+    };
+    aplan_problem p;
+    aplan_problem_init(&p, b, 5);
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    uint64_t off[5] = {0, 0, 8, 100, 104};
+    aplan_report r = verify_sweep(&p, off, 116, APLAN_E_OVERLAP);
+    if (!compact_build()) assert_text(&r, "buffers 3 and 4 overlap at steps 2-2, bytes 104-111");
+    /* 3 and 4 after step 5: 2's clash with 0 comes first, the pair both paths name. */
+    b[3].lower = 6, b[3].upper = 8, b[4].lower = 7, b[4].upper = 9;
+    r = verify_both(&p, off, 116, APLAN_E_OVERLAP);
+    assert_text(&r, "buffers 0 and 2 overlap at steps 5-9, bytes 8-15");
+
+    /* An unfixed buffer on a fixed one above and an unfixed one below: the one below is named. */
+    aplan_buffer c[3] = {fixed_buf(16, 0, 4, 24), buf(16, 0, 4), buf(24, 1, 4)};
+    aplan_problem_init(&p, c, 3);
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    uint64_t off_c[3] = {24, 0, 8};
+    r = verify_sweep(&p, off_c, 40, APLAN_E_OVERLAP);
+    if (!compact_build()) assert_text(&r, "buffers 1 and 2 overlap at steps 1-3, bytes 8-15");
+    /* The same with the fixed one below: it is named. */
+    off_c[1] = 24, c[0].offset = 0, off_c[0] = 0;
+    r = verify_both(&p, off_c, 40, APLAN_E_OVERLAP);
+    assert_text(&r, "buffers 0 and 2 overlap at steps 1-3, bytes 8-15");
+
+    /* A fixed buffer admitted on two unfixed ones: the lower is named; when the lower only touches it, the upper. */
+    aplan_buffer d[3] = {buf(16, 0, 4), buf(16, 0, 4), fixed_buf(24, 1, 4, 8)};
+    aplan_problem_init(&p, d, 3);
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    uint64_t off_d[3] = {24, 0, 8};
+    r = verify_sweep(&p, off_d, 40, APLAN_E_OVERLAP);
+    if (!compact_build()) assert_text(&r, "buffers 1 and 2 overlap at steps 1-3, bytes 8-15");
+    d[1].size = 8;
+    r = verify_both(&p, off_d, 40, APLAN_E_OVERLAP);
+    assert_text(&r, "buffers 0 and 2 overlap at steps 1-3, bytes 24-31");
+}
+
+/* More pairs than a 32-bit size_t holds: 92,683 fixed buffers at one offset, all live together, alias in
+ * 4,295,022,903 pairs; the count is exact with a 64-bit size_t and saturates at SIZE_MAX with a 32-bit one. Sweep
+ * only: the pairwise path (and a compact build, which has only that path) would meet 4.3e9 pairs. */
+static void test_verify_counts_aliases_past_32_bits(void **state) {
+    (void)state;
+    if (compact_build()) skip();
+    enum { K = 92683 };
+    aplan_buffer *b = malloc(K * sizeof *b);
+    uint64_t *off = calloc(K, sizeof *off);
+    assert_non_null(b);
+    assert_non_null(off);
+    for (size_t i = 0; i < K; i++) b[i] = fixed_buf(16, i % 7, 7 + i % 5, 0);
+    aplan_problem p;
+    aplan_problem_init(&p, b, K);
+    p.flags = APLAN_ALLOW_FIXED_ALIAS;
+    size_t need;
+    assert_int_equal(aplan_verify_scratch_size(&p, &need), APLAN_OK);
+    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
+    aplan_report r;
+    assert_int_equal(aplan_verify(&p, off, 16, scratch, need, &r), APLAN_OK);
+    const uint64_t pairs = (uint64_t)K * (K - 1u) / 2u;
+    assert_true(pairs == UINT64_C(4295022903));
+    assert_true((uint64_t)r.aliased_pairs == (pairs > SIZE_MAX ? (uint64_t)SIZE_MAX : pairs));
+    free(scratch);
+    free(off);
+    free(b);
+}
+
+/* The pair the sweep names (see above), found the slow way: every admission in step order against every buffer
+ * admitted before it and still live. False when no pair is forbidden. */
+static bool first_clash(const aplan_problem *p, const uint64_t *off, size_t *a, size_t *b) {
+    size_t x_best = SIZE_MAX, y_best = SIZE_MAX;
+    for (size_t x = 0; x < p->count; x++) {
+        const aplan_buffer *bx = &p->buffers[x];
+        if (x_best != SIZE_MAX && (bx->lower > p->buffers[x_best].lower ||
+                                   (bx->lower == p->buffers[x_best].lower && x > x_best)))
+            continue; /* admitted after the clash already found */
+        size_t y_low = SIZE_MAX;
+        for (size_t y = 0; y < p->count; y++) {
+            const aplan_buffer *by = &p->buffers[y];
+            const bool before = by->lower < bx->lower || (by->lower == bx->lower && y < x);
+            const bool both_fixed = bx->offset != APLAN_NO_OFFSET && by->offset != APLAN_NO_OFFSET;
+            if (!before || both_fixed || !aplan_buffers_conflict(p, x, y)) continue;
+            if (off[y] >= off[x] + aplan_buffer_size(p, x) || off[x] >= off[y] + aplan_buffer_size(p, y)) continue;
+            if (y_low == SIZE_MAX || off[y] < off[y_low] || (off[y] == off[y_low] && y < y_low)) y_low = y;
+        }
+        if (y_low != SIZE_MAX) x_best = x, y_best = y_low;
+    }
+    if (x_best == SIZE_MAX) return false;
+    *a = x_best < y_best ? x_best : y_best;
+    *b = x_best < y_best ? y_best : x_best;
+    return true;
+}
+
+/* Random plans with aliasing allowed, fixed and unfixed buffers mixed, offsets drawn small so that many overlap:
+ * both paths give the same status, the same count as the brute force when valid, and the sweep names the pair
+ * first_clash finds. In half the rounds the unfixed buffers sit apart above the fixed ones, so most plans are
+ * valid and the count is what is checked. */
+static void test_verify_aliasing_matches_brute_force(void **state) {
+    (void)state;
+    test_rng rng = {0xA11A5u};
+    size_t valid = 0, counted = 0;
+    for (int round = 0; round < 3000; round++) {
+        aplan_buffer b[80];
+        uint64_t off[80];
+        const size_t n = 1 + (size_t)rng_below(&rng, round % 10 == 0 ? 80 : 24);
+        const uint64_t steps = 1 + rng_below(&rng, 12), reach = 1 + rng_below(&rng, 120);
+        const uint64_t fixed_in_8 = rng_below(&rng, 9);
+        const bool apart = round % 2 == 0;
+        uint64_t arena = 0;
+        for (size_t i = 0; i < n; i++) {
+            const uint64_t lower = rng_below(&rng, steps);
+            const uint64_t upper = lower + rng_below(&rng, steps);
+            const uint64_t size = rng_below(&rng, 10) == 0 ? 0 : 1 + rng_below(&rng, 40);
+            const bool fixed = rng_below(&rng, 8) < fixed_in_8;
+            off[i] = fixed || !apart ? rng_below(&rng, reach) : 200 + 64 * i;
+            b[i] = fixed ? fixed_buf(size, lower, upper, off[i]) : buf(size, lower, upper);
+            if (off[i] + size > arena) arena = off[i] + size;
+        }
+        aplan_problem p;
+        aplan_problem_init(&p, b, n);
+        p.flags = APLAN_ALLOW_FIXED_ALIAS;
+        size_t need;
+        assert_int_equal(aplan_verify_scratch_size(&p, &need), APLAN_OK);
+        void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
+        aplan_report fast, slow;
+        const aplan_status sf = aplan_verify(&p, off, arena, scratch, need, &fast);
+        const aplan_status ss = aplan_verify(&p, off, arena, NULL, 0, &slow);
+        free(scratch);
+        assert_int_equal(sf, ss);
+        const size_t want = brute_force_aliased(&p, off, arena);
+        size_t x, y;
+        const bool clash = first_clash(&p, off, &x, &y);
+        if (sf == APLAN_OK) {
+            assert_false(clash);
+            assert_int_equal(fast.aliased_pairs, want);
+            assert_int_equal(slow.aliased_pairs, want);
+            valid++;
+            counted += want > 0;
+            continue;
+        }
+        assert_int_equal(sf, APLAN_E_OVERLAP);
+        assert_int_equal(fast.aliased_pairs, 0);
+        assert_true(clash);
+        if (!compact_build()) {
+            assert_int_equal(fast.buffer_a, x);
+            assert_int_equal(fast.buffer_b, y);
+        }
+    }
+    /* The draws reach both outcomes, and counts above 0, often enough to test them. */
+    assert_true(valid > 1000 && counted > 500 && valid < 2900);
 }
 
 /* ---- aplan_overlaps: the verifier's sweep for any set of placed buffers ---------------------------------------- */
@@ -440,6 +671,11 @@ int main(void) {
         cmocka_unit_test(test_verify_rejects_short_or_misaligned_scratch),
         cmocka_unit_test(test_verify_accepts_empty_problem_with_or_without_scratch),
         cmocka_unit_test(test_verify_counts_many_aliases_in_both_paths),
+        cmocka_unit_test(test_verify_counts_aliases_of_k_buffers_at_one_offset),
+        cmocka_unit_test(test_verify_counts_partial_aliases_exactly),
+        cmocka_unit_test(test_verify_aliasing_names_the_first_clash_in_step_order),
+        cmocka_unit_test(test_verify_counts_aliases_past_32_bits),
+        cmocka_unit_test(test_verify_aliasing_matches_brute_force),
         cmocka_unit_test(test_overlaps_lists_every_pair_in_sweep_order),
         cmocka_unit_test(test_overlaps_failures),
         cmocka_unit_test(test_overlaps_match_brute_force),

@@ -202,7 +202,8 @@ typedef struct aplan_report {
     uint64_t value;        /**< Rules about one quantity: the value that broke the rule. */
     uint64_t limit;        /**< Rules about one quantity: the limit (or expected value) it broke. */
     size_t aliased_pairs;  /**< Pairs of fixed buffers that share bytes while live, allowed by
-                                APLAN_ALLOW_FIXED_ALIAS (verifier only; 0 when it fails). */
+                                APLAN_ALLOW_FIXED_ALIAS (verifier only; 0 when it fails). Saturates at SIZE_MAX,
+                                which a 32-bit size_t reaches (92,683 fixed buffers aliasing together). */
     uint32_t region;       /**< Since 0.4: the region the rule broke in, when in_region (<aplan/regions.h>). */
     uint32_t in_region;    /**< Since 0.4: 1 when the rule concerns region `region`, 0 otherwise (and always 0 from
                                 the single-region calls). */
@@ -269,7 +270,8 @@ APLAN_API aplan_status aplan_lower_bound(const aplan_problem *problem, void *scr
 /* Verifier                                                                                                      */
 
 /** Scratch bytes aplan_verify needs for its O(n log n) path: 16 per buffer plus 8 per leaf of a segment tree over the
- *  next power of two >= n, so at most 32 per buffer (0 in a compact build, which has only the pairwise path).
+ *  next power of two >= n, so at most 32 per buffer, with or without APLAN_ALLOW_FIXED_ALIAS (0 in a compact build,
+ *  which has only the pairwise path).
  *  Returns APLAN_OK, APLAN_E_INVALID_ARG (a NULL argument) or APLAN_E_SIZE_OVERFLOW (the need passes SIZE_MAX;
  *  *bytes untouched). O(log n). */
 APLAN_API aplan_status aplan_verify_scratch_size(const aplan_problem *problem, size_t *bytes);
@@ -286,8 +288,12 @@ APLAN_API aplan_status aplan_verify_scratch_size(const aplan_problem *problem, s
  *   7. the arena size is within the capacity (APLAN_E_CAPACITY_EXCEEDED).
  * Rules 1-4 report the first buffer in index order. Buffers of size 0 or never live overlap nothing. The capacity
  * comes last on purpose: APLAN_E_CAPACITY_EXCEEDED means the plan keeps every other rule and is only too big, so a
- * caller (and aplan_plan) may still show it. Both paths (sweep and pairwise) give the same status; an overlap
- * report may name another pair when several overlap.
+ * caller (and aplan_plan) may still show it. Both paths (sweep and pairwise) give the same status and, on success,
+ * the same aliased_pairs; an overlap report may name another pair when several overlap: the sweep names the first
+ * overlap in step order (by the later buffer's lower step, then index) and, of the buffers it overlaps then, the one
+ * with the lowest offset; the pairwise path the first pair in index order.
+ * Complexity: the sweep is O(n log n) with or without APLAN_ALLOW_FIXED_ALIAS, however many pairs alias (it counts
+ * them without listing them; aplan_overlaps lists them); the pairwise path O(n^2).
  * @param[in]  problem    a problem (validated here; a validation failure is returned as is).
  * @param[in]  offsets    count offsets, one per buffer.
  * @param[in]  arena_size the arena size the plan claims.
@@ -321,7 +327,8 @@ APLAN_API aplan_status aplan_overlaps_scratch_size(const aplan_problem *problem,
  * so it serves a partial plan, or the fixed buffers alone (offsets[i] = buffers[i].offset, APLAN_NO_OFFSET for the
  * others). Pairs come in sweep order: by the step at which the later of the two starts (ends before starts, as the
  * lifetimes are half-open), then by that buffer's (lower, index), then by the other's offset, so the first pair is
- * one that clashes earliest. Aliasing (APLAN_ALLOW_FIXED_ALIAS) changes nothing here: every sharing pair is listed.
+ * one that clashes earliest. Aliasing (APLAN_ALLOW_FIXED_ALIAS) changes nothing here: every sharing pair is listed
+ * (to count aliased pairs, however many, in O(n log n), aplan_verify does it without a list).
  * @param[in]  problem  a problem (validated here).
  * @param[in]  offsets  count offsets, APLAN_NO_OFFSET for the buffers to leave out.
  * @param[in]  scratch  aplan_overlaps_scratch_size bytes, APLAN_SCRATCH_ALIGN aligned (required when count > 0).
@@ -331,7 +338,8 @@ APLAN_API aplan_status aplan_overlaps_scratch_size(const aplan_problem *problem,
  *         offsets with count > 0, NULL found); APLAN_E_SCRATCH_MISALIGNED / APLAN_E_SCRATCH_TOO_SMALL;
  *         APLAN_E_SIZE_OVERFLOW when a placed buffer's offset + size passes 2^64 - 1 (report names it, value and
  *         limit the offset and the size), before any pair is listed.
- * Complexity O((n + k) log n) for k pairs listed (the sorts are O(n^2) in compact builds).
+ * Complexity O((n + k) log n) for k pairs listed, the sweep ending at once when found returns false: the first k of
+ * any number of pairs cost no more than k pairs would (the sorts are O(n^2) in compact builds).
  */
 APLAN_API aplan_status aplan_overlaps(const aplan_problem *problem, const uint64_t *offsets, void *scratch,
                                       size_t scratch_size, aplan_overlap_fn found, void *context,

@@ -118,7 +118,8 @@ APLAN_API aplan_status aplan_region_verify_scratch_size(const aplan_problem *pro
  * over the buffers in that region, against arenas[r] and the region's capacity and alignment (an offset must be a
  * multiple of both the buffer's alignment and the region's). The report names the region (report.in_region,
  * report.region) and the buffers by their index in the problem. The capacity comes last, over all regions: a plan
- * that fails only there keeps every other rule in every region.
+ * that fails only there keeps every other rule in every region. On success report->aliased_pairs is the sum of the
+ * regions' counts (saturating at SIZE_MAX).
  * @param[in] region_of, offsets  one entry per buffer.
  * @param[in] arenas              regions->count entries: the arena size the plan claims for each region.
  * @return APLAN_OK or the first failing rule (also in report->rule); a validation status first.

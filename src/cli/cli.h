@@ -357,11 +357,18 @@ int cli_check_problem(const cli_session *s);
 int cli_check_fixed(const cli_session *s);
 /* Called for a pair of fixed buffers i < j that share bytes [lo, hi) while both are live; false stops the search. */
 typedef bool (*cli_pair_found)(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi);
-/* Every such pair of the (valid) problem, each once, in step order (the step where the later one starts): the
- * library's aplan_overlaps over the fixed buffers alone, so O(n + f log f + pairs log f) for f fixed buffers, and
- * nothing when none is fixed. 8 bytes per buffer and aplan_overlaps' scratch (at most 32 per buffer), freed on
- * return. false only when out of memory (no pair was reported). */
+/* Every such pair of the (valid) problem, each once, in step order (the step where the later one starts), until
+ * found returns false: the library's aplan_overlaps over the fixed buffers alone, which stops there, so
+ * O(n + f log f + pairs met x log f) for f fixed buffers, and nothing when none is fixed. 8 bytes per buffer and
+ * aplan_overlaps' scratch (at most 32 per buffer), freed on return. false only when out of memory (no pair was
+ * reported). */
 bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state);
+/* How many such pairs the (valid) problem has, counted without listing them: aplan_verify over the fixed buffers
+ * alone, planned at their offsets with aliasing allowed, so O(n + f log f) however many pairs there are (O(f^2) if
+ * the verifier's scratch cannot be had: its pairwise path). Saturates at SIZE_MAX (32-bit builds), as the verifier's
+ * count does. 48 bytes per buffer and the verifier's scratch (at most 32 per buffer), freed on return. false only
+ * when out of memory (*count is then 0). */
+bool cli_fixed_alias_count(const cli_session *s, size_t *count);
 /* Fill s->bound and s->bound_step (capacity aside). CLI_EXIT_INTERNAL on out of memory, BAD_INPUT otherwise. */
 int cli_compute_bound(cli_session *s);
 /* Fill s->runs from a -s list (NULL, "all", "auto" or names). NULL and all take every built-in strategy that

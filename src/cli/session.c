@@ -157,6 +157,41 @@ bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state) {
     return st == APLAN_OK;
 }
 
+bool cli_fixed_alias_count(const cli_session *s, size_t *count) {
+    const cli_input *in = s->input;
+    *count = 0;
+    if (!in->has_fixed) return true;
+    /* The fixed buffers as a problem of their own, planned at their fixed offsets with aliasing allowed: the
+     * verifier accepts that plan and counts the pairs without listing them. */
+    aplan_buffer *fixed = malloc((in->count + 1u) * sizeof *fixed);
+    uint64_t *offsets = malloc((in->count + 1u) * sizeof *offsets);
+    bool counted = false;
+    if (fixed != NULL && offsets != NULL) {
+        size_t f = 0;
+        for (size_t i = 0; i < in->count; i++) {
+            if (in->buffers[i].offset == APLAN_NO_OFFSET) continue;
+            fixed[f] = in->buffers[i];
+            offsets[f++] = in->buffers[i].offset;
+        }
+        aplan_problem p = s->problem;
+        p.buffers = fixed;
+        p.count = f;
+        p.capacity = APLAN_UNLIMITED;
+        p.flags |= APLAN_ALLOW_FIXED_ALIAS;
+        uint64_t arena = 0; /* validation checked that every fixed end fits 64 bits */
+        for (size_t k = 0; k < f; k++) {
+            const uint64_t end = offsets[k] + aplan_buffer_size(&p, k);
+            if (end > arena) arena = end;
+        }
+        aplan_report r;
+        counted = cli_verify(&p, offsets, arena, &r) == APLAN_OK;
+        if (counted) *count = r.aliased_pairs;
+    }
+    free(offsets);
+    free(fixed);
+    return counted;
+}
+
 /* cli_check_fixed's callback: keep the first pair and stop. */
 typedef struct first_pair {
     bool found;

@@ -8,32 +8,26 @@
 #include "cli.h"
 
 /* Pairs of fixed buffers that share bytes while both are live: allowed under APLAN_ALLOW_FIXED_ALIAS (an offline
- * plan that aliases on purpose), and worth showing because a mistake looks the same. All are counted; the first
- * ALIASED_SHOWN in (i, j) order are kept to be listed. */
+ * plan that aliases on purpose), and worth showing because a mistake looks the same. They are counted by the
+ * verifier (cli_fixed_alias_count), and the first ALIASED_SHOWN the library's sweep meets (by the step at which the
+ * later of the two starts) are listed, in that order: the sweep stops there, so a plan of 20,000 buffers aliasing
+ * at one offset (2e8 pairs) costs no more than one of 20. */
 #define ALIASED_SHOWN 20u
 
 typedef struct aliased {
-    size_t count;
     size_t kept;
     struct {
         size_t i, j;
         uint64_t lo, hi;
-    } pairs[ALIASED_SHOWN]; /* in (i, j) order */
+    } pairs[ALIASED_SHOWN]; /* in the order met */
 } aliased;
 
 static bool keep_aliased(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi) {
     aliased *a = state;
-    a->count++;
-    size_t at = a->kept;
-    while (at > 0 && (a->pairs[at - 1u].i > i || (a->pairs[at - 1u].i == i && a->pairs[at - 1u].j > j))) at--;
-    if (at == ALIASED_SHOWN) return true;
-    size_t last = a->kept < ALIASED_SHOWN ? a->kept : ALIASED_SHOWN - 1u;
-    memmove(&a->pairs[at + 1u], &a->pairs[at], (last - at) * sizeof a->pairs[0]);
-    a->pairs[at].i = i, a->pairs[at].j = j, a->pairs[at].lo = lo, a->pairs[at].hi = hi;
-    if (a->kept < ALIASED_SHOWN) a->kept++;
-    return true;
+    a->pairs[a->kept].i = i, a->pairs[a->kept].j = j, a->pairs[a->kept].lo = lo, a->pairs[a->kept].hi = hi;
+    a->kept++;
+    return a->kept < ALIASED_SHOWN;
 }
-
 
 /* prefix, a space and text, broken between words so that no line passes 116 columns; further lines start with two
  * spaces. A word longer than a line is written whole. */
@@ -331,14 +325,16 @@ int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const c
         if (r->status != APLAN_OK) fprintf(out, "  (%s)", r->error);
         fputc('\n', out);
     }
-    aliased a = {0, 0, {{0, 0, 0, 0}}};
-    if ((s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0 && !cli_fixed_pairs(s, keep_aliased, &a)) {
+    aliased a = {0, {{0, 0, 0, 0}}};
+    size_t count = 0;
+    if ((s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0 &&
+        (!cli_fixed_alias_count(s, &count) || (count > 0 && !cli_fixed_pairs(s, keep_aliased, &a)))) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
-    if (a.count > 0) {
+    if (count > 0) {
         const cli_input *in = s->input;
-        fprintf(out, "\naliased fixed pairs (allowed: the offline plan shares them on purpose): %zu\n", a.count);
+        fprintf(out, "\naliased fixed pairs (allowed: the offline plan shares them on purpose): %zu\n", count);
         for (size_t k = 0; k < a.kept; k++) {
             fputs("  ", out);
             (void)cli_write_shown(out, in->ids[a.pairs[k].i]);
@@ -347,7 +343,7 @@ int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const c
             fprintf(out, " share bytes [%llu, %llu)\n", (unsigned long long)a.pairs[k].lo,
                     (unsigned long long)a.pairs[k].hi);
         }
-        if (a.count > ALIASED_SHOWN) fprintf(out, "  ... and %zu more\n", a.count - ALIASED_SHOWN);
+        if (count > a.kept) fprintf(out, "  ... and %zu more\n", count - a.kept);
     }
     fputc('\n', out);
     if (s->best != SIZE_MAX) {

@@ -349,7 +349,7 @@ aplan_status aplan__region_verify(const aplan_problem *p, const aplan_regions *r
             map_report(r, map, m, k);
             return st;
         }
-        aliased += r->aliased_pairs;
+        aliased = r->aliased_pairs > SIZE_MAX - aliased ? SIZE_MAX : aliased + r->aliased_pairs; /* saturates too */
     }
     aplan_report_clear(r);
     r->aliased_pairs = aliased;

@@ -2,27 +2,46 @@
  * The verifier. Rules 1-5 and 7 are per buffer or per plan, O(n). Rule 6 (no overlap) has two paths:
  *
  * Sweep, O(n log n) with scratch: walk the steps in order; at each step first retire buffers whose lifetime ended
- * (half-open: one that ends at t and one that starts at t may share bytes), then admit the ones that start. The live
- * buffers sit in a segment tree over all buffers sorted by offset, each node holding the live member with the
- * highest end below it. A new buffer [o, e) overlaps a live one iff some live member among those with offset < e
- * ends above o: one descent of the tree restricted to that prefix finds it, or, when fixed buffers may alias, lists
- * every such member in O((hits + 1) log n).
+ * (half-open: one that ends at t and one that starts at t may share bytes), then admit the ones that start. The
+ * members (buffers that occupy memory) are sorted by (offset, index), their positions; a new buffer [o, e) overlaps a
+ * live one iff some live member among the positions with offset < e ends above o.
  *
  * Without aliasing the live buffers never share bytes until the first failure, so a new buffer overlaps a live one
  * iff it overlaps its nearest live neighbour below or above in that offset order (one below it that overlapped would
- * be the nearest, as any nearer one would overlap that one). The sweep then keeps only a bit per position, in a
- * 64-ary bit tree whose next/previous set bit takes one word per level: O(n) words touched, a few levels deep, where
- * the segment tree takes a cache miss per level on large problems. It reports the same pair the descent would (the
- * overlapping live buffer with the lowest offset).
+ * be the nearest, as any nearer one would overlap that one). The sweep keeps only a bit per position, in a 64-ary
+ * bit tree whose next/previous set bit takes one word per level: O(n) words touched, a few levels deep. It reports
+ * the overlapping live buffer with the lowest offset.
+ *
+ * With aliasing (APLAN_ALLOW_FIXED_ALIAS) two fixed members may share bytes, so the live set is no longer disjoint
+ * and a new fixed member may overlap any number of live ones: listing them would cost O(pairs), up to n^2 / 2. The
+ * sweep instead takes three passes over the steps, each O(n log n) whatever the number of pairs:
+ *   1. an unfixed member overlaps no live fixed one: the live fixed members sit in a segment tree over the
+ *      positions, each node holding the one with the highest end below it, and a descent restricted to the prefix
+ *      with offset < e stops at its first hit, the lowest offset (O(log n): every subtree it enters inside the
+ *      prefix holds a hit);
+ *   2. no member overlaps a live unfixed one: the unfixed members alone stay disjoint until the first that does, so
+ *      the bit tree of the live unfixed members and its nearest neighbours answer, as without aliasing. It runs up
+ *      to pass 1's failure, included: the earlier failure is reported, and at the same admission the live member
+ *      with the lower offset, so the pair named is the one a sweep listing every overlap would name first;
+ *   3. the allowed pairs are counted, not listed: admitting fixed member x = [o, e), the live fixed members it shares
+ *      bytes with number A(x) - B(x), A(x) those with offset < e and B(x) those with end <= o (which all have offset
+ *      < e). A is one query of a Fenwick tree of live fixed members over the positions. B summed over x counts each
+ *      pair (y, x) where y was admitted first, is still live and lies wholly below x; that sum is also, over y, the
+ *      fixed members admitted while y is live with offset >= y's end: a second Fenwick tree, of every fixed member
+ *      admitted so far, read at y's admission and at its retirement, gives it without a tree over ends.
+ * The count is exact up to SIZE_MAX and saturates there (a 32-bit size_t holds 2^32 - 1 pairs, which 92,683 fixed
+ * buffers live together and sharing bytes pass).
  *
  * Pairwise, O(n^2) without memory, for devices that cannot spare scratch; compact builds (APLAN_COMPACT) keep only
- * this path for the verifier.
+ * this path for the verifier. It meets every pair, so it counts the allowed ones one by one (saturating too).
  *
- * The segment tree's sweep is also aplan_overlaps, which lists every overlapping pair of the placed buffers for a
- * caller (the CLI's aliased pairs, a plan's clashes): it is the one copy of that algorithm, in every build.
+ * The segment tree's sweep listing every overlapping pair is also aplan_overlaps, for a caller (the CLI's aliased
+ * pairs, a plan's clashes): it is the one copy of that algorithm, in every build, and it ends as soon as the
+ * caller's callback says stop.
  *
  * Scratch: 16 bytes per buffer plus the segment tree (2 x the next power of two >= n entries of 4 bytes), so at most
- * 32 bytes per buffer.
+ * 32 bytes per buffer. The bit tree and pass 3's two Fenwick trees (4 bytes per member each) reuse the segment
+ * tree's room.
  */
 #include <limits.h>
 
@@ -96,7 +115,7 @@ static bool conflict(const aplan_problem *p, const uint64_t *off, size_t i, size
     const aplan_buffer *b = &p->buffers[j];
     const bool both_fixed = a->offset != APLAN_NO_OFFSET && b->offset != APLAN_NO_OFFSET;
     if (both_fixed && (p->flags & APLAN_ALLOW_FIXED_ALIAS) != 0) {
-        r->aliased_pairs++;
+        if (r->aliased_pairs != SIZE_MAX) r->aliased_pairs++; /* saturates, as the sweep's count does */
         return false;
     }
     const size_t lo = i < j ? i : j;
@@ -143,18 +162,22 @@ static void seg_set(sweep_state *s, uint32_t buffer, bool live) {
  * returns false to stop the sweep. */
 typedef bool (*overlap_found)(void *context, uint32_t live, uint32_t x);
 
-/* Admits buffer x after calling found for every live buffer it shares bytes with, lowest offset first. Returns false
- * when found stopped the sweep (x is then not admitted). */
-static bool admit(sweep_state *s, uint32_t x, overlap_found found, void *context) {
-    const uint64_t x_off = s->off[x];
-    const uint64_t x_end = end_of(s->p, s->off, x);
-    /* prefix = number of occupying buffers whose offset is below x_end */
+/* The number of members whose offset is below e: the positions [0, result) of by_off. O(log m). */
+static size_t below(const sweep_state *s, uint64_t e) {
     size_t lo = 0, hi = s->m;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2u;
-        if (s->off[s->by_off[mid]] < x_end) lo = mid + 1u; else hi = mid;
+        if (s->off[s->by_off[mid]] < e) lo = mid + 1u; else hi = mid;
     }
-    const size_t prefix = lo;
+    return lo;
+}
+
+/* Calls found for every live buffer x shares bytes with, lowest offset first, until found returns false (then returns
+ * false). O((1 + calls) log m): a subtree it enters inside the prefix holds a call, and the ones it enters across the
+ * prefix's end form one path. */
+static bool live_overlaps(const sweep_state *s, uint32_t x, overlap_found found, void *context) {
+    const uint64_t x_off = s->off[x];
+    const size_t prefix = below(s, end_of(s->p, s->off, x));
     /* Depth-first, left child first, so the lowest offset overlapping x is met first. Each level leaves at most
      * one sibling pending and the tree has at most one level per bit of size_t, so that many entries, twice,
      * suffice (128 on a 64-bit host, 64 on a 32-bit device). */
@@ -188,7 +211,6 @@ static bool admit(sweep_state *s, uint32_t x, overlap_found found, void *context
         width[top] = w / 2u;
         top++;
     }
-    if (go_on) seg_set(s, x, true);
     return go_on;
 }
 
@@ -220,22 +242,31 @@ static void sweep_init(sweep_state *s, const aplan_problem *p, const uint64_t *o
     for (size_t k = 0; k < m; k++) s->pos[s->by_off[k]] = (uint32_t)k;
 }
 
+static bool is_fixed(const aplan_problem *p, uint32_t i) { return p->buffers[i].offset != APLAN_NO_OFFSET; }
+
 /* Every pair of members live at a common step that share bytes, each once, when the later-starting one is admitted:
- * at each step, ends first ([lower, upper) is half-open), then starts by (lower, index). Returns false when found
- * stopped it. O((m + pairs) log m). */
-static bool each_overlap(sweep_state *s, const uint32_t *by_lower, const uint32_t *by_upper, overlap_found found,
-                         void *context) {
+ * at each step, ends first ([lower, upper) is half-open), then starts by (lower, index). With fixed_live, only fixed
+ * members join the live set and only unfixed ones look for what they overlap: the pairs of an unfixed member and a
+ * fixed one that started first (or at the same step with a lower index). Returns the index in by_lower of the
+ * admission at which found stopped the sweep, or m when it never did. O((m + pairs met) log m). */
+static size_t each_overlap(sweep_state *s, const uint32_t *by_lower, const uint32_t *by_upper, bool fixed_live,
+                           overlap_found found, void *context) {
     const aplan_problem *p = s->p;
     for (size_t k = 0; k < 2u * s->leaves; k++) s->seg[k] = NONE;
     size_t j = 0;
     for (size_t i = 0; i < s->m;) {
         const uint64_t t = p->buffers[by_lower[i]].lower;
-        for (; j < s->m && p->buffers[by_upper[j]].upper <= t; j++) seg_set(s, by_upper[j], false);
+        for (; j < s->m && p->buffers[by_upper[j]].upper <= t; j++) {
+            if (!fixed_live || is_fixed(p, by_upper[j])) seg_set(s, by_upper[j], false);
+        }
         for (; i < s->m && p->buffers[by_lower[i]].lower == t; i++) {
-            if (!admit(s, by_lower[i], found, context)) return false;
+            const uint32_t x = by_lower[i];
+            const bool joins = !fixed_live || is_fixed(p, x);
+            if ((!fixed_live || !joins) && !live_overlaps(s, x, found, context)) return i;
+            if (joins) seg_set(s, x, true);
         }
     }
-    return true;
+    return s->m;
 }
 
 #if !APLAN_COMPACT
@@ -327,8 +358,16 @@ static size_t bit_near(const bit_tree *t, size_t p, bool up) {
     return q;
 }
 
-/* The sweep without aliasing: admits x after checking its nearest live neighbours in offset order. */
-static aplan_status sweep_disjoint(sweep_state *s, const uint32_t *by_lower, const uint32_t *by_upper) {
+/*
+ * The nearest-neighbour sweep over the admissions [0, limit) of by_lower: the index of the first admitted member that
+ * overlaps a live one, and in *partner that live one with the lowest offset; limit when there is none. Without split
+ * (no aliasing) every member joins the live set; with split (aliasing allowed, pass 2) only unfixed ones do. Every
+ * admitted member is checked, before it joins, so the live set is disjoint until the first overlap, and an admitted x
+ * overlaps a live member iff it overlaps its nearest one below or above (the one below first: the lower offset).
+ * O(limit + m) bit-tree steps.
+ */
+static size_t sweep_nearest(sweep_state *s, const uint32_t *by_lower, const uint32_t *by_upper, bool split,
+                            size_t limit, uint32_t *partner) {
     bit_tree t;
     t.w = (uint64_t *)(void *)s->seg; /* the segment tree's room: 8 bytes per leaf, far more than the bits need */
     const size_t words = bit_tree_words(s->m, t.base, &t.levels);
@@ -336,31 +375,91 @@ static aplan_status sweep_disjoint(sweep_state *s, const uint32_t *by_lower, con
     APLAN_MEMSET(t.w, 0, words * sizeof *t.w);
     const aplan_problem *p = s->p;
     size_t j = 0;
-    for (size_t i = 0; i < s->m;) {
+    for (size_t i = 0; i < limit;) {
         const uint64_t step = p->buffers[by_lower[i]].lower;
-        for (; j < s->m && p->buffers[by_upper[j]].upper <= step; j++) bit_set(&t, s->pos[by_upper[j]], false);
-        for (; i < s->m && p->buffers[by_lower[i]].lower == step; i++) {
+        for (; j < s->m && p->buffers[by_upper[j]].upper <= step; j++) {
+            if (!split || !is_fixed(p, by_upper[j])) bit_set(&t, s->pos[by_upper[j]], false);
+        }
+        for (; i < limit && p->buffers[by_lower[i]].lower == step; i++) {
             const uint32_t x = by_lower[i];
             const size_t at = s->pos[x];
             const size_t below = bit_near(&t, at, false), above = bit_near(&t, at, true);
-            if (below != SIZE_MAX && memory_intersects(p, s->off, s->by_off[below], x) &&
-                conflict(p, s->off, s->by_off[below], x, s->report)) {
-                return s->report->rule;
+            if (below != SIZE_MAX && memory_intersects(p, s->off, s->by_off[below], x)) {
+                *partner = s->by_off[below];
+                return i;
             }
-            if (above != SIZE_MAX && memory_intersects(p, s->off, s->by_off[above], x) &&
-                conflict(p, s->off, s->by_off[above], x, s->report)) {
-                return s->report->rule;
+            if (above != SIZE_MAX && memory_intersects(p, s->off, s->by_off[above], x)) {
+                *partner = s->by_off[above];
+                return i;
             }
-            bit_set(&t, at, true);
+            if (!split || !is_fixed(p, x)) bit_set(&t, at, true);
         }
     }
-    return APLAN_OK;
+    return limit;
 }
 
-/* The verifier's rule 6 under APLAN_ALLOW_FIXED_ALIAS: each pair is a failure, or an alias that is counted. */
-static bool check_pair(void *context, uint32_t live, uint32_t x) {
-    const sweep_state *s = context;
-    return !conflict(s->p, s->off, live, x, s->report);
+/* Pass 1 under APLAN_ALLOW_FIXED_ALIAS: the first (lowest offset) live fixed member an unfixed one overlaps. */
+static bool first_partner(void *context, uint32_t live, uint32_t x) {
+    (void)x;
+    *(uint32_t *)context = live;
+    return false;
+}
+
+/* Pass 3's two Fenwick trees over the positions 0..m-1, interleaved so that the admission's two sums and two adds
+ * walk one array: f[2(k - 1)] counts the live fixed members at the positions [k - lowbit(k), k), f[2(k - 1) + 1]
+ * those admitted so far. Counts are uint32_t (m < 2^32); adding UINT32_MAX subtracts one, modulo 2^32, and no true
+ * count is ever negative, so every sum comes out exact. O(log m) each. */
+static void fenwick_add(uint32_t *f, size_t m, size_t at, uint32_t live, uint32_t admitted) {
+    for (size_t k = at + 1u; k <= m; k += k & (~k + 1u)) {
+        f[2u * (k - 1u)] += live;
+        f[2u * (k - 1u) + 1u] += admitted;
+    }
+}
+
+/* The live and admitted fixed members at the positions [0, k). */
+static void fenwick_sums(const uint32_t *f, size_t k, uint32_t *live, uint32_t *admitted) {
+    uint32_t l = 0, a = 0;
+    for (; k > 0; k &= k - 1u) {
+        l += f[2u * (k - 1u)];
+        a += f[2u * (k - 1u) + 1u];
+    }
+    *live = l;
+    *admitted = a;
+}
+
+/*
+ * Pass 3 under APLAN_ALLOW_FIXED_ALIAS, once nothing failed: the pairs of fixed members live at a common step that
+ * share bytes, counted as the file's opening comment derives (A - B per admission, B gathered per retirement), with
+ * the two Fenwick trees in the segment tree's room (2 x leaves >= 2m entries). Retirements before admissions at the
+ * same step, as in every sweep here. Exact: every sum is at most m^2 < 2^64. O(m log m).
+ */
+static uint64_t count_aliases(sweep_state *s, const uint32_t *by_lower, const uint32_t *by_upper) {
+    const aplan_problem *p = s->p;
+    const size_t m = s->m;
+    uint32_t *f = s->seg;
+    APLAN_MEMSET(f, 0, 2u * m * sizeof *f);
+    uint64_t starting_below = 0; /* sum of A(x): live fixed members with offset < x's end, as x is admitted */
+    uint64_t above_at_admit = 0; /* over y: fixed members admitted before y with offset >= y's end */
+    uint64_t above_at_retire = 0; /* over y: the same, up to y's retirement */
+    size_t count = 0;             /* fixed members admitted so far */
+    size_t i = 0, j = 0;
+    while (j < m) {
+        const bool admit_next = i < m && p->buffers[by_lower[i]].lower < p->buffers[by_upper[j]].upper;
+        const uint32_t x = admit_next ? by_lower[i++] : by_upper[j++];
+        if (!is_fixed(p, x)) continue;
+        uint32_t live, admitted;
+        fenwick_sums(f, below(s, end_of(p, s->off, x)), &live, &admitted);
+        if (admit_next) {
+            starting_below += live;
+            above_at_admit += count - admitted;
+            fenwick_add(f, m, s->pos[x], 1u, 1u);
+            count++;
+        } else {
+            above_at_retire += count - admitted;
+            fenwick_add(f, m, s->pos[x], UINT32_MAX, 0);
+        }
+    }
+    return starting_below - (above_at_retire - above_at_admit);
 }
 
 static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scratch, size_t scratch_size,
@@ -370,8 +469,39 @@ static aplan_status sweep(const aplan_problem *p, const uint64_t *off, void *scr
     sweep_init(&s, p, off, scratch, scratch_size, &by_lower, &by_upper);
     s.report = r;
     if (s.m == 0) return APLAN_OK;
-    if ((p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0) return sweep_disjoint(&s, by_lower, by_upper);
-    return each_overlap(&s, by_lower, by_upper, check_pair, &s) ? APLAN_OK : r->rule;
+    size_t fixed = 0;
+    if ((p->flags & APLAN_ALLOW_FIXED_ALIAS) != 0) {
+        for (size_t k = 0; k < s.m; k++) fixed += is_fixed(p, s.by_off[k]);
+    }
+    uint32_t partner = NONE, first = NONE;
+    size_t failed_at = s.m;
+    if (fixed == 0) { /* nothing may alias */
+        failed_at = sweep_nearest(&s, by_lower, by_upper, false, s.m, &partner);
+    } else if (fixed < s.m) {
+        /* Pass 1 (an unfixed member on a live fixed one), then pass 2 (anything on a live unfixed one) up to and
+         * including pass 1's failure: the earlier failure wins, and at the same admission the lower offset. */
+        failed_at = each_overlap(&s, by_lower, by_upper, true, first_partner, &first);
+        const size_t limit = failed_at < s.m ? failed_at + 1u : s.m;
+        const size_t nearest_at = sweep_nearest(&s, by_lower, by_upper, true, limit, &partner);
+        if (nearest_at == limit || (nearest_at == failed_at && s.pos[first] < s.pos[partner])) {
+            partner = first;
+        } else {
+            failed_at = nearest_at;
+        }
+    }
+    if (failed_at < s.m) {
+        (void)conflict(p, off, partner, by_lower[failed_at], r); /* not two fixed members: reported, not counted */
+        return r->rule;
+    }
+    if (fixed > 1u) {
+        const uint64_t pairs = count_aliases(&s, by_lower, by_upper);
+#if SIZE_MAX < UINT64_MAX
+        r->aliased_pairs = pairs > SIZE_MAX ? SIZE_MAX : (size_t)pairs;
+#else
+        r->aliased_pairs = pairs;
+#endif
+    }
+    return APLAN_OK;
 }
 #endif
 
@@ -496,6 +626,6 @@ aplan_status aplan_overlaps(const aplan_problem *problem, const uint64_t *offset
     uint32_t *by_lower, *by_upper;
     sweep_init(&s, problem, offsets, scratch, scratch_size, &by_lower, &by_upper);
     overlaps_call call = {problem, offsets, found, context};
-    if (s.m != 0) (void)each_overlap(&s, by_lower, by_upper, report_pair, &call);
+    if (s.m != 0) (void)each_overlap(&s, by_lower, by_upper, false, report_pair, &call);
     return APLAN_OK;
 }
