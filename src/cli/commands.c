@@ -465,17 +465,23 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
     const cli_input *in = s->input;
     aplan_format_error e;
     aplan_tflite_embed_info info;
-    size_t need = 0;
-    void *out = NULL;
-    (void)data, (void)size; /* in->model is the same bytes */
-    aplan_status st = cli_embed(in, run->offsets, NULL, 0, &need, &info, &e);
-    if (st == APLAN_OK) {
-        out = malloc(need);
-        if (out == NULL) {
+    (void)data; /* in->model is the same bytes */
+    /* One call where the front block fits the guess (it holds 4 bytes per tensor, buffer and metadata entry and a
+     * few hundred more, so 64 KiB beyond the plan's words covers models with up to 16,000 buffers); else a second
+     * one at the size the first said. Each call reads, verifies and reads back the whole model. */
+    const size_t guess = size <= SIZE_MAX - 65536u - 4u * in->tensor_count ? size + 65536u + 4u * in->tensor_count : 0;
+    void *out = guess != 0 ? malloc(guess) : NULL;
+    size_t need = 0; /* set by a call that ran out of room */
+    aplan_status st = out != NULL ? cli_embed(in, run->offsets, out, guess, &need, &info, &e) : APLAN_E_OUTPUT_TOO_SMALL;
+    if (st == APLAN_E_OUTPUT_TOO_SMALL) {
+        free(out);
+        out = NULL;
+        st = need != 0 ? APLAN_OK : cli_embed(in, run->offsets, NULL, 0, &need, &info, &e); /* no guess: ask */
+        if (st == APLAN_OK && (out = malloc(need)) == NULL) {
             cli_error("out of memory");
             return CLI_EXIT_INTERNAL;
         }
-        st = cli_embed(in, run->offsets, out, need, &need, &info, &e);
+        if (st == APLAN_OK) st = cli_embed(in, run->offsets, out, need, &need, &info, &e);
     }
     if (st != APLAN_OK) {
         free(out);

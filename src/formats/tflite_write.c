@@ -954,10 +954,51 @@ static aplan_status differs(embed *e, const char *what, uint64_t a, uint64_t b) 
                      what, a, b);
 }
 
-/* Every fact the reader gives about the output must be the input's: the query's counts, every subgraph, tensor
- * and operator (text and vectors where they moved to), and the buffers, with their offsets now the plan's. A lookup
- * that fails on the input (a part the query does not read, such as a quantization table, malformed) must fail the
- * same way on the output. Within the query's work budget, as every lookup is (O(output_size)). */
+/* The output's Model, read with a reader of its own: its version, and every field the input's Model has pointing
+ * where the input's moved to (e->at.shift later; e is the model behind the front block); its buffers and metadata
+ * vectors holding the input's entries, moved, but for the plan's. O(fields + buffers + metadata). */
+static bool same_front(const embed *e, const uint8_t *out, size_t out_size) {
+    aplan_format_error quiet;
+    aplan__fb o;
+    aplan__fb_table root;
+    const uint64_t shift = e->at.shift;
+    aplan__fb_init(&o, out, out_size, &quiet);
+    if (aplan__fb_root(&o, "TFL3", &root) != APLAN_OK) return false;
+    for (unsigned id = 0; id < MODEL_FIELDS; id++) {
+        size_t pos = 0;
+        if (aplan__fb_field(&o, &root, id, 4u, model_field[id], &pos) != APLAN_OK || (pos != 0) != new_field(e, id)) {
+            return false;
+        }
+        if (pos == 0) continue;
+        if (id == MODEL_VERSION) {
+            if (aplan__fb_u32(&o, pos) != e->version) return false;
+            continue;
+        }
+        const uint64_t target = (uint64_t)pos + aplan__fb_u32(&o, pos);
+        if (id == MODEL_BUFFERS || (id == MODEL_METADATA && !e->in_place)) continue; /* new: entries below */
+        if (target != shift + e->target[id]) return false;
+    }
+    aplan__fb_vec buffers, metadata;
+    if (aplan__fb_get_vector(&o, &root, MODEL_BUFFERS, 4u, "buffers", &buffers) != APLAN_OK ||
+        aplan__fb_get_vector(&o, &root, MODEL_METADATA, 4u, "metadata", &metadata) != APLAN_OK ||
+        buffers.len != e->buffers.len + (e->in_place ? 0u : 1u) || metadata.len != metadata_len(e)) {
+        return false;
+    }
+    for (uint32_t i = 0; i < e->buffers.len; i++) {
+        const uint64_t at = (uint64_t)buffers.pos + 4u * i + aplan__fb_vec_u32(&o, &buffers, i);
+        if (i != e->plan_buffer && at != shift + entry_target(e, &e->buffers, i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Every fact the reader gives about the output must be the input's: the query's counts, the Model (same_front), and
+ * the buffers, with their offsets now the plan's. When a file offset moved (e->moved > 0), bytes of the copy
+ * changed, so also every subgraph, tensor and operator (text and vectors where they moved to), a lookup that fails on
+ * the input (a part the query does not read, such as a quantization table, malformed) failing the same way on the
+ * output; otherwise the copy is the input's bytes, reached through the Model's fields that same_front checked, and
+ * every lookup reads the same bytes. Within the query's work budget, as every lookup is (O(output_size)). */
 static aplan_status read_back(embed *e, const parts *p, const places *w, size_t out_size, const uint64_t *offsets,
                               size_t count, const aplan_tflite_info *in_info) {
     aplan_format_error quiet;
@@ -981,7 +1022,8 @@ static aplan_status read_back(embed *e, const parts *p, const places *w, size_t 
             return differs(e, "tensor", p->ids[i].subgraph, p->ids[i].tensor);
         }
     }
-    for (uint32_t s = 0; s < in_info->subgraph_count; s++) {
+    if (!same_front(e, w->out, out_size)) return differs(e, NULL, 0, 0);
+    for (uint32_t s = 0; e->moved > 0 && s < in_info->subgraph_count; s++) {
         aplan_tflite_subgraph_info a, b;
         if (aplan_tflite_subgraph(in, in_size, s, &a, &quiet) != APLAN_OK ||
             aplan_tflite_subgraph(out, out_size, s, &b, &quiet) != APLAN_OK || !same_text(w, a.name, b.name) ||

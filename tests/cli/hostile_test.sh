@@ -320,6 +320,12 @@ while [ $k -lt 30 ]; do
 done
 checks=$((checks + 1))
 cmp -s "$E/again.tflite" "$E/again1.tflite" || fail "30 embeds over its own output changed the model ($k ran)"
+# A front block larger than the tool's first guess (20,000 buffers: 80 KB): written at its exact size.
+run 0 2000 "$A" embed "$IN/buffers20k.tflite" -o "$E/b20k.tflite"
+run 0 2000 "$A" verify "$E/b20k.tflite" "$E/b20k.tflite"
+line out "$E/b20k.tflite: valid: 2 buffers, arena 32 bytes, lower bound 32 bytes (+0.0%), optimal"
+checks=$((checks + 1))
+[ "$(wc -c <"$E/b20k.tflite")" -gt $(($(wc -c <"$IN/buffers20k.tflite") + 80000)) ] || fail "buffers20k: the front block is missing"
 rm -rf "$E"
 
 # --- writes that fail: a message with the reason, exit 6, nothing damaged ------------------------------------------

@@ -2,7 +2,8 @@
  * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
  * writes DIR/chain.tflite, DIR/ties.tflite, DIR/ties4.tflite, DIR/ties_overlap.tflite, DIR/offline.tflite,
- * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite and the hostile models (see hostile below); exit 0, or 1
+ * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite, DIR/buffers20k.tflite and the hostile models (see
+ * hostile below); exit 0, or 1
  * with a message when a file cannot be written.
  *
  * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
@@ -262,13 +263,26 @@ static int hostile(const char *dir) {
            write_file(dir, "shared_custom.tflite", tw_build_shared(TW_SHARED_CUSTOM, 10000, 100000, 0));
 }
 
+/* buffers20k.tflite: t0 -> ADD -> t1 and 20,000 empty buffers that no tensor uses: embed's front block (4 bytes a
+ * buffer) passes the 64 KiB the tool first allots beyond the model, so it takes its second, exactly sized call. */
+static int many_buffers(const char *dir) {
+    static const int32_t s16[] = {16};
+    static const tw_opcode codes[] = {{ADD, ADD}};
+    static const tw_tensor t[] = {{s16, 1, INT8, 0, false}, {s16, 1, INT8, 0, false}};
+    static const tw_op ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{t, 2, in_0, 1, out_1, 1, ops, 1}};
+    static tw_buffer buffers[20000];
+    const tw_model m = {3, codes, 1, sg, 1, buffers, 20000, NULL, 0};
+    return write_model(dir, "buffers20k.tflite", &m, NULL, 0, NULL, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_models DIR\n");
         return 1;
     }
     return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) &&
-                   hostile(argv[1])
+                   many_buffers(argv[1]) && hostile(argv[1])
                ? 0
                : 1;
 }
