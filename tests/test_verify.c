@@ -11,18 +11,25 @@
 
 #include "helpers.h"
 
-/* Runs both paths, asserts they agree on the status and the whole report, returns the report. */
-static aplan_report verify_both(const aplan_problem *p, const uint64_t *off, uint64_t arena, aplan_status want) {
+/* Runs both paths (the sweep into *fast, pairwise into *slow), each giving want, which the brute force agrees
+ * with. */
+static void verify_paths(const aplan_problem *p, const uint64_t *off, uint64_t arena, aplan_status want,
+                         aplan_report *fast, aplan_report *slow) {
     size_t need;
     assert_int_equal(aplan_verify_scratch_size(p, &need), APLAN_OK);
     void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
-    aplan_report fast, slow;
-    assert_int_equal(aplan_verify(p, off, arena, scratch, need, &fast), want);
-    assert_int_equal(aplan_verify(p, off, arena, NULL, 0, &slow), want);
+    assert_int_equal(aplan_verify(p, off, arena, scratch, need, fast), want);
+    assert_int_equal(aplan_verify(p, off, arena, NULL, 0, slow), want);
     free(scratch);
+    assert_int_equal(brute_force_valid(p, off, arena), want == APLAN_OK);
+}
+
+/* Runs both paths, asserts they agree on the status and the whole report, returns the report. */
+static aplan_report verify_both(const aplan_problem *p, const uint64_t *off, uint64_t arena, aplan_status want) {
+    aplan_report fast, slow;
+    verify_paths(p, off, arena, want, &fast, &slow);
     assert_int_equal(fast.rule, want);
     assert_memory_equal(&fast, &slow, sizeof fast);
-    assert_int_equal(brute_force_valid(p, off, arena), want == APLAN_OK);
     return fast;
 }
 
@@ -255,14 +262,8 @@ static void test_verify_counts_many_aliases_in_both_paths(void **state) {
 /* The sweep alone, where the pairwise path names another pair (it meets pairs in index order). In a compact build
  * both calls take the pairwise path, so only the status is checked there. */
 static aplan_report verify_sweep(const aplan_problem *p, const uint64_t *off, uint64_t arena, aplan_status want) {
-    size_t need;
-    assert_int_equal(aplan_verify_scratch_size(p, &need), APLAN_OK);
-    void *scratch = aligned_alloc(APLAN_SCRATCH_ALIGN, need + 8u);
     aplan_report fast, slow;
-    assert_int_equal(aplan_verify(p, off, arena, scratch, need, &fast), want);
-    assert_int_equal(aplan_verify(p, off, arena, NULL, 0, &slow), want);
-    free(scratch);
-    assert_int_equal(brute_force_valid(p, off, arena), want == APLAN_OK);
+    verify_paths(p, off, arena, want, &fast, &slow);
     return fast;
 }
 
