@@ -34,6 +34,7 @@
 
 #include "formats/flatbuf.h"
 #include "formats/tflite_ops.h"
+#include "formats/tflm_internal.h"
 
 /* Table field ids (declaration order in schema.fbs; a union takes two ids: its type, then its value). */
 enum {
@@ -944,6 +945,24 @@ aplan_status aplan_tflite_tensor(const void *model_data, size_t model_size, apla
     if (st == APLAN_OK) st = get_tensor(&m, &sg, id.tensor, 0, &f);
     if (st == APLAN_OK) st = describe_tensor(&m, &sg, id.tensor, &f, info);
     return lookup_done(st, info, sizeof *info, error);
+}
+
+aplan_status aplan__tflite_each_tensor(const void *model_data, size_t model_size, uint32_t s, aplan__tensor_fn each,
+                                       void *context, aplan_format_error *error) {
+    model m;
+    subgraph sg;
+    aplan_tflite_tensor_info info;
+    aplan_status st = lookup_open(model_data, model_size, &info, sizeof info, &error, NULL, &m, s, NULL, &sg);
+    const uint64_t opened = m.fb.work;
+    for (uint32_t t = 0; st == APLAN_OK && t < sg.tensors.len; t++) {
+        tensor_fact f;
+        m.fb.work = opened; /* the work a look-up of this tensor alone would have done by now */
+        APLAN_MEMSET(&info, 0, sizeof info);
+        st = get_tensor(&m, &sg, t, 0, &f);
+        if (st == APLAN_OK) st = describe_tensor(&m, &sg, t, &f, &info);
+        if (st == APLAN_OK && !each(context, t, &info)) break;
+    }
+    return lookup_done(st, NULL, 0, error);
 }
 
 aplan_status aplan_tflite_operator(const void *model_data, size_t model_size, uint32_t subgraph_index, uint32_t op,

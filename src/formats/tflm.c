@@ -482,6 +482,19 @@ static void io_tensors(walk *w, bool outputs) {
     }
 }
 
+/* record's scan of every tensor for the variables: global is the index over all subgraphs of the subgraph's first. */
+typedef struct variables {
+    recorder *r;
+    uint32_t global;
+} variables;
+
+static bool variable(void *context, uint32_t tensor, const aplan_tflite_tensor_info *info) {
+    variables *v = context;
+    if (info->is_variable)
+        put(v->r, EV_VARIABLE, PART_VARIABLES, info->has_size ? info->size : UINT64_MAX, ARENA_ALIGN, v->global + tensor);
+    return true;
+}
+
 /* The whole of AllocateTensors() as events (see the file's opening comment). With r->events NULL it only counts. */
 static void record(walk *w) {
     recorder *r = w->r;
@@ -520,17 +533,12 @@ static void record(walk *w) {
     put(r, EV_TEMP, 0, (uint64_t)t->size_type.size * w->subgraphs, t->size_type.align, none);
     put(r, EV_TEMP, 0, (uint64_t)t->allocation_info.size * (w->tensors + r->request_count), t->allocation_info.align,
         none);
-    uint32_t global = 0;
+    variables v = {r, 0};
     for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
         aplan_tflite_subgraph_info sg;
         keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, err(r)));
-        for (uint32_t i = 0; i < sg.tensor_count && r->status == APLAN_OK; i++, global++) {
-            aplan_tflite_tensor_info info;
-            const aplan_tflite_id id = {s, i};
-            keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, err(r)));
-            if (r->status == APLAN_OK && info.is_variable)
-                put(r, EV_VARIABLE, PART_VARIABLES, info.has_size ? info.size : UINT64_MAX, ARENA_ALIGN, global);
-        }
+        if (r->status == APLAN_OK) keep(r, aplan__tflite_each_tensor(r->model, r->model_size, s, variable, &v, err(r)));
+        v.global += sg.tensor_count;
     }
     put(r, EV_PLAN, 0, 0, ARENA_ALIGN, none);
     io_tensors(w, false);

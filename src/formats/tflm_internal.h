@@ -8,6 +8,14 @@
 
 #include "aplan/tflm.h"
 
+/* What the model's reader (src/formats/tflite.c) does for the arena model's scan of every tensor: each tensor of
+ * subgraph s in order, as aplan_tflite_tensor gives it (the same facts, the same failure at the same tensor, each
+ * within the work budget a look-up of its own has), with the model opened once instead of once a tensor. each
+ * returns false to stop. Returns APLAN_OK or the first look-up's failure, reported in error (required). */
+typedef bool (*aplan__tensor_fn)(void *context, uint32_t tensor, const aplan_tflite_tensor_info *info);
+aplan_status aplan__tflite_each_tensor(const void *model, size_t model_size, uint32_t s, aplan__tensor_fn each,
+                                       void *context, aplan_format_error *error);
+
 /* What a kernel may read of one of its operator's tensors. present is false for an index past the operator's list
  * or -1 (an omitted optional tensor): every other field is then 0. */
 typedef struct aplan__tflm_tensor {
