@@ -534,9 +534,12 @@ APLAN_API aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t
  *     multiple of it, no two tensors live at a common step sharing a byte, every end at most 2^31. A tensor the
  *     input's own offline plan places keeps that offset as fixed when the new plan gives it the same one, and such
  *     tensors may alias (TFLM accepted them so); the input's other offsets are the ones being replaced;
- *   - the output, read back: the query's counts, every subgraph, tensor and operator (names, shapes, types, index
- *     vectors and options where they moved to) as the input's (a lookup that fails on the input failing the same
- *     way), and aplan_tflite_read giving the input's buffers with exactly the plan's offsets.
+ *   - the output, read back: the query's counts; the output's Model, every field pointing where the input's moved to
+ *     and Model.buffers holding the input's tables; aplan_tflite_read giving the input's buffers with exactly the
+ *     plan's offsets; and, when a file offset moved (so bytes of the copy changed), every subgraph, tensor and
+ *     operator (names, shapes, types, index vectors and options where they moved to) as the input's, a lookup that
+ *     fails on the input failing the same way. When nothing moved the copy is the input's bytes, reached through
+ *     the Model's fields just checked, so every lookup reads what it read in the input.
  *
  * @param[in]  model        the flatbuffer; any alignment; must not overlap out.
  * @param[in]  model_size   its length in bytes.
