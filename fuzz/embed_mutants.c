@@ -222,7 +222,7 @@ int main(int argc, char **argv) {
     int first = 1;
     for (; first < argc && strncmp(argv[first], "--", 2) == 0; first += 2) {
         if (first + 1 >= argc) break;
-        if (strcmp(argv[first], "--mutants") == 0) mutants = strtoull(argv[first + 1], NULL, 10);
+        if (strcmp(argv[first], "--mutants") == 0) mutants = (size_t)strtoull(argv[first + 1], NULL, 10);
         else if (strcmp(argv[first], "--seed") == 0) rng_state = strtoull(argv[first + 1], NULL, 10) | 1u;
         else if (strcmp(argv[first], "--show") == 0) show = strcmp(argv[first + 1], "0") != 0;
         else break;
