@@ -146,7 +146,9 @@ static void test_property_with_aliasing_allowed(void **state) {
     (void)state;
     const size_t before = plans_with_aliases;
     run_rounds(300, 200, 3, APLAN_ALLOW_FIXED_ALIAS | APLAN_ROUND_SIZES);
-    assert_true(plans_with_aliases - before > 1000); /* most rounds alias: every strategy's count is checked */
+    /* Most rounds alias (about 70%), and every plan's count is checked: more than half the rounds' worth of plans
+     * with aliases even when the build has one strategy that plans them (-Dstrategies=greedy_by_size,offline). */
+    assert_true(plans_with_aliases - before > 150);
 }
 
 /*
