@@ -787,6 +787,40 @@ static void test_reader_options(void **state) {
     tw_free(&f);
 }
 
+/* A look-up that fails only inside the walk (the query never reads BATCH_MATMUL's options): the arena call fails with
+ * what aplan_tflite_option says of that operator (status, byte, message), the first failure's, though the kernel
+ * reads a second option after it. */
+static void test_walk_failure(void **state) {
+    (void)state;
+    enum { BATCH_MATMUL = 126, BATCH_MATMUL_OPTIONS = 98 };
+    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false}};
+    static const tw_opcode codes[] = {{ADD, ADD}, {BATCH_MATMUL, BATCH_MATMUL}};
+    static const int32_t in_2_0[] = {2, 0};
+    static const tw_op ops[] = {{0, in_0_1, 2, out_2, 1, 0, {0, 0}, 0},
+                                {1, in_2_0, 2, out_3, 1, BATCH_MATMUL_OPTIONS, {1, 0}, 2}};
+    static const tw_subgraph sg[] = {{tensors, 4, in_0_1, 2, out_3, 1, ops, 2}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model model = {3, codes, 2, sg, 1, buffers, 1, NULL, 0};
+    tw_file f = tw_build(&model);
+    const size_t table = tw_pos(&f, "s0o1.options");
+    f.data[table] = 0x7f; /* the options table's vtable: far before the start of the file */
+    f.data[table + 3] = 0x7f;
+    aplan_format_error direct, e;
+    int64_t v = 0;
+    const aplan_status expected = aplan_tflite_option(f.data, f.size, 0, 1, 0, 1, false, 0, &v, &direct);
+    assert_int_not_equal(expected, APLAN_OK);
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    size_t scratch_size = 0, requests = 0;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &scratch_size, &requests, &e), expected);
+    assert_int_equal(e.byte_offset, direct.byte_offset);
+    assert_string_equal(e.message, direct.message);
+    tw_free(&f);
+}
+
 /* Every failure with its status: arguments, the scratch, the output capacity. */
 static void test_failures(void **state) {
     (void)state;
@@ -822,8 +856,31 @@ static void test_failures(void **state) {
     assert_non_null(scratch);
     aplan_tflm_arena_info info;
     aplan_tflite_id ids[4] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+    /* Too small for the events (found once they are recorded) or for the part before them: the same message, with
+     * what the query said; every planner setting gets the same size. */
+    char want[96];
+    snprintf(want, sizeof want, "scratch is %zu bytes, the model needs %zu", scratch_size - 8u, scratch_size);
     assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, 64, scratch, scratch_size - 8u, &info, NULL, 0, &e),
                      APLAN_E_SCRATCH_TOO_SMALL);
+    assert_string_equal(e.message, want);
+    assert_int_equal(info.used, 0);
+    snprintf(want, sizeof want, "scratch is 8 bytes, the model needs %zu", scratch_size);
+    assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, 64, scratch, 8, &info, NULL, 0, &e),
+                     APLAN_E_SCRATCH_TOO_SMALL);
+    assert_string_equal(e.message, want);
+    size_t found = 0, other = 0;
+    assert_int_equal(aplan_tflm_scratch_requests(f.data, f.size, &c, NULL, 0, scratch, scratch_size - 8u, NULL, 0,
+                                                 &found, &e),
+                     APLAN_E_SCRATCH_TOO_SMALL);
+    for (unsigned planner = APLAN_TFLM_GREEDY_OUTSIDE; planner <= APLAN_TFLM_OTHER_OUTSIDE; planner++) {
+        aplan_tflm_config p = c;
+        p.planner = planner;
+        p.planner_scratch = 1000;
+        assert_int_equal(aplan_tflm_query(f.data, f.size, &p, &other, &requests, &e), APLAN_OK);
+        assert_int_equal(other, scratch_size);
+        assert_int_equal(aplan_tflm_arena(f.data, f.size, &p, ids, 4, 64, scratch, scratch_size, &info, NULL, 0, &e),
+                         APLAN_OK);
+    }
     assert_int_equal(aplan_tflm_arena(f.data, f.size, &c, ids, 4, 64, (char *)scratch + 1, scratch_size, &info, NULL,
                                       0, &e),
                      APLAN_E_SCRATCH_MISALIGNED);
@@ -904,6 +961,7 @@ int main(void) {
         cmocka_unit_test(test_scratch_request),
         cmocka_unit_test(test_cmsis_conv),               cmocka_unit_test(test_unknown_operator),
         cmocka_unit_test(test_reader_options),
+        cmocka_unit_test(test_walk_failure),
         cmocka_unit_test(test_failures),                 cmocka_unit_test(test_kernel_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -130,8 +130,9 @@ typedef struct aplan_tflm_arena_info {
 /**
  * Scratch bytes aplan_tflm_scratch_requests, aplan_tflm_arena and aplan_tflm_two_arenas need for model (a record of
  * every allocation TFLM will make, 16 bytes each; 8 bytes per subgraph and per operator; a bit per tensor), and how
- * many scratch requests
- * its kernels make. No scratch: it reads the model through aplan_tflite_operator and aplan_tflite_tensor.
+ * many scratch requests its kernels make. The size depends on the model and on config's abi, kernels and isa, not on
+ * its planner or planner_scratch: one query serves every planner. No scratch: it reads the model as
+ * aplan_tflite_operator and aplan_tflite_tensor do, one pass over its operators.
  * @return APLAN_OK; what aplan_tflite_query returns; APLAN_E_INVALID_ARG (a NULL argument, a config field out of
  *         its domain or reserved not zero). O(model_size).
  */
@@ -144,7 +145,8 @@ APLAN_API aplan_status aplan_tflm_query(const void *model, size_t model_size, co
  * Each is live at the step its operator runs at: steps are aplan_tflite_steps' (the step of its first visit).
  * @param[in]  steps    the model's steps (aplan_tflite_steps), step_count of them.
  * @param[out] requests capacity entries; *count set to the number of requests (on APLAN_OK and
- *                      APLAN_E_OUTPUT_TOO_SMALL, when capacity is below it).
+ *                      APLAN_E_OUTPUT_TOO_SMALL, when capacity is below it). On any other failure its contents
+ *                      are unspecified.
  * @return APLAN_OK; APLAN_E_OUTPUT_TOO_SMALL; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_INVALID_ARG (steps
  *         that do not name every operator); what aplan_tflm_query returns. O(model_size).
  */
@@ -160,7 +162,7 @@ APLAN_API aplan_status aplan_tflm_scratch_requests(const void *model, size_t mod
  * other variables in the tail) and every kernel scratch request.
  * @param[out] info     the figures (zeroed on failure).
  * @param[out] costs    optional (NULL with capacity 0): one entry per operator, subgraph 0 first; filled up to
- *                      capacity (the totals in info count every operator).
+ *                      capacity (the totals in info count every operator); unspecified on failure.
  * @return APLAN_OK; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_SIZE_OVERFLOW when the arena passes 2^64 - 1;
  *         APLAN_E_INVALID_ARG (an id outside the model); what aplan_tflm_query returns. O(model_size) to replay,
  *         times O(log arena) to find the smallest.

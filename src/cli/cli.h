@@ -126,6 +126,7 @@ typedef struct cli_input {
     char *scratch_id_text; /* their ids' text, one block (owned) */
     aplan_tflm_config tflm; /* the TFLM build the requests were computed for (ABI, kernels), when has_tflm */
     bool has_tflm;
+    size_t tflm_scratch_size; /* aplan_tflm_query's scratch_size for tflm, which no planner setting changes */
     cli_names names;       /* .tflite: the text of the tensors' names and custom codes, one per distinct string of
                               the model (owned): what tensors[i].name and steps[k].op_name point to */
 } cli_input;

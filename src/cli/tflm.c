@@ -133,8 +133,21 @@ int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *config, char *m
     }
     in->count = total;
     in->tflm = c;
+    in->tflm_scratch_size = scratch_size;
     in->has_tflm = true;
     return CLI_EXIT_OK;
+}
+
+/* aplan_tflm_query's scratch size for c, a planner setting of in->tflm: known once the requests are (the size does
+ * not depend on the planner), so that a command asking for several figures walks the model once for each. */
+static aplan_status tflm_scratch_size(const cli_input *in, const aplan_tflm_config *c, size_t *bytes,
+                                      aplan_format_error *e) {
+    size_t requests = 0;
+    if (in->has_tflm && c->abi == in->tflm.abi && c->kernels == in->tflm.kernels && c->isa == in->tflm.isa) {
+        *bytes = in->tflm_scratch_size;
+        return APLAN_OK;
+    }
+    return aplan_tflm_query(in->model, in->model_size, c, bytes, &requests, e);
 }
 
 /* TFLM's greedy planner keeps the embedded tensors where they are and places the kernels' scratch around them, as
@@ -185,10 +198,10 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, ui
     aplan_tflm_config c = in->tflm;
     c.planner = planner;
     if (planner == APLAN_TFLM_OTHER_OUTSIDE) c.planner_scratch = adapter_scratch(s);
-    size_t bytes = 0, requests = 0;
+    size_t bytes = 0;
     aplan_format_error e;
     memset(&e, 0, sizeof e);
-    aplan_status st = aplan_tflm_query(in->model, in->model_size, &c, &bytes, &requests, &e);
+    aplan_status st = tflm_scratch_size(in, &c, &bytes, &e);
     void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
     if (st == APLAN_OK && scratch == NULL) {
         st = APLAN_E_OUT_OF_MEMORY;
@@ -433,10 +446,10 @@ static bool two_arena_figures(const cli_session *s, uint64_t section, aplan_tflm
     aplan_tflm_config c = in->tflm;
     c.planner = APLAN_TFLM_GREEDY_IN_ARENA;
     c.planner_scratch = 0;
-    size_t bytes = 0, requests = 0;
+    size_t bytes = 0;
     aplan_format_error e;
     memset(&e, 0, sizeof e);
-    aplan_status st = aplan_tflm_query(in->model, in->model_size, &c, &bytes, &requests, &e);
+    aplan_status st = tflm_scratch_size(in, &c, &bytes, &e);
     void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
     if (st == APLAN_OK && scratch == NULL) st = APLAN_E_OUT_OF_MEMORY;
     if (st == APLAN_OK)

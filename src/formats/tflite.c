@@ -930,20 +930,26 @@ static aplan_status lookup_done(aplan_status st, void *info, size_t info_size, a
     return st;
 }
 
+/* The part of aplan_tflite_tensor after subgraph id.subgraph is open as sg. */
+static aplan_status tensor_in(model *m, const subgraph *sg, aplan_tflite_id id, aplan_tflite_tensor_info *info) {
+    tensor_fact f;
+    if (id.tensor >= sg->tensors.len) {
+        return range_error(m, "id s%ut%u: the subgraph has %u tensors", (uint64_t)id.subgraph, (uint64_t)id.tensor,
+                           (uint64_t)sg->tensors.len);
+    }
+    aplan_status st = get_tensor(m, sg, id.tensor, 0, &f);
+    if (st == APLAN_OK) st = describe_tensor(m, sg, id.tensor, &f, info);
+    return st;
+}
+
 aplan_status aplan_tflite_tensor(const void *model_data, size_t model_size, aplan_tflite_id id,
                                  aplan_tflite_tensor_info *info, aplan_format_error *error) {
     aplan_format_error local;
     model m;
     subgraph sg;
-    tensor_fact f;
     aplan_status st = lookup_open(model_data, model_size, info, sizeof *info, &error, &local, &m, id.subgraph, &id,
                                   &sg);
-    if (st == APLAN_OK && id.tensor >= sg.tensors.len) {
-        st = range_error(&m, "id s%ut%u: the subgraph has %u tensors", (uint64_t)id.subgraph, (uint64_t)id.tensor,
-                         (uint64_t)sg.tensors.len);
-    }
-    if (st == APLAN_OK) st = get_tensor(&m, &sg, id.tensor, 0, &f);
-    if (st == APLAN_OK) st = describe_tensor(&m, &sg, id.tensor, &f, info);
+    if (st == APLAN_OK) st = tensor_in(&m, &sg, id, info);
     return lookup_done(st, info, sizeof *info, error);
 }
 
@@ -965,45 +971,72 @@ aplan_status aplan__tflite_each_tensor(const void *model_data, size_t model_size
     return lookup_done(st, NULL, 0, error);
 }
 
+/* The part of aplan_tflite_operator after subgraph s is open as sg. */
+static aplan_status operator_in(model *m, const subgraph *sg, uint32_t s, uint32_t op,
+                                aplan_tflite_operator_info *info) {
+    op_fact f;
+    if (op >= sg->operators.len) {
+        return range_error(m, "operator %u of subgraph %u: the subgraph has %u operators", (uint64_t)op, (uint64_t)s,
+                           (uint64_t)sg->operators.len);
+    }
+    aplan_status st = get_operator(m, sg, op, &f);
+    if (st == APLAN_OK) st = custom_name(m, &f, &info->name);
+    if (st == APLAN_OK) {
+        if (info->name.data == NULL) info->name = builtin_name(f.code);
+        info->builtin_code = f.code;
+        info->opcode_index = f.opcode_index;
+        info->inputs = indices(m, &f.inputs);
+        info->outputs = indices(m, &f.outputs);
+        info->calls[0] = f.callee[0];
+        info->calls[1] = f.callee[1];
+        info->custom = f.code == OP_CUSTOM;
+    }
+    return st;
+}
+
 aplan_status aplan_tflite_operator(const void *model_data, size_t model_size, uint32_t subgraph_index, uint32_t op,
                                    aplan_tflite_operator_info *info, aplan_format_error *error) {
     aplan_format_error local;
     model m;
     subgraph sg;
-    op_fact f;
     aplan_status st = lookup_open(model_data, model_size, info, sizeof *info, &error, &local, &m, subgraph_index,
                                   NULL, &sg);
-    if (st == APLAN_OK && op >= sg.operators.len) {
-        st = range_error(&m, "operator %u of subgraph %u: the subgraph has %u operators", (uint64_t)op,
-                         (uint64_t)subgraph_index, (uint64_t)sg.operators.len);
-    }
-    if (st == APLAN_OK) st = get_operator(&m, &sg, op, &f);
-    if (st == APLAN_OK) st = custom_name(&m, &f, &info->name);
-    if (st == APLAN_OK) {
-        if (info->name.data == NULL) info->name = builtin_name(f.code);
-        info->builtin_code = f.code;
-        info->opcode_index = f.opcode_index;
-        info->inputs = indices(&m, &f.inputs);
-        info->outputs = indices(&m, &f.outputs);
-        info->calls[0] = f.callee[0];
-        info->calls[1] = f.callee[1];
-        info->custom = f.code == OP_CUSTOM;
-    }
+    if (st == APLAN_OK) st = operator_in(&m, &sg, subgraph_index, op, info);
     return lookup_done(st, info, sizeof *info, error);
 }
 
-/* The operator table of op in subgraph s, after the checks aplan_tflite_operator makes. */
-static aplan_status open_operator(const void *data, size_t size, void *info, size_t info_size,
-                                  aplan_format_error **error, aplan_format_error *local, model *m, uint32_t s,
-                                  uint32_t op, subgraph *sg, aplan__fb_table *table) {
+/* The operator table of op in subgraph s (open as sg), after the checks aplan_tflite_operator makes. */
+static aplan_status operator_table(model *m, const subgraph *sg, uint32_t s, uint32_t op, aplan__fb_table *table) {
     op_fact f;
-    aplan_status st = lookup_open(data, size, info, info_size, error, local, m, s, NULL, sg);
-    if (st == APLAN_OK && op >= sg->operators.len) {
-        st = range_error(m, "operator %u of subgraph %u: the subgraph has %u operators", (uint64_t)op, (uint64_t)s,
-                         (uint64_t)sg->operators.len);
+    if (op >= sg->operators.len) {
+        return range_error(m, "operator %u of subgraph %u: the subgraph has %u operators", (uint64_t)op, (uint64_t)s,
+                           (uint64_t)sg->operators.len);
     }
-    if (st == APLAN_OK) st = get_operator(m, sg, op, &f);
+    aplan_status st = get_operator(m, sg, op, &f);
     if (st == APLAN_OK) st = aplan__fb_vec_table(&m->fb, &sg->operators, op, "operator table", table);
+    return st;
+}
+
+/* The part of aplan_tflite_options after subgraph s is open as sg. */
+static aplan_status options_in(model *m, const subgraph *sg, uint32_t s, uint32_t op,
+                               aplan_tflite_options_info *info) {
+    aplan__fb_table ot, opt;
+    aplan__fb_vec custom, inter;
+    uint8_t type = 0;
+    aplan_status st = operator_table(m, sg, s, op, &ot);
+    if (st == APLAN_OK) st = aplan__fb_get_u8(&m->fb, &ot, OPERATOR_BUILTIN_OPTIONS_TYPE, "builtin_options_type", 0,
+                                              &type);
+    if (st == APLAN_OK) st = aplan__fb_get_table(&m->fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options",
+                                                 &info->has_table, &opt);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(&m->fb, &ot, OPERATOR_CUSTOM_OPTIONS, 1u, "custom_options", &custom);
+    if (st == APLAN_OK) st = aplan__fb_get_vector(&m->fb, &ot, OPERATOR_INTERMEDIATES, 4u, "intermediates", &inter);
+    if (st == APLAN_OK) st = check_tensor_indices(&m->fb, &inter, "intermediates", sg->tensors.len, true);
+    if (st == APLAN_OK) {
+        info->type = type;
+        info->custom.data = custom.present ? (const char *)m->fb.data + custom.pos : NULL;
+        info->custom.size = custom.len;
+        info->intermediates = indices(m, &inter);
+    }
     return st;
 }
 
@@ -1012,25 +1045,33 @@ aplan_status aplan_tflite_options(const void *model_data, size_t model_size, uin
     aplan_format_error local;
     model m;
     subgraph sg;
-    aplan__fb_table ot, opt;
-    aplan__fb_vec custom, inter;
-    uint8_t type = 0;
-    aplan_status st = open_operator(model_data, model_size, info, sizeof *info, &error, &local, &m, subgraph_index,
-                                    op, &sg, &ot);
-    if (st == APLAN_OK) st = aplan__fb_get_u8(&m.fb, &ot, OPERATOR_BUILTIN_OPTIONS_TYPE, "builtin_options_type", 0,
-                                              &type);
-    if (st == APLAN_OK) st = aplan__fb_get_table(&m.fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options",
-                                                 &info->has_table, &opt);
-    if (st == APLAN_OK) st = aplan__fb_get_vector(&m.fb, &ot, OPERATOR_CUSTOM_OPTIONS, 1u, "custom_options", &custom);
-    if (st == APLAN_OK) st = aplan__fb_get_vector(&m.fb, &ot, OPERATOR_INTERMEDIATES, 4u, "intermediates", &inter);
-    if (st == APLAN_OK) st = check_tensor_indices(&m.fb, &inter, "intermediates", sg.tensors.len, true);
-    if (st == APLAN_OK) {
-        info->type = type;
-        info->custom.data = custom.present ? (const char *)m.fb.data + custom.pos : NULL;
-        info->custom.size = custom.len;
-        info->intermediates = indices(&m, &inter);
-    }
+    aplan_status st = lookup_open(model_data, model_size, info, sizeof *info, &error, &local, &m, subgraph_index,
+                                  NULL, &sg);
+    if (st == APLAN_OK) st = options_in(&m, &sg, subgraph_index, op, info);
     return lookup_done(st, info, sizeof *info, error);
+}
+
+/* The part of aplan_tflite_option after subgraph s is open as sg and the arguments are checked: *value is left as
+ * it is unless the field is present. */
+static aplan_status option_in(model *m, const subgraph *sg, uint32_t s, uint32_t op, unsigned field, unsigned width,
+                              bool is_signed, int64_t *value) {
+    aplan__fb_table ot, opt;
+    bool present = false;
+    size_t pos = 0;
+    aplan_status st = operator_table(m, sg, s, op, &ot);
+    if (st == APLAN_OK) st = aplan__fb_get_table(&m->fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options", &present,
+                                                 &opt);
+    if (st == APLAN_OK && present) st = aplan__fb_field(&m->fb, &opt, field, width, "builtin_options field", &pos);
+    if (st == APLAN_OK && pos != 0) {
+        uint64_t u = width == 1u ? aplan__fb_u8(&m->fb, pos)
+                     : width == 2u ? aplan__fb_u16(&m->fb, pos)
+                     : width == 4u ? aplan__fb_u32(&m->fb, pos)
+                                   : aplan__fb_u64(&m->fb, pos);
+        const unsigned bits = 8u * width;
+        if (is_signed && bits < 64u && (u >> (bits - 1u)) != 0) u |= ~(uint64_t)0 << bits; /* sign-extend */
+        *value = !is_signed || u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1; /* no UB either way */
+    }
+    return st;
 }
 
 aplan_status aplan_tflite_option(const void *model_data, size_t model_size, uint32_t subgraph_index, uint32_t op,
@@ -1039,9 +1080,6 @@ aplan_status aplan_tflite_option(const void *model_data, size_t model_size, uint
     aplan_format_error local;
     model m;
     subgraph sg;
-    aplan__fb_table ot, opt;
-    bool present = false;
-    size_t pos = 0;
     if (value == NULL || (width != 1u && width != 2u && width != 4u && width != 8u)) {
         if (error != NULL)
             set_status(error, APLAN_E_INVALID_ARG, value == NULL ? "value is NULL" : "width is not 1, 2, 4 or 8");
@@ -1049,21 +1087,77 @@ aplan_status aplan_tflite_option(const void *model_data, size_t model_size, uint
     }
     *value = def;
     aplan_tflite_options_info unused;
-    aplan_status st = open_operator(model_data, model_size, &unused, sizeof unused, &error, &local, &m,
-                                    subgraph_index, op, &sg, &ot);
-    if (st == APLAN_OK) st = aplan__fb_get_table(&m.fb, &ot, OPERATOR_BUILTIN_OPTIONS, "builtin_options", &present,
-                                                 &opt);
-    if (st == APLAN_OK && present) st = aplan__fb_field(&m.fb, &opt, field, width, "builtin_options field", &pos);
-    if (st == APLAN_OK && pos != 0) {
-        uint64_t u = width == 1u ? aplan__fb_u8(&m.fb, pos)
-                     : width == 2u ? aplan__fb_u16(&m.fb, pos)
-                     : width == 4u ? aplan__fb_u32(&m.fb, pos)
-                                   : aplan__fb_u64(&m.fb, pos);
-        const unsigned bits = 8u * width;
-        if (is_signed && bits < 64u && (u >> (bits - 1u)) != 0) u |= ~(uint64_t)0 << bits; /* sign-extend */
-        *value = !is_signed || u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1; /* no UB either way */
-    }
+    aplan_status st = lookup_open(model_data, model_size, &unused, sizeof unused, &error, &local, &m, subgraph_index,
+                                  NULL, &sg);
+    if (st == APLAN_OK) st = option_in(&m, &sg, subgraph_index, op, field, width, is_signed, value);
     if (st != APLAN_OK) *value = def;
+    return lookup_done(st, NULL, 0, error);
+}
+
+/* ---- The cursor: one subgraph opened once for tflm.c's passes over its operators -------------------------------- */
+
+struct aplan__tflite_cursor {
+    model m;
+    subgraph sg;
+    uint32_t s;
+    uint64_t opened;     /* fb's work once the subgraph is open: every look-up's budget starts from here, as that of
+                            a look-up of its own would */
+    aplan_status failed; /* the first failure: later look-ups return it at once, so the error kept is the first */
+};
+
+/* A cursor look-up's start: info zeroed, the budget reset; false after a failure. */
+static bool cursor_begin(aplan__tflite_cursor *c, void *info, size_t info_size) {
+    if (info != NULL) APLAN_MEMSET(info, 0, info_size);
+    c->m.fb.work = c->opened;
+    return c->failed == APLAN_OK;
+}
+
+/* A cursor look-up's end: a failure kept, info zeroed again (it may be half filled). */
+static aplan_status cursor_end(aplan__tflite_cursor *c, aplan_status st, void *info, size_t info_size) {
+    if (st != APLAN_OK) {
+        c->failed = st;
+        if (info != NULL) APLAN_MEMSET(info, 0, info_size);
+    }
+    return st;
+}
+
+aplan_status aplan__tflite_cursor_tensor(aplan__tflite_cursor *c, uint32_t t, aplan_tflite_tensor_info *info) {
+    if (!cursor_begin(c, info, sizeof *info)) return c->failed;
+    const aplan_tflite_id id = {c->s, t};
+    return cursor_end(c, tensor_in(&c->m, &c->sg, id, info), info, sizeof *info);
+}
+
+aplan_status aplan__tflite_cursor_options(aplan__tflite_cursor *c, uint32_t op, aplan_tflite_options_info *info) {
+    if (!cursor_begin(c, info, sizeof *info)) return c->failed;
+    return cursor_end(c, options_in(&c->m, &c->sg, c->s, op, info), info, sizeof *info);
+}
+
+aplan_status aplan__tflite_cursor_option(aplan__tflite_cursor *c, uint32_t op, unsigned field, unsigned width,
+                                         bool is_signed, int64_t def, int64_t *value) {
+    *value = def;
+    if (!cursor_begin(c, NULL, 0)) return c->failed;
+    const aplan_status st = option_in(&c->m, &c->sg, c->s, op, field, width, is_signed, value);
+    if (st != APLAN_OK) *value = def;
+    return cursor_end(c, st, NULL, 0);
+}
+
+aplan_status aplan__tflite_each_operator(const void *model_data, size_t model_size, uint32_t s,
+                                         aplan__operator_fn each, void *context, aplan_format_error *error) {
+    aplan_format_error local;
+    aplan__tflite_cursor c;
+    aplan_tflite_operator_info info;
+    aplan_status st = lookup_open(model_data, model_size, &info, sizeof info, &error, &local, &c.m, s, NULL, &c.sg);
+    c.s = s;
+    c.opened = st == APLAN_OK ? c.m.fb.work : 0;
+    c.failed = st;
+    for (uint32_t op = 0; st == APLAN_OK && op < c.sg.operators.len; op++) {
+        if (cursor_begin(&c, &info, sizeof info))
+            st = cursor_end(&c, operator_in(&c.m, &c.sg, s, op, &info), &info, sizeof info);
+        if (st != APLAN_OK) break;
+        const bool more = each(context, &c, op, &info);
+        st = c.failed; /* a failure of the look-ups each made */
+        if (!more) break;
+    }
     return lookup_done(st, NULL, 0, error);
 }
 

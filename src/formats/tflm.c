@@ -99,8 +99,10 @@ typedef struct recorder {
     const void *model;
     size_t model_size;
     const target *t;
-    event *events;         /* NULL while counting */
+    event *events;         /* NULL while counting; else event_capacity entries, past which events are counted only */
+    size_t event_capacity;
     size_t count;
+    size_t absent;         /* events another layout or planner would add (the query counts them: one size for all) */
     const uint32_t *op_lower; /* per global operator: the first step it runs at and one past the last (NULL:
                                  requests not wanted) */
     const uint32_t *op_upper;
@@ -119,7 +121,7 @@ typedef struct recorder {
 } recorder;
 
 static void put(recorder *r, uint8_t kind, uint8_t part, uint64_t size, uint64_t align, uint32_t op) {
-    if (r->events != NULL) {
+    if (r->events != NULL && r->count < r->event_capacity) {
         event *e = &r->events[r->count];
         e->kind = kind;
         e->part = part;
@@ -134,6 +136,7 @@ static void put(recorder *r, uint8_t kind, uint8_t part, uint64_t size, uint64_t
 
 struct aplan__tflm_node {
     recorder *r;
+    aplan__tflite_cursor *cursor; /* the operator's subgraph, open for its look-ups */
     uint32_t subgraph, op, global;
     aplan_tflite_operator_info info;
     aplan_tflite_options_info options;
@@ -156,7 +159,7 @@ static void keep(recorder *r, aplan_status st) {
 
 static const aplan_tflite_options_info *options(aplan__tflm_node *n) {
     if (!n->have_options) {
-        keep(n->r, aplan_tflite_options(n->r->model, n->r->model_size, n->subgraph, n->op, &n->options, err(n->r)));
+        keep(n->r, aplan__tflite_cursor_options(n->cursor, n->op, &n->options));
         n->have_options = true;
     }
     return &n->options;
@@ -175,8 +178,7 @@ static aplan__tflm_tensor tensor_at(aplan__tflm_node *n, aplan_tflite_indices li
     const int32_t index = aplan_tflite_index_at(list, k);
     if (index < 0) return t;
     aplan_tflite_tensor_info info;
-    const aplan_tflite_id id = {n->subgraph, (uint32_t)index};
-    const aplan_status st = aplan_tflite_tensor(n->r->model, n->r->model_size, id, &info, err(n->r));
+    const aplan_status st = aplan__tflite_cursor_tensor(n->cursor, (uint32_t)index, &info);
     keep(n->r, st);
     if (st != APLAN_OK) return t;
     t.present = true;
@@ -200,8 +202,7 @@ aplan__tflm_tensor aplan__tflm_intermediate(aplan__tflm_node *n, uint32_t k) {
 
 int64_t aplan__tflm_option(aplan__tflm_node *n, unsigned field, unsigned width, bool is_signed, int64_t def) {
     int64_t v = def;
-    keep(n->r, aplan_tflite_option(n->r->model, n->r->model_size, n->subgraph, n->op, field, width, is_signed, def,
-                                   &v, err(n->r)));
+    keep(n->r, aplan__tflite_cursor_option(n->cursor, n->op, field, width, is_signed, def, &v));
     return v;
 }
 
@@ -410,54 +411,59 @@ typedef struct walk {
     bool two_arenas; /* MicroAllocator::Create(persistent, P, non_persistent, NP): two allocator objects */
 } walk;
 
-static bool open_node(recorder *r, uint32_t s, uint32_t op, uint32_t global, aplan__tflm_node *n) {
-    APLAN_MEMSET(n, 0, sizeof *n);
-    n->r = r;
-    n->subgraph = s;
-    n->op = op;
-    n->global = global;
-    const aplan_status st = aplan_tflite_operator(r->model, r->model_size, s, op, &n->info, err(r));
-    keep(r, st);
-    return st == APLAN_OK;
-}
-
 /* One pass over every operator of every subgraph (subgraph 0 first, operators in order), as TFLM's interpreter
  * makes each of its passes. phase 0: the builtin data parser; 1: Init; 2: Prepare and the node's end. */
-static void each_operator(walk *w, unsigned phase) {
-    recorder *r = w->r;
-    uint32_t global = 0;
-    for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
-        aplan_tflite_subgraph_info sg;
-        keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, err(r)));
-        if (r->status != APLAN_OK) return;
-        for (uint32_t op = 0; op < sg.operator_count && r->status == APLAN_OK; op++, global++) {
-            aplan__tflm_node n;
-            if (!open_node(r, s, op, global, &n)) return;
-            const aplan__tflm_kernel *k = find_kernel(r, &n.info);
-            if (phase == 0u && global < r->cost_capacity) {
-                APLAN_MEMSET(&r->costs[global], 0, sizeof r->costs[global]);
-                r->costs[global].subgraph = s;
-                r->costs[global].op = op;
-                r->costs[global].known = k != NULL;
-            }
-            if (phase == 0u && k == NULL) {
-                if (r->unknown++ == 0) {
-                    r->first_unknown_subgraph = s;
-                    r->first_unknown_op = op;
-                }
-            }
-            const unsigned abi = r->t->ptr == 8u;
-            if (phase == 0u && k != NULL && k->params[abi] != 0)
-                put(r, EV_PERSISTENT, PART_PARAMS, k->params[abi], k->params_align[abi], global);
-            if (phase == 1u && k != NULL && k->op_data[abi] != 0) aplan__tflm_persistent(&n, k->op_data[abi]);
-            if (phase == 1u && k != NULL && k->init != NULL) k->init(&n);
-            if (phase == 2u) {
-                if (k != NULL && k->prepare != NULL) k->prepare(&n);
-                put(r, EV_NODE_END, 0, ((uint64_t)r->request_count + MAX_REQUESTS_PER_OP) * r->t->scratch_request.size,
-                    r->t->scratch_request.align, global);
-            }
+typedef struct op_pass {
+    recorder *r;
+    unsigned phase;
+    uint32_t s;
+    uint32_t global; /* over all subgraphs, of the next operator */
+} op_pass;
+
+static bool visit(void *context, aplan__tflite_cursor *cursor, uint32_t op, const aplan_tflite_operator_info *info) {
+    op_pass *p = context;
+    recorder *r = p->r;
+    const unsigned phase = p->phase;
+    const uint32_t s = p->s, global = p->global++;
+    aplan__tflm_node n;
+    APLAN_MEMSET(&n, 0, sizeof n);
+    n.r = r;
+    n.cursor = cursor;
+    n.subgraph = s;
+    n.op = op;
+    n.global = global;
+    n.info = *info;
+    const aplan__tflm_kernel *k = find_kernel(r, &n.info);
+    if (phase == 0u && global < r->cost_capacity) {
+        APLAN_MEMSET(&r->costs[global], 0, sizeof r->costs[global]);
+        r->costs[global].subgraph = s;
+        r->costs[global].op = op;
+        r->costs[global].known = k != NULL;
+    }
+    if (phase == 0u && k == NULL) {
+        if (r->unknown++ == 0) {
+            r->first_unknown_subgraph = s;
+            r->first_unknown_op = op;
         }
     }
+    const unsigned abi = r->t->ptr == 8u;
+    if (phase == 0u && k != NULL && k->params[abi] != 0)
+        put(r, EV_PERSISTENT, PART_PARAMS, k->params[abi], k->params_align[abi], global);
+    if (phase == 1u && k != NULL && k->op_data[abi] != 0) aplan__tflm_persistent(&n, k->op_data[abi]);
+    if (phase == 1u && k != NULL && k->init != NULL) k->init(&n);
+    if (phase == 2u) {
+        if (k != NULL && k->prepare != NULL) k->prepare(&n);
+        put(r, EV_NODE_END, 0, ((uint64_t)r->request_count + MAX_REQUESTS_PER_OP) * r->t->scratch_request.size,
+            r->t->scratch_request.align, global);
+    }
+    return r->status == APLAN_OK;
+}
+
+static void each_operator(walk *w, unsigned phase) {
+    recorder *r = w->r;
+    op_pass p = {r, phase, 0, 0};
+    for (p.s = 0; p.s < w->subgraphs && r->status == APLAN_OK; p.s++)
+        keep(r, aplan__tflite_each_operator(r->model, r->model_size, p.s, visit, &p, err(r)));
 }
 
 /* The input or output TfLiteTensors of subgraph 0 the interpreter keeps: the pointer array, then each tensor. */
@@ -500,14 +506,18 @@ static void record(walk *w) {
     recorder *r = w->r;
     const target *t = r->t;
     const uint32_t none = UINT32_MAX;
+    r->absent = 0;
     if (w->two_arenas) { /* the persistent allocator object, then the non-persistent one, both in the tail */
         put(r, EV_PERSISTENT, PART_TFLM, t->persistent_allocator.size, t->persistent_allocator.align, none);
         put(r, EV_PERSISTENT, PART_TFLM, t->non_persistent_allocator.size, t->non_persistent_allocator.align, none);
     } else {
         put(r, EV_PERSISTENT, PART_TFLM, t->arena_allocator.size, t->arena_allocator.align, none);
+        r->absent++;
     }
     if (w->planner == APLAN_TFLM_GREEDY_IN_ARENA)
         put(r, EV_PERSISTENT, PART_TFLM, t->greedy_planner.size, t->greedy_planner.align, none);
+    else
+        r->absent++;
     put(r, EV_PERSISTENT, PART_TFLM, t->micro_allocator.size, t->micro_allocator.align, none);
     put(r, EV_PERSISTENT, PART_TFLM, t->builtin_data_allocator.size, t->builtin_data_allocator.align, none);
     put(r, EV_HEAD, 0, (uint64_t)MAX_REQUESTS_PER_OP * t->scratch_request.size, t->scratch_request.align, none);
@@ -743,10 +753,11 @@ static aplan_status arg_error(aplan_format_error *error, const char *message) {
     return APLAN_E_INVALID_ARG;
 }
 
-/* Where the scratch goes: the events, per subgraph the first global tensor and operator index, per global tensor a
- * bit (in the plan), per global operator its first step and one past its last. */
+/* Where the scratch goes: per subgraph the first global tensor and operator index, per global tensor a bit (in the
+ * plan), per global operator its first step and one past its last, then the events, as many as fit (their count is
+ * known only once recorded: the recording pass checks it at its end, so that no call walks the model twice). */
 typedef struct layout {
-    size_t events, tensor_base, op_base, bits, op_lower, op_upper, total;
+    size_t tensor_base, op_base, bits, op_lower, op_upper, events;
 } layout;
 
 static bool place(size_t *at, size_t bytes, size_t *out) {
@@ -757,7 +768,7 @@ static bool place(size_t *at, size_t bytes, size_t *out) {
     return true;
 }
 
-/* A call's common start: the arguments checked, the model queried, the counting pass made. */
+/* A call's common start: the arguments checked, the model queried, the fixed part of the scratch laid out. */
 typedef struct session {
     recorder r;
     walk w;
@@ -795,38 +806,55 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     x->w.tensors = info.tensor_count;
     x->w.operators = info.operator_count;
     x->w.planner = config->planner;
-    x->w.two_arenas = true; /* the count covers either layout: two arenas have one allocator object more */
-    record(&x->w);
-    if (r->status != APLAN_OK) return r->status;
     size_t at = 0;
     layout *l = &x->lay;
     const size_t subgraphs = (size_t)x->w.subgraphs + 1u;
-    if (r->count > SIZE_MAX / sizeof(event) || !place(&at, r->count * sizeof(event), &l->events) ||
-        !place(&at, subgraphs * 4u, &l->tensor_base) || !place(&at, subgraphs * 4u, &l->op_base) ||
-        !place(&at, (size_t)(x->w.tensors / 8u) + 1u, &l->bits) ||
-        x->w.operators > SIZE_MAX / 8u || !place(&at, (size_t)x->w.operators * 4u, &l->op_lower) ||
+    if (!place(&at, subgraphs * 4u, &l->tensor_base) || !place(&at, subgraphs * 4u, &l->op_base) ||
+        !place(&at, (size_t)(x->w.tensors / 8u) + 1u, &l->bits) || x->w.operators > SIZE_MAX / 8u ||
+        !place(&at, (size_t)x->w.operators * 4u, &l->op_lower) ||
         !place(&at, (size_t)x->w.operators * 4u, &l->op_upper))
         return arg_error(error, "the model needs more scratch than size_t can count");
-    l->total = at;
+    l->events = at;
     return APLAN_OK;
 }
 
-static aplan_status check_scratch(const session *x, void *scratch, size_t scratch_size) {
-    aplan_format_error *error = x->r.error;
-    if (scratch == NULL && x->lay.total > 0) return arg_error(error, "scratch is NULL");
-    if (((uintptr_t)scratch & (APLAN_SCRATCH_ALIGN - 1u)) != 0) {
-        error->status = APLAN_E_SCRATCH_MISALIGNED;
-        aplan__text w = {error->message, sizeof error->message, 0};
-        aplan__putf(&w, "scratch is not aligned to %u bytes", (uint64_t)APLAN_SCRATCH_ALIGN);
-        return APLAN_E_SCRATCH_MISALIGNED;
-    }
-    if (scratch_size < x->lay.total) {
-        error->status = APLAN_E_SCRATCH_TOO_SMALL;
-        aplan__text w = {error->message, sizeof error->message, 0};
-        aplan__putf(&w, "scratch is %u bytes, the model needs %u", (uint64_t)scratch_size, (uint64_t)x->lay.total);
-        return APLAN_E_SCRATCH_TOO_SMALL;
-    }
+/* The scratch the model needs once a pass has recorded (or counted) its events: what aplan_tflm_query gives, the
+ * same for every layout and planner (r->absent). false past SIZE_MAX. */
+static bool needed(const session *x, size_t *total) {
+    const recorder *r = &x->r;
+    size_t events, at = x->lay.events, unused;
+    if (__builtin_add_overflow(r->count, r->absent, &events) || events > SIZE_MAX / sizeof(event) ||
+        !place(&at, events * sizeof(event), &unused))
+        return false;
+    *total = at;
+    return true;
+}
+
+/* The counting pass: the events of either layout, for aplan_tflm_query and for the message of a scratch too small
+ * for even the fixed part. */
+static aplan_status count(session *x, size_t *total) {
+    x->r.events = NULL;
+    x->w.two_arenas = true;
+    record(&x->w);
+    if (x->r.status != APLAN_OK) return x->r.status;
+    if (!needed(x, total)) return arg_error(x->r.error, "the model needs more scratch than size_t can count");
     return APLAN_OK;
+}
+
+static aplan_status too_small(const session *x, size_t scratch_size, size_t total) {
+    aplan_format_error *error = x->r.error;
+    error->status = APLAN_E_SCRATCH_TOO_SMALL;
+    aplan__text w = {error->message, sizeof error->message, 0};
+    aplan__putf(&w, "scratch is %u bytes, the model needs %u", (uint64_t)scratch_size, (uint64_t)total);
+    return APLAN_E_SCRATCH_TOO_SMALL;
+}
+
+/* After the recording pass: APLAN_E_SCRATCH_TOO_SMALL when its events did not all fit. */
+static aplan_status recorded(const session *x, size_t scratch_size) {
+    size_t total;
+    if (x->r.status != APLAN_OK) return x->r.status;
+    if (!needed(x, &total)) return arg_error(x->r.error, "the model needs more scratch than size_t can count");
+    return total > scratch_size ? too_small(x, scratch_size, total) : APLAN_OK;
 }
 
 /* Per subgraph, the global index of its first tensor and first operator (one entry past the last: the totals). */
@@ -855,24 +883,38 @@ aplan_status aplan_tflm_query(const void *model, size_t model_size, const aplan_
     if (scratch_requests != NULL) *scratch_requests = 0;
     if (scratch_size == NULL || scratch_requests == NULL)
         return arg_error(error, scratch_size == NULL ? "scratch_size is NULL" : "scratch_requests is NULL");
-    const aplan_status st = begin(&x, model, model_size, config, error);
+    size_t total = 0;
+    aplan_status st = begin(&x, model, model_size, config, error);
+    if (st == APLAN_OK) st = count(&x, &total);
     if (st != APLAN_OK) return st;
-    *scratch_size = x.lay.total;
+    *scratch_size = total;
     *scratch_requests = x.r.request_count;
     return APLAN_OK;
 }
 
-/* begin, then the caller's scratch checked, the per-subgraph bases written into it and the recorder's counts reset
- * for the pass that records. */
+/* begin, then the caller's scratch checked (its fixed part; the events' part by recorded() after the recording
+ * pass), the per-subgraph bases written into it and the events placed after them, as many as fit. */
 static aplan_status start(session *x, const void *model, size_t model_size, const aplan_tflm_config *config,
                           void *scratch, size_t scratch_size, aplan_format_error *error) {
     aplan_status st = begin(x, model, model_size, config, error);
-    if (st == APLAN_OK) st = check_scratch(x, scratch, scratch_size);
-    if (st == APLAN_OK) st = bases(x, scratch);
-    x->r.count = 0;
-    x->r.request_count = 0;
+    if (st != APLAN_OK) return st;
+    if (scratch == NULL) return arg_error(x->r.error, "scratch is NULL");
+    if (((uintptr_t)scratch & (APLAN_SCRATCH_ALIGN - 1u)) != 0) {
+        aplan_format_error *e = x->r.error;
+        e->status = APLAN_E_SCRATCH_MISALIGNED;
+        aplan__text w = {e->message, sizeof e->message, 0};
+        aplan__putf(&w, "scratch is not aligned to %u bytes", (uint64_t)APLAN_SCRATCH_ALIGN);
+        return APLAN_E_SCRATCH_MISALIGNED;
+    }
+    if (scratch_size < x->lay.events) {
+        size_t total;
+        st = count(x, &total);
+        return st != APLAN_OK ? st : too_small(x, scratch_size, total);
+    }
+    st = bases(x, scratch);
+    x->r.events = (event *)(void *)((unsigned char *)scratch + x->lay.events);
+    x->r.event_capacity = (scratch_size - x->lay.events) / sizeof(event);
     x->w.two_arenas = false; /* one arena unless the caller says otherwise */
-    x->r.unknown = 0;
     return st;
 }
 
@@ -905,8 +947,10 @@ aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, c
     x.r.op_upper = upper;
     x.r.requests = requests;
     x.r.request_capacity = capacity;
+    x.r.events = NULL; /* only counted: the requests are all this call gives */
     record(&x.w);
-    if (x.r.status != APLAN_OK) return x.r.status;
+    const aplan_status done = recorded(&x, scratch_size);
+    if (done != APLAN_OK) return done;
     *count = x.r.request_count;
     if (capacity < x.r.request_count) {
         x.r.error->status = APLAN_E_OUTPUT_TOO_SMALL;
@@ -941,12 +985,11 @@ static aplan_status record_plan(session *x, const void *model, size_t model_size
         (*bits)[g / 8u] |= (uint8_t)(1u << (g % 8u));
     }
     recorder *r = &x->r;
-    r->events = (event *)(void *)(base + x->lay.events);
     r->costs = costs;
     r->cost_capacity = capacity < x->w.operators ? capacity : (size_t)x->w.operators;
     x->w.two_arenas = two_arenas;
     record(&x->w);
-    return r->status;
+    return recorded(x, scratch_size);
 }
 
 /* What both infos say alike: the persistent parts, the kernels' scratch requests (their sum, saturated) and the

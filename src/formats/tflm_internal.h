@@ -16,6 +16,22 @@ typedef bool (*aplan__tensor_fn)(void *context, uint32_t tensor, const aplan_tfl
 aplan_status aplan__tflite_each_tensor(const void *model, size_t model_size, uint32_t s, aplan__tensor_fn each,
                                        void *context, aplan_format_error *error);
 
+/* A walk over the operators of subgraph s, which is opened once (aplan_tflite_operator opens the model and the
+ * subgraph on every call): each gets every operator in order, as aplan_tflite_operator gives it, until it returns
+ * false. Inside each, the cursor looks up that subgraph's tensors and operators' options as aplan_tflite_tensor,
+ * aplan_tflite_options and aplan_tflite_option do, with the same checks, work budget per look-up and messages; after
+ * a failure every look-up returns the first failure's status at once and the walk ends with it (error keeps the
+ * first failure's message). O(1) per call beyond the look-up's own work. */
+typedef struct aplan__tflite_cursor aplan__tflite_cursor;
+typedef bool (*aplan__operator_fn)(void *context, aplan__tflite_cursor *cursor, uint32_t op,
+                                   const aplan_tflite_operator_info *info);
+aplan_status aplan__tflite_each_operator(const void *model, size_t model_size, uint32_t s, aplan__operator_fn each,
+                                         void *context, aplan_format_error *error);
+aplan_status aplan__tflite_cursor_tensor(aplan__tflite_cursor *cursor, uint32_t tensor, aplan_tflite_tensor_info *info);
+aplan_status aplan__tflite_cursor_options(aplan__tflite_cursor *cursor, uint32_t op, aplan_tflite_options_info *info);
+aplan_status aplan__tflite_cursor_option(aplan__tflite_cursor *cursor, uint32_t op, unsigned field, unsigned width,
+                                         bool is_signed, int64_t def, int64_t *value);
+
 /* What a kernel may read of one of its operator's tensors. present is false for an index past the operator's list
  * or -1 (an omitted optional tensor): every other field is then 0. */
 typedef struct aplan__tflm_tensor {
