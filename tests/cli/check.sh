@@ -87,7 +87,7 @@ have_shared() {
 # (audio_preprocessor_int8's: TFLM's tie order costs 16 bytes), OFFLINE (person_detect_vela's: an offline plan that
 # aliases on purpose), NAMES (names no other input has), HUGE (a section just below 2^64, TFLM's arena past it), and
 # the hostile models of issue 21 (tables, names and shapes shared many times over): SHARED_NAME, SHARED_CONTROL,
-# FANIN, RANK and SHARED_CUSTOM.
+# FANIN, RANK, SHARED_CUSTOM and STEPS.
 made_inputs() {
     I12=$S/benchmarks/minimalloc/input.12.csv
     if [ ! -e "$I12" ]; then
@@ -107,4 +107,5 @@ made_inputs() {
     FANIN=$1/fanin.tflite
     RANK=$1/rank.tflite
     SHARED_CUSTOM=$1/shared_custom.tflite
+    STEPS=$1/steps.tflite
 }

@@ -243,6 +243,28 @@ at_most out $((320 * 10000 + 8192))
 bounded 0 200 "$A" graph "$SHARED_CUSTOM"
 line out "   2  ...ghijklmnopqrstuvwxyz$AZ${AZ}abcd (op 0 of subgraph 0): s0t0 16 B -> s0t1 16 B"
 at_most out $((512 * 10002 + 448 * 20002 + 4096))
+# One ADD listed 240,000 times (960 KB): every command walks every entry, TFLM's arena model three phases an arena
+# for each of the arenas a command works out, so this shape bounds the time per input byte: the goal of 1 s a command
+# for any input under 1 MB. TFLM's figures are ADD's 32-byte NodeAndRegistration, 8-byte TfLiteAddParams and
+# 64-byte OpData (60, aligned to 16 past the first) on each entry.
+bounded 0 1000 "$A" plan "$STEPS"
+line out "lower bound: 32 bytes, reached at step 240001: ADD (op 239999 of subgraph 0)"
+line out "  TFLM's own planner:   24960296 bytes = planned tensors 32 + kernels' scratch 0 + persistent 24960264; smallest arena 24960440"
+for fmt in json html svg csv c; do
+    bounded 0 1000 "$A" plan -f "$fmt" "$STEPS" -o "$T/steps.$fmt"
+done
+bounded 0 1000 "$A" bound "$STEPS"
+line out "  s0t0                               16 bytes  steps [1, 240002)  INT8 [16]"
+bounded 0 1000 "$A" graph "$STEPS"
+lines out 240004
+bounded 0 1000 "$A" arena "$STEPS"
+line out "    NodeAndRegistration per operator                                 7680000"
+line out "    kernels' op data (Init, Prepare)                                15360004"
+bounded 0 1000 "$A" embed "$STEPS" -o "$T/steps.tflite"
+has out "reference kernels, 32-bit ABI): 24960296 -> 24960296 bytes used, smallest arena 24960440 -> 24960440"
+bounded 0 1000 "$A" verify "$STEPS" "$T/steps.csv"
+line out "$T/steps.csv: valid: 2 buffers, arena 32 bytes, lower bound 32 bytes (+0.0%), optimal"
+rm -f "$T"/steps.*
 
 # --- inputs that do not end, and sizes that are not content ----------------------------------------------------------
 # /dev/zero: refused at its first 64 KiB (a NUL byte, no model), not read to the cap.

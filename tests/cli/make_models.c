@@ -2,9 +2,8 @@
  * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
  * writes DIR/chain.tflite, DIR/ties.tflite, DIR/ties4.tflite, DIR/ties_overlap.tflite, DIR/offline.tflite,
- * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite, DIR/buffers20k.tflite and the hostile models (see
- * hostile below); exit 0, or 1
- * with a message when a file cannot be written.
+ * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite, DIR/buffers20k.tflite, DIR/steps.tflite and the hostile
+ * models (see hostile below); exit 0, or 1 with a message when a file cannot be written.
  *
  * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
  * holds the subgraph's inputs, op k runs at step k + 2, a tensor lives from the step that writes it through the last
@@ -276,13 +275,30 @@ static int many_buffers(const char *dir) {
     return write_model(dir, "buffers20k.tflite", &m, NULL, 0, NULL, 0);
 }
 
+/* steps.tflite: one ADD t0 -> t1 (INT8 [16]) listed 240,000 times in subgraph 0, every entry the same operator table:
+ * 240,000 steps and operators in about 960 KB, the most a 1 MB file holds. Every command walks each operator entry
+ * (TFLM's arena model three times an arena), so this is the shape that bounds their time per input byte. */
+static int shared_steps(const char *dir) {
+    static const int32_t s16[] = {16};
+    static const tw_opcode codes[] = {{ADD, ADD}};
+    static const tw_tensor t[] = {{s16, 1, INT8, 0, false}, {s16, 1, INT8, 0, false}};
+    static const tw_op ops[] = {{0, in_0, 1, out_1, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{t, 2, in_0, 1, out_1, 1, ops, 240000}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model m = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.share_ops = true;
+    return write_file(dir, "steps.tflite", tw_build_ex(&m, &x));
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_models DIR\n");
         return 1;
     }
     return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) &&
-                   many_buffers(argv[1]) && hostile(argv[1])
+                   many_buffers(argv[1]) && hostile(argv[1]) && shared_steps(argv[1])
                ? 0
                : 1;
 }
