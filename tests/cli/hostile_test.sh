@@ -250,6 +250,8 @@ at_most out $((512 * 10002 + 448 * 20002 + 4096))
 bounded 0 1000 "$A" plan "$STEPS"
 line out "lower bound: 32 bytes, reached at step 240001: ADD (op 239999 of subgraph 0)"
 line out "  TFLM's own planner:   24960296 bytes = planned tensors 32 + kernels' scratch 0 + persistent 24960264; smallest arena 24960440"
+# Sanitizer and emulated builds run ten times slower or more: there, `plan` alone keeps the test within meson's limit.
+if [ "$GUARD" = 10 ]; then
 for fmt in json html svg csv c; do
     bounded 0 1000 "$A" plan -f "$fmt" "$STEPS" -o "$T/steps.$fmt"
 done
@@ -265,6 +267,7 @@ has out "reference kernels, 32-bit ABI): 24960296 -> 24960296 bytes used, smalle
 bounded 0 1000 "$A" verify "$STEPS" "$T/steps.csv"
 line out "$T/steps.csv: valid: 2 buffers, arena 32 bytes, lower bound 32 bytes (+0.0%), optimal"
 rm -f "$T"/steps.*
+fi
 
 # --- inputs that do not end, and sizes that are not content ----------------------------------------------------------
 # /dev/zero: refused at its first 64 KiB (a NUL byte, no model), not read to the cap.
