@@ -100,9 +100,14 @@ for name in built:
     elif name == "offline":
         expect(design, r"\| `offline` \|[^|]*\|[^|]*\| (\d+) \|", int(float(own)))
     else:
-        expect(design, r"\| `%s` \|[^|]*\|[^|]*\| ([\d.]+) bytes \|" % name, own)
-        expect("src/strategies/%s.c" % name, r"[Ss]cratch: about ([\d.]+) bytes per buffer", own)
-expect("src/strategies/greedy_by_breadth.c", r"the engine's ([\d.]+) plus", fig["scratch.greedy_by_size"])
+        large = fig["scratch_large." + name]
+        expect(design, r"\| `%s` \|[^|]*\|[^|]*\| ([\d.]+) bytes, ([\d.]+) from 8,192 buffers \|" % name, own, large)
+        expect("src/strategies/%s.c" % name, r"[Ss]cratch: about ([\d.]+) bytes per buffer, ([\d.]+) from 8,192 buffers",
+               own, large)
+expect("src/strategies/greedy_by_breadth.c", r"the engine's ([\d.]+) \(([\d.]+)\) plus", fig["scratch.greedy_by_size"],
+       fig["scratch_large.greedy_by_size"])
+expect("src/strategies/region_banked.c", r"greedy_by_size's ([\d.]+) bytes per buffer \(([\d.]+) from 8,192\)",
+       fig["scratch.greedy_by_size"], fig["scratch_large.greedy_by_size"])
 expect(design, r"is about ([\d.]+) bytes per buffer against TFLM's 40", fig["scratch.greedy_by_size"])
 for doc in (design, "docs/footprint.md"):
     expect(doc, r"(\d+) bytes per buffer, about (\d+) per member of the largest group", fig["scratch_per_buffer.exact"],
@@ -138,6 +143,9 @@ if TFLM:
            r"offline buffer and `kPlanScratchExtra` = (\d+) bytes", fig["tflm.plan_per_buffer"],
            fig["tflm.plan_per_offline_buffer"], fig["tflm.plan_extra"])
     expect(tflm, r"the lower bound's (\d+) per buffer and the verifier's (\d+) per buffer \+ 8 per leaf", bound, verify)
+    large = int(round(float(fig["plan_scratch_large.greedy_by_size"])))
+    expect(tflm, r"greedy_by_size's is at most \d+ per buffer below 8,192 buffers, about (\d+) from 8,192", large)
+    expect("integrations/tflm/aplan_micro_planner.h", r"asks 48 bytes a buffer more \(about (\d+) a", large)
     expect(tflm, r"greedy_by_size's is at most (\d+) per buffer",
            max(int(verify_max), int(round(float(fig["plan_scratch.greedy_by_size"]) + 0.5))))
     expect("integrations/tflm/aplan_micro_planner.h", r"its aplan_buffer record \((\d+) bytes\) and its offset "
@@ -193,7 +201,7 @@ expect(fp, r"apart: ([\d,]+) and ([\d,]+) bytes on M4 in the compact build", com
        compact["lower bound"]["m4"])
 expect(fp, r"is ([\d,]+) bytes on M4 \(([\d,]+) in the default build", compact["aplan_plan + greedy_by_size"]["m4"],
        default["aplan_plan + greedy_by_size"]["m4"])
-expect(fp, r"(\d+) bytes on M4 over the greedy_by_size-only engine it replaced \(3,888\)", gbs_d["m4"] - 3888)
+expect(fp, r"([\d,]+) bytes on M4 over the greedy_by_size-only engine it replaced \(3,888\)", gbs_d["m4"] - 3888)
 expect(fp, r"8 bytes of scratch per buffer \((\d+) for greedy_by_breadth; ([\d.]+) and ([\d.]+) in the default build\)",
        int(float(compact["greedy_by_breadth plan()"]["scratch"])), default["greedy_by_size plan()"]["scratch"],
        default["greedy_by_breadth plan()"]["scratch"])

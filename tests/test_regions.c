@@ -277,6 +277,57 @@ static void test_one_region_is_the_single_region_plan(void **state) {
     }
 }
 
+/* banked plans problems of 8192 buffers or more through the greedy engine's span path (greedy.c, SPAN_MIN): the
+ * same problem padded to that size with buffers that occupy nothing gets the same regions, offsets and arenas as
+ * alone, with buffers spilling from a small SRAM into PSRAM (a region alignment each). */
+static void test_banked_span_path_matches(void **state) {
+    (void)state;
+    enum { N = 2500, PADDED = 8192 };
+    const aplan_region_strategy *banked = region_strategy("banked");
+    test_rng rng = {0x5eed0003u};
+    aplan_buffer *b = malloc(PADDED * sizeof *b);
+    uint32_t *region[2] = {malloc(PADDED * sizeof(uint32_t)), malloc(PADDED * sizeof(uint32_t))};
+    uint64_t *offset[2] = {malloc(PADDED * sizeof(uint64_t)), malloc(PADDED * sizeof(uint64_t))};
+    for (int round = 0; round < 4; round++) {
+        for (size_t i = 0; i < N; i++) {
+            const uint64_t lower = rng_below(&rng, 300);
+            b[i] = buf(1 + rng_below(&rng, round % 2 ? 2000 : 20000), lower, lower + 1 + rng_below(&rng, 400));
+        }
+        for (size_t i = N; i < PADDED; i++) b[i] = buf(0, 0, 1);
+        const aplan_region g[2] = {{"sram", 100000u * (uint64_t)(round + 1), 16, {0, 0}}, {"psram", UNL, 32, {0, 0}}};
+        const aplan_regions rg = {g, 2, NULL, NULL, {0}};
+        uint64_t arena[2][APLAN_MAX_REGIONS];
+        for (int k = 0; k < 2; k++) {
+            aplan_problem p;
+            aplan_problem_init(&p, b, k == 0 ? N : PADDED);
+            p.alignment = 8;
+            size_t need = 0;
+            assert_int_equal(aplan_region_plan_scratch_size(banked, &p, &rg, &need), APLAN_OK);
+            void *scratch = malloc(need + 8u);
+            uint64_t bounds[APLAN_MAX_REGIONS];
+            aplan_region_result result;
+            assert_int_equal(aplan_region_plan(banked, &p, &rg, NULL, scratch, need, region[k], offset[k], arena[k],
+                                               bounds, &result),
+                             APLAN_OK);
+            free(scratch);
+        }
+        size_t spilled = 0;
+        for (size_t i = 0; i < N; i++) {
+            assert_int_equal(region[1][i], region[0][i]);
+            assert_int_equal(offset[1][i], offset[0][i]);
+            spilled += region[0][i] == 1;
+        }
+        assert_true(spilled > 0 && spilled < N); /* both regions in use */
+        assert_int_equal(arena[1][0], arena[0][0]);
+        assert_int_equal(arena[1][1], arena[0][1]);
+    }
+    for (int k = 0; k < 2; k++) {
+        free(region[k]);
+        free(offset[k]);
+    }
+    free(b);
+}
+
 /* Random problems of two and three regions with random pins, capacities and uses: every plan valid region by region
  * (the oracle), select never worse than banked in traffic when both fit, and exact, when it proves the optimum,
  * never above select. */
@@ -925,6 +976,7 @@ int main(void) {
         cmocka_unit_test(test_region_alignment),
         cmocka_unit_test(test_one_region_is_the_single_region_plan),
         cmocka_unit_test(test_random_regions),
+        cmocka_unit_test(test_banked_span_path_matches),
         cmocka_unit_test(test_exact_against_brute_force),
         cmocka_unit_test(test_validation),
         cmocka_unit_test(test_verifier_names_the_region),

@@ -47,6 +47,10 @@
 #ifndef APLAN_MEMCPY
 #  define APLAN_MEMCPY(d, s, n) __builtin_memcpy((d), (s), (n))
 #endif
+/* A hint that *p will be read soon (no effect on results); define it empty where the compiler has no such builtin. */
+#ifndef APLAN_PREFETCH
+#  define APLAN_PREFETCH(p) __builtin_prefetch(p)
+#endif
 
 /* Scratch: a bump allocator over caller memory. With base NULL it only measures, so one layout function serves
  * both the size query and the carving, and the two can never disagree. */

@@ -1,4 +1,5 @@
-/* The placement step shared by greedy_by_size, first_fit and linear: the lowest aligned gap among neighbours. */
+/* The placement step shared by first_fit and linear: the lowest aligned gap among neighbours (the greedy engine has
+ * its own walk over the neighbours' spans, greedy.c, with the same result). */
 #include "internal.h"
 
 aplan_status aplan__first_gap(const aplan_problem *p, const uint64_t *offsets, const uint32_t *nb, size_t count,

@@ -15,24 +15,31 @@
  * the compact engine (APLAN_COMPACT, inline in greedy.h: one list walked per buffer) gives the same offsets.
  *
  * How the gap is found: a tree over all lifetimes reports the k placed buffers that conflict (see `conflicts`
- * below); they are bucketed by the top byte of their offsets, and the buckets are sorted (radix sort, or for up to
- * 32 an insertion sort of their offsets and ends copied to the stack) and walked from the lowest. The lowest rule
- * stops at the first bucket above its gap, so the buckets above the answer are never sorted; the smallest rule walks
- * them all unless a gap fits exactly. When every buffer of the problem is live at one step and none is fixed, the
- * placed buffers never share bytes, so their total size says whether any gap below the top can hold the next one:
- * when none can, it goes on top without asking the tree.
+ * below). On problems of 8192 buffers or more (SPAN_MIN) the tree keeps each placed buffer's bytes [offset, end) by
+ * position, so the query hands over the neighbours' spans, read from memory near the ranks it reads anyway; the spans
+ * are bucketed by the top byte of their offsets and the buckets walked from the lowest (walk_many). The lowest rule is
+ * done at the first bucket that starts above its candidate gap, and decides most buckets below it from three figures
+ * (lowest offset, highest offset, highest end) without ordering them; a bucket it cannot decide is bucketed again by
+ * the next byte, then sorted. The smallest rule orders every bucket it walks, unless a gap fits exactly. Smaller
+ * problems read the neighbours' offsets from the plan and sort them (walk_indices), which needs no spans in scratch.
+ * When every buffer of the problem is live at one step and none is fixed, the placed buffers never share bytes, so
+ * their total size says whether any gap below the top can hold the next one: when none can, it goes on top without
+ * asking the tree.
  *
  * Complexity: O(n) for the orders (radix sorts and a merge) plus the strategy's order function, then per buffer
- * O(16 log16(n) (k + 1)) entries read to find its k conflicting placed buffers (in runs of 16, one cache line each)
- * and O(k) to bucket them, plus the sorts of the buckets walked. So O(n + P log n) for P conflicting pairs, O(n)
- * when all buffers are live at once, where TFLM's planner takes O(n^2) whatever the lifetimes (it walks every placed
- * buffer for each new one). Worst shape: many buffers live together but not all at one step (dense training traces:
- * iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer gathers and buckets its k
- * conflicting ones.
+ * O(16 log16(n) (k + 1)) entries read to find its k conflicting placed buffers (in runs of 16, one cache line each,
+ * branch-free within a run) and O(k) to bucket them, plus the sorts of the buckets that need one. So O(n + P log n)
+ * for P conflicting pairs, O(n) when all buffers are live at once, where TFLM's planner takes O(n^2) whatever the
+ * lifetimes (it walks every placed buffer for each new one). Worst shape: many buffers live together but not all at
+ * one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer
+ * gathers and buckets its k conflicting ones. The loop asks for the entries of the buffers a few placements ahead
+ * (APLAN_PREFETCH): the size order visits the problem in no order, and on a million buffers the misses were half
+ * the time.
  * Scratch: 20 bytes per buffer (size order 4, tree order 4, ranks 4, conflict list 4, sort space 4) plus the maxima,
- * a fifteenth of 4, plus 8 for a wide rule; problems of 2^31 buffers or more are refused (APLAN_E_SIZE_OVERFLOW from
- * the size query). About 2.5 KiB of stack (bucket counts, 1 KiB each for this file's and the radix sort's; the
- * offsets and ends of up to 32 neighbours).
+ * a fifteenth of 4, plus 8 for a wide rule; from SPAN_MIN buffers 48 more (a span per position and two arrays of
+ * neighbour spans). Problems of 2^31 buffers or more are refused (APLAN_E_SIZE_OVERFLOW from the size query). No
+ * recursion; about 3.3 KiB of stack at the deepest (docs/footprint.md): two levels of bucket counts of 1 KiB each
+ * and the offsets and ends of up to 32 neighbours.
  */
 #include "strategies/greedy.h"
 
@@ -200,12 +207,23 @@ size_t aplan__greedy_levels(size_t m, size_t *level_start, unsigned *levels) {
     return total;
 }
 
+/* A placed member's bytes, [lo, hi): what the gap search reads of each neighbour. */
+typedef struct {
+    uint64_t lo, hi;
+} span;
+enum { PLACED, NEAR, SPARE, SPANS }; /* scratch: per position its span; a buffer's neighbours' spans, twice */
+/* Problems of fewer buffers plan without the span arrays (48 bytes a buffer): the adapter's scratch comes out of a
+ * microcontroller's arena, and below this the neighbours' offsets are read from the plan at little cost. */
+#define SPAN_MIN 8192u
+
 static void layout(aplan__scratch *s, size_t n, bool wide, uint32_t **w, uint32_t **maxima, size_t *level_start,
-                   unsigned *levels, uint64_t **extra) {
+                   unsigned *levels, uint64_t **extra, span **spans) {
     (void)aplan__take_u32_arrays(s, n, w, ARRAYS);
     *maxima = aplan__scratch_take(s, aplan__greedy_levels(n, level_start, levels), sizeof(uint32_t),
                                   sizeof(uint32_t));
     *extra = wide ? aplan__scratch_take(s, n, sizeof(uint64_t), sizeof(uint64_t)) : NULL;
+    for (unsigned k = 0; k < SPANS; k++)
+        spans[k] = n >= SPAN_MIN ? aplan__scratch_take(s, n, sizeof(span), sizeof(uint64_t)) : NULL;
 }
 
 /* Banked placement's part: the conflicts of one region (n entries), and per region its highest end and the bytes
@@ -229,8 +247,9 @@ static aplan_status scratch_size(const aplan__greedy_rule *rule, const aplan_pro
     size_t level_start[LEVELS];
     unsigned levels;
     uint64_t *extra;
+    span *spans[SPANS];
     aplan__scratch_init(&s, NULL, SIZE_MAX);
-    layout(&s, p->count, rule->wide, w, &maxima, level_start, &levels, &extra);
+    layout(&s, p->count, rule->wide, w, &maxima, level_start, &levels, &extra, spans);
     bank_space b;
     if (regions > 0) bank_layout(&s, p->count, regions, &b);
     if (s.failed) return APLAN_E_SIZE_OVERFLOW;
@@ -263,6 +282,7 @@ typedef struct {
     const aplan_problem *p;
     const uint32_t *order;  /* members by (lower, index) */
     uint32_t *rank;         /* per position: its member's end rank, UNPLACED set until it is placed */
+    span *placed;           /* per position: the placed member's bytes (unset until it is placed) */
     uint32_t *maxima;       /* the levels above the ranks, level 1 first */
     size_t start[LEVELS];   /* where level l + 1 starts in maxima */
     size_t count[LEVELS + 1]; /* entries per level; count[0] = m */
@@ -292,8 +312,9 @@ static size_t first_of_start(const conflicts *t, size_t at) {
     return 0;
 }
 
-/* Marks the member at position at placed and raises the maxima above it. O(levels). */
-static void place(conflicts *t, size_t at) {
+/* Marks the member at position at placed at [lo, hi) and raises the maxima above it. O(levels). */
+static void place(conflicts *t, size_t at, uint64_t lo, uint64_t hi) {
+    if (t->placed != NULL) t->placed[at] = (span){lo, hi};
     const uint32_t r = t->rank[at] &= ~UNPLACED;
     for (unsigned l = 0; l < t->levels; l++) {
         at /= FAN;
@@ -302,11 +323,33 @@ static void place(conflicts *t, size_t at) {
     }
 }
 
-/* Every placed member whose lifetime intersects that of the member at position at, into hits (buffer indices);
- * returns how many. Per query O(16 * levels * (hits + 1)) entries read at most, in runs of 16. */
-static size_t find_conflicts(const conflicts *t, size_t at, uint32_t *hits) {
+/* The placed members among the positions [from, to) that are live at a start whose first position is live_from
+ * (rank > live_from), appended at n to near (spans) or, when near is NULL, to hits (positions); returns the new n.
+ * Branch-free: every entry is written and counted only when it passes, so the slot at n must exist (it does: the
+ * member asking is among the positions below it and never passes, so fewer than m pass). */
+static inline size_t scan_leaf(const conflicts *t, size_t from, size_t to, uint32_t live_from, span *near,
+                               uint32_t *hits, size_t n) {
+    if (near != NULL) {
+        for (size_t e = from; e < to; e++) {
+            near[n] = t->placed[e];
+            n += (int32_t)t->rank[e] > (int32_t)live_from; /* UNPLACED makes an unplaced member's rank negative */
+        }
+    } else {
+        for (size_t e = from; e < to; e++) {
+            hits[n] = (uint32_t)e;
+            n += (int32_t)t->rank[e] > (int32_t)live_from;
+        }
+    }
+    return n;
+}
+
+/* Every placed member whose lifetime intersects that of the member at position at, in rising position: into near
+ * (their spans), or when near is NULL into hits (their positions); returns how many. Per query O(16 * levels *
+ * (hits + 1)) entries read at most, in runs of 16. */
+static size_t find_conflicts(const conflicts *t, size_t at, span *near, uint32_t *hits) {
     const uint32_t live_at_start = (uint32_t)first_of_start(t, at); /* rank > this: live at x's start */
     const size_t starts_in_time = t->rank[at] & ~UNPLACED;           /* positions below: start before x ends */
+    if (t->levels == 0) return scan_leaf(t, 0, starts_in_time, live_at_start, near, hits, 0);
     size_t next[LEVELS + 1], end[LEVELS + 1]; /* per level: the entry to look at next, and the node's end */
     unsigned l = t->levels;
     next[l] = 0;
@@ -325,11 +368,12 @@ static size_t find_conflicts(const conflicts *t, size_t at, uint32_t *hits) {
             next[l] = end[l];
             continue;
         }
-        if (l == 0) {
-            if ((int32_t)t->rank[e] > (int32_t)live_at_start) hits[n++] = t->order[e]; /* placed and live */
+        if (t->maxima[t->start[l - 1u] + e] <= live_at_start) continue; /* nothing placed below lives that long */
+        if (l == 1) { /* the 16 positions below e, those that start in time */
+            const size_t to = first + FAN < starts_in_time ? first + FAN : starts_in_time;
+            n = scan_leaf(t, first, to, live_at_start, near, hits, n);
             continue;
         }
-        if (t->maxima[t->start[l - 1u] + e] <= live_at_start) continue; /* nothing placed below lives that long */
         l--;
         next[l] = e * FAN;
         end[l] = next[l] + FAN < t->count[l] ? next[l] + FAN : t->count[l];
@@ -338,57 +382,55 @@ static size_t find_conflicts(const conflicts *t, size_t at, uint32_t *hits) {
 }
 
 /*
- * Buckets for the gap search: a counting pass spreads the n items of from[] into to[] by one byte of their offsets
- * (offset >> shift, less base, must be below 256), keeping their order within a bucket; first[d] .. first[d + 1] is
+ * Buckets for the gap search: a counting pass spreads the n spans of from[] into to[] by 8 bits of their offsets
+ * ((lo - base) >> shift, which must be below 256), keeping their order within a bucket; first[d] .. first[d + 1] is
  * then bucket d in to[]. first has 257 entries.
  */
-static void spread(const uint64_t *offsets, const uint32_t *from, uint32_t *to, size_t n, uint64_t base,
-                   unsigned shift, uint32_t *first) {
+static void spread(const span *from, span *to, size_t n, uint64_t base, unsigned shift, uint32_t *first) {
     APLAN_MEMSET(first, 0, 257u * sizeof first[0]);
-    for (size_t j = 0; j < n; j++) first[(offsets[from[j]] - base) >> shift]++;
+    for (size_t j = 0; j < n; j++) first[(from[j].lo - base) >> shift]++;
     uint32_t end = 0;
     for (unsigned d = 0; d < 256u; d++) first[d] = end += first[d]; /* the end of each bucket */
     first[256] = end;
-    for (size_t j = n; j-- > 0;) to[--first[(offsets[from[j]] - base) >> shift]] = from[j]; /* ends become starts */
+    for (size_t j = n; j-- > 0;) to[--first[(from[j].lo - base) >> shift]] = from[j]; /* ends become starts */
 }
 
 /* A walk over the neighbours in offset order, a batch at a time (each batch at or above the earlier ones). */
 typedef struct {
-    const aplan_problem *p;
-    const uint64_t *offsets;
     bool smallest;     /* the rule: APLAN__GAP_SMALLEST */
     uint64_t c, c_end; /* lowest rule: the lowest candidate so far, and its end */
     bool done;         /* lowest: a neighbour starts at or above c_end, so c is the answer; smallest: an exact fit */
-    fit f;             /* smallest rule */
+    fit f;             /* the size and alignment; the smallest rule's state */
 } walk;
 
-/* Walks the n neighbours in nb[] (sorted by offset). */
-static aplan_status walk_sorted(walk *w, const uint32_t *nb, size_t n) {
-    if (w->smallest) {
-        for (size_t j = 0; j < n && !w->done; j++) {
-            const uint64_t o = w->offsets[nb[j]];
-            w->done = fit_below(&w->f, o, o + aplan__size(w->p, nb[j])); /* placed: fits 64 bits */
-        }
-        return APLAN_OK;
+/* The lowest rule past one neighbour [lo, hi) met in offset order: done when the candidate fits below it, else the
+ * candidate moves above it when they overlap. APLAN_E_SIZE_OVERFLOW when that passes 2^64 - 1. */
+static inline aplan_status lowest_past(walk *w, uint64_t lo, uint64_t hi) {
+    if (lo >= w->c_end) {
+        w->done = true;
+    } else if (hi > w->c && (!aplan__align_up(hi, w->f.align, &w->c) || !aplan__add(w->c, w->f.size, &w->c_end))) {
+        return APLAN_E_SIZE_OVERFLOW;
     }
-    size_t pos = 0;
-    aplan_status st = aplan__first_gap(w->p, w->offsets, nb, n, &pos, w->c, w->f.size, w->f.align, &w->c);
-    if (st != APLAN_OK) return st;
-    w->c_end = w->c + w->f.size; /* first_gap checked it */
-    w->done = pos < n;
+    return APLAN_OK;
+}
+
+/* The walk past one neighbour [lo, hi) met in offset order, under either rule. */
+static inline aplan_status walk_one(walk *w, uint64_t lo, uint64_t hi) {
+    if (!w->smallest) return lowest_past(w, lo, hi);
+    w->done = fit_below(&w->f, lo, hi);
     return APLAN_OK;
 }
 
 /*
- * walk_sorted for a few neighbours in any order (n <= FEW): their offsets and ends are read once into the stack and
- * sorted there, so the sort and the walk touch no other memory. Same result as sorting by offset and walking.
+ * The walk over a few neighbours in any order (n <= FEW): their offsets and ends are copied to the stack and sorted
+ * there, so the sort and the walk touch no other memory. Same result as sorting by offset and walking.
  */
 #define FEW 32
-static aplan_status walk_few(walk *w, const uint32_t *nb, size_t n) {
+static aplan_status walk_few(walk *w, const span *nb, size_t n) {
     uint64_t lo[FEW], hi[FEW];
     APLAN_ASSERT(n <= FEW);
     for (size_t j = 0; j < n; j++) {
-        const uint64_t o = w->offsets[nb[j]], e = o + aplan__size(w->p, nb[j]); /* placed: fits 64 bits */
+        const uint64_t o = nb[j].lo, e = nb[j].hi;
         size_t at = j;
         for (; at > 0 && lo[at - 1u] > o; at--) {
             lo[at] = lo[at - 1u];
@@ -397,58 +439,168 @@ static aplan_status walk_few(walk *w, const uint32_t *nb, size_t n) {
         lo[at] = o;
         hi[at] = e;
     }
-    if (w->smallest) {
-        for (size_t j = 0; j < n && !w->done; j++) w->done = fit_below(&w->f, lo[j], hi[j]);
-        return APLAN_OK;
-    }
-    for (size_t j = 0; j < n; j++) {
-        if (lo[j] >= w->c_end) { /* [c, c_end) fits below this neighbour and all later ones */
-            w->done = true;
-            return APLAN_OK;
-        }
-        if (hi[j] > w->c &&
-            (!aplan__align_up(hi[j], w->f.align, &w->c) || !aplan__add(w->c, w->f.size, &w->c_end))) {
-            return APLAN_E_SIZE_OVERFLOW;
-        }
-    }
-    return APLAN_OK;
+    aplan_status st = APLAN_OK;
+    for (size_t j = 0; j < n && !w->done && st == APLAN_OK; j++) st = walk_one(w, lo[j], hi[j]);
+    return st;
 }
 
 /*
- * The gap among many hits, without sorting them all at once: the hits are bucketed by the top byte of their offsets
- * (below top, the highest end of a placed buffer) and the buckets are sorted and walked from the lowest. The lowest
- * rule stops at the first bucket that starts at or above the end of its candidate gap, so the buckets above the
- * answer are never sorted; the smallest rule stops at an exact fit. hits and tmp (k entries each) are overwritten;
- * 2 KiB of stack. O(k) plus the sorts of the buckets walked.
+ * The lowest rule over one bucket whose members all start in [start, start + width), every member below the bucket
+ * walked: what the walk would do over the bucket's members in offset order, decided where it can be from three
+ * figures of the bucket instead of ordering it. Let lo be the members' lowest offset, last their highest and hi their
+ * highest end.
+ *   - lo >= c_end: the candidate [c, c_end) fits below every member: done.
+ *   - else, when last < c_end or width <= size, no gap inside the bucket can be the answer, so the walk leaves it
+ *     with c raised to the aligned hi (when hi > c). Proof: the first member in offset order starts at lo < c_end;
+ *     past it the candidate is above lo (the member's aligned end when they overlap, else c, which is at least that
+ *     end). A later member ends the walk only by starting at least size above the candidate, so more than size above
+ *     lo; but every member starts at most at last < c_end <= candidate + size, or below start + width <= lo + size.
+ * Returns true when decided (w updated, or *st set to APLAN_E_SIZE_OVERFLOW); false: the bucket needs ordering.
  */
-static aplan_status walk_many(walk *w, uint32_t *hits, uint32_t *tmp, size_t k, uint64_t top) {
-    unsigned shift = 0;
-    while (shift < 56u && (top - 1u) >> shift > 0xFFu) shift++; /* every offset is below top */
-    uint32_t first[257];
-    spread(w->offsets, hits, tmp, k, 0, shift, first);
+static bool lowest_summary(walk *w, const span *nb, size_t n, uint64_t width, aplan_status *st) {
+    uint64_t lo = UINT64_MAX, last = 0, hi = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (nb[j].lo < lo) lo = nb[j].lo;
+        if (nb[j].lo > last) last = nb[j].lo;
+        if (nb[j].hi > hi) hi = nb[j].hi;
+    }
+    if (lo < w->c_end && last >= w->c_end && width > w->f.size) return false;
+    *st = lowest_past(w, lo, hi); /* lo >= c_end: done; else c rises above hi */
+    return true;
+}
+
+/* Walks n neighbours in any order after sorting them by offset in place (a heap sort: no recursion, no memory). */
+static aplan_status walk_sorted(walk *w, span *nb, size_t n) {
+    for (size_t end = n, i = n / 2u;;) { /* build the heap (i > 0), then move its top past the end (end > 1) */
+        if (i > 0) {
+            i--;
+        } else if (end > 1u) {
+            const span t = nb[0];
+            nb[0] = nb[--end];
+            nb[end] = t;
+        } else {
+            break;
+        }
+        const span x = nb[i];
+        size_t at = i, child;
+        while ((child = 2u * at + 1u) < end) { /* sift x down */
+            if (child + 1u < end && nb[child + 1u].lo > nb[child].lo) child++;
+            if (nb[child].lo <= x.lo) break;
+            nb[at] = nb[child];
+            at = child;
+        }
+        nb[at] = x;
+    }
     aplan_status st = APLAN_OK;
-    for (unsigned d = 0; d < 256u && st == APLAN_OK && !w->done; d++) {
-        const size_t from = first[d], n = first[d + 1u] - from;
-        if (n == 0) continue;
-        if (!w->smallest && ((uint64_t)d << shift) >= w->c_end) break; /* this bucket and all above start there */
-        if (n <= FEW) {
-            st = walk_few(w, tmp + from, n);
+    for (size_t j = 0; j < n && !w->done && st == APLAN_OK; j++) st = walk_one(w, nb[j].lo, nb[j].hi);
+    return st;
+}
+
+/*
+ * The gap among many neighbours (offsets below 2^(shift + 8)) without sorting them: they are bucketed by 8 bits of
+ * their offsets and the buckets walked from the lowest. The lowest rule is done at the first bucket that starts at or
+ * above the end of its candidate gap, so the buckets above the answer are never looked at, and decides most of the
+ * others from their lowest offset, highest offset and highest end (lowest_summary). A bucket of more than FEW
+ * neighbours that is not decided is bucketed again by the next 8 bits (LEVELS_OF_BUCKETS levels in all, an explicit
+ * stack rather than recursion, so the stack stays bounded: about 1 KiB a level), then sorted (walk_sorted). near and
+ * spare (k entries each) are overwritten. O(k) per level plus the sorts.
+ */
+#define LEVELS_OF_BUCKETS 2
+static aplan_status walk_many(walk *w, span *near, span *spare, size_t k, unsigned shift) {
+    struct {
+        uint32_t first[257]; /* the buckets in out, as spread gives them */
+        span *in, *out;      /* the level's neighbours, and their spread copy */
+        uint64_t base;       /* where its offsets start */
+        unsigned shift, d;   /* its bucket width 2^shift, and the next bucket to walk */
+    } lv[LEVELS_OF_BUCKETS];
+    unsigned l = 0;
+    lv[0].in = near;
+    lv[0].out = spare;
+    lv[0].base = 0;
+    lv[0].shift = shift;
+    lv[0].d = 0;
+    spread(near, spare, k, 0, shift, lv[0].first);
+    aplan_status st = APLAN_OK;
+    while (st == APLAN_OK && !w->done) {
+        if (lv[l].d == 256u) { /* this level is walked: back to the one above */
+            if (l == 0) break;
+            l--;
             continue;
         }
-        aplan__sort_by(tmp + from, hits + from, n, APLAN__BY_OFFSET, w->p, w->offsets);
-        st = walk_sorted(w, tmp + from, n);
+        const unsigned d = lv[l].d++;
+        const size_t from = lv[l].first[d], n = lv[l].first[d + 1u] - from;
+        if (n == 0) continue;
+        const uint64_t start = lv[l].base + ((uint64_t)d << lv[l].shift); /* where the bucket's offsets start */
+        span *const bucket = lv[l].out + from;
+        if (!w->smallest) {
+            if (start >= w->c_end) { /* every neighbour left starts there: [c, c_end) is the answer */
+                w->done = true;
+                break;
+            }
+            if (lowest_summary(w, bucket, n, (uint64_t)1 << lv[l].shift, &st)) continue;
+        }
+        if (n <= FEW) {
+            st = walk_few(w, bucket, n);
+        } else if (l + 1u < LEVELS_OF_BUCKETS && lv[l].shift > 0) { /* bucket it again, into in's room */
+            const unsigned next = lv[l].shift > 8u ? lv[l].shift - 8u : 0;
+            l++;
+            lv[l].in = bucket;
+            lv[l].out = lv[l - 1u].in + from;
+            lv[l].base = start;
+            lv[l].shift = next;
+            lv[l].d = 0;
+            spread(lv[l].in, lv[l].out, n, start, next, lv[l].first);
+        } else {
+            st = walk_sorted(w, bucket, n);
+        }
     }
     return st;
+}
+
+/* The gap among the k neighbours in near[] (any order, offsets below top) under the walk's rule, from w's state;
+ * near and spare are overwritten. */
+static aplan_status walk_near(walk *w, span *near, span *spare, size_t k, uint64_t top) {
+    if (k <= FEW) return walk_few(w, near, k);
+    unsigned shift = 0;
+    while (shift < 56u && (top - 1u) >> shift > 0xFFu) shift++; /* every offset is below top */
+    return walk_many(w, near, spare, k, shift);
+}
+
+/*
+ * walk_near for problems below SPAN_MIN: the k neighbours are buffer indices in hits (tmp: k entries of room), read
+ * from the plan. Up to FEW are copied to the stack and walked there; more are sorted by offset (radix) and walked.
+ */
+static aplan_status walk_indices(walk *w, const aplan_problem *p, const uint64_t *offsets, uint32_t *hits,
+                                 uint32_t *tmp, size_t k) {
+    if (k > FEW) {
+        aplan__sort_by(hits, tmp, k, APLAN__BY_OFFSET, p, offsets);
+        aplan_status st = APLAN_OK;
+        for (size_t j = 0; j < k && !w->done && st == APLAN_OK; j++)
+            st = walk_one(w, offsets[hits[j]], offsets[hits[j]] + aplan__size(p, hits[j])); /* placed: fits */
+        return st;
+    }
+    span nb[FEW];
+    for (size_t j = 0; j < k; j++) nb[j] = (span){offsets[hits[j]], offsets[hits[j]] + aplan__size(p, hits[j])};
+    return walk_few(w, nb, k);
+}
+
+/* Where the walk puts the buffer: the lowest rule's candidate, or the smallest rule's best gap or the aligned top of
+ * the neighbours. false when that passes 2^64 - 1 (the smallest rule). */
+static bool walk_result(const walk *w, uint64_t *out) {
+    if (w->smallest) return fit_end(&w->f, out);
+    *out = w->c;
+    return true;
 }
 
 /*
  * Where banked placement puts buffer x (the member at position at, of size and alignment align): the first region
  * it may use whose gap ends within the capacity, else the last whose gap fits 64 bits. hits: x's conflicting placed
- * members once asked (*asked), in w[HITS]. Returns APLAN_E_SIZE_OVERFLOW when no region can hold it within 64 bits.
+ * members' positions once asked (*asked), in w[HITS]. Returns APLAN_E_SIZE_OVERFLOW when no region can hold it within
+ * 64 bits.
  */
 static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, const conflicts *tree, uint32_t *const *w,
-                               bool all_live, bool smallest, size_t at, uint32_t x, uint64_t size, uint64_t align,
-                               const uint64_t *offsets, size_t *region, uint64_t *offset) {
+                               span *const *spans, bool all_live, bool smallest, size_t at, uint32_t x, uint64_t size,
+                               uint64_t align, const uint64_t *offsets, size_t *region, uint64_t *offset) {
     const aplan_regions *rg = bank->regions;
     const uint64_t mask = aplan__region_mask(rg, x);
     size_t hits = 0;
@@ -463,18 +615,21 @@ static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, con
             if (!aplan__align_up(b->top[r], a, &o)) st = APLAN_E_SIZE_OVERFLOW;
         } else {
             if (!asked) {
-                hits = find_conflicts(tree, at, w[HITS]);
+                hits = find_conflicts(tree, at, NULL, w[HITS]);
                 asked = true;
             }
             size_t k = 0;
             for (size_t h = 0; h < hits; h++) {
-                if (bank->region_of[w[HITS][h]] == r) b->hits[k++] = w[HITS][h];
+                const uint32_t pos = w[HITS][h], j = tree->order[pos];
+                if (bank->region_of[j] != r) continue;
+                if (tree->placed != NULL) spans[NEAR][k++] = tree->placed[pos];
+                else b->hits[k++] = j;
             }
             if (k > 0) {
-                walk g = {tree->p, offsets, smallest, 0, size, false, {size, a, 0, 0, UINT64_MAX}};
-                st = k > FEW ? walk_many(&g, b->hits, w[TMP], k, b->top[r]) : walk_few(&g, b->hits, k);
-                o = g.c;
-                if (st == APLAN_OK && smallest && !fit_end(&g.f, &o)) st = APLAN_E_SIZE_OVERFLOW;
+                walk g = {smallest, 0, size, false, {size, a, 0, 0, UINT64_MAX}};
+                st = tree->placed != NULL ? walk_near(&g, spans[NEAR], spans[SPARE], k, b->top[r])
+                                          : walk_indices(&g, tree->p, offsets, b->hits, w[TMP], k);
+                if (st == APLAN_OK && !walk_result(&g, &o)) st = APLAN_E_SIZE_OVERFLOW;
             }
         }
         if (st != APLAN_OK || !aplan__add(o, size, &end)) continue; /* not within 64 bits here */
@@ -506,6 +661,8 @@ static bool told_to_stop(const aplan_search_options *o, size_t placed, size_t *n
     return o->stop(o->context, placed);
 }
 
+#define AHEAD 8u /* placements ahead that the loop asks for (APLAN_PREFETCH) */
+
 /* ctx: NULL (plan every buffer by the rule), or a search's (aplan__greedy_search); only the bank == NULL copy has one. */
 ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
                          aplan_search_context *ctx, void *scratch, size_t scratch_size, uint64_t *offsets,
@@ -513,10 +670,11 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     aplan__scratch s;
     uint32_t *w[ARRAYS];
     uint64_t *extra;
+    span *spans[SPANS];
     conflicts tree = {.p = p};
     bank_space b = {NULL, NULL, NULL};
     aplan__scratch_init(&s, scratch, scratch_size);
-    layout(&s, p->count, rule->wide, w, &tree.maxima, tree.start, &tree.levels, &extra);
+    layout(&s, p->count, rule->wide, w, &tree.maxima, tree.start, &tree.levels, &extra, spans);
     if (bank != NULL) bank_layout(&s, p->count, bank->regions->count, &b);
     if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t online, m = 0;
@@ -547,6 +705,10 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     aplan__sort_by(w[TREE_ORDER], w[TMP], m, APLAN__BY_LOWER, p, NULL);
     tree.order = w[TREE_ORDER];
     tree.rank = w[RANK];
+    tree.placed = spans[PLACED];
+    if (tree.placed != NULL) { /* scan_leaf copies unplaced members' entries too (and drops them) */
+        for (size_t k = 0; k < m; k++) tree.placed[k] = (span){0, 0};
+    }
     /* The maxima over the m members (fewer than the buffers: the levels are laid out for n, and used for m). */
     (void)aplan__greedy_levels(m, NULL, &tree.levels);
     tree.count[0] = m;
@@ -579,7 +741,7 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         if (p->buffers[i].lower > latest_start) latest_start = p->buffers[i].lower;
         if (p->buffers[i].upper < earliest_end) earliest_end = p->buffers[i].upper;
         if (offsets[i] == APLAN_NO_OFFSET) continue;
-        place(&tree, k);
+        place(&tree, k, offsets[i], offsets[i] + aplan__size(p, i)); /* validated: fits 64 bits */
         if (offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
         if (bank != NULL && offsets[i] + aplan__size(p, i) > b.top[bank->region_of[i]])
             b.top[bank->region_of[i]] = offsets[i] + aplan__size(p, i);
@@ -594,6 +756,28 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     size_t next_check = ctx != NULL ? check_every(ctx->options) : 0;
     bool stopped = false;
     for (size_t k = 0; k < online; k++) {
+        /* The placing order jumps about the problem: ask for the next buffers' entries a few placements ahead, in
+         * two stages (a position's entries, then its buffer's), so that large problems do not wait on each miss. */
+        if (k + AHEAD < online) {
+            const size_t ahead = w[ORDER][k + AHEAD];
+            APLAN_PREFETCH(&w[TREE_ORDER][ahead]);
+            APLAN_PREFETCH(&w[RANK][ahead]);
+            for (unsigned l = 0, e = (unsigned)ahead; l < tree.levels; l++) { /* its query's path down the tree */
+                e /= FAN;
+                APLAN_PREFETCH(&tree.maxima[tree.start[l] + e]);
+            }
+        }
+        if (k + AHEAD / 2u < online) {
+            const size_t ahead = w[ORDER][k + AHEAD / 2u];
+            const uint32_t y = w[TREE_ORDER][ahead];
+            APLAN_PREFETCH(&p->buffers[y]);
+            APLAN_PREFETCH(&offsets[y]);
+            if (ahead > 0) APLAN_PREFETCH(&p->buffers[w[TREE_ORDER][ahead - 1u]].lower); /* first_of_start's */
+            if (tree.placed != NULL) { /* the spans its query reads first: its own leaf's */
+                APLAN_PREFETCH(&tree.placed[ahead & ~(size_t)(FAN - 1u)]);
+                APLAN_PREFETCH(&tree.placed[(ahead & ~(size_t)(FAN - 1u)) + FAN / 2u]);
+            }
+        }
         const size_t at = w[ORDER][k];
         const uint32_t x = w[TREE_ORDER][at];
         const uint64_t size = aplan__size(p, x);
@@ -607,7 +791,7 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         }
         if (bank != NULL) {
             size_t r = 0;
-            st = bank_place(bank, &b, &tree, w, all_live, smallest, at, x, size, align, offsets, &r, &offsets[x]);
+            st = bank_place(bank, &b, &tree, w, spans, all_live, smallest, at, x, size, align, offsets, &r, &offsets[x]);
             if (st == APLAN_OK) {
                 bank->region_of[x] = (uint32_t)r;
                 if (offsets[x] + size > b.top[r]) b.top[r] = offsets[x] + size;
@@ -619,20 +803,24 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
             if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
                 st = APLAN_E_SIZE_OVERFLOW;
             }
-        } else if ((hits = find_conflicts(&tree, at, w[HITS])) == 0) {
+        } else if ((hits = find_conflicts(&tree, at, spans[NEAR], w[HITS])) == 0) {
             offsets[x] = 0;
         } else {
-            walk g = {p, offsets, smallest, 0, size, false, {size, align, 0, 0, UINT64_MAX}};
-            st = hits > FEW ? walk_many(&g, w[HITS], w[TMP], hits, top) : walk_few(&g, w[HITS], hits);
-            offsets[x] = g.c;
-            if (st == APLAN_OK && smallest && !fit_end(&g.f, &offsets[x])) st = APLAN_E_SIZE_OVERFLOW;
+            walk g = {smallest, 0, size, false, {size, align, 0, 0, UINT64_MAX}};
+            if (tree.placed != NULL) {
+                st = walk_near(&g, spans[NEAR], spans[SPARE], hits, top);
+            } else {
+                for (size_t j = 0; j < hits; j++) w[HITS][j] = tree.order[w[HITS][j]]; /* positions to buffers */
+                st = walk_indices(&g, p, offsets, w[HITS], w[TMP], hits);
+            }
+            if (st == APLAN_OK && !walk_result(&g, &offsets[x])) st = APLAN_E_SIZE_OVERFLOW;
         }
         if (st != APLAN_OK) {
             offsets[x] = APLAN_NO_OFFSET;
             aplan__report_value(report, st, x, 0, size);
             return st;
         }
-        place(&tree, at);
+        place(&tree, at, offsets[x], offsets[x] + size);
         if (offsets[x] + size > top) top = offsets[x] + size;
         placed_sum += size; /* all_live: disjoint, so at most top */
     }

@@ -113,8 +113,8 @@ typedef struct aplan__greedy_rule {
 /*
  * The compact engine (device builds, APLAN_COMPACT): the same placements, found the way TFLM's planner finds them.
  * Placed buffers sit in one list sorted by (offset, index); each buffer walks it from the start, skipping those
- * whose lifetime misses its own, and takes the first aligned gap (exactly as aplan__first_gap does over the sorted
- * conflict list of the default engine) or the smallest one, so the offsets are the same. O(n^2) time (the order is
+ * whose lifetime misses its own, and takes the first aligned gap (as the default engine's walk over the conflicting
+ * buffers in offset order does) or the smallest one, so the offsets are the same. O(n^2) time (the order is
  * an insertion sort, the walks are whole-list), O(1) stack, 8 bytes of scratch per buffer (order 4, list links 4)
  * plus 8 for a wide rule. It is inline, like aplan__split: each strategy's const rule folds into its copy, so a device
  * links only the parts of the engine its strategy uses (no hook it does not call, no walk it does not take).
