@@ -21,7 +21,8 @@
  * done at the first bucket that starts above its candidate gap, and decides most buckets below it from three figures
  * (lowest offset, highest offset, highest end) without ordering them; a bucket it cannot decide is bucketed again by
  * the next byte, then sorted. The smallest rule orders every bucket it walks, unless a gap fits exactly. Smaller
- * problems read the neighbours' offsets from the plan and sort them (walk_indices), which needs no spans in scratch.
+ * problems read the neighbours' offsets from the plan, bucket them by the same top byte and sort only the buckets
+ * walked (walk_indices), which needs no spans in scratch.
  * When every buffer of the problem is live at one step and none is fixed, the placed buffers never share bytes, so
  * their total size says whether any gap below the top can hold the next one: when none can, it goes on top without
  * asking the tree.
@@ -557,31 +558,59 @@ static aplan_status walk_many(walk *w, span *near, span *spare, size_t k, unsign
     return st;
 }
 
+/* The shift that puts every offset below top into 256 buckets of 2^shift bytes. */
+static unsigned top_shift(uint64_t top) {
+    unsigned shift = 0;
+    while (shift < 56u && (top - 1u) >> shift > 0xFFu) shift++;
+    return shift;
+}
+
 /* The gap among the k neighbours in near[] (any order, offsets below top) under the walk's rule, from w's state;
  * near and spare are overwritten. */
 static aplan_status walk_near(walk *w, span *near, span *spare, size_t k, uint64_t top) {
-    if (k <= FEW) return walk_few(w, near, k);
-    unsigned shift = 0;
-    while (shift < 56u && (top - 1u) >> shift > 0xFFu) shift++; /* every offset is below top */
-    return walk_many(w, near, spare, k, shift);
+    return k <= FEW ? walk_few(w, near, k) : walk_many(w, near, spare, k, top_shift(top));
+}
+
+/* The spans of the buffers in hits, read from the plan, into nb (n <= FEW), then walk_few. */
+static aplan_status walk_few_indices(walk *w, const aplan_problem *p, const uint64_t *offsets, const uint32_t *hits,
+                                     size_t n) {
+    span nb[FEW];
+    for (size_t j = 0; j < n; j++) nb[j] = (span){offsets[hits[j]], offsets[hits[j]] + aplan__size(p, hits[j])};
+    return walk_few(w, nb, n); /* placed: every end fits 64 bits */
 }
 
 /*
- * walk_near for problems below SPAN_MIN: the k neighbours are buffer indices in hits (tmp: k entries of room), read
- * from the plan. Up to FEW are copied to the stack and walked there; more are sorted by offset (radix) and walked.
+ * walk_near for problems below SPAN_MIN: the k neighbours are buffer indices in hits (tmp: k entries of room), their
+ * offsets read from the plan. They are bucketed by the top byte of their offsets (below top) and the buckets walked
+ * from the lowest: up to FEW copied to the stack (walk_few), more sorted by offset (radix) and walked. The lowest
+ * rule is done at the first bucket that starts at or above the end of its candidate, so the buckets above the answer
+ * are never sorted. hits and tmp are overwritten; 1 KiB of stack for the bucket counts.
  */
 static aplan_status walk_indices(walk *w, const aplan_problem *p, const uint64_t *offsets, uint32_t *hits,
-                                 uint32_t *tmp, size_t k) {
-    if (k > FEW) {
-        aplan__sort_by(hits, tmp, k, APLAN__BY_OFFSET, p, offsets);
-        aplan_status st = APLAN_OK;
-        for (size_t j = 0; j < k && !w->done && st == APLAN_OK; j++)
-            st = walk_one(w, offsets[hits[j]], offsets[hits[j]] + aplan__size(p, hits[j])); /* placed: fits */
-        return st;
+                                 uint32_t *tmp, size_t k, uint64_t top) {
+    if (k <= FEW) return walk_few_indices(w, p, offsets, hits, k);
+    const unsigned shift = top_shift(top);
+    uint32_t first[257];
+    APLAN_MEMSET(first, 0, sizeof first);
+    for (size_t j = 0; j < k; j++) first[offsets[hits[j]] >> shift]++;
+    uint32_t end = 0;
+    for (unsigned d = 0; d < 256u; d++) first[d] = end += first[d]; /* the end of each bucket */
+    first[256] = end;
+    for (size_t j = k; j-- > 0;) tmp[--first[offsets[hits[j]] >> shift]] = hits[j]; /* ends become starts */
+    aplan_status st = APLAN_OK;
+    for (unsigned d = 0; d < 256u && st == APLAN_OK && !w->done; d++) {
+        const size_t from = first[d], n = first[d + 1u] - from;
+        if (n == 0) continue;
+        if (!w->smallest && ((uint64_t)d << shift) >= w->c_end) break; /* this bucket and all above start there */
+        if (n <= FEW) {
+            st = walk_few_indices(w, p, offsets, tmp + from, n);
+            continue;
+        }
+        aplan__sort_by(tmp + from, hits + from, n, APLAN__BY_OFFSET, p, offsets);
+        for (size_t j = from; j < from + n && !w->done && st == APLAN_OK; j++)
+            st = walk_one(w, offsets[tmp[j]], offsets[tmp[j]] + aplan__size(p, tmp[j])); /* placed: fits */
     }
-    span nb[FEW];
-    for (size_t j = 0; j < k; j++) nb[j] = (span){offsets[hits[j]], offsets[hits[j]] + aplan__size(p, hits[j])};
-    return walk_few(w, nb, k);
+    return st;
 }
 
 /* Where the walk puts the buffer: the lowest rule's candidate, or the smallest rule's best gap or the aligned top of
@@ -628,7 +657,7 @@ static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, con
             if (k > 0) {
                 walk g = {smallest, 0, size, false, {size, a, 0, 0, UINT64_MAX}};
                 st = tree->placed != NULL ? walk_near(&g, spans[NEAR], spans[SPARE], k, b->top[r])
-                                          : walk_indices(&g, tree->p, offsets, b->hits, w[TMP], k);
+                                          : walk_indices(&g, tree->p, offsets, b->hits, w[TMP], k, b->top[r]);
                 if (st == APLAN_OK && !walk_result(&g, &o)) st = APLAN_E_SIZE_OVERFLOW;
             }
         }
@@ -811,7 +840,7 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
                 st = walk_near(&g, spans[NEAR], spans[SPARE], hits, top);
             } else {
                 for (size_t j = 0; j < hits; j++) w[HITS][j] = tree.order[w[HITS][j]]; /* positions to buffers */
-                st = walk_indices(&g, p, offsets, w[HITS], w[TMP], hits);
+                st = walk_indices(&g, p, offsets, w[HITS], w[TMP], hits, top);
             }
             if (st == APLAN_OK && !walk_result(&g, &offsets[x])) st = APLAN_E_SIZE_OVERFLOW;
         }
