@@ -911,6 +911,49 @@ static void test_embed_refuses_models_it_cannot_write(void **state) {
     free_read(&r);
     tw_free(&f);
 
+    /* A metadata entry or Model.metadata_buffer naming buffer 1 of a one-buffer model (neither the reader nor TFLM
+     * checks them): the appended plan buffer would be buffer 1, so they would start naming the plan, and the
+     * output embedded again would find its plan buffer shared (no front block replaced). Index 2 stays dangling
+     * as it was: that model is written. */
+    static const tw_metadata dangling_md[] = {{"min_runtime_version", 0}, {"CONVERSION_METADATA", 1}};
+    m = chain_model;
+    m.metadata = dangling_md;
+    m.n_metadata = 2;
+    f = tw_build(&m);
+    r = read_ok(f.data, f.size);
+    expect_embed_error(&f, r.ids, offsets, 3, APLAN_E_FORMAT_BAD_VALUE,
+                       "metadata 1: buffer is 1, a buffer the model does not have: the plan's new buffer would take "
+                       "that index");
+    (void)embed_with_scratch(f.data, f.size, r.ids, offsets, 3, NULL, 0, &size, NULL, &e);
+    assert_int_equal(e.byte_offset, tw_pos(&f, "m1") + 8u);
+    free_read(&r);
+    tw_free(&f);
+    static const int32_t dangling_mb[] = {0, 1};
+    memset(&x, 0, sizeof x);
+    x.metadata_buffer = dangling_mb;
+    x.n_metadata_buffer = 2;
+    f = tw_build_ex(&chain_model, &x);
+    r = read_ok(f.data, f.size);
+    expect_embed_error(&f, r.ids, offsets, 3, APLAN_E_FORMAT_BAD_VALUE,
+                       "Model.metadata_buffer[1] is 1, a buffer the model does not have: the plan's new buffer "
+                       "would take that index");
+    (void)embed_with_scratch(f.data, f.size, r.ids, offsets, 3, NULL, 0, &size, NULL, &e);
+    const size_t mb = tw_pos(&f, "model.f5");
+    assert_int_equal(e.byte_offset, mb + rd32(f.data, mb) + 4u + 4u);
+    free_read(&r);
+    tw_free(&f);
+    static const int32_t far_mb[] = {2};
+    x.metadata_buffer = far_mb;
+    x.n_metadata_buffer = 1;
+    f = tw_build_ex(&chain_model, &x);
+    r = read_ok(f.data, f.size);
+    embedded out = embed_ok(f.data, f.size, &r, offsets);
+    check_embedded(f.data, f.size, &r, offsets, &out);
+    assert_int_equal(out.info.plan_buffer, 1);
+    free(out.data);
+    free_read(&r);
+    tw_free(&f);
+
     /* A Model field the reader ignores but the output points at must be sound: a description past the end. */
     memset(&x, 0, sizeof x);
     x.description = "d";

@@ -581,6 +581,9 @@ APLAN_API aplan_status aplan_tflite_embed_scratch_size(const void *model, size_t
  *   - APLAN_E_FORMAT_BAD_OFFSET / _TRUNCATED / _BAD_VALUE iff a part the reader does not check but the writer
  *     copies (a Model vector field, a Buffer or Metadata table, an operator's large_custom_options_offset) is
  *     malformed, or an absolute file offset plus info->shift passes 2^64 - 1;
+ *   - APLAN_E_FORMAT_BAD_VALUE also (since 0.5) iff a buffer is to be appended and a metadata entry other than an
+ *     offline plan's, or an entry of Model.metadata_buffer, names the index it would take (a buffer the input does
+ *     not have): that entry would start naming the plan; the message names the entry;
  *   - APLAN_E_OUTPUT_TOO_SMALL iff out_capacity (> 0) is below the output's size (nothing written).
  * Complexity O(model_size + count log count + M log M) time, M the file offsets that move (0 for a model with no
  * data beside the flatbuffer): the reads within the query's work budget, the verifier's sweep, the overlap check;

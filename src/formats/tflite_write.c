@@ -255,6 +255,39 @@ static aplan_status buffer_shared(embed *e, uint32_t b, bool *shared) {
     return APLAN_OK;
 }
 
+/* An appended plan buffer takes index buffers.len: a metadata entry or Model.metadata_buffer naming that index
+ * (a buffer the input does not have; neither TFLM nor the reader checks them) would start naming the plan, and an
+ * output read again would take the plan's buffer as shared. Refused, naming the entry. O(metadata). */
+static aplan_status check_new_index(embed *e) {
+    aplan__fb *fb = &e->fb;
+    const uint32_t b = e->buffers.len;
+    for (uint32_t i = 0; i < e->metadata_buffer.len; i++) {
+        if (aplan__fb_vec_u32(fb, &e->metadata_buffer, i) == b) {
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, e->metadata_buffer.pos + 4u * (uint64_t)i,
+                                  "Model.metadata_buffer[%u] is %u, a buffer the model does not have: the plan's "
+                                  "new buffer would take that index",
+                                  (uint64_t)i, (uint64_t)b);
+        }
+    }
+    for (uint32_t i = 0; i < e->metadata.len; i++) {
+        aplan__fb_table mt;
+        bool offline = false;
+        uint32_t buffer = 0;
+        aplan_status st = get_metadata(e, i, &mt, &offline, &buffer);
+        if (st != APLAN_OK) return st;
+        if (!offline && buffer == b) {
+            size_t pos = 0;
+            (void)aplan__fb_field(fb, &mt, METADATA_BUFFER, 4u, "buffer", &pos);
+            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos,
+                                  "buffer is %u, a buffer the model does not have: the plan's new buffer would "
+                                  "take that index",
+                                  (uint64_t)b);
+        }
+    }
+    aplan__fb_context_pop(fb, 0);
+    return APLAN_OK;
+}
+
 /* Count the tensors; find the offline plan entries and decide where the new plan goes. */
 static aplan_status find_plan(embed *e) {
     aplan__fb *fb = &e->fb;
@@ -290,7 +323,7 @@ static aplan_status find_plan(embed *e) {
     }
     e->in_place = !shared;
     e->plan_buffer = e->in_place ? first : e->buffers.len;
-    return APLAN_OK;
+    return e->in_place ? APLAN_OK : check_new_index(e);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */

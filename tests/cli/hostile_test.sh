@@ -330,6 +330,12 @@ before=$(ls -A "$E" | tr '\n' ' ')
 run 3 1000 "$A" embed -s greedy_by_size "$E/overlap.tflite" -o "$E/overlap_planned.tflite"
 line err "aplan: $E/overlap.tflite: cannot embed a plan: byte 344: the file offset at byte 344 (of the Buffer table at byte 336) lies in a tensor at bytes 336-356: tables overlap"
 only "$E" "$before" # neither the output nor a temporary file
+# A metadata entry naming buffer 4 of a 4-buffer model (neither TFLM nor the reader checks it): the plan's new
+# buffer would be buffer 4, so the entry would start naming the plan. Refused, exit 3, nothing written.
+run 0 1000 "$A" plan -s greedy_by_size "$IN/dangling.tflite"
+run 3 1000 "$A" embed -s greedy_by_size "$IN/dangling.tflite" -o "$E/dangling_planned.tflite"
+line err "aplan: $IN/dangling.tflite: cannot embed a plan: byte 17044: metadata 0: buffer is 4, a buffer the model does not have: the plan's new buffer would take that index"
+only "$E" "$before"
 # A plan TFLM cannot use (ties4.tflite at -a 4: offsets 8, 12, 20): refused, exit 5; and plan, whose plan beats
 # TFLM's own by 4 bytes, does not advise writing it.
 run 5 1000 "$A" embed -a 4 -s greedy_by_size "$IN/ties4.tflite" -o "$E/ties4.tflite"

@@ -117,7 +117,7 @@ static const int32_t in_0[] = {0}, in_0_1[] = {0, 1}, in_2_3[] = {2, 3}, in_2_4[
 static const int32_t in_3[] = {3}, in_2[] = {2}, out_1[] = {1}, out_2[] = {2}, out_3[] = {3}, out_4[] = {4};
 static const int32_t out_5[] = {5}, out_7[] = {7};
 
-/* chain.tflite, and offline.tflite with its plan. */
+/* chain.tflite, offline.tflite with its plan, dangling.tflite with a metadata entry naming a missing buffer. */
 static int chain(const char *dir) {
     static const int32_t s_input[] = {1, 8, 8, 4}, s_conv_w[] = {8, 3, 3, 4}, s_act[] = {1, 8, 8, 8},
                          s_dw_w[] = {1, 3, 3, 8}, s_dense_w[] = {32, 512}, s_output[] = {1, 32};
@@ -149,12 +149,16 @@ static int chain(const char *dir) {
                                  {dense_w, sizeof dense_w, 0, 0},
                                  {plan, sizeof plan, 0, 0}};
     static const tw_metadata md[] = {{"OfflineMemoryAllocation", 4}};
+    /* A metadata entry naming buffer 4 of a 4-buffer model: the index embed's new buffer would take. */
+    static const tw_metadata dangling_md[] = {{"min_runtime_version", 4}};
     const tw_model m = {3, codes, 4, sg, 1, buffers, 4, NULL, 0};
     const tw_model planned = {3, codes, 4, sg, 1, buffers, 5, md, 1};
+    const tw_model dangling = {3, codes, 4, sg, 1, buffers, 4, dangling_md, 1};
     static const tw_string main_name = {0, 0, "main", 0};
     static const char *const broken[] = {"s0t2.name", "s0.name"};
     return write_model(dir, "chain.tflite", &m, names, 8, NULL, 0) &&
            write_model(dir, "offline.tflite", &planned, names, 8, NULL, 0) &&
+           write_model(dir, "dangling.tflite", &dangling, names, 8, NULL, 0) &&
            write_model_broken(dir, "badnames.tflite", &m, names, 8, NULL, 0, &main_name, broken, 2);
 }
 
