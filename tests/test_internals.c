@@ -109,6 +109,36 @@ static void test_sort_by_key_is_ordered_and_stable(void **state) {
     }
 }
 
+/* Input nearly in order, where the bounded insertion sort finishes alone (lower steps i/4 plus 0-2, ties in many
+ * places), and input in order but for a tail of small keys that belong at the front, where it runs out of moves
+ * in the middle of the tail (each needs about 680, it has 1,400) and the radix sort finishes: the same definition,
+ * by a buffer's key and by a 32-bit key. */
+static void test_sort_nearly_sorted_input(void **state) {
+    (void)state;
+    test_rng rng = {11};
+    enum { N = 700, TAIL = 20 };
+    static aplan_buffer b[N];
+    static uint32_t keys[N], items[N], tmp[N];
+    for (int mode = 0; mode < 2; mode++) {
+        for (size_t i = 0; i < N; i++) {
+            const uint64_t lower = mode == 0 ? i / 4u + rng_below(&rng, 3) : i < N - TAIL ? i / 2u : rng_below(&rng, 3);
+            b[i] = buf(16, lower, lower + 1u);
+            keys[i] = (uint32_t)lower;
+        }
+        aplan_problem p;
+        aplan_problem_init(&p, b, N);
+        for (int by_key = 0; by_key < 2; by_key++) {
+            for (size_t i = 0; i < N; i++) items[i] = (uint32_t)i; /* pos[x] is x */
+            if (by_key) aplan__sort_by_key(items, tmp, N, keys);
+            else aplan__sort_by(items, tmp, N, APLAN__BY_LOWER, &p, NULL);
+            for (size_t i = 1; i < N; i++) {
+                const uint32_t x = items[i - 1], y = items[i];
+                assert_true(keys[x] < keys[y] || (keys[x] == keys[y] && x < y));
+            }
+        }
+    }
+}
+
 /* The tree against a brute-force scan: only placed members count, from the moment they are placed. */
 static void test_itree_finds_exactly_the_intersecting_members(void **state) {
     (void)state;
@@ -216,6 +246,7 @@ int main(void) {
         cmocka_unit_test(test_scratch_rejects_overflowing_sizes),
         cmocka_unit_test(test_sort_by_is_ordered_and_stable),
         cmocka_unit_test(test_sort_by_key_is_ordered_and_stable),
+        cmocka_unit_test(test_sort_nearly_sorted_input),
         cmocka_unit_test(test_itree_finds_exactly_the_intersecting_members),
         cmocka_unit_test(test_first_gap_walks_sorted_neighbours),
     };

@@ -2,12 +2,13 @@
  * Sorting buffer indices by one key of the buffer (its lower or upper step, its offset, its size), or by a 32-bit key
  * a strategy computed for each (aplan__sort_by_key).
  *
- * Long arrays: a least-significant-digit radix sort on the key's bytes, 8 bits per pass. It is stable (equal keys
- * keep their order in the input, so an input listed by rising index comes out tied by index, the total order every
- * strategy needs for deterministic results), it moves each item once per pass, and it skips every byte in which all
- * keys agree, so a key that spans 20 bits (steps of a million-buffer model) costs 3 passes, not 8. O(n * passes)
- * time, which is O(n) for a fixed key width; no comparator calls through a pointer. Needs a second array of n
- * entries and 1 KiB of stack for the counts.
+ * Long arrays: a least-significant-digit radix sort on the key's bytes, 8 bits per pass, unless a bounded insertion
+ * sort finds them nearly in order first. It is stable (equal keys keep their order in the input, so an input listed
+ * by rising index comes out tied by index, the total order every strategy needs for deterministic results), it
+ * moves each item once per pass, and it skips every byte in which all keys agree, so a key that spans 20 bits (steps
+ * of a million-buffer model) costs 3 passes, not 8. O(n * passes) time, which is O(n) for a fixed key width; no
+ * comparator calls through a pointer. Needs a second array of n entries and 1.25 KiB of stack (the counts, and the
+ * next byte's digits of a pass's first 256 items).
  *
  * Short arrays (and every array in compact builds, where code matters more than time): insertion sort, which is
  * stable too and faster below a few dozen items.
@@ -42,37 +43,105 @@ static void insertion(uint32_t *items, size_t n, aplan__key key, const aplan_pro
 }
 
 #if !APLAN_COMPACT
-/* One function per key, so that key_of's switch is resolved at compile time inside the passes. */
+/* Items that are nearly in order already (buffers listed by step, as models and traces list them, sorted by lower
+ * or upper): insertion sort, reading the keys in the items' order, while it moves at most 2 n items in all. true
+ * when that sorted them; else false, with the items still a permutation of the input in which equal keys keep their
+ * input order (an item only ever moves past greater keys), so the stable radix sort that follows gives exactly the
+ * order it gives on the input. O(n) either way. */
+static inline bool nearly_sorted(uint32_t *items, size_t n, aplan__key key, const aplan_problem *p,
+                                 const void *data) {
+    uint64_t moves = 2u * (uint64_t)n;
+    for (size_t i = 1; i < n; i++) {
+        const uint32_t x = items[i];
+        const uint64_t kx = key_of(key, p, data, x);
+        size_t j = i;
+        for (; j > 0 && kx < key_of(key, p, data, items[j - 1u]); j--) {
+            if (moves-- == 0) {
+                items[j] = x;
+                return false;
+            }
+            items[j] = items[j - 1u];
+        }
+        items[j] = x;
+    }
+    return true;
+}
+
+/* The digit of key k at shift. */
+#define DIGIT(k, shift) ((uint32_t)((k) >> (shift)) & 0xFFu)
+
+/* One function per key, so that key_of's switch is resolved at compile time inside the passes. Each key is read
+ * once per pass and once more: the first read (which finds the bytes that vary) also counts the lowest byte's
+ * digits, and each scatter counts the next varying byte's as it goes, so no pass reads the keys only to count
+ * them. The keys sit behind the items (a buffer's field, an offset), so after the first pass every read is a
+ * cache miss: halving the reads is most of the sort's time on large problems. */
 static inline void radix(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,
                          const void *data) {
+    if (nearly_sorted(items, n, key, p, data)) return;
+    uint32_t count[256] = {0};
     uint64_t any = 0, all = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
         const uint64_t k = key_of(key, p, data, items[i]);
         any |= k;
         all &= k;
+        count[DIGIT(k, 0u)]++;
     }
     const uint64_t varying = any ^ all; /* bits that differ between some two keys */
+    unsigned shift = 0;
+    while (shift < 64u && DIGIT(varying, shift) == 0) shift += 8u;
+    if (shift >= 64u) return; /* every key is the same: already in order */
+    if (shift > 0) { /* byte 0 agrees everywhere: count the first byte that varies instead */
+        APLAN_MEMSET(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++) count[DIGIT(key_of(key, p, data, items[i]), shift)]++;
+    }
     uint32_t *from = items, *to = tmp;
-    for (unsigned shift = 0; shift < 64u; shift += 8u) {
-        if (((varying >> shift) & 0xFFu) == 0) continue;
-        uint32_t count[256] = {0}; /* n < 2^32: items are uint32 indices into one problem */
-        for (size_t i = 0; i < n; i++) count[(key_of(key, p, data, from[i]) >> shift) & 0xFFu]++;
-        uint32_t at = 0;
+    while (shift < 64u) {
+        unsigned after = shift + 8u;
+        while (after < 64u && DIGIT(varying, after) == 0) after += 8u;
+        uint32_t at = 0; /* n < 2^32: items are uint32 indices into one problem */
         for (unsigned d = 0; d < 256u; d++) {
             const uint32_t c = count[d];
             count[d] = at;
             at += c;
         }
-        for (size_t i = 0; i < n; i++) {
-            const uint32_t x = from[i];
-            to[count[(key_of(key, p, data, x) >> shift) & 0xFFu]++] = x;
+        if (after < 64u && n > 256u) {
+            /* The next byte's counts go where this pass's first 256 items were, once they are read; their digits
+             * wait in head meanwhile, so the counts need no second 1 KiB array on the stack. */
+            uint8_t head[256];
+            for (size_t i = 0; i < 256u; i++) {
+                const uint32_t x = from[i];
+                const uint64_t k = key_of(key, p, data, x);
+                to[count[DIGIT(k, shift)]++] = x;
+                head[i] = (uint8_t)DIGIT(k, after);
+            }
+            uint32_t *next = from;
+            APLAN_MEMSET(next, 0, 256u * sizeof *next);
+            for (size_t i = 0; i < 256u; i++) next[head[i]]++;
+            for (size_t i = 256u; i < n; i++) {
+                const uint32_t x = from[i];
+                const uint64_t k = key_of(key, p, data, x);
+                to[count[DIGIT(k, shift)]++] = x;
+                next[DIGIT(k, after)]++;
+            }
+            APLAN_MEMCPY(count, next, sizeof count);
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                const uint32_t x = from[i];
+                to[count[DIGIT(key_of(key, p, data, x), shift)]++] = x;
+            }
+            if (after < 64u) { /* a short list: count the next byte by reading the keys again */
+                APLAN_MEMSET(count, 0, sizeof count);
+                for (size_t i = 0; i < n; i++) count[DIGIT(key_of(key, p, data, to[i]), after)]++;
+            }
         }
         uint32_t *t = from;
         from = to;
         to = t;
+        shift = after;
     }
     if (from != items) APLAN_MEMCPY(items, from, n * sizeof *items);
 }
+#undef DIGIT
 #endif
 
 void aplan__sort_by(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,

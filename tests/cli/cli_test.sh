@@ -1793,9 +1793,13 @@ run 0 "$A" plan -s greedy_by_size "$T/apart.csv"
 line err "aplan: warning: $T/apart.csv: the lifetimes look inclusive or empty (the plan is made as they are):"
 line err "  no two of the 3 live buffers share a step: every plan may put them all at offset 0"
 lines err 4
-# Two that share a step, or a single live buffer: nothing to warn about.
+# Two that share a step, or a single live buffer: nothing to warn about; neighbouring rows (a, b) or rows apart,
+# out of order, that the sorted sweep finds (a, b again, d between them).
 printf 'id,lower,upper,size\nc,20,30,8\na,0,10,8\nb,9,20,8\n' >"$T/meet.csv"
 run 0 "$A" plan -s greedy_by_size "$T/meet.csv"
+empty err
+printf 'id,lower,upper,size\nc,20,30,8\na,0,10,8\nd,40,50,8\nb,9,20,8\n' >"$T/meet_apart.csv"
+run 0 "$A" plan -s greedy_by_size "$T/meet_apart.csv"
 empty err
 run 0 "$A" plan -s greedy_by_size "$T/one.csv"
 empty err
