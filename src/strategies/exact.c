@@ -26,10 +26,11 @@
  * that doubles every round, so whichever suits the instance finishes early; a pass that completes proves its answer.
  *
  * Goals: FIT runs passes at problem.capacity, and stops at the first plan or proves that none exists. MINIMISE starts
- * from a plan (options.start, else greedy_by_size's) and runs passes that fit the best known bound, halfway, and one
- * byte below the best plan (search_group), until the two meet (the best is then proven optimal) or the budget runs
- * out: options.max_nodes, and options.stop asked every options.check_every nodes. Then the best plan found is
- * returned, flagged BEST_FOUND. A pass never changes its capacity, which keeps the decomposition's rule sound.
+ * from a plan (options.start, else greedy_by_size's) and runs passes that fit the best known bound, capacities 1/2,
+ * 3/4 and 7/8 of the way up, and one byte below the best plan (search_group), until the two meet (the best is then
+ * proven optimal) or the budget runs out: options.max_nodes, and options.stop asked every options.check_every nodes.
+ * Then the best plan found is returned, flagged BEST_FOUND. A pass never changes its capacity, which keeps the
+ * decomposition's rule sound.
  *
  * Sizes near 2^64: greedy_by_size's start can pass 2^64 - 1 where another order fits (largest first, then a buffer
  * aligned above it). A group it left without a plan is searched from its bound and the capacity alone: the top
@@ -62,6 +63,7 @@ _Static_assert(4u * (uint64_t)EXACT_MEMBERS * (EXACT_MEMBERS + 1u) <= EXACT_REGI
                    4u * (uint64_t)(EXACT_MEMBERS + 1u) * (EXACT_MEMBERS + 2u) > EXACT_REGION,
                "EXACT_MEMBERS is the largest group whose rank log fits the region");
 #define PREORDERS 3
+#define PROBES 5
 
 typedef struct {
     uint64_t size, align;
@@ -759,14 +761,17 @@ static bool pass(search *s, size_t first, size_t n, unsigned k, uint64_t limit, 
  * every round. found says whether offsets hold a plan of the group, of height h; without one (its start passed
  * 2^64 - 1) the search starts from the bound and cap alone. FIT: one pass within cap. MINIMISE keeps lo (no plan of
  * the group lies below it: its own bound, then every capacity proven impossible, plus one) and the best plan's
- * height hi, and per preorder tries three fits: at lo (real instances are often packed perfectly, which a descent
- * from above is slow to find), halfway up, and at the top: hi - 1, or cap while no plan is known (with cap
- * APLAN_UNLIMITED that is any plan whose ends fit 64 bits). A plan found lowers hi to its height; a pass that
- * completes proves its capacity impossible and raises lo past it. A plan at or below target is good enough (the
- * arena cannot be lower than the lower bound anyway). GROUP_DONE: fits (FIT) or proven optimal (MINIMISE);
- * GROUP_INFEASIBLE: proven that nothing fits cap (offsets keep the plan of height h, if any); GROUP_UNPROVEN: the
- * budget ran out; GROUP_TOO_LARGE: the group does not fit the region (build_group) and nothing was searched. Every
- * bound here is inclusive below 2^64, so no step computes cap + 1.
+ * height hi, and per preorder tries five fits: at lo (real instances are often packed perfectly, which a descent
+ * from above is slow to find) with twice the node limit, then at 1/2, 3/4 and 7/8 of the way up, and at the top:
+ * hi - 1, or cap while no plan is known (with cap APLAN_UNLIMITED that is any plan whose ends fit 64 bits). Several
+ * capacities below the top, not one: how long a fit takes jumps about with its capacity (MiniMalloc's J fits
+ * 1,040,000 in 8,283 nodes, 1,036,000 in 70,918, and not 1,041,392 in 2.4 million), so one that stalls does not
+ * hold up the others for a whole round. A plan found lowers hi to its height; a pass that completes proves its
+ * capacity impossible and raises lo past it. A plan at or below target is good enough (the arena cannot be lower
+ * than the lower bound anyway). GROUP_DONE: fits (FIT) or proven optimal (MINIMISE); GROUP_INFEASIBLE: proven that
+ * nothing fits cap (offsets keep the plan of height h, if any); GROUP_UNPROVEN: the budget ran out; GROUP_TOO_LARGE:
+ * the group does not fit the region (build_group) and nothing was searched. Every bound here is inclusive below
+ * 2^64, so no step computes cap + 1.
  */
 static group_result search_group(search *s, size_t first, size_t n, bool found, uint64_t h, uint64_t cap,
                                  bool minimise, uint64_t target) {
@@ -784,14 +789,16 @@ static group_result search_group(search *s, size_t first, size_t n, bool found, 
             if (!build_group(s, first, n, k)) return GROUP_TOO_LARGE;
             if (s->group_peak > lo) lo = s->group_peak;
             if (target > lo) lo = target; /* lo now also stands for "good enough" */
-            for (unsigned probe = 0; probe < 3; probe++) {
+            for (unsigned probe = 0; probe < PROBES; probe++) {
                 if (found && hi <= lo) return hi <= cap ? GROUP_DONE : GROUP_INFEASIBLE;
                 if (!found && lo > cap) return GROUP_INFEASIBLE;
                 const uint64_t top = found ? hi - 1u : cap, d = top - lo; /* the highest capacity worth a pass */
-                uint64_t c = probe == 0 ? lo : probe == 1 ? lo + d / 2u + (d & 1u) : top;
+                uint64_t c = probe == 0 ? lo : probe == PROBES - 1u ? top : top - (d >> probe);
                 if (c > cap) c = cap;
-                if (probe == 1 && (c == lo || c >= top)) continue; /* no halfway point to try */
-                if (!pass(s, first, n, k, limit, c, &r)) return GROUP_TOO_LARGE;
+                if (probe > 0 && probe < PROBES - 1u && (c == lo || c >= top)) continue; /* no such point */
+                /* the fit at lo gets a third of the round's nodes: perfectly packed instances are proven there */
+                const uint64_t nodes = probe == 0 && limit <= UINT64_MAX / 2u ? 2u * limit : limit;
+                if (!pass(s, first, n, k, nodes, c, &r)) return GROUP_TOO_LARGE;
                 if (r == PASS_FOUND) { /* within c, below hi */
                     found = group_height(s, first, n, &hi);
                     s->ctx->best_node = s->ctx->nodes;
