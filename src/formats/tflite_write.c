@@ -223,24 +223,50 @@ static aplan_status get_metadata(embed *e, uint32_t i, aplan__fb_table *mt, bool
     return APLAN_OK;
 }
 
-/* Is buffer b used by anything but the offline plan entries: a tensor, another metadata entry, metadata_buffer? */
-static aplan_status buffer_shared(embed *e, uint32_t b, bool *shared) {
+/* Whether Model.metadata_buffer or a metadata entry other than an offline plan's names buffer b: *named, and then
+ * *at, the byte of the first such reference, *entry its index and *listed whether it is in metadata_buffer (else the
+ * fb context names the metadata entry). O(metadata). */
+static aplan_status metadata_names(embed *e, uint32_t b, bool *named, size_t *at, uint32_t *entry, bool *listed) {
     aplan__fb *fb = &e->fb;
-    *shared = false;
-    for (uint32_t i = 0; !*shared && i < e->metadata_buffer.len; i++) {
-        *shared = aplan__fb_vec_u32(fb, &e->metadata_buffer, i) == b;
+    *named = false;
+    for (uint32_t i = 0; i < e->metadata_buffer.len; i++) {
+        if (aplan__fb_vec_u32(fb, &e->metadata_buffer, i) == b) {
+            *named = *listed = true;
+            *at = e->metadata_buffer.pos + 4u * (size_t)i;
+            *entry = i;
+            return APLAN_OK;
+        }
     }
-    for (uint32_t i = 0; !*shared && i < e->metadata.len; i++) {
+    for (uint32_t i = 0; i < e->metadata.len; i++) {
         aplan__fb_table mt;
         bool offline = false;
         uint32_t buffer = 0;
         aplan_status st = get_metadata(e, i, &mt, &offline, &buffer);
         if (st != APLAN_OK) return st;
-        *shared = !offline && buffer == b;
+        if (!offline && buffer == b) {
+            *named = true;
+            *listed = false;
+            *at = 0; /* the field is absent when b is 0, its default */
+            (void)aplan__fb_field(fb, &mt, METADATA_BUFFER, 4u, "buffer", at);
+            *entry = i;
+            return APLAN_OK;
+        }
     }
+    aplan__fb_context_pop(fb, 0);
+    return APLAN_OK;
+}
+
+/* Is buffer b used by anything but the offline plan entries: a tensor, another metadata entry, metadata_buffer? */
+static aplan_status buffer_shared(embed *e, uint32_t b, bool *shared) {
+    aplan__fb *fb = &e->fb;
+    size_t at;
+    uint32_t entry;
+    bool listed;
+    aplan_status st = metadata_names(e, b, shared, &at, &entry, &listed);
+    if (st != APLAN_OK) return st;
     for (uint32_t s = 0; !*shared && s < e->subgraphs.len; s++) {
         aplan__fb_vec tensors, operators;
-        aplan_status st = get_subgraph(e, s, &tensors, &operators);
+        st = get_subgraph(e, s, &tensors, &operators);
         for (uint32_t t = 0; st == APLAN_OK && !*shared && t < tensors.len; t++) {
             aplan__fb_table tt;
             uint32_t buffer = 0;
@@ -259,33 +285,22 @@ static aplan_status buffer_shared(embed *e, uint32_t b, bool *shared) {
  * (a buffer the input does not have; neither TFLM nor the reader checks them) would start naming the plan, and an
  * output read again would take the plan's buffer as shared. Refused, naming the entry. O(metadata). */
 static aplan_status check_new_index(embed *e) {
-    aplan__fb *fb = &e->fb;
     const uint32_t b = e->buffers.len;
-    for (uint32_t i = 0; i < e->metadata_buffer.len; i++) {
-        if (aplan__fb_vec_u32(fb, &e->metadata_buffer, i) == b) {
-            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, e->metadata_buffer.pos + 4u * (uint64_t)i,
-                                  "Model.metadata_buffer[%u] is %u, a buffer the model does not have: the plan's "
-                                  "new buffer would take that index",
-                                  (uint64_t)i, (uint64_t)b);
-        }
+    bool named = false, listed = false;
+    size_t at = 0;
+    uint32_t entry = 0;
+    aplan_status st = metadata_names(e, b, &named, &at, &entry, &listed);
+    if (st != APLAN_OK || !named) return st;
+    if (listed) {
+        return aplan__fb_fail(&e->fb, APLAN_E_FORMAT_BAD_VALUE, at,
+                              "Model.metadata_buffer[%u] is %u, a buffer the model does not have: the plan's new "
+                              "buffer would take that index",
+                              (uint64_t)entry, (uint64_t)b);
     }
-    for (uint32_t i = 0; i < e->metadata.len; i++) {
-        aplan__fb_table mt;
-        bool offline = false;
-        uint32_t buffer = 0;
-        aplan_status st = get_metadata(e, i, &mt, &offline, &buffer);
-        if (st != APLAN_OK) return st;
-        if (!offline && buffer == b) {
-            size_t pos = 0;
-            (void)aplan__fb_field(fb, &mt, METADATA_BUFFER, 4u, "buffer", &pos);
-            return aplan__fb_fail(fb, APLAN_E_FORMAT_BAD_VALUE, pos,
-                                  "buffer is %u, a buffer the model does not have: the plan's new buffer would "
-                                  "take that index",
-                                  (uint64_t)b);
-        }
-    }
-    aplan__fb_context_pop(fb, 0);
-    return APLAN_OK;
+    return aplan__fb_fail(&e->fb, APLAN_E_FORMAT_BAD_VALUE, at,
+                          "buffer is %u, a buffer the model does not have: the plan's new buffer would take that "
+                          "index",
+                          (uint64_t)b);
 }
 
 /* Count the tensors; find the offline plan entries and decide where the new plan goes. */
