@@ -87,16 +87,18 @@ typedef enum aplan__key {
 
 /*
  * Stable sort of n buffer indices by key: equal keys keep their order in items (list them by rising index to get
- * ties by index). tmp needs room for n entries, is overwritten, and must not overlap items; offsets is read only for
- * APLAN__BY_OFFSET. O(n * b) for the b bytes in which the keys differ (at most 8): a radix sort, so at most 8 passes
+ * ties by index). tmp needs room for n entries, is overwritten, and must not overlap items; offsets (uint64_t) is
+ * read only for APLAN__BY_OFFSET, and holds the uint32_t keys for APLAN__BY_KEY32. O(n * b) for the b bytes in which the keys differ (at most 8): a radix sort, so at most 8 passes
  * over the items whatever their order. Short arrays, and every array in compact builds (tmp unused there, may be
  * NULL), use insertion sort: O(n^2), which is faster below a few dozen items.
  */
 void aplan__sort_by(uint32_t *items, uint32_t *tmp, size_t n, aplan__key key, const aplan_problem *p,
-                    const uint64_t *offsets);
+                    const void *offsets);
 /* The same (stable, radix or insertion sort, tmp as there) by keys[item], ascending: a key the strategy computed,
  * such as a count or a rank. O(n * b) for the b bytes in which the keys differ (at most 4). */
-void aplan__sort_by_key(uint32_t *items, uint32_t *tmp, size_t n, const uint32_t *keys);
+static inline void aplan__sort_by_key(uint32_t *items, uint32_t *tmp, size_t n, const uint32_t *keys) {
+    aplan__sort_by(items, tmp, n, APLAN__BY_KEY32, NULL, keys);
+}
 
 /* Checked 64-bit arithmetic: false on overflow (then *out holds the wrapped sum). */
 static inline bool aplan__add(uint64_t a, uint64_t b, uint64_t *out) { return !__builtin_add_overflow(a, b, out); }
