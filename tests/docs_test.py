@@ -101,13 +101,15 @@ for name in built:
         expect(design, r"\| `offline` \|[^|]*\|[^|]*\| (\d+) \|", int(float(own)))
     else:
         large = fig["scratch_large." + name]
-        expect(design, r"\| `%s` \|[^|]*\|[^|]*\| ([\d.]+) bytes, ([\d.]+) from 8,192 buffers \|" % name, own, large)
-        expect("src/strategies/%s.c" % name, r"[Ss]cratch: about ([\d.]+) bytes per buffer, ([\d.]+) from 8,192 buffers",
-               own, large)
-expect("src/strategies/greedy_by_breadth.c", r"the engine's ([\d.]+) \(([\d.]+)\) plus", fig["scratch.greedy_by_size"],
-       fig["scratch_large.greedy_by_size"])
-expect("src/strategies/region_banked.c", r"greedy_by_size's ([\d.]+) bytes per buffer \(([\d.]+) from 8,192\)",
-       fig["scratch.greedy_by_size"], fig["scratch_large.greedy_by_size"])
+        past = fig["scratch_past_dense." + name]
+        expect(design, r"\| `%s` \|[^|]*\|[^|]*\| ([\d.]+) bytes, ([\d.]+) from 8,192 buffers, ([\d.]+) above 65,536 \|"
+               % name, own, large, past)
+        expect("src/strategies/%s.c" % name, r"[Ss]cratch: about ([\d.]+) bytes per buffer, ([\d.]+) from 8,192 buffers, "
+               r"([\d.]+) above 65,536", own, large, past)
+expect("src/strategies/greedy_by_breadth.c", r"the engine's ([\d.]+) \(([\d.]+); ([\d.]+) above 65,536\) plus",
+       fig["scratch.greedy_by_size"], fig["scratch_large.greedy_by_size"], fig["scratch_past_dense.greedy_by_size"])
+expect("src/strategies/region_banked.c", r"best_fit's ([\d.]+) bytes per buffer \(([\d.]+) from 8,192\)",
+       fig["scratch.best_fit"], fig["scratch_large.best_fit"])
 expect(design, r"is about ([\d.]+) bytes per buffer against TFLM's 40", fig["scratch.greedy_by_size"])
 for doc in (design, "docs/footprint.md"):
     expect(doc, r"(\d+) bytes per buffer, about (\d+) per member of the largest group", fig["scratch_per_buffer.exact"],
@@ -144,8 +146,11 @@ if TFLM:
            fig["tflm.plan_per_offline_buffer"], fig["tflm.plan_extra"])
     expect(tflm, r"the lower bound's (\d+) per buffer and the verifier's (\d+) per buffer \+ 8 per leaf", bound, verify)
     large = int(round(float(fig["plan_scratch_large.greedy_by_size"])))
-    expect(tflm, r"greedy_by_size's is at most \d+ per buffer below 8,192 buffers, about (\d+) from 8,192", large)
-    expect("integrations/tflm/aplan_micro_planner.h", r"asks 48 bytes a buffer more \(about (\d+) a", large)
+    past = int(round(float(fig["plan_scratch_past_dense.greedy_by_size"])))
+    expect(tflm, r"greedy_by_size's is at most \d+ per buffer below 8,192 buffers, about (\d+) from 8,192 to 65,536 and "
+           r"(\d+) above", large, past)
+    expect("integrations/tflm/aplan_micro_planner.h", r"ask 96 bytes a buffer more \(about (\d+) a buffer with "
+           r"the copy; 48 more and about (\d+) above 65,536", large, past)
     expect(tflm, r"greedy_by_size's is at most (\d+) per buffer",
            max(int(verify_max), int(round(float(fig["plan_scratch.greedy_by_size"]) + 0.5))))
     expect("integrations/tflm/aplan_micro_planner.h", r"its aplan_buffer record \((\d+) bytes\) and its offset "

@@ -11,9 +11,11 @@
 #include "aplan/csv.h"
 #include "aplan/strategies.h"
 
-enum { N = 4096, FIXED = N / 4 };
+/* PAST_DENSE: the first size at which the greedy engine's lowest rule no longer sets its dense list aside
+ * (greedy.c, DENSE_MAX). */
+enum { N = 4096, FIXED = N / 4, PAST_DENSE = 65537 };
 
-static aplan_buffer shape[2 * N];
+static aplan_buffer shape[PAST_DENSE];
 
 static aplan_problem problem_of_count(size_t count, size_t fixed) {
     for (size_t i = 0; i < count; i++) {
@@ -61,6 +63,7 @@ int main(void) {
         size_t own = own_need(s, 0);
         printf("plan_scratch.%s %.1f\n", s->name, (double)plan_need(s, 0) / N);
         printf("plan_scratch_large.%s %.1f\n", s->name, (double)plan_need_of(s, 2 * N) / (2 * N));
+        printf("plan_scratch_past_dense.%s %.1f\n", s->name, (double)plan_need_of(s, PAST_DENSE) / PAST_DENSE);
         printf("scratch_per_fixed.%s %zu\n", s->name, (own_need(s, FIXED) - own) / FIXED);
         /* exact: a need per buffer, one per member of the largest group it could search (every buffer, below that
          * group's size), and one group's region, min(48 n^2, 64 MiB). Measured where the region is 48 n^2 and every
@@ -72,9 +75,11 @@ int main(void) {
             printf("scratch_per_member.%s %.0f\n", s->name, (double)beside / (double)small - (double)per_buffer);
             printf("scratch_past_members_mib.%s %.1f\n", s->name, (double)(own - per_buffer * N) / (double)(1u << 20));
         } else {
-            /* the greedy engine takes 48 bytes a buffer more from 2 N = 8192 buffers (its span arrays) */
+            /* the greedy engine takes 48 bytes a buffer more from 2 N = 8192 buffers (its span arrays), and under the
+             * lowest rule about 48 more up to 65,536 (its dense list) */
             printf("scratch.%s %.1f\n", s->name, (double)own / N);
             printf("scratch_large.%s %.1f\n", s->name, (double)own_need_of(s, 2 * N) / (2 * N));
+            printf("scratch_past_dense.%s %.1f\n", s->name, (double)own_need_of(s, PAST_DENSE) / PAST_DENSE);
         }
     }
     aplan_problem p = problem_of(0);

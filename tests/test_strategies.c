@@ -129,6 +129,42 @@ static void test_greedy_reuses_across_disjoint_lifetimes(void **state) {
     expect_plan(need_strategy("greedy_by_size"), &p, want, 100, 100);
 }
 
+/* Three groups of 100 buffers: A [0, 2) of 300 bytes, B [1, 3) of 200, C [2, 4) of 100 (or of 100 at alignment 64:
+ * 128 bytes, so that ends are not all aligned for C). A stacks from 0, B above A, and C, which lives with B only,
+ * stacks from 0 again below B. Padded to 8192 buffers that occupy nothing, so the engine takes its dense path (300
+ * members, two-thirds of their pairs conflicting: greedy.c's dense list, which splits its blocks of 128 twice here);
+ * the offsets are the rule's whichever path finds them. */
+static void test_greedy_dense_walk_stacks_groups_exactly(void **state) {
+    (void)state;
+    enum { GROUP = 100, PADDED = 8192 };
+    aplan_buffer *b = malloc(PADDED * sizeof *b);
+    uint64_t *off = malloc(PADDED * sizeof *off);
+    for (int aligned_c = 0; aligned_c < 2; aligned_c++) {
+        for (size_t i = 0; i < GROUP; i++) {
+            b[i] = buf(300, 0, 2);
+            b[GROUP + i] = buf(200, 1, 3);
+            b[2 * GROUP + i] = buf(100, 2, 4);
+            b[2 * GROUP + i].alignment = aligned_c ? 64 : 0;
+        }
+        for (size_t i = 3 * GROUP; i < PADDED; i++) b[i] = buf(0, 0, 4);
+        aplan_problem p;
+        aplan_problem_init(&p, b, PADDED);
+        aplan_result r;
+        assert_int_equal(plan_with(need_strategy("greedy_by_size"), &p, off, &r), APLAN_OK);
+        const uint64_t c_step = aligned_c ? 128 : 100;
+        for (size_t i = 0; i < GROUP; i++) {
+            assert_int_equal(off[i], 300 * i);
+            assert_int_equal(off[GROUP + i], 300 * GROUP + 200 * i);
+            assert_int_equal(off[2 * GROUP + i], c_step * i);
+        }
+        for (size_t i = 3 * GROUP; i < PADDED; i++) assert_int_equal(off[i], 0);
+        assert_int_equal(r.arena_size, 500 * GROUP);
+        assert_int_equal(r.lower_bound, 500 * GROUP);
+    }
+    free(off);
+    free(b);
+}
+
 static void test_linear_is_back_to_back_in_input_order(void **state) {
     (void)state;
     aplan_problem p = tflm_five();
@@ -694,6 +730,7 @@ int main(void) {
         cmocka_unit_test(test_greedy_rounds_sizes_when_asked),
         cmocka_unit_test(test_greedy_places_around_fixed_buffers),
         cmocka_unit_test(test_greedy_reuses_across_disjoint_lifetimes),
+        cmocka_unit_test(test_greedy_dense_walk_stacks_groups_exactly),
         cmocka_unit_test(test_linear_is_back_to_back_in_input_order),
         cmocka_unit_test(test_linear_aligns_each_buffer),
         cmocka_unit_test(test_linear_skips_fixed_bytes_whatever_their_lifetime),

@@ -75,8 +75,9 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
    *  kPlanScratchPerOfflineBuffer * f + kPlanScratchExtra bytes (first_fit's need with aplan_plan's guarded copy
    *  of the offsets; the others ask less). So auto plans in any Init scratch of at least
    *  (kRecordBytes + kPlanScratchPerBuffer) * n + kPlanScratchPerOfflineBuffer * f + kPlanScratchExtra bytes.
-   *  From 8192 buffers the greedy strategies take a faster path that asks 48 bytes a buffer more (about 76 a
-   *  buffer with the copy); first_fit does not, so auto still plans in that scratch, with the candidates that fit.
+   *  From 8192 buffers the greedy strategies take faster paths that ask 96 bytes a buffer more (about 125 a
+   *  buffer with the copy; 48 more and about 76 above 65,536 buffers); first_fit does not, so auto still plans
+   *  in that scratch, with the candidates that fit.
    *  The adapter's tests hold every build of aplan to these. */
   static constexpr size_t kPlanScratchPerBuffer = 40;
   static constexpr size_t kPlanScratchPerOfflineBuffer = 16;

@@ -38,7 +38,7 @@
 #  endif
 #endif
 
-/* memset and memcpy go through these so a freestanding port can supply its own (lz4's LZ4_FREESTANDING idea); they
+/* memset, memcpy and memmove go through these so a freestanding port can supply its own (lz4's LZ4_FREESTANDING idea); they
  * are the only libc functions the device side calls by name (memcpy: the .tflite writer's copy of the model), though
  * compilers may still emit memcpy/memset/memmove for struct copies. */
 #ifndef APLAN_MEMSET
@@ -46,6 +46,9 @@
 #endif
 #ifndef APLAN_MEMCPY
 #  define APLAN_MEMCPY(d, s, n) __builtin_memcpy((d), (s), (n))
+#endif
+#ifndef APLAN_MEMMOVE
+#  define APLAN_MEMMOVE(d, s, n) __builtin_memmove((d), (s), (n))
 #endif
 /* A hint that *p will be read soon (no effect on results); define it empty where the compiler has no such builtin. */
 #ifndef APLAN_PREFETCH

@@ -20,7 +20,7 @@
  * Complexity: O(n + P log n) for P conflicting pairs; O(n) when all buffers are live at one step and the placed ones
  * leave no gap that could hold the next. Worst shape: many buffers live together but not all at one step, where each
  * buffer sorts all of its k conflicting neighbours (greedy_by_size sorts only those below its gap).
- * Scratch: about 20.3 bytes per buffer, 68.3 from 8,192 buffers (8 in compact builds, O(n^2) time there).
+ * Scratch: about 20.3 bytes per buffer, 68.3 from 8,192 buffers, 68.3 above 65,536 (8 in compact builds, O(n^2) time there).
  * Guarantee: a valid plan; deterministic. No approximation ratio.
  */
 #include "aplan/strategies.h"

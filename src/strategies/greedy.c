@@ -26,21 +26,31 @@
  * When every buffer of the problem is live at one step and none is fixed, the placed buffers never share bytes, so
  * their total size says whether any gap below the top can hold the next one: when none can, it goes on top without
  * asking the tree.
+ * Dense problems (8192 to 65,536 buffers whose conflicting pairs are at least a twelfth of all pairs, under the
+ * lowest rule) do not ask the tree at all: the placed buffers are kept in offset order in blocks (the dense list,
+ * below) and each new one walks them from the lowest, as TFLM's planner does but over contiguous memory and without
+ * a branch per buffer met, up to the first at or above its candidate's end. A walk meets every placed buffer below
+ * the gap, conflicting or not, where the tree's answer holds only the conflicting ones but costs about twelve times
+ * as much per buffer (measured: 14 ns per conflicting pair against 1.2 ns per buffer walked on the generated
+ * `hard 10k`), hence the twelfth.
  *
  * Complexity: O(n) for the orders (radix sorts and a merge) plus the strategy's order function, then per buffer
  * O(16 log16(n) (k + 1)) entries read to find its k conflicting placed buffers (in runs of 16, one cache line each,
  * branch-free within a run) and O(k) to bucket them, plus the sorts of the buckets that need one. So O(n + P log n)
  * for P conflicting pairs, O(n) when all buffers are live at once, where TFLM's planner takes O(n^2) whatever the
- * lifetimes (it walks every placed buffer for each new one). Worst shape: many buffers live together but not all at
- * one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers), where every buffer
- * gathers and buckets its k conflicting ones. The loop asks for the entries of the buffers a few placements ahead
- * (APLAN_PREFETCH): the size order visits the problem in no order, and on a million buffers the misses were half
- * the time.
+ * lifetimes (it walks every placed buffer for each new one). The dense path is O(m) per buffer walked and
+ * O(128 + m / 64) per insertion, so O(m^2) in all for m members, which is O(P) where it is taken (P >= m^2 / 24).
+ * Worst shape: many buffers live together but not all at one step (dense training traces: iopddl_S_1 has 4.3e7
+ * conflicting pairs for 28,526 buffers), where every buffer gathers and buckets its k conflicting ones. The loop
+ * asks for the entries of the buffers a few placements ahead (APLAN_PREFETCH): the size order visits the problem in
+ * no order, and on a million buffers the misses were half the time.
  * Scratch: 20 bytes per buffer (size order 4, tree order 4, ranks 4, conflict list 4, sort space 4) plus the maxima,
  * a fifteenth of 4, plus 8 for a wide rule; from SPAN_MIN buffers 48 more (a span per position and two arrays of
- * neighbour spans). Problems of 2^31 buffers or more are refused (APLAN_E_SIZE_OVERFLOW from the size query). No
- * recursion; about 3.3 KiB of stack at the deepest (docs/footprint.md): two levels of bucket counts of 1 KiB each
- * and the offsets and ends of up to 32 neighbours.
+ * neighbour spans), and up to DENSE_MAX buffers under the lowest rule outside banked placement about 48.6 more (the
+ * dense list, set aside whether or not the problem turns out dense: the scratch query cannot count the pairs).
+ * Problems of 2^31 buffers or more are refused (APLAN_E_SIZE_OVERFLOW from the size query). No recursion; about
+ * 3.4 KiB of stack at the deepest (docs/footprint.md): two levels of bucket counts of 1 KiB each and the offsets and
+ * ends of up to 32 neighbours.
  */
 #include "strategies/greedy.h"
 
@@ -217,14 +227,50 @@ enum { PLACED, NEAR, SPARE, SPANS }; /* scratch: per position its span; a buffer
  * microcontroller's arena, and below this the neighbours' offsets are read from the plan at little cost. */
 #define SPAN_MIN 8192u
 
-static void layout(aplan__scratch *s, size_t n, bool wide, uint32_t **w, uint32_t **maxima, size_t *level_start,
-                   unsigned *levels, uint64_t **extra, span **spans) {
+/*
+ * The dense list: the placed members in offset order, in blocks of DENSE_B whose fields are arrays (offset, end,
+ * position, rank), for problems from SPAN_MIN to DENSE_MAX buffers in which the tree's answers are long (see
+ * dense_gap). Each block but a lone first one holds at least DENSE_B / 2 members (a full block splits in halves), so
+ * 2 n / DENSE_B + 1 blocks always suffice: 48 bytes a buffer at most, plus 16 a block for the block order.
+ */
+#define DENSE_B 128u
+#define DENSE_MAX 65536u
+
+typedef struct {
+    uint64_t off[DENSE_B], end[DENSE_B]; /* bytes [off, end) */
+    uint32_t pos[DENSE_B], rank[DENSE_B]; /* the member's position and end rank (the tree's, placed) */
+} dense_block;
+
+typedef struct {
+    dense_block *block; /* by physical index, allocated in the order they are split off */
+    uint32_t *count;    /* per physical block: its members */
+    uint32_t *order;    /* per logical block (offset order): its physical index */
+    uint64_t *first;    /* per logical block: its lowest offset (block 0: 0, whatever it holds) */
+    size_t blocks;      /* logical blocks in use */
+} dense;
+
+static size_t dense_blocks(size_t n) { return 2u * (n / DENSE_B) + 1u; }
+
+static void dense_layout(aplan__scratch *s, size_t n, bool lowest, dense *d) {
+    const bool on = lowest && n >= SPAN_MIN && n <= DENSE_MAX;
+    const size_t k = on ? dense_blocks(n) : 0;
+    d->block = on ? aplan__scratch_take(s, k, sizeof(dense_block), sizeof(uint64_t)) : NULL;
+    d->first = on ? aplan__scratch_take(s, k, sizeof(uint64_t), sizeof(uint64_t)) : NULL;
+    d->count = on ? aplan__scratch_take(s, k, sizeof(uint32_t), sizeof(uint32_t)) : NULL;
+    d->order = on ? aplan__scratch_take(s, k, sizeof(uint32_t), sizeof(uint32_t)) : NULL;
+    d->blocks = 0;
+}
+
+/* lowest: the lowest rule outside banked placement, the only user of the dense list. */
+static void layout(aplan__scratch *s, size_t n, bool wide, bool lowest, uint32_t **w, uint32_t **maxima,
+                   size_t *level_start, unsigned *levels, uint64_t **extra, span **spans, dense *d) {
     (void)aplan__take_u32_arrays(s, n, w, ARRAYS);
     *maxima = aplan__scratch_take(s, aplan__greedy_levels(n, level_start, levels), sizeof(uint32_t),
                                   sizeof(uint32_t));
     *extra = wide ? aplan__scratch_take(s, n, sizeof(uint64_t), sizeof(uint64_t)) : NULL;
     for (unsigned k = 0; k < SPANS; k++)
         spans[k] = n >= SPAN_MIN ? aplan__scratch_take(s, n, sizeof(span), sizeof(uint64_t)) : NULL;
+    dense_layout(s, n, lowest, d);
 }
 
 /* Banked placement's part: the conflicts of one region (n entries), and per region its highest end and the bytes
@@ -249,8 +295,10 @@ static aplan_status scratch_size(const aplan__greedy_rule *rule, const aplan_pro
     unsigned levels;
     uint64_t *extra;
     span *spans[SPANS];
+    dense d;
     aplan__scratch_init(&s, NULL, SIZE_MAX);
-    layout(&s, p->count, rule->wide, w, &maxima, level_start, &levels, &extra, spans);
+    layout(&s, p->count, rule->wide, rule->gap == APLAN__GAP_LOWEST && regions == 0, w, &maxima, level_start, &levels,
+           &extra, spans, &d);
     bank_space b;
     if (regions > 0) bank_layout(&s, p->count, regions, &b);
     if (s.failed) return APLAN_E_SIZE_OVERFLOW;
@@ -622,6 +670,109 @@ static bool walk_result(const walk *w, uint64_t *out) {
 }
 
 /*
+ * The dense path. Where a buffer conflicts with a large share of the others (iopddl-like training traces, generated
+ * dense shapes), the tree hands over thousands of neighbours per buffer and most of them lie below the gap anyway: it
+ * is then cheaper to walk every placed member in offset order, as TFLM's planner does, but over the dense list, whose
+ * blocks lie in memory in that order, testing each member's conflict from its position and rank (as find_conflicts
+ * does) without a branch. The walk stops at the first member, conflicting or not, at or above the candidate's end:
+ * every later conflicting one then lies above it too. Chosen per problem (plan): from SPAN_MIN to DENSE_MAX buffers,
+ * with conflicting pairs at least 1 / DENSE_SHARE of all m^2 / 2 pairs among its m members, by the lowest rule,
+ * outside banked placement, and with every end the walk can meet below 2^63 (so the sums below need no checks).
+ */
+#define DENSE_SHARE 12u /* dense when 2 P >= m^2 / DENSE_SHARE for P conflicting pairs among m members */
+
+/* Inserts [off, end) of the member at position pos (end rank rank) into the dense list after the members at the same
+ * offset. It goes into the last block whose first offset is at or below off, never before that block's first member,
+ * so a block's first offset, once set at its split, stays its first member's. O(log(blocks) + DENSE_B + blocks): a
+ * bisection over the blocks' first offsets and one within the block, then moves within the block, and on a split
+ * within the block order. */
+static void dense_insert(dense *d, uint64_t off, uint64_t end, uint32_t pos, uint32_t rank) {
+    if (d->blocks == 0) {
+        d->order[0] = 0;
+        d->count[0] = 0;
+        d->first[0] = 0;
+        d->blocks = 1;
+    }
+    size_t lo = 0, hi = d->blocks; /* the last logical block whose first offset is at or below off (block 0's is 0) */
+    while (hi - lo > 1u) {
+        const size_t mid = lo + (hi - lo) / 2u;
+        if (d->first[mid] <= off) lo = mid; else hi = mid;
+    }
+    dense_block *b = &d->block[d->order[lo]];
+    uint32_t *count = &d->count[d->order[lo]];
+    size_t at = 0, top = *count; /* the first slot whose offset is above off */
+    while (at < top) {
+        const size_t mid = at + (top - at) / 2u;
+        if (b->off[mid] <= off) at = mid + 1u; else top = mid;
+    }
+    if (*count == DENSE_B) { /* full: the upper half moves to a new block after it */
+        const size_t fresh = d->blocks, half = DENSE_B / 2u;
+        dense_block *c = &d->block[fresh];
+        APLAN_MEMCPY(c->off, b->off + half, half * sizeof b->off[0]);
+        APLAN_MEMCPY(c->end, b->end + half, half * sizeof b->end[0]);
+        APLAN_MEMCPY(c->pos, b->pos + half, half * sizeof b->pos[0]);
+        APLAN_MEMCPY(c->rank, b->rank + half, half * sizeof b->rank[0]);
+        d->count[fresh] = (uint32_t)half;
+        *count = (uint32_t)half;
+        APLAN_MEMMOVE(d->order + lo + 2u, d->order + lo + 1u, (d->blocks - lo - 1u) * sizeof d->order[0]);
+        APLAN_MEMMOVE(d->first + lo + 2u, d->first + lo + 1u, (d->blocks - lo - 1u) * sizeof d->first[0]);
+        d->order[lo + 1u] = (uint32_t)fresh;
+        d->first[lo + 1u] = c->off[0];
+        d->blocks++;
+        if (at > half) {
+            lo++;
+            b = c;
+            count = &d->count[fresh];
+            at -= half;
+        }
+    }
+    const size_t moved = *count - at;
+    APLAN_MEMMOVE(b->off + at + 1u, b->off + at, moved * sizeof b->off[0]);
+    APLAN_MEMMOVE(b->end + at + 1u, b->end + at, moved * sizeof b->end[0]);
+    APLAN_MEMMOVE(b->pos + at + 1u, b->pos + at, moved * sizeof b->pos[0]);
+    APLAN_MEMMOVE(b->rank + at + 1u, b->rank + at, moved * sizeof b->rank[0]);
+    b->off[at] = off;
+    b->end[at] = end;
+    b->pos[at] = pos;
+    b->rank[at] = rank;
+    (*count)++;
+}
+
+/* The lowest gap for a member that conflicts with the placed members at positions below before whose rank passes
+ * live_from (find_conflicts' test), of size bytes, with am = alignment - 1, or 0 where every end is aligned already
+ * (plan: ends_aligned). O(members below the gap), four at a time: the highest conflicting end over each four is a
+ * short chain, and whether any of the four starts at or above the candidate's end is tested from their prefix maxima
+ * without waiting for the chain. */
+static inline uint64_t dense_gap(const dense *d, uint32_t before, uint32_t live_from, uint64_t size, uint64_t am) {
+#define DENSE_END(q) (b->end[q] & (0u - (uint64_t)((b->pos[q] < before) & (b->rank[q] > live_from))))
+#define DENSE_LIMIT(r) ((((r) + am) & ~am) + size)
+    uint64_t reach = 0; /* the highest end of a conflicting member so far */
+    for (size_t l = 0; l < d->blocks; l++) {
+        const dense_block *b = &d->block[d->order[l]];
+        const size_t count = d->count[d->order[l]];
+        size_t j = 0;
+        for (; j + 4u <= count; j += 4u) {
+            const uint64_t e0 = DENSE_END(j), e1 = DENSE_END(j + 1u), e2 = DENSE_END(j + 2u), e3 = DENSE_END(j + 3u);
+            const uint64_t p1 = e0 > e1 ? e0 : e1, p2 = p1 > e2 ? p1 : e2, p3 = p2 > e3 ? p2 : e3;
+            const uint64_t r1 = reach > e0 ? reach : e0, r2 = reach > p1 ? reach : p1, r3 = reach > p2 ? reach : p2;
+            if ((b->off[j] >= DENSE_LIMIT(reach)) | (b->off[j + 1u] >= DENSE_LIMIT(r1)) |
+                (b->off[j + 2u] >= DENSE_LIMIT(r2)) | (b->off[j + 3u] >= DENSE_LIMIT(r3))) {
+                break; /* the tail loop finds which */
+            }
+            reach = reach > p3 ? reach : p3;
+        }
+        for (; j < count; j++) {
+            if (b->off[j] >= DENSE_LIMIT(reach)) return (reach + am) & ~am;
+            const uint64_t e = DENSE_END(j);
+            if (e > reach) reach = e;
+        }
+    }
+    return (reach + am) & ~am;
+#undef DENSE_END
+#undef DENSE_LIMIT
+}
+
+/*
  * Where banked placement puts buffer x (the member at position at, of size and alignment align): the first region
  * it may use whose gap ends within the capacity, else the last whose gap fits 64 bits. hits: x's conflicting placed
  * members' positions once asked (*asked), in w[HITS]. Returns APLAN_E_SIZE_OVERFLOW when no region can hold it within
@@ -700,10 +851,12 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     uint32_t *w[ARRAYS];
     uint64_t *extra;
     span *spans[SPANS];
+    dense dn;
     conflicts tree = {.p = p};
     bank_space b = {NULL, NULL, NULL};
     aplan__scratch_init(&s, scratch, scratch_size);
-    layout(&s, p->count, rule->wide, w, &tree.maxima, tree.start, &tree.levels, &extra, spans);
+    layout(&s, p->count, rule->wide, rule->gap == APLAN__GAP_LOWEST && bank == NULL, w, &tree.maxima, tree.start,
+           &tree.levels, &extra, spans, &dn);
     if (bank != NULL) bank_layout(&s, p->count, bank->regions->count, &b);
     if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
     size_t online, m = 0;
@@ -781,13 +934,39 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
      * size no gap can hold it and it goes on top (under either rule), found without asking the tree. */
     const bool all_live = !fixed && latest_start < earliest_end;
     const bool smallest = rule->gap == APLAN__GAP_SMALLEST;
+    /* The dense path (dense_gap): 2 P = 2 (sum of ranks) - m^2 - m, as each member overlaps rank(x) members that start
+     * before it ends less those that end before it starts, and the latter sum to m^2 - (sum of ranks). reach bounds
+     * every end the rule can give, so below 2^63 nothing in dense_gap overflows; ends_aligned: every size and fixed
+     * offset is a multiple of the largest alignment, so every end is aligned for every buffer. */
+    bool use_dense = bank == NULL && dn.block != NULL; /* bank == NULL: folds away in the banked copy */
+    bool ends_aligned = true;
+    if (use_dense) {
+        uint64_t ranks = 0, reach = top, widest = 1;
+        for (size_t k = 0; k < m; k++) ranks += w[RANK][k] & ~UNPLACED;
+        use_dense = 2u * ranks * DENSE_SHARE >= ((uint64_t)m * m + m) * DENSE_SHARE + (uint64_t)m * m;
+        for (size_t k = 0; k < m && use_dense; k++) {
+            const uint32_t i = w[TREE_ORDER][k];
+            const uint64_t a = aplan__alignment(p, i);
+            if (a > widest) widest = a;
+            if (offsets[i] == APLAN_NO_OFFSET)
+                use_dense = aplan__add(reach, aplan__size(p, i), &reach) && aplan__add(reach, a - 1u, &reach);
+        }
+        use_dense = use_dense && reach < (UINT64_C(1) << 63);
+        for (size_t k = 0; k < m && use_dense; k++) {
+            const uint32_t i = w[TREE_ORDER][k];
+            ends_aligned = ends_aligned && aplan__size(p, i) % widest == 0 &&
+                           (offsets[i] == APLAN_NO_OFFSET || offsets[i] % widest == 0);
+            if (offsets[i] != APLAN_NO_OFFSET)
+                dense_insert(&dn, offsets[i], offsets[i] + aplan__size(p, i), (uint32_t)k, w[RANK][k] & ~UNPLACED);
+        }
+    }
     uint64_t placed_sum = 0;
     size_t next_check = ctx != NULL ? check_every(ctx->options) : 0;
     bool stopped = false;
     for (size_t k = 0; k < online; k++) {
         /* The placing order jumps about the problem: ask for the next buffers' entries a few placements ahead, in
          * two stages (a position's entries, then its buffer's), so that large problems do not wait on each miss. */
-        if (k + AHEAD < online) {
+        if (k + AHEAD < online && !use_dense) {
             const size_t ahead = w[ORDER][k + AHEAD];
             APLAN_PREFETCH(&w[TREE_ORDER][ahead]);
             APLAN_PREFETCH(&w[RANK][ahead]);
@@ -796,7 +975,7 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
                 APLAN_PREFETCH(&tree.maxima[tree.start[l] + e]);
             }
         }
-        if (k + AHEAD / 2u < online) {
+        if (k + AHEAD / 2u < online && !use_dense) {
             const size_t ahead = w[ORDER][k + AHEAD / 2u];
             const uint32_t y = w[TREE_ORDER][ahead];
             APLAN_PREFETCH(&p->buffers[y]);
@@ -832,6 +1011,9 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
             if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
                 st = APLAN_E_SIZE_OVERFLOW;
             }
+        } else if (use_dense) {
+            offsets[x] = dense_gap(&dn, tree.rank[at] & ~UNPLACED, (uint32_t)first_of_start(&tree, at), size,
+                                   ends_aligned ? 0 : align - 1u);
         } else if ((hits = find_conflicts(&tree, at, spans[NEAR], w[HITS])) == 0) {
             offsets[x] = 0;
         } else {
@@ -849,7 +1031,8 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
             aplan__report_value(report, st, x, 0, size);
             return st;
         }
-        place(&tree, at, offsets[x], offsets[x] + size);
+        if (use_dense) dense_insert(&dn, offsets[x], offsets[x] + size, (uint32_t)at, tree.rank[at] & ~UNPLACED);
+        else place(&tree, at, offsets[x], offsets[x] + size);
         if (offsets[x] + size > top) top = offsets[x] + size;
         placed_sum += size; /* all_live: disjoint, so at most top */
     }
@@ -869,6 +1052,8 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
 
 aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
                               void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    if (bank == NULL) return APLAN_E_INVALID_ARG; /* never (region_banked passes its own); lets the copy drop the
+                                                   * single-region paths */
     return plan(rule, p, bank, NULL, scratch, scratch_size, offsets, report);
 }
 #endif

@@ -22,7 +22,8 @@
  * queries, 16 log16 n entries each), never proportional to how many buffers are live at each step.
  * Complexity: O(n log n + P log n) for P conflicting pairs (the placement: the greedy engine, greedy.c). Worst shape:
  * that of greedy_by_size, many buffers live together but not all at one step.
- * Scratch: about 28.3 bytes per buffer, 76.3 from 8,192 buffers: the engine's 20.3 (68.3) plus 8 for the breadths.
+ * Scratch: about 28.3 bytes per buffer, 124.9 from 8,192 buffers, 76.3 above 65,536: the engine's 20.3 (116.9;
+ * 68.3 above 65,536) plus 8 for the breadths.
  * Compact builds: 16 bytes per buffer (order, list links, a breadth per buffer) and O(n^2) time.
  * Guarantee: a valid plan; deterministic. No approximation ratio.
  */

@@ -17,7 +17,7 @@
  * the members sorted by end step) less itself. O(n) after the engine's sorts, then one radix sort of the order.
  * Complexity: O(n + P log n) for P conflicting pairs (the placement: the greedy engine, greedy.c). Worst shape: that
  * of greedy_by_size, many buffers live together but not all at one step.
- * Scratch: about 20.3 bytes per buffer, 68.3 from 8,192 buffers (the engine's; the counts use its spare arrays).
+ * Scratch: about 20.3 bytes per buffer, 116.9 from 8,192 buffers, 68.3 above 65,536 (the engine's; the counts use its spare arrays).
  * Compact builds: 8 bytes per buffer and O(n^2) time (every pair counted).
  * Guarantee: a valid plan; deterministic. No approximation ratio.
  */

@@ -16,7 +16,8 @@
  * the gap are found). Complexity: O(n + P log n) for P conflicting pairs, O(n) when all buffers are live at once,
  * where TFLM's planner takes O(n^2) whatever the lifetimes. Worst shape: many buffers live together but not all at
  * one step (dense training traces: iopddl_S_1 has 4.3e7 conflicting pairs for 28,526 buffers).
- * Scratch: about 20.3 bytes per buffer, 68.3 from 8,192 buffers (the engine's spans: greedy.c); 8 in compact builds,
+ * Scratch: about 20.3 bytes per buffer, 116.9 from 8,192 buffers, 68.3 above 65,536 (the engine's spans and dense list:
+ * greedy.c); 8 in compact builds,
  * which walk one list in O(n^2) as TFLM does.
  * Guarantee: a valid plan; deterministic. No approximation ratio: it can miss the bound by a third on hard packings.
  */

@@ -8,7 +8,7 @@
  * region it gives greedy_by_size's offsets. It looks at one buffer at a time: a large buffer placed early takes the
  * fast region whether or not it is used much, which is what select improves on.
  * Complexity: greedy_by_size's, O(n + P log n) for P conflicting pairs, plus O(k) per region tried for a buffer with
- * k conflicting placed buffers. Scratch: greedy_by_size's 20.3 bytes per buffer (68.3 from 8,192) plus 4, and 16 per
+ * k conflicting placed buffers. Scratch: best_fit's 20.3 bytes per buffer (68.3 from 8,192) plus 4, and 16 per
  * region (compact builds: 8 per buffer, O(n^2) time). Deterministic.
  */
 #include "aplan/regions.h"
