@@ -954,8 +954,8 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         use_dense = use_dense && reach < (UINT64_C(1) << 63);
         for (size_t k = 0; k < m && use_dense; k++) {
             const uint32_t i = w[TREE_ORDER][k];
-            ends_aligned = ends_aligned && aplan__size(p, i) % widest == 0 &&
-                           (offsets[i] == APLAN_NO_OFFSET || offsets[i] % widest == 0);
+            ends_aligned = ends_aligned && (aplan__size(p, i) & (widest - 1u)) == 0 && /* a power of two */
+                           (offsets[i] == APLAN_NO_OFFSET || (offsets[i] & (widest - 1u)) == 0);
             if (offsets[i] != APLAN_NO_OFFSET)
                 dense_insert(&dn, offsets[i], offsets[i] + aplan__size(p, i), (uint32_t)k, w[RANK][k] & ~UNPLACED);
         }
