@@ -222,8 +222,11 @@ typedef struct cli_region_session {
 typedef struct cli_tflm_figures {
     bool known;                 /* computed */
     uint32_t planner;           /* aplan_tflm_planner of that way */
-    uint64_t tensors;           /* the highest end of a tensor in the section: "planned tensors"; the rest of the
-                                   section (info.planned) is what the kernels' scratch adds */
+    uint64_t tensors;           /* "planned tensors": the section that way's planner gives the tensors alone,
+                                   without the kernels' scratch (tflm.c, tensors_alone); info.planned - tensors is
+                                   what the scratch adds (negative, rarely, when the planner packs the tensors
+                                   tighter with the scratch among them) */
+    bool tensors_known;         /* tensors could be planned (else only the section is told) */
     aplan_tflm_arena_info info;
     aplan_status status;        /* why not known: APLAN_OK when known or never asked for */
     char why[256];              /* the same in words ("" when status is APLAN_OK) */
@@ -557,8 +560,21 @@ aplan_status cli_embed(const cli_input *in, const uint64_t *offsets, void *out, 
 void cli_compute_tflm_figures(cli_session *s, const cli_run *plan);
 /* The known figures of s with the smallest arena (own, embedded, adapter: the first on ties); NULL when none. */
 const cli_tflm_figures *cli_tflm_smallest(const cli_session *s);
+/* The setup the verdict, the exit code and the advice all judge, so that the arena a user is told to set is the one
+ * that setup needs: TFLM's own planner (TFLM as it comes) when it fits the whole capacity or none was given; else the
+ * way that fits with the smallest arena (embedded before the adapter on a tie; the adapter only for a plan it makes,
+ * not a search's); when nothing fits, TFLM's own planner again. NULL when no figures are known. */
+const cli_tflm_figures *cli_tflm_setup(const cli_session *s);
 /* "TFLM's own planner", "this plan embedded" or "the adapter": which of s's figures f is. */
 const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f);
+/* JSON's key for f, one of s's three: "own_planner", "embedded", "adapter". */
+const char *cli_tflm_setup_key(const cli_session *s, const cli_tflm_figures *f);
+/* What the kernels' scratch adds to f's planned tensors, as a magnitude into *bytes: true when it adds, false when the
+ * section is that much smaller than the tensors' own plan (the planner packed them tighter among the scratch). */
+bool cli_tflm_scratch_adds(const cli_tflm_figures *f, uint64_t *bytes);
+/* "planned tensors P + kernels' scratch S + persistent T" of f (or "planned section N (tensors and kernels'
+ * scratch)" when the tensors' own plan is not known), to out: the parts of arena_used_bytes(). */
+void cli_write_tflm_parts(FILE *out, const cli_tflm_figures *f);
 /* The report's "TFLM arena" lines: each known way's whole arena, its parts and the smallest arena; for a model whose
  * arena with TFLM's own planner cannot be computed, one line saying why. */
 void cli_write_tflm_lines(FILE *out, const cli_session *s);

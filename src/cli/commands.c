@@ -174,7 +174,7 @@ static int plan_input(const cli_options *o, cli_input *in) {
     if (rc == CLI_EXIT_OK) rc = emit(o, &s, &s.runs[s.best]);
     /* The planned section fits what the capacity leaves it; TFLM's whole arena, its working peak included, may
      * still not. */
-    const cli_tflm_figures *f = cli_tflm_smallest(&s);
+    const cli_tflm_figures *f = cli_tflm_setup(&s); /* the verdict's setup: one that fits when any does */
     if (rc == CLI_EXIT_OK && s.settings.whole_capacity != APLAN_UNLIMITED && f != NULL &&
         f->info.smallest > s.settings.whole_capacity) {
         cli_error("%s: TFLM's smallest arena (%s) is %llu byte%s, %llu more than the capacity %llu", in->name,

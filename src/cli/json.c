@@ -74,8 +74,8 @@ static void json_fit(FILE *out, const cli_session *s) {
     fprintf(out, ", \"bound_fits\": %s, \"proven_no_fit\": %s", s->bound <= st->capacity ? "true" : "false",
             proven ? "true" : "false");
     /* A model: the figures above are the planned section's, within what the capacity leaves it; TFLM's whole
-     * arena (its smallest, the best way) is judged against the capacity itself. */
-    const cli_tflm_figures *f = cli_tflm_smallest(s);
+     * arena (the smallest arena of the setup the verdict judges, cli_tflm_setup) against the capacity itself. */
+    const cli_tflm_figures *f = cli_tflm_setup(s);
     fputs(", \"whole_capacity\": ", out);
     json_u64_or_null(out, st->whole_capacity != APLAN_UNLIMITED, st->whole_capacity);
     fputs(", \"tflm_arena_bytes\": ", out);
@@ -83,6 +83,9 @@ static void json_fit(FILE *out, const cli_session *s) {
     fputs(", \"tflm_arena_fits\": ", out);
     if (st->whole_capacity == APLAN_UNLIMITED || f == NULL) fputs("null", out);
     else fputs(fits && f->info.smallest <= st->whole_capacity ? "true" : "false", out);
+    fputs(", \"tflm_setup\": ", out);
+    if (st->whole_capacity == APLAN_UNLIMITED || f == NULL) fputs("null", out);
+    else fprintf(out, "\"%s\"", cli_tflm_setup_key(s, f));
     fputs("},\n", out);
 }
 
@@ -122,24 +125,35 @@ static void json_tflm(FILE *out, const cli_session *s) {
     fputs(", \"arena_error\": ", out);
     if (s->tflm_own.known || s->tflm_own.status == APLAN_OK) fputs("null", out);
     else cli_json_string(out, s->tflm_own.why);
+    /* The setup the report tells a user to run (cli_tflm_setup): its key among the three below. */
+    const cli_tflm_figures *setup = cli_tflm_setup(s);
+    fputs(", \"setup\": ", out);
+    if (setup == NULL) fputs("null", out);
+    else fprintf(out, "\"%s\"", cli_tflm_setup_key(s, setup));
     const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter};
-    static const char *const keys[3] = {"own_planner", "embedded", "adapter"};
     for (size_t k = 0; k < 3u; k++) {
         const cli_tflm_figures *f = all[k];
         const aplan_tflm_arena_info *i = &f->info;
-        fprintf(out, ",\n    \"%s\": ", keys[k]);
+        fprintf(out, ",\n    \"%s\": ", cli_tflm_setup_key(s, f));
         if (!f->known) {
             fputs("null", out);
             continue;
         }
+        /* planned_tensors: that way's plan of the tensors alone; kernels_scratch: what the scratch adds to it
+         * (negative when the planner packed the tensors tighter among it); both null when not known. */
+        fprintf(out, "{\"used\": %llu, \"smallest\": %llu, \"planned\": %llu, \"planned_tensors\": ",
+                (unsigned long long)i->used, (unsigned long long)i->smallest, (unsigned long long)i->planned);
+        uint64_t adds = 0;
+        const bool adds_up = cli_tflm_scratch_adds(f, &adds);
+        json_u64_or_null(out, f->tensors_known, f->tensors);
+        fputs(", \"kernels_scratch\": ", out);
+        if (!f->tensors_known) fputs("null", out);
+        else fprintf(out, "%s%llu", adds_up || adds == 0 ? "" : "-", (unsigned long long)adds);
         fprintf(out,
-                "{\"used\": %llu, \"smallest\": %llu, \"planned\": %llu, \"planned_tensors\": %llu, "
-                "\"kernels_scratch\": %llu, \"persistent\": %llu, \"lower_bound_only\": %s,\n      \"parts\": "
+                ", \"persistent\": %llu, \"lower_bound_only\": %s,\n      \"parts\": "
                 "{\"tflm_objects\": %llu, \"eval_tensors\": %llu, \"nodes\": %llu, \"params\": %llu, \"op_data\": "
                 "%llu, \"variables\": %llu, \"scratch_handles\": %llu, \"io_tensors\": %llu}, \"scratch_requests\": "
                 "%lu, \"scratch_request_bytes\": %llu, \"unknown_operators\": %lu",
-                (unsigned long long)i->used, (unsigned long long)i->smallest, (unsigned long long)i->planned,
-                (unsigned long long)f->tensors, (unsigned long long)(i->planned - f->tensors),
                 (unsigned long long)i->persistent, i->unknown_ops > 0 ? "true" : "false",
                 (unsigned long long)i->tflm_objects, (unsigned long long)i->eval_tensors, (unsigned long long)i->nodes,
                 (unsigned long long)i->params, (unsigned long long)i->op_data, (unsigned long long)i->variables,

@@ -110,23 +110,36 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     if (st->capacity_from_target) snprintf(of, sizeof of, "%s's RAM", st->target);
     else snprintf(of, sizeof of, "the capacity");
     if (st->whole_capacity != APLAN_UNLIMITED) {
-        /* A model: the whole arena is judged; the section had what the capacity leaves after the persistent data. */
-        const cli_tflm_figures *f = cli_tflm_smallest(s);
+        /* A model: the whole arena is judged, for the setup the advice names (cli_tflm_setup); the section had what
+         * the capacity leaves after the persistent data. */
+        const cli_tflm_figures *f = cli_tflm_setup(s), *own = &s->tflm_own, *least = cli_tflm_smallest(s);
         uint64_t whole = st->whole_capacity;
         if (s->best != SIZE_MAX && f != NULL) {
             uint64_t need = f->info.smallest;
-            if (need <= whole)
+            const char *at_least = f->info.unknown_ops > 0 ? " (at least: see \"not modelled\")" : "";
+            if (need > whole) {
+                int n = snprintf(out, out_size, "does not fit: TFLM's smallest arena is %llu byte%s with %s, %llu more "
+                                                "than %s (%llu)",
+                                 (unsigned long long)need, cli_s(need), cli_tflm_way(s, f),
+                                 (unsigned long long)(need - whole), of, (unsigned long long)whole);
+                if (least != NULL && least != f && least->info.smallest < need && n > 0 && (size_t)n < out_size)
+                    snprintf(out + n, out_size - (size_t)n, "; %llu with %s, still %llu more",
+                             (unsigned long long)least->info.smallest, cli_tflm_way(s, least),
+                             (unsigned long long)(least->info.smallest - whole));
+            } else if (f == own || !own->known) {
                 snprintf(out, out_size, "fits: TFLM's arena needs %llu of %llu byte%s (%.1f%% of %s) with %s%s; %llu "
                                         "byte%s free",
                          (unsigned long long)need, (unsigned long long)whole, cli_s(whole),
-                         whole > 0 ? (double)need * 100.0 / (double)whole : 0.0, of, cli_tflm_way(s, f),
-                         f->info.unknown_ops > 0 ? " (at least: see \"not modelled\")" : "",
+                         whole > 0 ? (double)need * 100.0 / (double)whole : 0.0, of, cli_tflm_way(s, f), at_least,
                          (unsigned long long)(whole - need), cli_s(whole - need));
-            else
-                snprintf(out, out_size, "does not fit: TFLM's smallest arena is %llu byte%s with %s, %llu more than %s "
-                                        "(%llu)",
-                         (unsigned long long)need, cli_s(need), cli_tflm_way(s, f),
-                         (unsigned long long)(need - whole), of, (unsigned long long)whole);
+            } else { /* only another way fits: the verdict says which, and what TFLM's own planner would need */
+                snprintf(out, out_size, "fits only with %s: TFLM's arena needs %llu of %llu byte%s (%.1f%% of %s)%s; "
+                                        "%llu byte%s free; with its own planner it needs %llu, %llu more",
+                         cli_tflm_way(s, f), (unsigned long long)need, (unsigned long long)whole, cli_s(whole),
+                         whole > 0 ? (double)need * 100.0 / (double)whole : 0.0, of, at_least,
+                         (unsigned long long)(whole - need), cli_s(whole - need),
+                         (unsigned long long)own->info.smallest, (unsigned long long)(own->info.smallest - whole));
+            }
             return true;
         }
         if (st->capacity == 0) {
@@ -214,45 +227,11 @@ static void write_shell_word(FILE *out, const char *w) {
     fputc('\'', out);
 }
 
-/* A .tflite report ends with how to use the chosen plan in TFLM: TFLM's own planner reproduces only its own
- * (greedy_by_size_tflm) plans, so any other plan goes in as the model's offline plan (`aplan embed`) or is made at run
- * time by the adapter. That advice is given only where it gains: when TFLM's planner needs more than this plan (or
- * what it needs is not known); when it needs as much or less, there is nothing to change. The embed command line
- * names the strategy, so it writes this very plan. */
-static void write_tflm_use(FILE *out, const cli_session *s) {
+/* The command that writes run's plan into the model as its offline plan, under a line saying so; or why embed would
+ * refuse it (the size query makes every check the write makes). */
+static void write_embed_command(FILE *out, const cli_session *s, const cli_run *b) {
     const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE || s->best == SIZE_MAX) return;
-    const cli_run *b = &s->runs[s->best];
     const char *name = b->strategy->name;
-    uint64_t arena = b->result.arena_size;
-    if (strcmp(name, "offline") == 0) {
-        fputs("in TFLM: this is the model's own offline plan (OfflineMemoryAllocation), which TFLM follows as it "
-              "loads the model\n",
-              out);
-        return;
-    }
-    if (strcmp(name, "greedy_by_size_tflm") == 0) {
-        fputs("in TFLM: this is the plan of TFLM's own planner (GreedyMemoryPlanner): nothing to change\n", out);
-        return;
-    }
-    if (s->tflm_arena != 0 && s->tflm_arena <= arena) {
-        if (s->tflm_arena == arena)
-            fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same %llu "
-                         "byte%s: nothing to change\n",
-                    (unsigned long long)arena, cli_s(arena));
-        else
-            fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu byte%s, "
-                         "less than this plan's %llu: nothing to change\n",
-                    (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena), (unsigned long long)arena);
-        return;
-    }
-    if (s->tflm_arena != 0) {
-        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs %llu byte%s. To use "
-                     "this plan's %llu,\n",
-                (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena), (unsigned long long)arena);
-    } else {
-        fputs("in TFLM: to use this plan,\n", out);
-    }
     /* OUT: the input's base name with _planned, in the current directory. */
     const char *slash = strrchr(in->name, '/');
     const char *base = slash != NULL ? slash + 1 : in->name;
@@ -261,18 +240,18 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
     char planned[256];
     if (strcmp(in->name, "-") == 0 || stem == 0) snprintf(planned, sizeof planned, "planned.tflite");
     else snprintf(planned, sizeof planned, "%.*s_planned.tflite", (int)(stem < 200u ? stem : 200u), base);
-    /* Advise embed only where it would write: the size query makes every check the write makes. */
     aplan_format_error e;
     size_t need = 0;
     if (cli_embed(in, b->offsets, NULL, 0, &need, NULL, &e) != APLAN_OK) {
         fprintf(out, "  it cannot go into the model as its offline plan (aplan embed would refuse it: %s)\n",
                 e.message);
-    } else if (!b->searched) {
+        return;
+    }
+    if (!b->searched) {
         fprintf(out, "  write it into the model as its offline plan:\n    aplan embed -s %s ", name);
     } else {
         /* A search's plan depends on its budget: the command gives this plan again when the search ends the same
-         * way (complete, or at its first fit), which a budget that ran out does not promise. At run time a search
-         * has no place: the adapter line is left out. */
+         * way (complete, or at its first fit), which a budget that ran out does not promise. */
         fprintf(out, "  write it into the model as its offline plan (%s):\n    aplan embed -s %s",
                 b->out_of_time ? "the search ran out of time: this command may find another plan"
                                : "the search finished, so this command repeats it",
@@ -289,16 +268,110 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
                                                                                       : s->settings.capacity));
         fputc(' ', out);
     }
-    if (need != 0) {
-        write_shell_word(out, in->name);
-        fputs(" -o ", out);
-        write_shell_word(out, planned);
-        fputc('\n', out);
-    }
-    if (b->searched) return;
-    fprintf(out, "  or plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, "
+    write_shell_word(out, in->name);
+    fputs(" -o ", out);
+    write_shell_word(out, planned);
+    fputc('\n', out);
+}
+
+/* The adapter line: run's strategy planning at run time (a search's plan has no such line: see cli_tflm_setup). */
+static void write_adapter_command(FILE *out, const cli_run *b) {
+    fprintf(out, "  plan at run time, kernels' scratch buffers included, with the adapter (integrations/tflm/, "
                  "docs/tflm.md):\n    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_%s());\n",
-            name);
+            b->strategy->name);
+}
+
+/* Without TFLM's whole arena (a build without greedy_by_size_tflm, or a model whose arena cannot be computed): the
+ * advice compares planned sections only, and says so. */
+static void write_tflm_use_sections(FILE *out, const cli_session *s, const cli_run *b) {
+    const uint64_t arena = b->result.arena_size;
+    if (s->tflm_arena != 0 && s->tflm_arena <= arena) {
+        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) plans a section of %llu "
+                     "byte%s, %s this plan's: nothing to change\n",
+                (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena),
+                s->tflm_arena == arena ? "the same as" : "less than");
+        return;
+    }
+    if (s->tflm_arena != 0)
+        fprintf(out, "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) plans a section of %llu "
+                     "byte%s. To use this plan's %llu,\n",
+                (unsigned long long)s->tflm_arena, cli_s(s->tflm_arena), (unsigned long long)arena);
+    else
+        fputs("in TFLM: to use this plan,\n", out);
+    write_embed_command(out, s, b);
+    if (!b->searched) {
+        fputs("  or\n", out);
+        write_adapter_command(out, b);
+    }
+}
+
+/*
+ * A .tflite report ends with how to run the model in TFLM, for the setup the verdict judged (cli_tflm_setup), with
+ * the arena to set for it: its smallest arena, arena_used_bytes() beside it. TFLM's own planner (TFLM as it comes)
+ * unless only another way fits the capacity; then that way's command (`aplan embed`, which writes this plan into the
+ * model, or the adapter, which makes it at run time). With TFLM's own planner, another way is offered only where it
+ * needs a smaller arena, and "nothing to change" only where none does. The embed command line names the strategy, so
+ * it writes this very plan.
+ */
+static void write_tflm_use(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE || s->best == SIZE_MAX) return;
+    const cli_run *b = &s->runs[s->best];
+    const char *name = b->strategy->name;
+    if (strcmp(name, "offline") == 0) {
+        fputs("in TFLM: this is the model's own offline plan (OfflineMemoryAllocation), which TFLM follows as it "
+              "loads the model\n",
+              out);
+        return;
+    }
+    const cli_tflm_figures *setup = cli_tflm_setup(s), *own = &s->tflm_own;
+    if (setup == NULL || !own->known) {
+        write_tflm_use_sections(out, s, b);
+        return;
+    }
+    const char *at_least = setup->info.unknown_ops > 0 ? "at least " : "";
+    if (setup != own) { /* only this plan fits the capacity: how to run it, and the arena it needs */
+        fprintf(out, "in TFLM: its own planner needs %llu bytes, more than the capacity; with %s set the arena to %s%llu bytes "
+                     "(arena_used_bytes() then reports %llu):\n",
+                (unsigned long long)own->info.smallest, cli_tflm_way(s, setup), at_least,
+                (unsigned long long)setup->info.smallest, (unsigned long long)setup->info.used);
+        if (setup == &s->tflm_embed) write_embed_command(out, s, b);
+        else write_adapter_command(out, b);
+        return;
+    }
+    /* Nothing fits the capacity (the verdict said so): the figure is what the arena must be, not one to set. */
+    const bool over = s->settings.whole_capacity != APLAN_UNLIMITED && own->info.smallest > s->settings.whole_capacity;
+    fprintf(out, "in TFLM: with its own planner (GreedyMemoryPlanner) %s %s%llu bytes (arena_used_bytes() then reports "
+                 "%llu)%s",
+            over ? "the arena must be" : "set the arena to", at_least, (unsigned long long)own->info.smallest,
+            (unsigned long long)own->info.used, over ? ", more than the capacity" : "");
+    const char *nothing = over ? "" : ": nothing to change";
+    if (strcmp(name, "greedy_by_size_tflm") == 0) {
+        fprintf(out, "; this is its own plan%s\n", nothing);
+        return;
+    }
+    /* Another way is worth a command only where it needs a smaller arena than TFLM as it comes. */
+    const cli_tflm_figures *embed = &s->tflm_embed, *adapter = b->searched ? NULL : &s->tflm_adapter;
+    const bool embed_less = embed->known && embed->info.smallest < own->info.smallest;
+    const bool adapter_less = adapter != NULL && adapter->known && adapter->info.smallest < own->info.smallest;
+    if (!embed_less && !adapter_less) {
+        fprintf(out, "; this plan needs no less%s\n", nothing);
+        return;
+    }
+    fputs(". This plan needs less:\n", out);
+    if (embed_less) {
+        fprintf(out, "  embedded, %llu bytes (%llu less; arena_used_bytes() %llu)\n",
+                (unsigned long long)embed->info.smallest, (unsigned long long)(own->info.smallest - embed->info.smallest),
+                (unsigned long long)embed->info.used);
+        write_embed_command(out, s, b);
+    }
+    if (adapter_less) {
+        fprintf(out, "  %swith the adapter, %llu bytes (%llu less; arena_used_bytes() %llu)\n", embed_less ? "or " : "",
+                (unsigned long long)adapter->info.smallest,
+                (unsigned long long)(own->info.smallest - adapter->info.smallest),
+                (unsigned long long)adapter->info.used);
+        write_adapter_command(out, b);
+    }
 }
 
 int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {

@@ -179,20 +179,38 @@ uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets
     return section;
 }
 
-/* The highest end of a tensor (not a scratch buffer) in a plan: what the tensors alone take of the section. */
-static uint64_t tensors_end(const cli_session *s, const uint64_t *offsets) {
-    uint64_t end = 0;
-    for (size_t i = 0; i < s->input->tensor_count; i++) {
-        const uint64_t size = aplan_buffer_size(&s->problem, i); /* as planned: rounded up when the problem says */
-        if (size > 0 && offsets[i] <= UINT64_MAX - size && offsets[i] + size > end) end = offsets[i] + size;
+/* What the tensors alone take when `strategy` plans them, without the kernels' scratch and without a capacity: the
+ * "planned tensors" of a breakdown, to which the scratch adds the rest of the section (docs/tflm.md). NULL stands for
+ * a search's plan, whose budget cannot be replayed: the smallest of the auto set's plans, what the adapter's default
+ * makes of them. A failure (out of memory, a strategy that refuses the tensors) leaves that candidate out; 0 with
+ * *known false when none planned. O(the strategies' cost on the tensors). */
+static uint64_t tensors_alone(const cli_session *s, const aplan_strategy *strategy, bool *known) {
+    const cli_input *in = s->input;
+    aplan_problem p = s->problem;
+    p.count = in->tensor_count;
+    p.capacity = APLAN_UNLIMITED;
+    uint64_t *offsets = malloc((p.count + 1u) * sizeof *offsets), best = UINT64_MAX;
+    const size_t n = strategy != NULL ? 1u : aplan_strategy_auto_count();
+    for (size_t k = 0; k < n && offsets != NULL; k++) {
+        const aplan_strategy *st = strategy != NULL ? strategy : aplan_strategy_auto_at(k);
+        size_t bytes = 0;
+        void *scratch = NULL;
+        aplan_result r;
+        if (aplan_plan_scratch_size(st, &p, &bytes) == APLAN_OK && (scratch = malloc(bytes + 1u)) != NULL &&
+            aplan_plan(st, &p, scratch, bytes, offsets, &r) == APLAN_OK && r.arena_size < best)
+            best = r.arena_size;
+        free(scratch);
     }
-    return end;
+    free(offsets);
+    *known = best != UINT64_MAX;
+    return *known ? best : 0;
 }
 
-/* The whole arena of a section of `section` bytes whose tensors end at tensors with the planner where planner says;
- * costs (capacity entries, may be NULL) gets the operators'. false when it cannot be computed. */
-static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, uint32_t planner, cli_tflm_figures *f,
-                    aplan_tflm_op_cost *costs, size_t capacity) {
+/* The whole arena of a section of `section` bytes with the planner where planner says; tensors is what the tensors
+ * alone take with that way's planner (tensors_alone; tensors_known false: not known), costs (capacity entries, may
+ * be NULL) gets the operators'. false when it cannot be computed. */
+static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, bool tensors_known, uint32_t planner,
+                    cli_tflm_figures *f, aplan_tflm_op_cost *costs, size_t capacity) {
     const cli_input *in = s->input;
     memset(f, 0, sizeof *f);
     aplan_tflm_config c = in->tflm;
@@ -213,7 +231,8 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, ui
     free(scratch);
     f->known = st == APLAN_OK;
     f->planner = planner;
-    f->tensors = tensors < section ? tensors : section;
+    f->tensors = tensors;
+    f->tensors_known = tensors_known;
     f->status = st;
     if (st != APLAN_OK) snprintf(f->why, sizeof f->why, "%s", e.message[0] != '\0' ? e.message : aplan_status_str(st));
     return f->known;
@@ -236,9 +255,12 @@ void cli_compute_tflm_arena(cli_session *s) {
     cli_run_one(s, &run);
     if (run.planned) {
         s->tflm_arena = run.result.arena_size;
-        if (s->input->kind == CLI_INPUT_TFLITE && s->input->model != NULL)
-            (void)figures(s, run.result.arena_size, tensors_end(s, run.offsets), APLAN_TFLM_GREEDY_IN_ARENA,
-                          &s->tflm_own, NULL, 0);
+        if (s->input->kind == CLI_INPUT_TFLITE && s->input->model != NULL) {
+            bool known = false;
+            const uint64_t tensors = tensors_alone(s, tflm, &known);
+            (void)figures(s, run.result.arena_size, tensors, known, APLAN_TFLM_GREEDY_IN_ARENA, &s->tflm_own, NULL,
+                          0);
+        }
     } else {
         s->tflm_own.status = run.status;
         snprintf(s->tflm_own.why, sizeof s->tflm_own.why, "TFLM's own planner (greedy_by_size_tflm): %s", run.error);
@@ -252,12 +274,23 @@ void cli_compute_tflm_figures(cli_session *s, const cli_run *plan) {
     memset(&s->tflm_adapter, 0, sizeof s->tflm_adapter);
     s->tflm_embed_section = 0;
     if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || plan == NULL || !plan->planned) return;
-    s->tflm_embed_section = cli_tflm_embedded_section(s, plan->offsets);
+    /* A plan aplan embed would refuse (one TFLM cannot use, a model it cannot write) has no embedded figures: the
+     * reason is kept for the report instead. */
+    aplan_format_error e;
+    size_t need = 0;
+    if (cli_embed(in, plan->offsets, NULL, 0, &need, NULL, &e) != APLAN_OK) {
+        s->tflm_embed.status = APLAN_E_PLAN_REJECTED;
+        snprintf(s->tflm_embed.why, sizeof s->tflm_embed.why, "aplan embed would refuse it: %s", e.message);
+    } else {
+        s->tflm_embed_section = cli_tflm_embedded_section(s, plan->offsets);
+    }
+    /* The plan's strategy on the tensors alone, both ways: embedded, its tensors are where that strategy put them;
+     * through the adapter, that strategy plans them on the device. */
+    bool known = false;
+    const uint64_t tensors = tensors_alone(s, plan->searched ? NULL : plan->strategy, &known);
     if (s->tflm_embed_section != 0)
-        (void)figures(s, s->tflm_embed_section, tensors_end(s, plan->offsets), APLAN_TFLM_GREEDY_IN_ARENA,
-                      &s->tflm_embed, NULL, 0);
-    (void)figures(s, plan->result.arena_size, tensors_end(s, plan->offsets), APLAN_TFLM_OTHER_OUTSIDE,
-                  &s->tflm_adapter, NULL, 0);
+        (void)figures(s, s->tflm_embed_section, tensors, known, APLAN_TFLM_GREEDY_IN_ARENA, &s->tflm_embed, NULL, 0);
+    (void)figures(s, plan->result.arena_size, tensors, known, APLAN_TFLM_OTHER_OUTSIDE, &s->tflm_adapter, NULL, 0);
 }
 
 const cli_tflm_figures *cli_tflm_smallest(const cli_session *s) {
@@ -268,20 +301,58 @@ const cli_tflm_figures *cli_tflm_smallest(const cli_session *s) {
     return best;
 }
 
+const cli_tflm_figures *cli_tflm_setup(const cli_session *s) {
+    const uint64_t whole = s->settings.whole_capacity;
+    const cli_tflm_figures *own = &s->tflm_own;
+    if (own->known && (whole == APLAN_UNLIMITED || own->info.smallest <= whole)) return own;
+    /* The adapter plans on the device: a search's plan is not one it makes. */
+    const bool searched = s->best != SIZE_MAX && s->runs[s->best].searched;
+    const cli_tflm_figures *other[2] = {&s->tflm_embed, searched ? NULL : &s->tflm_adapter}, *best = NULL;
+    for (size_t k = 0; k < 2u; k++) {
+        const cli_tflm_figures *f = other[k];
+        if (f != NULL && f->known && (best == NULL || f->info.smallest < best->info.smallest)) best = f;
+    }
+    if (best != NULL && (whole == APLAN_UNLIMITED || best->info.smallest <= whole || !own->known)) return best;
+    return own->known ? own : NULL;
+}
+
+const char *cli_tflm_setup_key(const cli_session *s, const cli_tflm_figures *f) {
+    return f == &s->tflm_own ? "own_planner" : f == &s->tflm_embed ? "embedded" : "adapter";
+}
+
 const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f) {
     return f == &s->tflm_own ? "TFLM's own planner" : f == &s->tflm_embed ? "this plan embedded" : "the adapter";
 }
 
-/* "N bytes = planned tensors P + kernels' scratch S + persistent T" and the smallest arena, to out. */
-static void write_sum(FILE *out, const cli_tflm_figures *f) {
+bool cli_tflm_scratch_adds(const cli_tflm_figures *f, uint64_t *bytes) {
+    const uint64_t planned = f->info.planned;
+    *bytes = planned >= f->tensors ? planned - f->tensors : f->tensors - planned;
+    return planned >= f->tensors;
+}
+
+void cli_write_tflm_parts(FILE *out, const cli_tflm_figures *f) {
     const aplan_tflm_arena_info *i = &f->info;
-    uint64_t scratch = i->planned - f->tensors;
-    fprintf(out, "%llu bytes = planned tensors %llu + kernels' scratch %llu + persistent %llu",
-            (unsigned long long)i->used, (unsigned long long)f->tensors, (unsigned long long)scratch,
-            (unsigned long long)i->persistent);
+    uint64_t scratch = 0;
+    if (!f->tensors_known)
+        fprintf(out, "planned section %llu (tensors and kernels' scratch)", (unsigned long long)i->planned);
+    else if (cli_tflm_scratch_adds(f, &scratch))
+        fprintf(out, "planned tensors %llu + kernels' scratch %llu", (unsigned long long)f->tensors,
+                (unsigned long long)scratch);
+    else /* the planner packed the tensors tighter with the scratch among them */
+        fprintf(out, "planned tensors %llu - %llu (packed tighter among the kernels' scratch)",
+                (unsigned long long)f->tensors, (unsigned long long)scratch);
+    fprintf(out, " + persistent %llu", (unsigned long long)i->persistent);
     if (i->used != i->planned + i->persistent) /* never, as TFLM allocates (its temporaries are gone by then) */
         fprintf(out, " + temporary %llu", (unsigned long long)(i->used - i->planned - i->persistent));
-    fprintf(out, "; smallest arena %llu%s", (unsigned long long)i->smallest, i->unknown_ops > 0 ? " (at least)" : "");
+}
+
+/* "smallest arena N; arena_used_bytes() U = planned tensors P + kernels' scratch S + persistent T", to out: the
+ * figure to set first, then what TFLM reports once it runs. */
+static void write_sum(FILE *out, const cli_tflm_figures *f) {
+    const aplan_tflm_arena_info *i = &f->info;
+    fprintf(out, "smallest arena %llu%s; arena_used_bytes() %llu = ", (unsigned long long)i->smallest,
+            i->unknown_ops > 0 ? " (at least)" : "", (unsigned long long)i->used);
+    cli_write_tflm_parts(out, f);
 }
 
 void cli_write_tflm_lines(FILE *out, const cli_session *s) {
@@ -302,6 +373,10 @@ void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     if (s->tflm_embed.known) {
         fputs("  this plan, embedded:  ", out);
         write_sum(out, &s->tflm_embed);
+        fputc('\n', out);
+    } else if (s->tflm_embed.status != APLAN_OK) {
+        fputs("  this plan, embedded:  not possible: ", out);
+        (void)cli_write_shown(out, s->tflm_embed.why);
         fputc('\n', out);
     }
     if (s->tflm_adapter.known) {
@@ -331,7 +406,7 @@ uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity) {
     const cli_input *in = s->input;
     if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || capacity == APLAN_UNLIMITED) return capacity;
     cli_tflm_figures f;
-    if (!figures(s, 0, 0, APLAN_TFLM_GREEDY_IN_ARENA, &f, NULL, 0)) return capacity;
+    if (!figures(s, 0, 0, false, APLAN_TFLM_GREEDY_IN_ARENA, &f, NULL, 0)) return capacity;
     return f.info.persistent >= capacity ? 0 : capacity - f.info.persistent;
 }
 
@@ -355,8 +430,8 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
-    if (!figures(s, s->tflm_own.info.planned, s->tflm_own.tensors, APLAN_TFLM_GREEDY_IN_ARENA, &f, costs,
-                 model.operator_count)) {
+    if (!figures(s, s->tflm_own.info.planned, s->tflm_own.tensors, s->tflm_own.tensors_known,
+                 APLAN_TFLM_GREEDY_IN_ARENA, &f, costs, model.operator_count)) {
         free(costs);
         return cli_tflm_failure(s, &f);
     }
@@ -368,13 +443,21 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
     fprintf(out, "  smallest arena AllocateTensors() accepts%21s %12llu%s\n", "", (unsigned long long)i->smallest,
             i->unknown_ops > 0 ? " (at least)" : "");
     fprintf(out, "  planned section (GreedyMemoryPlanner)%24s %12llu\n", "", (unsigned long long)i->planned);
-    char what[96];
-    snprintf(what, sizeof what, "tensors (%zu)", in->tensor_count);
-    write_part(out, what, f.tensors);
-    snprintf(what, sizeof what, "what the kernels' scratch adds (%lu request%s, %llu byte%s)",
-             (unsigned long)i->scratch_requests, cli_s(i->scratch_requests), (unsigned long long)i->scratch_bytes,
-             cli_s(i->scratch_bytes));
-    write_part(out, what, i->planned - f.tensors);
+    char what[128];
+    uint64_t adds = 0;
+    const bool adds_up = cli_tflm_scratch_adds(&f, &adds);
+    if (f.tensors_known) {
+        snprintf(what, sizeof what, "tensors (%zu), planned alone", in->tensor_count);
+        write_part(out, what, f.tensors);
+        snprintf(what, sizeof what, "what the kernels' scratch %s (%lu request%s, %llu byte%s)",
+                 adds_up ? "adds" : "saves", (unsigned long)i->scratch_requests, cli_s(i->scratch_requests),
+                 (unsigned long long)i->scratch_bytes, cli_s(i->scratch_bytes));
+        write_part(out, what, adds);
+    } else {
+        snprintf(what, sizeof what, "tensors (%zu) and kernels' scratch (%lu request%s), not told apart",
+                 in->tensor_count, (unsigned long)i->scratch_requests, cli_s(i->scratch_requests));
+        write_part(out, what, i->planned);
+    }
     fprintf(out, "  persistent%51s %12llu\n", "", (unsigned long long)i->persistent);
     write_part(out, "TFLM's objects (allocators, planner, subgraph records)", i->tflm_objects);
     write_part(out, "TfLiteEvalTensor per tensor", i->eval_tensors);

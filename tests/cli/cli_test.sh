@@ -330,7 +330,7 @@ assert d["best"] is None
 assert d["fit"] == {"fits": False, "capacity": 15, "capacity_from_target": False, "arena_bytes": 20,
                     "percent_of_capacity": 133.333, "free_bytes": None, "over_bytes": 5, "bound_fits": True,
                     "proven_no_fit": False, "whole_capacity": None, "tflm_arena_bytes": None,
-                    "tflm_arena_fits": None}, d["fit"]
+                    "tflm_arena_fits": None, "tflm_setup": None}, d["fit"]
 assert d["peak"] == {"step": 0, "live_bytes": 12, "live_buffers": 3, "largest": [0, 2, 4]}, d["peak"]
 ' "$T/nofit.json"
 fi
@@ -497,9 +497,11 @@ has out "lower bound 12 bytes at step 0"
 # TFLM's planner too), ties and audio_preprocessor_int8 (TFLM's planner needs more), offline and person_detect_vela
 # (an offline plan that aliases on purpose).
 
-# report MODEL BUFFERS BOUND AT LINEAR: the table of a model whose best plan, greedy_by_size's, is at the bound, as
-# TFLM's planner's is; AT is the bound's step and operator. Then what the figure covers (the lines on stdin, as
-# wrapped) and how to use the plan in TFLM, last.
+# report MODEL BUFFERS BOUND AT LINEAR OWN USED ADAPTER: the table of a model whose best plan, greedy_by_size's, is at
+# the bound, as TFLM's planner's is; AT is the bound's step and operator. Then what the figure covers (the lines on
+# stdin, as wrapped) and how to use the plan in TFLM: the arena to set with TFLM's own planner (its smallest, OWN, and
+# arena_used_bytes() then, USED), and the adapter, last, since it needs less (ADAPTER: its planner lives outside the
+# arena); no embed command, since embedded the plan needs what TFLM's own does.
 report() {
     covers=$(cat)
     run 0 "$A" plan "$1"
@@ -511,51 +513,66 @@ report() {
     lacks out "  offline " # no offline plan in the model: offline does not run
     line out "best: greedy_by_size, $3 bytes: proven optimal (equals the lower bound)"
     lines_of out "$covers"
-    # How to use the plan in TFLM, last: TFLM's own planner already reaches the same arena, so nothing to change.
+    line out "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to $6 bytes (arena_used_bytes() then reports $7). This plan needs less:"
+    line out "  with the adapter, $8 bytes ($(($6 - $8)) less; arena_used_bytes() $9)"
     checks=$((checks + 1))
-    [ "$(tail -n 1 "$T/out")" = "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same $3 bytes: nothing to change" ] ||
+    [ "$(tail -n 1 "$T/out")" = "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_size());" ] ||
         fail "the report does not end with how to use the plan in TFLM"
     lacks out "aplan embed"
     empty err
 }
-report "$CHAIN" 5 1536 "4: ADD (op 2 of subgraph 0)" 1824 <<EOF
+report "$CHAIN" 5 1536 "4: ADD (op 2 of subgraph 0)" 1824 2444 2440 2400 2392 <<EOF
 covers: TFLM's planned (non-persistent) section: the model's 5 planned tensors and 0 kernel scratch buffers (32-bit
   ABI). TFLM's arena also holds TFLM's persistent data (tensor, node and quantization structs, kernels' op data),
   counted in the "TFLM arena" lines: see docs/tflm.md
 EOF
-# tflm_needs MODEL TFLM BEST OVERHEAD: TFLM's planner needs TFLM bytes where greedy_by_size's plan needs BEST; the
-# command the report prints writes that very plan; with -s naming TFLM's own planner, there is nothing to change.
-tflm_needs() {
-    run 0 "$A" plan "$1"
-    hasre out "^  greedy_by_size_tflm +$2 +$3 +\\+$4% "
-    hasre out "^\\* greedy_by_size +$3 +$3 "
-    line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs $2 bytes. To use this plan's $3,"
-    line out "    aplan embed -s greedy_by_size $1 -o $(basename "$1" .tflite)_planned.tflite"
-    (cd "$T" && "$A" embed -s greedy_by_size "$1" -o "$(basename "$1" .tflite)_planned.tflite" >/dev/null 2>&1)
-    run 0 "$A" plan "$T/$(basename "$1" .tflite)_planned.tflite"
-    hasre out "^\\* offline +$3 +$3 "
-    line out "in TFLM: this is the model's own offline plan (OfflineMemoryAllocation), which TFLM follows as it loads the model"
-    run 0 "$A" plan -s greedy_by_size_tflm "$1"
-    line out "in TFLM: this is the plan of TFLM's own planner (GreedyMemoryPlanner): nothing to change"
-}
-tflm_needs "$TIES" 112 96 '16\.7'
+# ties: TFLM's planner plans a section of 112 bytes where greedy_by_size's plan needs 96, but the smallest arena is
+# set by planning's working space, not by the section: embedded, the plan lowers arena_used_bytes() (600 -> 584) and
+# not the arena to set, so there is nothing to change (and no embed command). The plan still embeds, and the model
+# then carries it; with -s naming TFLM's own planner, the advice says it is TFLM's own plan.
+run 0 "$A" plan "$TIES"
+hasre out "^  greedy_by_size_tflm +112 +96 +\\+16\\.7% "
+hasre out "^\\* greedy_by_size +96 +96 "
+line out "  TFLM's own planner:   smallest arena 864 (at least); arena_used_bytes() 600 = planned tensors 112 + kernels' scratch 0 + persistent 488"
+line out "  this plan, embedded:  smallest arena 864 (at least); arena_used_bytes() 584 = planned tensors 96 + kernels' scratch 0 + persistent 488"
+line out "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to at least 864 bytes (arena_used_bytes() then reports 600); this plan needs no less: nothing to change"
+lacks out "aplan embed -s"
+(cd "$T" && "$A" embed -s greedy_by_size "$TIES" -o ties_planned.tflite >/dev/null 2>&1)
+run 0 "$A" plan "$T/ties_planned.tflite"
+hasre out "^\\* offline +96 +96 "
+line out "in TFLM: this is the model's own offline plan (OfflineMemoryAllocation), which TFLM follows as it loads the model"
+run 0 "$A" plan -s greedy_by_size_tflm "$TIES"
+line out "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to at least 864 bytes (arena_used_bytes() then reports 600); this is its own plan: nothing to change"
 # The verdict: fits, with the bytes left and the share of RAM; or does not, by how much, and what dominates the peak.
 # For a model the capacity is TFLM's whole arena's: the planned section gets what TFLM's persistent data leaves it
-# (904 bytes on chain, 32-bit), and the verdict judges the smallest arena TFLM accepts, the best way (here the
-# adapter's: its planner's scratch is outside the persistent tail).
+# (904 bytes on chain, 32-bit), and the verdict judges the smallest arena TFLM accepts for one setup, the one the advice
+# names: TFLM's own planner (2444) where it fits; where only the adapter (2400: its planner's scratch is outside the
+# persistent tail) fits, the adapter, said so, with the advice to use it.
 run 0 "$A" plan --target cortex-m4 "$CHAIN"
-line out "fits: TFLM's arena needs 2400 of 262144 bytes (0.9% of cortex-m4's RAM) with the adapter; 259744 bytes free"
+line out "fits: TFLM's arena needs 2444 of 262144 bytes (0.9% of cortex-m4's RAM) with TFLM's own planner; 259700 bytes free"
 run 0 "$A" plan --capacity 4K "$CHAIN"
 line out "$CHAIN: 5 buffers, alignment 16, sizes rounded up, capacity 4096 (3192 for the planned section, after TFLM's persistent data)"
-line out "fits: TFLM's arena needs 2400 of 4096 bytes (58.6% of the capacity) with the adapter; 1696 bytes free"
-line out "  TFLM's own planner:   2440 bytes = planned tensors 1536 + kernels' scratch 0 + persistent 904; smallest arena 2444"
-line out "  this plan, adapter:   2392 bytes = planned tensors 1536 + kernels' scratch 0 + persistent 856; smallest arena 2400"
+line out "fits: TFLM's arena needs 2444 of 4096 bytes (59.7% of the capacity) with TFLM's own planner; 1652 bytes free"
+line out "  TFLM's own planner:   smallest arena 2444; arena_used_bytes() 2440 = planned tensors 1536 + kernels' scratch 0 + persistent 904"
+line out "  this plan, adapter:   smallest arena 2400; arena_used_bytes() 2392 = planned tensors 1536 + kernels' scratch 0 + persistent 856"
 # 2400 leaves the section 1496 bytes, less than the bound: exit 4; 2440 leaves it 1536, and the adapter's smallest
-# arena, 2400, fits: exit 0.
+# arena, 2400, fits where TFLM's own planner's, 2444, does not: exit 0, the verdict, the figure and the advice all
+# the adapter's.
 run 4 "$A" plan --capacity 2400 "$CHAIN"
 has err "no plan can fit: the lower bound is 1536 bytes, 40 more than the capacity 1496 that 2400 leaves the planned section after TFLM's persistent data"
 run 0 "$A" plan --capacity 2440 "$CHAIN"
-line out "fits: TFLM's arena needs 2400 of 2440 bytes (98.4% of the capacity) with the adapter; 40 bytes free"
+line out "fits only with the adapter: TFLM's arena needs 2400 of 2440 bytes (98.4% of the capacity); 40 bytes free; with its own planner it needs 2444, 4 more"
+line out "in TFLM: its own planner needs 2444 bytes, more than the capacity; with the adapter set the arena to 2400 bytes (arena_used_bytes() then reports 2392):"
+line out "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_size());"
+# With TFLM's own planner's 2444 no other setup is named in the verdict.
+run 0 "$A" plan --capacity 2444 "$CHAIN"
+line out "fits: TFLM's arena needs 2444 of 2444 bytes (100.0% of the capacity) with TFLM's own planner; 0 bytes free"
+# ties at 700 bytes: the section fits what TFLM's persistent data leaves it, no setup's whole arena fits: exit 4 with
+# TFLM's own planner's figure (the smallest of the three here).
+run 4 "$A" plan --capacity 700 "$TIES"
+line out "does not fit: TFLM's smallest arena is 864 bytes with TFLM's own planner, 164 more than the capacity (700)"
+line out "in TFLM: with its own planner (GreedyMemoryPlanner) the arena must be at least 864 bytes (arena_used_bytes() then reports 600), more than the capacity; this plan needs no less"
+line err "aplan: $TIES: TFLM's smallest arena (TFLM's own planner) is 864 bytes, 164 more than the capacity 700"
 # no_fit MODEL CAPACITY BOUND STEP OPERATOR BUFFERS: no plan fits CAPACITY; the peak, at STEP, holds BUFFERS buffers,
 # the largest of which are the lines on stdin.
 # CAPACITY is what the planned section gets: the capacity given is it plus PERSISTENT, TFLM's persistent data ($7).
@@ -600,7 +617,8 @@ assert c["not_included"].startswith("TFLM\x27s persistent data"), c
 assert d["fit"] == {"fits": True, "capacity": int(section), "capacity_from_target": True, "arena_bytes": int(arena),
                     "percent_of_capacity": float(percent), "free_bytes": int(free), "over_bytes": None,
                     "bound_fits": True, "proven_no_fit": False, "whole_capacity": 262144,
-                    "tflm_arena_bytes": d["fit"]["tflm_arena_bytes"], "tflm_arena_fits": True}, d["fit"]
+                    "tflm_arena_bytes": d["fit"]["tflm_arena_bytes"], "tflm_arena_fits": True,
+                    "tflm_setup": "own_planner"}, d["fit"]
 assert d["peak"] == {"step": int(step), "live_bytes": int(arena), "live_buffers": int(live), "largest": json.loads(largest)}, d["peak"]
 t = d["tflm"]
 assert t["greedy_planner_bytes"] == int(tflm) and t["best_is_offline_plan"] is False, t
@@ -610,7 +628,8 @@ o = t["own_planner"]
 assert o["planned"] == int(tflm) and o["used"] == o["planned"] + o["persistent"], o
 assert o["persistent"] == sum(o["parts"].values()), o
 assert o["smallest"] == int(smallest), o
-assert d["fit"]["tflm_arena_bytes"] == min(t[k]["smallest"] for k in ("own_planner", "embedded", "adapter")), t
+# TFLM\x27s own planner fits: the figure judged is its smallest arena, whatever the other setups need.
+assert t["setup"] == "own_planner" and d["fit"]["tflm_arena_bytes"] == o["smallest"], t
 i = d["input"]
 assert i["alignment"] == 16 and i["alignment_from"] == "tflm" and i["target_alignment"] == 4, i
 ' "$T/model.json" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "${12}"
@@ -699,7 +718,7 @@ if have_shared models/person_detect.tflite models/audio_preprocessor_int8.tflite
     models/lifetimes/person_detect.csv; then
     PD=$S/models/person_detect.tflite
     AP=$S/models/audio_preprocessor_int8.tflite
-    report "$PD" 32 55296 "4: CONV_2D (op 2 of subgraph 0)" 241072 <<EOF
+    report "$PD" 32 55296 "4: CONV_2D (op 2 of subgraph 0)" 241072 82296 82300 82252 82252 <<EOF
 covers: TFLM's planned (non-persistent) section: the model's 32 planned tensors and 0 kernel scratch buffers (32-bit
   ABI). TFLM's arena also holds TFLM's persistent data (tensor, node and quantization structs, kernels' op data),
   counted in the "TFLM arena" lines: see docs/tflm.md
@@ -707,9 +726,9 @@ EOF
     # audio_preprocessor_int8's SignalRfft asks for a 1024-byte scratch buffer: with it TFLM's planner reaches the
     # bound (3040), which the tensors alone (2096) hid.
     run 0 "$A" plan --target cortex-m4 "$PD"
-    line out "fits: TFLM's arena needs 82252 of 262144 bytes (31.4% of cortex-m4's RAM) with the adapter; 179892 bytes free"
+    line out "fits: TFLM's arena needs 82296 of 262144 bytes (31.4% of cortex-m4's RAM) with TFLM's own planner; 179848 bytes free"
     run 0 "$A" plan --capacity 96KB "$PD"
-    line out "fits: TFLM's arena needs 82252 of 98304 bytes (83.7% of the capacity) with the adapter; 16052 bytes free"
+    line out "fits: TFLM's arena needs 82296 of 98304 bytes (83.7% of the capacity) with TFLM's own planner; 16008 bytes free"
     run 4 "$A" plan --capacity 64KB "$PD" # the section would fit 64 KB; the whole arena does not
     no_fit "$AP" 2048 3040 5 "SignalRfft (op 3 of subgraph 0)" 4 5448 <<EOF
   signal_rfft (s0t23)                   1040 bytes  steps [5, 7)  INT16 [514]
@@ -972,7 +991,7 @@ line out "$CHAIN: TFLM's arena (tflite-micro 90b983c2, reference kernels, 32-bit
 line out "  arena_used_bytes()                                                    2440"
 line out "  smallest arena AllocateTensors() accepts                              2444"
 line out "  planned section (GreedyMemoryPlanner)                                 1536"
-line out "    tensors (5)                                                         1536"
+line out "    tensors (5), planned alone                                          1536"
 line out "  persistent                                                             904"
 line out "    kernels' op data (Init, Prepare)                                     364"
 line out "  0         0      CONV_2D                                  28        124          0        0"
@@ -1014,12 +1033,15 @@ if have_shared models/audio_preprocessor_int8.tflite models/person_detect.tflite
     run 0 "$A" plan -f csv -s greedy_by_size_tflm "$AP"
     has out "s0o3r0,5,6,1024,"
     run 0 "$A" plan "$AP"
-    line out "  TFLM's own planner:   8488 bytes = planned tensors 3040 + kernels' scratch 0 + persistent 5448; smallest arena 8492"
+    # The breakdown: TFLM's own plan of the tensors alone takes 3040 and the scratch adds nothing (it fits beside
+    # them); the best plan packs the tensors alone into 2096, and the scratch then adds 944 (its section is 3040).
+    line out "  TFLM's own planner:   smallest arena 8492; arena_used_bytes() 8488 = planned tensors 3040 + kernels' scratch 0 + persistent 5448"
+    line out "  this plan, embedded:  smallest arena 8492; arena_used_bytes() 8488 = planned tensors 2096 + kernels' scratch 944 + persistent 5448"
     # The adapter's smallest arena is set by its strategies' scratch, which a compact build makes smaller.
     if [ "${APLAN_COMPACT:-0}" = 1 ]; then adapter_smallest=8448; else adapter_smallest=8528; fi
-    line out "  this plan, adapter:   8440 bytes = planned tensors 3040 + kernels' scratch 0 + persistent 5400; smallest arena $adapter_smallest"
+    line out "  this plan, adapter:   smallest arena $adapter_smallest; arena_used_bytes() 8440 = planned tensors 2096 + kernels' scratch 944 + persistent 5400"
     run 0 "$A" plan --abi 64 "$AP"
-    line out "  TFLM's own planner:   9952 bytes = planned tensors 3040 + kernels' scratch 0 + persistent 6912; smallest arena 9944"
+    line out "  TFLM's own planner:   smallest arena 9944; arena_used_bytes() 9952 = planned tensors 3040 + kernels' scratch 0 + persistent 6912"
     run 0 "$A" arena "$S/models/person_detect.tflite"
     line out "  arena_used_bytes()                                                   82300"
     line out "  smallest arena AllocateTensors() accepts                             82296"
@@ -1312,7 +1334,7 @@ assert d["best"] is None and d["optimal"] is False
 assert d["fit"] == {"fits": False, "capacity": 6, "capacity_from_target": False, "arena_bytes": 7,
                     "percent_of_capacity": 116.667, "free_bytes": None, "over_bytes": 1, "bound_fits": True,
                     "proven_no_fit": True, "whole_capacity": None, "tflm_arena_bytes": None,
-                    "tflm_arena_fits": None}, d["fit"]
+                    "tflm_arena_fits": None, "tflm_setup": None}, d["fit"]
 (r,) = d["strategies"]
 assert (r["arena_bytes"], r["outcome"], r["goal"]) == (7, "infeasible", "fit"), r
 assert r["error"] == "proven: no plan fits 6 bytes (this plan needs 7, 1 more)", r
@@ -1433,17 +1455,11 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     line out "does not fit: the smallest plan (exact) needs 26 bytes, 2 more than the capacity (24); the lower bound, 22, would fit, but exact found no plan within it: a group of 4096 buffers was too large to search"
     run 0 "$A" plan -s exact --time-limit 60 -f json "$T/big_group.csv"
     has out '"outcome": "best_found", "nodes": 12288, "unsearched": 4096, "out_of_time": false, "goal": "minimise"'
-    # A model whose best plan is a search's, smaller than TFLM's planner's: the report gives the embed command that
-    # repeats it (with the limit and, for a fit, the capacity), and no run-time adapter, which would search again.
-    # search_advice MODEL ARENA.
-    search_advice() {
-        run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$1"
-        hasre out "^\\* exact +$2 +$2 +\\+0\\.0% +optimal +[0-9]+ "
-        line out "  write it into the model as its offline plan (the search finished, so this command repeats it):"
-        line out "    aplan embed -s exact --time-limit 5 --capacity 262144 $1 -o $(basename "$1" .tflite)_planned.tflite"
-        lacks out "AplanMemoryPlanner"
-    }
-    search_advice "$TIES" 96
+    # A search's plan of ties is smaller than TFLM's planner's, but not the arena to set (see ties above): no command.
+    run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$TIES"
+    hasre out "^\\* exact +96 +96 +\\+0\\.0% +optimal +[0-9]+ "
+    line out "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to at least 864 bytes (arena_used_bytes() then reports 600); this plan needs no less: nothing to change"
+    lacks out "aplan embed -s"
     # embed takes the limit too (its default strategy list is auto).
     run 0 "$A" embed --time-limit 0.5 "$TIES" -o "$T/ties_tl.tflite"
     has out "planned section 112 -> 96 bytes (TFLM's greedy planner -> greedy_by_size; TFLM places the kernels' scratch around its tensors), lower bound 96 bytes, optimal;"
@@ -1451,7 +1467,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
         # With its kernel's scratch, TFLM's own plan of audio_preprocessor_int8 is optimal: no advice to embed.
         run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$S/models/audio_preprocessor_int8.tflite"
         hasre out "^\\* exact +3040 +3040 +\\+0\\.0% +optimal +[0-9]+ "
-        line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same 3040 bytes: nothing to change"
+        line out "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to 8492 bytes (arena_used_bytes() then reports 8488); this plan needs no less: nothing to change"
         run 0 "$A" embed --time-limit 0.5 "$S/models/audio_preprocessor_int8.tflite" -o "$T/ap_tl.tflite"
         has out "planned section 3040 -> 3040 bytes (TFLM's greedy planner -> greedy_by_size_tflm; TFLM places the kernels' scratch around its tensors), lower bound 3040 bytes, optimal;"
     fi
@@ -1708,22 +1724,24 @@ SEED=$REPO/fuzz/corpus/tflite/seed-names.tflite
 # TFLM's planner reaches the same 64 bytes: nothing to change, no embed command, no adapter.
 run 0 "$A" plan "$SEED"
 checks=$((checks + 1))
-[ "$(tail -n 1 "$T/out")" = "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs the same 64 bytes: nothing to change" ] ||
+[ "$(tail -n 1 "$T/out")" = "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to at least 960 bytes (arena_used_bytes() then reports 568); this plan needs no less: nothing to change" ] ||
     fail "'$last': the report does not end with nothing to change in TFLM"
 lacks out "aplan embed"
 lacks out "AplanMemoryPlanner"
-# A plan larger than TFLM's planner's: nothing to gain either.
+# A plan larger than TFLM's planner's (80 bytes against 64): nothing to gain either.
 run 0 "$A" plan -s linear "$SEED"
-line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs 64 bytes, less than this plan's 80: nothing to change"
+hasre out '^\* linear +80 '
+line out "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to at least 960 bytes (arena_used_bytes() then reports 568); this plan needs no less: nothing to change"
 lacks out "aplan embed"
-# A model where TFLM's planner needs 320 bytes and greedy_by_size 304: six tensors written and last read by ADDs
-# (tests/tflite_writer.c), whose lifetimes make TFLM's tie order lose 16 bytes. The advice follows, and it is right:
-# the embed command it prints writes the 304-byte plan.
+# A model where TFLM's planner needs 32000 bytes and greedy_by_size 30400: six tensors written and last read by ADDs
+# (tests/tflite_writer.c), whose lifetimes make TFLM's tie order lose 1600 bytes, large enough beside TFLM's working
+# space that the smallest arena drops too. The advice follows, and it is right: the embed command it prints writes
+# the 30400-byte plan.
 cat >"$T/gain_model.c" <<'EOF'
 #include <stdio.h>
 #include "tflite_writer.h"
 int main(void) {
-    static const int32_t s0[] = {48}, s1[] = {16}, s2[] = {96}, s3[] = {128}, s4[] = {32}, s5[] = {128};
+    static const int32_t s0[] = {4800}, s1[] = {1600}, s2[] = {9600}, s3[] = {12800}, s4[] = {3200}, s5[] = {12800};
     static const int32_t t0[] = {0}, t1[] = {1}, t2[] = {2}, t3[] = {3}, t4[] = {4}, t5[] = {5};
     static const tw_opcode codes[] = {{0, 0}};
     static const tw_tensor t[] = {{s0, 1, 9, 0, false}, {s1, 1, 9, 0, false}, {s2, 1, 9, 0, false},
@@ -1745,14 +1763,39 @@ run 0 "$CC" -std=c11 -Wall -Wextra -Werror -I"$REPO/tests" -o "$T/gain_model" "$
 run 0 "$T/gain_model"
 cp "$T/out" "$T/gain.tflite"
 run 0 "$A" plan -s greedy_by_size,greedy_by_size_tflm "$T/gain.tflite"
-hasre out '^\* greedy_by_size +304 +304 '
-hasre out '^  greedy_by_size_tflm +320 +304 '
-line out "in TFLM: its own planner (GreedyMemoryPlanner, as greedy_by_size_tflm) needs 320 bytes. To use this plan's 304,"
+hasre out '^\* greedy_by_size +30400 +30400 '
+hasre out '^  greedy_by_size_tflm +32000 +30400 '
+line out "in TFLM: with its own planner (GreedyMemoryPlanner) set the arena to 33032 bytes (arena_used_bytes() then reports 33040). This plan needs less:"
+line out "  embedded, 31432 bytes (1600 less; arena_used_bytes() 31440)"
 line out "    aplan embed -s greedy_by_size $T/gain.tflite -o gain_planned.tflite"
+line out "  or with the adapter, 31388 bytes (1644 less; arena_used_bytes() 31392)"
 line out "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_size());"
 (cd "$T" && "$A" embed -s greedy_by_size "$T/gain.tflite" -o gain_planned.tflite >/dev/null 2>&1)
 run 0 "$A" plan "$T/gain_planned.tflite"
-hasre out '^\* offline +304 +304 '
+hasre out '^\* offline +30400 +30400 '
+# At 31440 bytes TFLM's own planner (33032) does not fit and this plan does: the verdict, the exit code and the advice
+# are one setup's, the one with the smallest arena that fits: the adapter (31388), or, for a search's plan, which the
+# adapter does not make, the plan embedded (31432).
+run 0 "$A" plan -s greedy_by_size,greedy_by_size_tflm --capacity 31440 "$T/gain.tflite"
+line out "fits only with the adapter: TFLM's arena needs 31388 of 31440 bytes (99.8% of the capacity); 52 bytes free; with its own planner it needs 33032, 1592 more"
+line out "in TFLM: its own planner needs 33032 bytes, more than the capacity; with the adapter set the arena to 31388 bytes (arena_used_bytes() then reports 31392):"
+line out "    aplan_tflm::AplanMemoryPlanner planner(aplan_strategy_greedy_by_size());"
+lacks out "aplan embed -s"
+run 0 "$A" plan -s exact --time-limit 5 --capacity 31440 "$T/gain.tflite"
+line out "fits only with this plan embedded: TFLM's arena needs 31432 of 31440 bytes (100.0% of the capacity); 8 bytes free; with its own planner it needs 33032, 1592 more"
+line out "in TFLM: its own planner needs 33032 bytes, more than the capacity; with this plan embedded set the arena to 31432 bytes (arena_used_bytes() then reports 31440):"
+line out "    aplan embed -s exact --time-limit 5 --capacity 31440 $T/gain.tflite -o gain_planned.tflite"
+lacks out "AplanMemoryPlanner"
+run 0 "$A" plan -s exact --time-limit 5 --capacity 31440 -f json "$T/gain.tflite"
+has out '"tflm_arena_bytes": 31432, "tflm_arena_fits": true, "tflm_setup": "embedded"}'
+has out '"setup": "embedded"'
+# A search's plan that needs less: the embed command repeats the search (with the limit and, for a fit, the
+# capacity), and no run-time adapter, which would search again.
+run 0 "$A" plan -s exact --time-limit 5 --target cortex-m4 "$T/gain.tflite"
+hasre out "^\\* exact +30400 +30400 +\\+0\\.0% +optimal +[0-9]+ "
+line out "  write it into the model as its offline plan (the search finished, so this command repeats it):"
+line out "    aplan embed -s exact --time-limit 5 --capacity 262144 $T/gain.tflite -o gain_planned.tflite"
+lacks out "AplanMemoryPlanner"
 
 # --- CSV lifetimes that look inclusive or empty: a warning on stderr, the plan and exit code as they were -----------
 printf 'id,lower,upper,size\na,0,1,100\nb,1,2,100\nc,2,2,100\nd,3,4,100\n' >"$T/incl.csv"
