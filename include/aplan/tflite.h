@@ -316,6 +316,10 @@ typedef struct aplan_tflite_operator_info {
 APLAN_API aplan_status aplan_tflite_operator(const void *model, size_t model_size, uint32_t subgraph, uint32_t op,
                                              aplan_tflite_operator_info *info, aplan_format_error *error);
 
+/** The name schema.fbs gives TensorType code `type` ("FLOAT32", "INT8", ...; static, as
+ *  aplan_tflite_tensor_info.type_name), or NULL for a code it does not name. Since 0.5.1. O(1). */
+APLAN_API const char *aplan_tflite_type_name(uint32_t type);
+
 /** What aplan_tflite_options found about one operator's options (since 0.3.1). */
 typedef struct aplan_tflite_options_info {
     uint32_t type;                     /**< Operator.builtin_options_type: the BuiltinOptions union member (0 NONE). */

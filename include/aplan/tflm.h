@@ -124,8 +124,32 @@ typedef struct aplan_tflm_arena_info {
     uint32_t unknown_ops;    /**< Operators whose kernel the table lacks: used, smallest and persistent are then
                                   lower bounds. */
     uint32_t first_unknown_subgraph, first_unknown_op; /**< The first of them (APLAN_TFLITE_NONE when none). */
-    uint32_t reserved[5];    /**< Zeroed by the library. */
+    /** Since 0.5.1: operators whose kernel's Prepare returns an error for this model (aplan_tflm_refusal), so that
+     *  AllocateTensors() fails whatever the arena: when non-zero no figure above is an arena TFLM reaches. */
+    uint32_t refused_ops;
+    uint32_t first_refused_subgraph, first_refused_op; /**< The first of them (APLAN_TFLITE_NONE when none). */
+    /** Why the first is refused: APLAN_TFLM_REFUSAL_REASON(refusal) is an aplan_tflm_refusal,
+     *  APLAN_TFLM_REFUSAL_TYPE_A and _B the TensorType codes the kernel rejected (input and weights for
+     *  APLAN_TFLM_REFUSED_WEIGHTS; the tensor's type twice for APLAN_TFLM_REFUSED_TYPE). 0 when none. */
+    uint32_t refusal;
+    uint32_t reserved[1];    /**< Zeroed by the library. */
 } aplan_tflm_arena_info;
+
+/** Since 0.5.1: why TFLM's kernel refuses an operator in Prepare (aplan_tflm_arena_info.refusal). */
+typedef enum aplan_tflm_refusal {
+    APLAN_TFLM_REFUSED_NONE = 0,
+    /** CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED: input and weights of types the kernel does not pair ("Hybrid
+     *  models are not supported on TFLite Micro"): it takes float32 with float32, int8 with int8 or int4, int16 with
+     *  int8 (DEPTHWISE_CONV_2D also any equal pair; the reference FULLY_CONNECTED checks float32, int8 and int16
+     *  inputs only; CMSIS-NN's CONV_2D and FULLY_CONNECTED refuse any other input type too). */
+    APLAN_TFLM_REFUSED_WEIGHTS = 1,
+    /** DEQUANTIZE (input int8, int16 or uint8; output float32) and CONCATENATION (bool, float32, int8, int16, int32,
+     *  int64): a tensor type the kernel does not support. */
+    APLAN_TFLM_REFUSED_TYPE = 2
+} aplan_tflm_refusal;
+#define APLAN_TFLM_REFUSAL_REASON(refusal) ((refusal) & 0xffu)
+#define APLAN_TFLM_REFUSAL_TYPE_A(refusal) (((refusal) >> 8) & 0xffu)
+#define APLAN_TFLM_REFUSAL_TYPE_B(refusal) (((refusal) >> 16) & 0xffu)
 
 /**
  * Scratch bytes aplan_tflm_scratch_requests, aplan_tflm_arena and aplan_tflm_two_arenas need for model (a record of
@@ -217,7 +241,11 @@ typedef struct aplan_tflm_two_arena_info {
     uint32_t scratch_requests; /**< How many. */
     uint32_t unknown_ops;    /**< Operators whose kernel the table lacks: every figure is then a lower bound. */
     uint32_t first_unknown_subgraph, first_unknown_op; /**< The first of them (APLAN_TFLITE_NONE when none). */
-    uint32_t reserved[4];    /**< Zeroed by the library. */
+    /** Since 0.5.1, as in aplan_tflm_arena_info: operators whose kernel's Prepare fails, the first, and why (in
+     *  the four words that were reserved: the struct keeps its size). */
+    uint32_t refused_ops;
+    uint32_t first_refused_subgraph, first_refused_op;
+    uint32_t refusal;
 } aplan_tflm_two_arena_info;
 
 /**

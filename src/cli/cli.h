@@ -26,7 +26,8 @@ enum {
     CLI_EXIT_NO_FIT = 4,     /* no plan fits --capacity / the target's RAM */
     CLI_EXIT_VERIFY = 5,     /* `aplan verify`: the plan breaks a rule */
     CLI_EXIT_IO = 6,         /* a file cannot be read or written */
-    CLI_EXIT_TOO_LARGE = 7   /* an input is larger than --max-input-size (CLI_DEFAULT_MAX_INPUT by default) */
+    CLI_EXIT_TOO_LARGE = 7,  /* an input is larger than --max-input-size (CLI_DEFAULT_MAX_INPUT by default) */
+    CLI_EXIT_REFUSED = 8     /* `aplan arena`: TFLM refuses the model (a kernel's Prepare fails), so no arena works */
 };
 
 /* The largest input read by default, in bytes (1 GiB); --max-input-size changes it. Checked while reading, so an
@@ -229,7 +230,9 @@ typedef struct cli_tflm_figures {
     bool tensors_known;         /* tensors could be planned (else only the section is told) */
     aplan_tflm_arena_info info;
     aplan_status status;        /* why not known: APLAN_OK when known or never asked for */
-    char why[256];              /* the same in words ("" when status is APLAN_OK) */
+    char why[640];              /* the same in words ("" when status is APLAN_OK); for a model TFLM refuses
+                                   (APLAN_E_FORMAT_UNSUPPORTED), the operator, its name shown whole up to
+                                   CLI_TEXT_MAX, and why */
 } cli_tflm_figures;
 
 typedef struct cli_session {

@@ -174,6 +174,11 @@ static int plan_input(const cli_options *o, cli_input *in) {
     if (rc == CLI_EXIT_OK) rc = emit(o, &s, &s.runs[s.best]);
     /* The planned section fits what the capacity leaves it; TFLM's whole arena, its working peak included, may
      * still not. */
+    if (rc == CLI_EXIT_OK && s.settings.whole_capacity != APLAN_UNLIMITED &&
+        s.tflm_own.status == APLAN_E_FORMAT_UNSUPPORTED) {
+        cli_error("%s: %s", in->name, s.tflm_own.why); /* a capacity asks whether TFLM runs it there: it does not */
+        rc = CLI_EXIT_REFUSED;
+    }
     const cli_tflm_figures *f = cli_tflm_setup(&s); /* the verdict's setup: one that fits when any does */
     if (rc == CLI_EXIT_OK && s.settings.whole_capacity != APLAN_UNLIMITED && f != NULL &&
         f->info.smallest > s.settings.whole_capacity) {

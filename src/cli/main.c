@@ -212,7 +212,8 @@ void cli_print_help(FILE *out) {
     fputs("\n`aplan COMMAND --help` describes each command's options; `aplan --version` (-V) prints the version.\n"
           "Inputs larger than 1 GiB are refused (exit 7) unless --max-input-size allows them.\n"
           "exit codes: 0 ok, 1 internal error, 2 usage error, 3 bad input, 4 plan does not fit,\n"
-          "            5 verification failed, 6 I/O error, 7 input larger than --max-input-size\n",
+          "            5 verification failed, 6 I/O error, 7 input larger than --max-input-size,\n"
+          "            8 TFLM refuses the model (arena)\n",
           out);
 }
 

@@ -114,6 +114,10 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
          * the capacity leaves after the persistent data. */
         const cli_tflm_figures *f = cli_tflm_setup(s), *own = &s->tflm_own, *least = cli_tflm_smallest(s);
         uint64_t whole = st->whole_capacity;
+        if (own->status == APLAN_E_FORMAT_UNSUPPORTED) { /* no figure to judge: TFLM will not run it */
+            snprintf(out, out_size, "does not fit: TFLM refuses this model (above), so no arena of %s runs it", of);
+            return true;
+        }
         if (s->best != SIZE_MAX && f != NULL) {
             uint64_t need = f->info.smallest;
             const char *at_least = f->info.unknown_ops > 0 ? " (at least: see \"not modelled\")" : "";
@@ -325,6 +329,10 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
         return;
     }
     const cli_tflm_figures *setup = cli_tflm_setup(s), *own = &s->tflm_own;
+    if (own->status == APLAN_E_FORMAT_UNSUPPORTED) { /* the TFLM line above says which operator, and why */
+        fputs("in TFLM: no arena runs this model (TFLM refuses it, above): no plan changes that\n", out);
+        return;
+    }
     if (setup == NULL || !own->known) {
         write_tflm_use_sections(out, s, b);
         return;

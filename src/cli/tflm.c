@@ -179,6 +179,34 @@ uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets
     return section;
 }
 
+/* "TFLM refuses this model: OP (op K of subgraph S) rejects ... in its Prepare (why), so AllocateTensors() fails
+ * whatever the arena" for info's first refused operator, and how many more, into out. */
+static void refusal_text(const cli_input *in, const aplan_tflm_arena_info *info, char *out, size_t size) {
+    aplan_tflite_operator_info op;
+    cli_name name = {NULL, 0, false};
+    if (aplan_tflite_operator(in->model, in->model_size, info->first_refused_subgraph, info->first_refused_op, &op,
+                              NULL) == APLAN_OK && op.name.data != NULL)
+        name = cli_name_text(op.name.data, op.name.size);
+    const uint32_t why = APLAN_TFLM_REFUSAL_REASON(info->refusal);
+    const char *a = aplan_tflite_type_name(APLAN_TFLM_REFUSAL_TYPE_A(info->refusal));
+    const char *b = aplan_tflite_type_name(APLAN_TFLM_REFUSAL_TYPE_B(info->refusal));
+    char what[160];
+    if (why == APLAN_TFLM_REFUSED_WEIGHTS)
+        snprintf(what, sizeof what, "input %s with weights %s (a hybrid model: TFLM pairs float32 with float32, int8 "
+                                    "with int8 or int4, int16 with int8)", a != NULL ? a : "?", b != NULL ? b : "?");
+    else
+        snprintf(what, sizeof what, "tensor type %s (a type its kernel does not support)", a != NULL ? a : "?");
+    char more[64] = "";
+    if (info->refused_ops > 1)
+        snprintf(more, sizeof more, "; %lu more operator%s refused", (unsigned long)(info->refused_ops - 1u),
+                 cli_s(info->refused_ops - 1u));
+    snprintf(out, size, "TFLM refuses this model: %s (op %lu of subgraph %lu) rejects %s in its Prepare, so "
+                        "AllocateTensors() fails whatever the arena%s",
+             name.text != NULL ? name.text : "?", (unsigned long)info->first_refused_op,
+             (unsigned long)info->first_refused_subgraph, what, more);
+    free((char *)name.text);
+}
+
 /* What the tensors alone take when `strategy` plans them, without the kernels' scratch and without a capacity: the
  * "planned tensors" of a breakdown, to which the scratch adds the rest of the section (docs/tflm.md). NULL stands for
  * a search's plan, whose budget cannot be replayed: the smallest of the auto set's plans, what the adapter's default
@@ -229,12 +257,18 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, bo
         st = aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch, bytes,
                               &f->info, costs, capacity, &e);
     free(scratch);
-    f->known = st == APLAN_OK;
     f->planner = planner;
     f->tensors = tensors;
     f->tensors_known = tensors_known;
+    if (st == APLAN_OK && f->info.refused_ops > 0) {
+        /* A model TFLM refuses gets no figure: the refusal is what the report says instead. */
+        refusal_text(in, &f->info, f->why, sizeof f->why);
+        st = APLAN_E_FORMAT_UNSUPPORTED;
+    } else if (st != APLAN_OK) {
+        snprintf(f->why, sizeof f->why, "%s", e.message[0] != '\0' ? e.message : aplan_status_str(st));
+    }
+    f->known = st == APLAN_OK;
     f->status = st;
-    if (st != APLAN_OK) snprintf(f->why, sizeof f->why, "%s", e.message[0] != '\0' ? e.message : aplan_status_str(st));
     return f->known;
 }
 
@@ -361,7 +395,7 @@ void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     fprintf(out, "TFLM arena (tflite-micro %s, %s, %u-bit ABI):", APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm),
             in->tflm.abi);
     if (!s->tflm_own.known) {
-        fputs(" cannot be computed: ", out);
+        fputs(s->tflm_own.status == APLAN_E_FORMAT_UNSUPPORTED ? " " : " cannot be computed: ", out);
         (void)cli_write_shown(out, s->tflm_own.why);
         fputc('\n', out);
         return;
@@ -411,6 +445,10 @@ uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity) {
 }
 
 int cli_tflm_failure(const cli_session *s, const cli_tflm_figures *f) {
+    if (f->status == APLAN_E_FORMAT_UNSUPPORTED) { /* the model is fine; TFLM will not run it */
+        cli_error("%s: %s", s->input->name, f->why);
+        return CLI_EXIT_REFUSED;
+    }
     cli_error("%s: cannot compute TFLM's arena: %s", s->input->name, f->why);
     return f->status == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
 }

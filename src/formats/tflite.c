@@ -90,6 +90,8 @@ static const char *const type_name[] = {"FLOAT32", "FLOAT16", "INT32",   "UINT8"
                                         "INT2", "UINT4", "FLOAT8_E4M3FN", "FLOAT8_E5M2"};
 #define TYPE_NAMES (sizeof type_name / sizeof type_name[0])
 
+const char *aplan_tflite_type_name(uint32_t type) { return type < TYPE_NAMES ? type_name[type] : NULL; }
+
 /* BuiltinOperator names (formats/tflite_ops.h), stored as one block of NUL-terminated strings with 16-bit offsets
  * rather than a table of pointers: half the table on 32-bit targets and no relocations. The struct of exactly sized
  * char arrays lets the compiler compute every offset (offsetof), so no offset is written by hand; char members need

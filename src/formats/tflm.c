@@ -113,6 +113,8 @@ typedef struct recorder {
     size_t request_count;
     uint32_t unknown;
     uint32_t first_unknown_subgraph, first_unknown_op;
+    uint32_t refused;      /* operators whose Prepare fails (aplan__tflm_refuse), counted in Prepare's pass */
+    uint32_t first_refused_subgraph, first_refused_op, refusal;
     aplan_status status;   /* the first failure of a lookup, kept */
     aplan_format_error *error;
     aplan_format_error spare; /* what lookups after the first failure write to (err) */
@@ -321,6 +323,15 @@ int32_t aplan__tflm_custom_key(aplan__tflm_node *n, const char *key) {
 
 void aplan__tflm_persistent(aplan__tflm_node *n, uint64_t bytes) {
     put(n->r, EV_PERSISTENT, PART_OP_DATA, bytes, ARENA_ALIGN, n->global);
+}
+
+void aplan__tflm_refuse(aplan__tflm_node *n, aplan_tflm_refusal reason, uint8_t a, uint8_t b) {
+    recorder *r = n->r;
+    if (r->refused++ == 0) {
+        r->first_refused_subgraph = n->subgraph;
+        r->first_refused_op = n->op;
+        r->refusal = (uint32_t)reason | (uint32_t)a << 8 | (uint32_t)b << 16;
+    }
 }
 
 void aplan__tflm_scratch(aplan__tflm_node *n, uint64_t bytes) {
@@ -801,6 +812,7 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     r->isa = config->isa;
     r->error = error;
     r->first_unknown_subgraph = r->first_unknown_op = APLAN_TFLITE_NONE;
+    r->first_refused_subgraph = r->first_refused_op = APLAN_TFLITE_NONE;
     x->w.r = r;
     x->w.subgraphs = (uint32_t)info.subgraph_count;
     x->w.tensors = info.tensor_count;
@@ -1014,6 +1026,10 @@ static aplan_status record_plan(session *x, const void *model, size_t model_size
         (info)->unknown_ops = (r)->unknown;                                                                            \
         (info)->first_unknown_subgraph = (r)->first_unknown_subgraph;                                                  \
         (info)->first_unknown_op = (r)->first_unknown_op;                                                              \
+        (info)->refused_ops = (r)->refused;                                                                            \
+        (info)->first_refused_subgraph = (r)->first_refused_subgraph;                                                  \
+        (info)->first_refused_op = (r)->first_refused_op;                                                              \
+        (info)->refusal = (r)->refusal;                                                                                \
     } while (0)
 
 aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_tflm_config *config,

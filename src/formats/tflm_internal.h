@@ -83,6 +83,9 @@ void aplan__tflm_temp_input(aplan__tflm_node *n, uint32_t k);       /* AllocateT
 void aplan__tflm_temp_output(aplan__tflm_node *n, uint32_t k);      /* AllocateTempOutputTensor(node, k) */
 void aplan__tflm_temp_intermediate(aplan__tflm_node *n, uint32_t k); /* AllocateTempIntermediateTensor(node, k) */
 void aplan__tflm_temp_buffer(aplan__tflm_node *n, uint64_t bytes, uint64_t align); /* AllocateTempBuffer */
+/* The kernel's Prepare returns an error here (reason: aplan_tflm_refusal; a and b: the TensorType codes it rejected):
+ * the operator is counted as refused and the replay goes on, so every figure is still computed, and marked. */
+void aplan__tflm_refuse(aplan__tflm_node *n, aplan_tflm_refusal reason, uint8_t a, uint8_t b);
 
 /* A kernel of the table: the operator it serves (a builtin code, or CUSTOM with a custom code), the TFLM source it was
  * read from, its builtin options struct (size and alignment on 32- and 64-bit targets; size 0: the parser allocates

@@ -21,7 +21,7 @@
 
 #include "formats/tflite_ops.h"
 
-enum { FLOAT32 = 0, INT32 = 2, INT16 = 7, INT8 = 9, INT4 = 17 }; /* TensorType codes */
+enum { FLOAT32 = 0, INT32 = 2, UINT8 = 3, INT64 = 4, BOOL = 6, INT16 = 7, INT8 = 9, INT4 = 17 }; /* TensorType codes */
 
 #define K(file) "tensorflow/lite/micro/kernels/" file
 #define S(file) "signal/micro/kernels/" file
@@ -57,6 +57,19 @@ static aplan__tflm_tensor out(aplan__tflm_node *n, uint32_t k) { return aplan__t
 #define O(k) aplan__tflm_temp_output(n, (k))
 #define PERSISTENT(bytes) aplan__tflm_persistent(n, (bytes))
 #define SCRATCH(bytes) aplan__tflm_scratch(n, (bytes))
+
+/* TFLM's "Hybrid models are not supported on TFLite Micro" check (conv_common.cc, fully_connected.cc, CMSIS-NN's
+ * conv.cc and fully_connected.cc): the input and weights types the kernel pairs. */
+static bool weights_pair(uint8_t input, uint8_t filter) {
+    return (input == FLOAT32 && filter == FLOAT32) || (input == INT16 && filter == INT8) ||
+           (input == INT8 && (filter == INT4 || filter == INT8));
+}
+/* Refuse the operator (its Prepare returns an error there) when ok is false; returns ok. */
+static bool require(aplan__tflm_node *n, bool ok, aplan_tflm_refusal why, uint8_t a, uint8_t b) {
+    if (!ok) aplan__tflm_refuse(n, why, a, b);
+    return ok;
+}
+#define REQUIRE_WEIGHTS(ok, input, filter) require(n, (ok), APLAN_TFLM_REFUSED_WEIGHTS, (input).type, (filter).type)
 
 /* ---- Prepare sequences shared by many kernels (temporary tensors only) ------------------------------------------ */
 
@@ -132,11 +145,24 @@ static void batch_matmul(aplan__tflm_node *n, bool quantized_last) {
 }
 static void p_batch_matmul(aplan__tflm_node *n) { batch_matmul(n, false); }
 
-/* concatenation.cc: input 0 and the output, then every input (input 0 again). */
+/* concatenation.cc: input 0 and the output, then every input (input 0 again); its output type must be bool, float32,
+ * int8, int16, int32 or int64. */
 static void p_concatenation(aplan__tflm_node *n) {
     I(0);
     O(0);
     for (uint32_t i = 0; i < aplan__tflm_inputs(n); i++) I(i);
+    const uint8_t t = out(n, 0).type;
+    (void)require(n, t == BOOL || t == FLOAT32 || t == INT8 || t == INT16 || t == INT32 || t == INT64,
+                  APLAN_TFLM_REFUSED_TYPE, t, t);
+}
+
+/* dequantize_common.cc: input int8, int16 or uint8, output float32. */
+static void p_dequantize(aplan__tflm_node *n) {
+    I(0);
+    O(0);
+    const uint8_t a = in(n, 0).type, b = out(n, 0).type;
+    if (require(n, a == INT8 || a == INT16 || a == UINT8, APLAN_TFLM_REFUSED_TYPE, a, a))
+        (void)require(n, b == FLOAT32, APLAN_TFLM_REFUSED_TYPE, b, b);
 }
 
 /* conv.cc / depthwise_conv.cc: the per-channel multiplier and shift arrays (every type, float too), filter
@@ -147,6 +173,7 @@ static void p_conv(aplan__tflm_node *n) {
     O(0);
     I(0);
     I(1);
+    if (!REQUIRE_WEIGHTS(weights_pair(in(n, 0).type, filter.type), in(n, 0), filter)) return;
     PERSISTENT(mul(4u, dim(filter, 0)));
     PERSISTENT(mul(4u, dim(filter, 0)));
     I(0);
@@ -156,12 +183,13 @@ static void p_conv(aplan__tflm_node *n) {
     if (filter.type == INT4) SCRATCH(filter.elements);
 }
 static void p_depthwise_conv(aplan__tflm_node *n) {
-    const aplan__tflm_tensor filter = in(n, 1);
+    const aplan__tflm_tensor input = in(n, 0), filter = in(n, 1);
     O(0);
     I(0);
     I(1);
     PERSISTENT(mul(4u, dim(filter, 3)));
     PERSISTENT(mul(4u, dim(filter, 3)));
+    if (!REQUIRE_WEIGHTS(input.type == filter.type || weights_pair(input.type, filter.type), input, filter)) return;
     if (filter.type == INT4) SCRATCH(filter.elements);
     I(0);
     I(1);
@@ -218,6 +246,8 @@ static void p_fully_connected(aplan__tflm_node *n) {
     I(1);
     I(2);
     O(0);
+    const bool checked = input.type == FLOAT32 || input.type == INT8 || input.type == INT16;
+    if (!REQUIRE_WEIGHTS(!checked || weights_pair(input.type, filter.type), input, filter)) return;
     if (filter.type == INT4) SCRATCH(filter.elements);
     const uint64_t q = channels(&filter);
     if (input.type != FLOAT32 && q > 1u) {
@@ -539,6 +569,7 @@ static void c_conv(aplan__tflm_node *n) {
     I(0);
     I(1);
     O(0);
+    if (!REQUIRE_WEIGHTS(weights_pair(input.type, filter.type), input, filter)) return;
     if (input.type == INT8 || input.type == INT16) {
         PERSISTENT(mul(4u, dim(filter, 0)));
         PERSISTENT(mul(4u, dim(filter, 0)));
@@ -592,6 +623,7 @@ static void c_fully_connected(aplan__tflm_node *n) {
     I(1);
     I(2);
     O(0);
+    if (!REQUIRE_WEIGHTS(weights_pair(input.type, filter.type), input, filter)) return;
     const uint64_t q = channels(&filter);
     if (input.type != FLOAT32 && q > 1u) {
         PERSISTENT(mul(4u, q));
@@ -672,7 +704,7 @@ const aplan__tflm_kernel aplan__tflm_kernels[] = {
     BUILTIN(CONV_2D, K("conv.cc"), PARAMS(28, 4), OPDATA(56, 72), NULL, p_conv),
     BUILTIN(DEPTHWISE_CONV_2D, K("depthwise_conv.cc"), PARAMS(28, 4), OPDATA(56, 72), NULL, p_depthwise_conv),
     BUILTIN(DEPTH_TO_SPACE, K("depth_to_space.cc"), PARAMS(4, 4), OPDATA(0, 0), NULL, p_i0_o0_dims),
-    BUILTIN(DEQUANTIZE, K("dequantize.cc"), NONE, OPDATA(32, 32), NULL, p_i0_o0),
+    BUILTIN(DEQUANTIZE, K("dequantize.cc"), NONE, OPDATA(32, 32), NULL, p_dequantize),
     BUILTIN(EMBEDDING_LOOKUP, K("embedding_lookup.cc"), NONE, OPDATA(0, 0), NULL, p_embedding_lookup),
     BUILTIN(FLOOR, K("floor.cc"), NONE, OPDATA(0, 0), NULL, NULL),
     BUILTIN(FULLY_CONNECTED, K("fully_connected.cc"), PARAMS(16, 4), OPDATA(48, 64), NULL, p_fully_connected),
