@@ -73,6 +73,8 @@ typedef struct cli_tensor {
                              is malformed */
     uint64_t name_size;   /* the name's length in the file, in bytes (0 when name is NULL) */
     bool name_shortened;  /* name is the beginning of a longer name and its marker (cli_name) */
+    const char *name_data; /* the name's bytes in the model (name_size of them; in->model's, valid while it is),
+                              NULL when name is */
     const char *type;     /* the TensorType's name ("INT8"), static; NULL when not known */
     uint32_t rank;        /* entries of shape, when has_shape */
     int32_t shape[APLAN_TFLITE_MAX_RANK];
@@ -93,6 +95,8 @@ typedef struct cli_step {
                              (cli_op_name says "operator code 210") */
     uint64_t op_name_size; /* the name's length in the file (a custom code) or in the reader's table, in bytes */
     bool op_name_shortened; /* op_name is the beginning of a longer name and its marker (cli_name) */
+    const char *op_name_data; /* the name's bytes (op_name_size of them: a custom code's in the model, a builtin's
+                                 in the reader's table); NULL when op_name is */
 } cli_step;
 
 /* A problem loaded from a file or the built-in example. Nothing is kept per buffer but the arrays below, so a CSV

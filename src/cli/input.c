@@ -1,7 +1,8 @@
 /* Loading a problem: read the whole file, recognise it by content (a .tflite model, a CSV table, or neither),
  * convert it to buffers with ids and, for a model, the facts the outputs show beside them: each tensor's name, type
  * and shape, and the operator at each step (names made into capped display text once per distinct string,
- * cli_names, so nothing points into the file's bytes).
+ * cli_names; only the pointers to a long name's bytes, for JSON's whole names, point into the model's bytes, which
+ * in->model keeps).
  * Every failure names the file and says why (the OS's reason for I/O errors). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat: sizing the read of a regular file */
 
@@ -295,6 +296,7 @@ static bool load_tensors(const char *data, size_t size, cli_input *in) {
         c->name = name.text;
         c->name_size = name.size;
         c->name_shortened = name.shortened;
+        c->name_data = t.name.data;
     }
     return true;
 }
@@ -322,7 +324,7 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
     for (size_t k = 0; k < count && ok; k++) {
         const aplan_tflite_step *t = &steps[k];
         cli_step *c = &in->steps[k];
-        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL, 0, false};
+        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL, 0, false, NULL};
         if (t->op == APLAN_TFLITE_NONE || t->name.data == NULL) continue; /* NULL: a code newer than the reader */
         cli_name name;
         ok = cli_names_get(&in->names, t->name.data, t->name.size, &name);
@@ -330,6 +332,7 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
         c->op_name = name.text;
         c->op_name_size = name.size;
         c->op_name_shortened = name.shortened;
+        c->op_name_data = t->name.data;
     }
     in->step_count = count;
     free(steps);

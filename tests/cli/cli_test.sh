@@ -390,8 +390,8 @@ assert d["peak"] == {"step": 0, "live_bytes": 12, "live_buffers": 3, "largest": 
 assert d["input"]["alignment_from"] == "default" and d["input"]["target_alignment"] is None
 b = d["buffers"][2]
 assert b == {"index": 2, "id": "b3", "line": 4, "size": 4, "planned_size": 4, "lower": 0, "upper": 9,
-             "alignment": 1, "fixed_offset": None, "offset": 4, "name": "b3", "name_bytes": None, "type": None,
-             "shape": None}, b
+             "alignment": 1, "fixed_offset": None, "offset": 4, "name": "b3", "name_bytes": None, "long_name": None,
+             "type": None, "shape": None}, b
 assert d["strategies"][1]["offsets"] == [0, 0, 4, 0, 8]
 assert d["input"]["kind"] == "csv" and d["input"]["capacity"] is None
 ' "$T/plan.json" "$BUILT"
@@ -843,17 +843,18 @@ assert (b["s0t4"]["type"], b["s0t4"]["shape"], b["s0t4"]["size"]) == ("INT8", [1
 assert b["s0t0"]["name"] == "input" and b["s0t0"]["shape"] == [1, 8, 8, 4]
 assert ch["lower_bound"] == {"bytes": 1536, "step": 4,
                              "operator": {"subgraph": 0, "index": 2, "name": "ADD", "builtin_code": 0,
-                                          "name_bytes": None}}
+                                          "name_bytes": None, "long_name": None}}
 assert len(ch["steps"]) == 6, len(ch["steps"])
 assert ch["steps"][0] == {"step": 0, "kind": "start", "operator": None, "entered": None, "depth": 0}
 assert ch["steps"][1] == {"step": 1, "kind": "entry", "operator": None, "entered": 0, "depth": 0}
 assert ch["steps"][4] == {"step": 4, "kind": "operator", "entered": None, "depth": 0,
-                          "operator": {"subgraph": 0, "index": 2, "name": "ADD", "builtin_code": 0, "name_bytes": None}}
+                          "operator": {"subgraph": 0, "index": 2, "name": "ADD", "builtin_code": 0, "name_bytes": None,
+                                       "long_name": None}}
 assert [ch["buffers"][i]["name"] for i in ch["peak"]["largest"]] == ["block/conv", "block/conv_dw", "block/add"]
 assert ti["lower_bound"]["operator"] == {"subgraph": 0, "index": 3, "name": "FULLY_CONNECTED", "builtin_code": 9,
-                                         "name_bytes": None}
+                                         "name_bytes": None, "long_name": None}
 assert ti["steps"][2]["operator"] == {"subgraph": 0, "index": 0, "name": "Window", "builtin_code": 32,
-                                      "name_bytes": None}
+                                      "name_bytes": None, "long_name": None}
 a = {x["id"]: x for x in ti["buffers"]}
 assert (a["s0t3"]["name"], a["s0t3"]["type"], a["s0t3"]["shape"]) == ("spectrum", "INT16", [16]), a["s0t3"]
 assert (a["s0t4"]["type"], a["s0t4"]["shape"], a["s0t4"]["size"], a["s0t4"]["planned_size"]) == ("INT64", [], 8, 16)
@@ -879,17 +880,17 @@ assert (b["s0t86"]["type"], b["s0t86"]["shape"], b["s0t86"]["size"]) == ("INT8",
 assert b["s0t88"]["name"] == "input" and b["s0t88"]["shape"] == [1, 96, 96, 1]
 assert pd["lower_bound"] == {"bytes": 55296, "step": 4,
                              "operator": {"subgraph": 0, "index": 2, "name": "CONV_2D", "builtin_code": 3,
-                                          "name_bytes": None}}
+                                          "name_bytes": None, "long_name": None}}
 assert len(pd["steps"]) == 33, len(pd["steps"])
 assert pd["steps"][0] == {"step": 0, "kind": "start", "operator": None, "entered": None, "depth": 0}
 assert pd["steps"][1] == {"step": 1, "kind": "entry", "operator": None, "entered": 0, "depth": 0}
 assert pd["steps"][4] == {"step": 4, "kind": "operator", "entered": None, "depth": 0,
                           "operator": {"subgraph": 0, "index": 2, "name": "CONV_2D", "builtin_code": 3,
-                                       "name_bytes": None}}
+                                       "name_bytes": None, "long_name": None}}
 assert [pd["buffers"][i]["name"] for i in pd["peak"]["largest"]] == [
     "MobilenetV1/MobilenetV1/Conv2d_1_pointwise/Relu6", "MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6"]
 assert ap["lower_bound"]["operator"] == {"subgraph": 0, "index": 3, "name": "SignalRfft", "builtin_code": 32,
-                                         "name_bytes": None}
+                                         "name_bytes": None, "long_name": None}
 a = {x["id"]: x for x in ap["buffers"]}
 assert (a["s0t23"]["name"], a["s0t23"]["type"], a["s0t23"]["shape"]) == ("signal_rfft", "INT16", [514]), a["s0t23"]
 assert (a["s0t22"]["type"], a["s0t22"]["shape"]) == ("INT32", []), a["s0t22"]
@@ -900,7 +901,7 @@ m = {x["id"]: x for x in mp["buffers"]}
 assert (m["s0t0"]["name"], m["s0t0"]["shape"]) == ("input_1", [1, 192, 192, 3]), m["s0t0"]
 assert m["s0t1008"]["name"] == "output_mesh/Kernel_dequantize" and m["s0t1008"]["shape"] == [1404, 3, 3, 32]
 assert mp["lower_bound"]["operator"] == {"subgraph": 0, "index": 182, "name": "CONV_2D", "builtin_code": 3,
-                                         "name_bytes": None}
+                                         "name_bytes": None, "long_name": None}
 assert sum(s["kind"] == "operator" for s in mp["steps"]) == 712
     ' "$T/pd.json" "$T/ap_names.json" "$T/mp.json"
     fi
@@ -951,10 +952,10 @@ assert names == ["a,b \"q\"\\x0A\\x00\\xFF</x>", "encoder/layer_11/attention/sel
                  "snow\u2603man", "s0t3", "s1t0", "s1t1", "s2t0", "s2t1"], names
 assert [b["id"] for b in d["buffers"]][:4] == ["s0t0", "s0t1", "s0t2", "s0t3"]
 assert d["steps"][8]["operator"] == {"subgraph": 0, "index": 2, "name": "Scale,\"x\"", "builtin_code": 32,
-                                     "name_bytes": None}
+                                     "name_bytes": None, "long_name": None}
 assert d["steps"][4] == {"step": 4, "kind": "entry", "entered": 1, "depth": 1,
                          "operator": {"subgraph": 0, "index": 1, "name": "WHILE", "builtin_code": 119,
-                                      "name_bytes": None}}
+                                      "name_bytes": None, "long_name": None}}
 xml.dom.minidom.parse(sys.argv[2])
 page = open(sys.argv[3], encoding="utf-8").read()
 data = json.loads(page.split("<script type=\"application/json\" id=\"aplan-data\">", 1)[1].split("</script>", 1)[0])
