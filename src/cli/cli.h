@@ -449,6 +449,8 @@ typedef struct cli_format {
     const char *help;          /* its line in the help of -f */
     cli_format_writer *write;
     cli_region_writer *write_regions; /* the same with regions; NULL: the format does not apply to them */
+    const char *extension;     /* the file name ending (".svg", any case) that chooses it for -o FILE when -f is not
+                                  given; NULL: none */
 } cli_format;
 extern const cli_format cli_formats[];
 extern const size_t cli_format_count;
@@ -456,6 +458,8 @@ extern const size_t cli_format_count;
  * joined with ", " and a last " or ": "table, csv, json, svg, html or c"; mark_default adds " (default)" after the
  * first row's. Cut to out_size. */
 void cli_format_names(char *out, size_t out_size, unsigned options, bool mark_default);
+/* The format whose extension ends path's file name (case aside), or SIZE_MAX when none does. */
+size_t cli_format_of_path(const char *path);
 /* The help of -f: the option and the names, then one line per format. */
 void cli_print_format_help(FILE *out);
 

@@ -41,7 +41,8 @@
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
     "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
     "                        result is written (a failure leaves it as it was), never when it is INPUT\n"        \
-    "                        (unless --force), a folder, a link loop or a file you cannot write\n"               \
+    "                        (unless --force), a folder, a link loop or a file you cannot write; without -f,\n"  \
+    "                        FILE's extension chooses the format (.svg .html .json .csv .h), else table\n"       \
     "      --force           allow FILE to be INPUT (it is read whole first, then replaced)\n"                    \
     "  -h, --help            this help\n"
 

@@ -459,6 +459,17 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         (cli_option_regions(o, NULL) > 0 ? cli_check_region_strategy_list(cmd->name, o->strategies)
                                           : cli_check_strategy_list(cmd->name, o->strategies)) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
+    /* -o FILE chooses the format by its extension (cli_format.extension) when -f is not given; an explicit -f wins,
+     * with a warning when the extension names another format. Any other extension keeps the default, the table. */
+    if (o->output != NULL && (cmd->accepts & CLI_OPT_FORMAT) != 0) {
+        size_t f = cli_format_of_path(o->output);
+        if ((o->given & CLI_OPT_FORMAT) == 0 && f != SIZE_MAX) {
+            o->format = f;
+        } else if (f != SIZE_MAX && f != o->format) {
+            fprintf(stderr, "%s: warning: %s: -o %s has the extension of -f %s; writing -f %s as given\n",
+                    CLI_PROGRAM, cmd->name, o->output, cli_formats[f].name, cli_formats[o->format].name);
+        }
+    }
     /* An option that only some formats take (cli_format.options) is a usage error with any other. */
     unsigned format_only = 0;
     for (size_t f = 0; f < cli_format_count; f++) format_only |= cli_formats[f].options;
