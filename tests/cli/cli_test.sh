@@ -1613,7 +1613,7 @@ printf 'id,lower,upper,size\na,0,2,100\nb,1,3,50\nc,2,4,60\nd,3,5,30\n' >"$T/nof
 run 4 "$A" plan -s linear --capacity 200 -f svg -o "$T/nofit.svg" "$T/nofit.csv"
 line err "aplan: $T/nofit.csv: nothing fits the capacity of 200 bytes: the smallest plan (linear) needs 240 bytes, 40 more"
 empty out
-has nofit.svg "<title>$T/nofit.csv: linear, arena 240 bytes, lower bound 150 bytes, 40 bytes over the capacity</title>"
+has nofit.svg "<title>nofit.csv ($T/nofit.csv): linear, arena 240 bytes, lower bound 150 bytes, 40 bytes over the capacity</title>"
 has nofit.svg '<line class="capacity" x1="84" y1="492.67" x2="1170.0" y2="492.67" stroke="#e66100"'
 has nofit.svg '<g class="overflow" pointer-events="none"><rect x="84" y="492.67" width="1086" height="83.33" fill="#e66100" fill-opacity="0.16"/><text x="88" y="505.67" fill="#a33d00">beyond the capacity</text></g>'
 count nofit.svg 'stroke="#d7191c" stroke-width="1.5" data-over="1"><title>' 2
@@ -1626,7 +1626,7 @@ has nofit.html '<p class="verdict">does not fit: the smallest plan (linear) need
 has nofit.html '<td>linear (smallest; does not fit)</td>'
 # The bound above the capacity: every plan misses, the verdict says so; a plan for other tools is still not written.
 run 4 "$A" plan --capacity 120 -f svg -o "$T/nobound.svg" "$T/nofit.csv"
-has nobound.svg '<title>'"$T"'/nofit.csv: greedy_by_size, arena 150 bytes, lower bound 150 bytes, 30 bytes over the capacity</title>'
+has nobound.svg '<title>nofit.csv ('"$T"'/nofit.csv): greedy_by_size, arena 150 bytes, lower bound 150 bytes, 30 bytes over the capacity</title>'
 has nobound.svg '>does not fit: the lower bound, 150 bytes, is 30 more than the capacity (120): no plan can fit</text>'
 for fmt in csv c; do
     run 4 "$A" plan --capacity 120 -f $fmt -o "$T/nobound.$fmt" "$T/nofit.csv"
@@ -1644,16 +1644,32 @@ if [ "$HAS_EXACT" = 1 ]; then
     has gapx.svg 'width="1200" height="820" viewBox="0 0 1200 820"'
 fi
 
-# --- A long path: the SVG's heading shortens it from its start to stay inside the drawing; the title keeps it ------
+# --- A long path: the SVG's heading and the page's start from the file's name (issue 31, point 8c), not from a path
+# cut from the left; the <title>s name the file first, then keep the whole path. A file name too long for the heading
+# is shortened from its start to stay inside the drawing.
 long="$T/a_rather_long_folder_name_that_goes_on_and_on/through_another_level_of_folders/and_a_third_one_to_be_sure"
 mkdir -p "$long"
 printf 'id,lower,upper,size\na,0,2,100\nb,1,3,50\n' >"$long/problem.csv"
 run 0 "$A" plan -s greedy_by_size -f svg -o "$T/longpath.svg" "$long/problem.csv"
-has longpath.svg '<text x="84" y="22" font-size="15" font-weight="bold">.../and_a_third_one_to_be_sure/problem.csv: greedy_by_size, arena 150 bytes, lower bound 150 bytes (+0.0%)</text>'
-has longpath.svg "<title>$long/problem.csv: greedy_by_size, arena 150 bytes, lower bound 150 bytes</title>"
-# A short one is shown whole.
+has longpath.svg '<text x="84" y="22" font-size="15" font-weight="bold">problem.csv: greedy_by_size, arena 150 bytes, lower bound 150 bytes (+0.0%)</text>'
+has longpath.svg "<title>problem.csv ($long/problem.csv): greedy_by_size, arena 150 bytes, lower bound 150 bytes</title>"
+run 0 "$A" plan -s greedy_by_size -f html -o "$T/longpath.html" "$long/problem.csv"
+line longpath.html "<h1>problem.csv</h1>"
+line longpath.html "<p class=\"path\">$long/problem.csv</p>"
+has longpath.html "<title>aplan: problem.csv ($long/problem.csv)</title>"
+run 0 "$A" plan -s banked -f svg --region sram:1K -o "$T/longpath_regions.svg" "$long/problem.csv"
+has longpath_regions.svg "<title>problem.csv ($long/problem.csv): "
+has longpath_regions.svg '<text x="84" y="22" font-size="15" font-weight="bold">problem.csv: '
+name=the_problem_with_a_file_name_so_long_that_it_cannot_fit_beside_the_figures_of_the_plan_in_the_heading.csv
+cp "$long/problem.csv" "$T/$name"
+run 0 "$A" plan -s greedy_by_size -f svg -o "$T/longname.svg" "$T/$name"
+has longname.svg '<text x="84" y="22" font-size="15" font-weight="bold">...cannot_fit_beside_the_figures_of_the_plan_in_the_heading.csv: greedy_by_size,'
+# A name without a folder is shown as it is, in the heading, the title and the page.
+(cd "$T" && "$A" plan -s greedy_by_size -f html -o short.html nofit.csv) || fail "plan nofit.csv from its folder"
+line short.html "<h1>nofit.csv</h1>"
+lacks short.html '<p class="path">'
 run 0 "$A" plan -s greedy_by_size -f svg -o "$T/short.svg" "$T/nofit.csv"
-has short.svg "<text x=\"84\" y=\"22\" font-size=\"15\" font-weight=\"bold\">$T/nofit.csv: greedy_by_size, arena"
+has short.svg "<text x=\"84\" y=\"22\" font-size=\"15\" font-weight=\"bold\">nofit.csv: greedy_by_size, arena"
 
 # --- The helps: the G suffix documented where it is taken, example's help only with its own options ---------------
 # (tests/cli/docs_test.py checks the helps against docs/aplan.1 and docs/cli.md.)
