@@ -366,8 +366,15 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
         free(scratch);
         free(ids);
         cli_input_free(in);
-        snprintf(message, message_size, "%s: byte %llu: %s", path, (unsigned long long)e.byte_offset,
-                 e.message[0] != '\0' ? e.message : aplan_status_str(s));
+        /* Something the model declares lies past its last byte: a file cut short (a partial download or copy) is
+         * by far the likeliest cause, so that comes first, with the reader's detail after it. */
+        bool cut = s == APLAN_E_FORMAT_TRUNCATED || (s == APLAN_E_FORMAT_BAD_OFFSET && strstr(e.message, "past the end"));
+        if (cut)
+            snprintf(message, message_size, "%s: truncated: the file has %zu byte%s and the model points past them "
+                     "(byte %llu: %s)", path, size, cli_s(size), (unsigned long long)e.byte_offset, e.message);
+        else
+            snprintf(message, message_size, "%s: byte %llu: %s", path, (unsigned long long)e.byte_offset,
+                     e.message[0] != '\0' ? e.message : aplan_status_str(s));
         return CLI_EXIT_BAD_INPUT;
     }
     in->kind = CLI_INPUT_TFLITE;
@@ -402,7 +409,10 @@ int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *i
     memset(in, 0, sizeof *in);
     int rc;
     const char *why = NULL;
-    if (cli_is_tflite(data, size)) {
+    if (size == 0) { /* no bytes at all: neither a model nor a table, and nothing the readers could say more of */
+        snprintf(message, message_size, "%s: empty file (0 bytes): neither a .tflite model nor a CSV table", name);
+        rc = CLI_EXIT_BAD_INPUT;
+    } else if (cli_is_tflite(data, size)) {
         rc = load_tflite(name, data, size, in, message, message_size);
     } else if ((why = cli_not_csv(data, size)) == NULL) {
         rc = load_csv(name, data, size, in, message, message_size);

@@ -85,6 +85,25 @@ run 2 "$A" plan --target cortex-m44 "$I12"
 line err "aplan: plan: unknown target 'cortex-m44' (did you mean 'cortex-m4'? see \`aplan targets\`)"
 run 2 "$A" plan --target cortex-m5 "$I12" # as near to cortex-m4 as to cortex-m7: no guess
 line err "aplan: plan: unknown target 'cortex-m5' (see \`aplan targets\`)"
+# A piece of a preset's name names it (the nearest when several hold it); else the nearest within half its length.
+for pair in m4:cortex-m4 M7:cortex-m7 esp32:esp32-s3 psram:esp32-s3-psram stm32:stm32h743 imxrt:imxrt1060; do
+    run 2 "$A" plan --target "${pair%%:*}" "$I12"
+    line err "aplan: plan: unknown target '${pair%%:*}' (did you mean '${pair#*:}'? see \`aplan targets\`)"
+done
+run 2 "$A" plan --target m "$I12" # like no preset
+line err "aplan: plan: unknown target 'm' (see \`aplan targets\`)"
+# Byte counts past 2^64 - 1 are too large (exit 2), whether the digits or the suffix take them there.
+for c in 18446744073709551616 99999999999999999999999 17179869184G 18014398509481984K; do
+    run 2 "$A" plan --capacity "$c" "$I12"
+    line err "aplan: plan: --capacity '$c' is too large: more than 2^64 - 1 bytes (18446744073709551615); at most 18446744073709551614"
+done
+run 0 "$A" plan --capacity 17179869183G "$I12" # 2^64 - 2^30: within
+run 2 "$A" plan --max-input-size 99999999999999999999 "$I12"
+line err "aplan: plan: --max-input-size '99999999999999999999' is too large: more than 2^64 - 1 bytes (18446744073709551615)"
+run 2 "$A" plan --region sram:16777216T "$I12"
+has err "aplan: plan: --region 'sram:16777216T' has a size that is not a byte count"
+run 2 "$A" plan --region sram:17179869184GiB "$I12"
+line err "aplan: plan: --region 'sram:17179869184GiB' has a size that is too large: more than 2^64 - 1 bytes (18446744073709551615)"
 run 2 "$A" plan -f jsn "$I12"
 line err "aplan: plan: unknown format 'jsn' (did you mean 'json'? table, csv, json, svg, html or c)"
 # Target names match without regard to case, and are shown in the preset's spelling.
@@ -200,7 +219,20 @@ run 0 "$A" plan "$T/crlf.csv"
 has out "best: greedy_by_size, 4 bytes: proven optimal"
 printf '' >"$T/empty.csv"
 run 3 "$A" plan "$T/empty.csv"
-has err "empty.csv:1: empty input: no header line"
+line err "aplan: $T/empty.csv: empty file (0 bytes): neither a .tflite model nor a CSV table"
+empty out
+# ... and blank lines alone are a CSV table without its header (the CSV reader says so).
+printf '\n\n' >"$T/blank.csv"
+run 3 "$A" plan "$T/blank.csv"
+has err "blank.csv:1: empty input: no header line"
+run 3 "$A" verify "$I12" "$T/empty.csv"
+line err "aplan: $T/empty.csv: empty file (0 bytes): neither a .tflite model nor a CSV table"
+run 3 "$A" plan - <"$T/empty.csv"
+line err "aplan: -: empty file (0 bytes): neither a .tflite model nor a CSV table"
+run 3 "$A" graph "$T/empty.csv"
+line err "aplan: $T/empty.csv: empty file (0 bytes): not a .tflite model"
+run 3 "$A" embed "$T/empty.csv" -o "$T/x.tflite"
+line err "aplan: $T/empty.csv: empty file (0 bytes): not a .tflite model"
 printf 'id,lower,upper,size,alignment\nx,0,1,4,8\ny,0,1,4,16\n' >"$T/aligned.csv"
 run 0 "$A" plan -s greedy_by_size -f csv "$T/aligned.csv"
 has out "id,lower,upper,size,alignment,offset"
@@ -755,10 +787,13 @@ line out "1 of 3 buffers has a fixed offset (an offline plan): the strategies pl
 lacks out "  offline "
 run 0 "$A" plan --target cortex-m7 "$I12" # CSV: the preset's alignment
 has out "alignment 32, sizes as given, capacity 327680 (target cortex-m7)"
-# Truncated model: bad input naming the byte.
+# Truncated model: bad input that says so first, then the byte and what lies past the end.
 head -c 200 "$CHAIN" >"$T/cut.tflite"
 run 3 "$A" plan "$T/cut.tflite"
-has err "cut.tflite: byte "
+line err "aplan: $T/cut.tflite: truncated: the file has 200 bytes and the model points past them (byte 40: Model.subgraphs: offset points past the end)"
+head -c $(($(wc -c <"$CHAIN") - 1)) "$CHAIN" >"$T/cut1.tflite" # one byte short: the last bytes are read (tflite_writer.h)
+run 3 "$A" plan "$T/cut1.tflite"
+has err "aplan: $T/cut1.tflite: truncated: the file has $(($(wc -c <"$CHAIN") - 1)) bytes and the model points past them (byte "
 
 # --- names, types, shapes and operators -------------------------------------------------------------------------------
 # A model's buffers keep their ids (s<subgraph>t<tensor>: the CSV key, what verify matches) and gain the tensors'
@@ -819,7 +854,7 @@ run 3 "$A" graph "$I12"
 line err "aplan: $I12: not a .tflite model (no \"TFL3\" at bytes 4..7): a CSV problem has no operators, only buffers and their lifetimes"
 empty out
 run 3 "$A" graph "$T/cut.tflite"
-has err "cut.tflite: byte "
+has err "cut.tflite: truncated: the file has 200 bytes"
 run 6 "$A" graph "$T/missing.tflite"
 line err "aplan: cannot open $T/missing.tflite: No such file or directory"
 run 2 "$A" graph
@@ -1161,7 +1196,7 @@ has err "option '-f' does not apply to this command"
 run 3 "$A" embed "$I12" -o "$T/x.tflite"
 has err "input.12.csv: not a .tflite model"
 run 3 "$A" embed "$T/cut.tflite" -o "$T/x.tflite"
-has err "cut.tflite: byte "
+has err "cut.tflite: truncated: the file has 200 bytes"
 run 6 "$A" embed "$CHAIN" -o "$T/no/such/dir/x.tflite"
 has err "cannot create a temporary file beside $T/no/such/dir/x.tflite: No such file or directory"
 # A write that fails half-way (a file size limit of 8 KiB; chain.tflite is above 16 KiB): the old OUT stays, and no
