@@ -218,6 +218,57 @@ static bool some_share_a_step(const cli_input *in, size_t live) {
     return share;
 }
 
+/* Index of the first k in sorted[0, n) (indices into in->buffers, ascending in key) whose key is value, or n. */
+static size_t find_key(const cli_input *in, const uint32_t *sorted, size_t n, bool upper, uint64_t value) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        const aplan_buffer *b = &in->buffers[sorted[mid]];
+        if ((upper ? b->upper : b->lower) < value) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo < n && (upper ? in->buffers[sorted[lo]].upper : in->buffers[sorted[lo]].lower) == value ? lo : n;
+}
+
+/* The live rows (live of them) that look inclusive one by one: each shares a step with no other live buffer, yet
+ * touches one end to start (its upper is another's lower, or its lower another's upper), as a producer and its
+ * consumer written with inclusive ends do; with exclusive ends a buffer an operator reads is live at its step, so it
+ * shares it with what that operator writes. Their count, and in *first the first such row (SIZE_MAX: none). Sorts the
+ * live rows by lower and by upper (8 bytes a row, 12 a live buffer, freed on return): O(n log n). 0 when out of
+ * memory, which proves nothing. */
+static size_t lonely_touching(const cli_input *in, size_t live, size_t *first) {
+    *first = SIZE_MAX;
+    uint64_t *key = malloc((in->count + 1u) * sizeof *key);
+    uint32_t *by_lower = malloc((live + 1u) * sizeof *by_lower), *by_upper = malloc((live + 1u) * sizeof *by_upper);
+    uint32_t *tmp = malloc((live + 1u) * sizeof *tmp);
+    size_t n = 0, count = 0;
+    bool ok = key != NULL && by_lower != NULL && by_upper != NULL && tmp != NULL;
+    for (size_t i = 0; ok && i < in->count; i++) {
+        if (in->buffers[i].lower < in->buffers[i].upper) by_lower[n] = by_upper[n] = (uint32_t)i, n++;
+    }
+    for (size_t i = 0; ok && i < in->count; i++) key[i] = in->buffers[i].lower;
+    ok = ok && aplan_sort_indices(by_lower, tmp, n, key) == APLAN_OK;
+    for (size_t i = 0; ok && i < in->count; i++) key[i] = in->buffers[i].upper;
+    ok = ok && aplan_sort_indices(by_upper, tmp, n, key) == APLAN_OK;
+    uint64_t reach = 0; /* the latest end of the rows before k in order of lower */
+    for (size_t k = 0; ok && k < n; k++) {
+        const aplan_buffer *b = &in->buffers[by_lower[k]];
+        /* In order of lower, b shares a step with an earlier row iff it starts before their latest end, and with a
+         * later one iff the next starts before b ends. */
+        bool shares = (k > 0 && b->lower < reach) || (k + 1u < n && in->buffers[by_lower[k + 1u]].lower < b->upper);
+        if (b->upper > reach) reach = b->upper;
+        if (shares) continue;
+        if (find_key(in, by_lower, n, false, b->upper) == n && find_key(in, by_upper, n, true, b->lower) == n) continue;
+        count++;
+        if (by_lower[k] < *first) *first = by_lower[k];
+    }
+    free(tmp);
+    free(by_upper);
+    free(by_lower);
+    free(key);
+    return ok ? count : 0;
+}
+
 void cli_warn_lifetimes(const cli_input *in) {
     if (in->kind != CLI_INPUT_CSV || (in->csv_columns & APLAN_CSV_START_END) != 0) return;
     enum { NAMED = 3 };
@@ -232,7 +283,9 @@ void cli_warn_lifetimes(const cli_input *in) {
         }
     }
     bool apart = live >= 2 && !some_share_a_step(in, live);
-    if (empty == 0 && !apart) return;
+    /* Not all apart, yet some rows apart from all and touching one end to start: some rows look inclusive. */
+    size_t first = SIZE_MAX, lonely = live >= 2 && !apart ? lonely_touching(in, live, &first) : 0;
+    if (empty == 0 && !apart && lonely == 0) return;
     cli_progress_end();
     fprintf(stderr, "%s: warning: %s: the lifetimes look inclusive or empty (the plan is made as they are):\n",
             CLI_PROGRAM, in->name);
@@ -246,6 +299,11 @@ void cli_warn_lifetimes(const cli_input *in) {
     }
     if (apart)
         fprintf(stderr, "  no two of the %zu live buffers share a step: every plan may put them all at offset 0\n", live);
+    if (lonely > 0)
+        fprintf(stderr, "  %zu of the %zu live rows share%s a step with no other, yet touch%s one end to start, as "
+                        "inclusive ends would: the first is '%s' (line %u)\n",
+                lonely, live, lonely == 1 ? "s" : "", lonely == 1 ? "es" : "", in->ids[first],
+                (unsigned)in->lines[first]);
     fprintf(stderr, "  upper is exclusive: a buffer is live at steps [lower, upper), lower to upper - 1;\n"
                     "  for inclusive ends, name the columns start,end (id,start,end,size: live from start to end)\n");
 }
