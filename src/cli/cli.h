@@ -74,6 +74,8 @@ typedef struct cli_tensor {
                              is malformed */
     uint64_t name_size;   /* the name's length in the file, in bytes (0 when name is NULL) */
     bool name_shortened;  /* name is the beginning of a longer name and its marker (cli_name) */
+    const char *name_data; /* the name's bytes in the model (name_size of them; in->model's, valid while it is),
+                              NULL when name is */
     const char *type;     /* the TensorType's name ("INT8"), static; NULL when not known */
     uint32_t rank;        /* entries of shape, when has_shape */
     int32_t shape[APLAN_TFLITE_MAX_RANK];
@@ -94,6 +96,8 @@ typedef struct cli_step {
                              (cli_op_name says "operator code 210") */
     uint64_t op_name_size; /* the name's length in the file (a custom code) or in the reader's table, in bytes */
     bool op_name_shortened; /* op_name is the beginning of a longer name and its marker (cli_name) */
+    const char *op_name_data; /* the name's bytes (op_name_size of them: a custom code's in the model, a builtin's
+                                 in the reader's table); NULL when op_name is */
 } cli_step;
 
 /* A problem loaded from a file or the built-in example. Nothing is kept per buffer but the arrays below, so a CSV
@@ -451,6 +455,8 @@ typedef struct cli_format {
     const char *help;          /* its line in the help of -f */
     cli_format_writer *write;
     cli_region_writer *write_regions; /* the same with regions; NULL: the format does not apply to them */
+    const char *extension;     /* the file name ending (".svg", any case) that chooses it for -o FILE when -f is not
+                                  given; NULL: none */
 } cli_format;
 extern const cli_format cli_formats[];
 extern const size_t cli_format_count;
@@ -458,6 +464,8 @@ extern const size_t cli_format_count;
  * joined with ", " and a last " or ": "table, csv, json, svg, html or c"; mark_default adds " (default)" after the
  * first row's. Cut to out_size. */
 void cli_format_names(char *out, size_t out_size, unsigned options, bool mark_default);
+/* The format whose extension ends path's file name (case aside), or SIZE_MAX when none does. */
+size_t cli_format_of_path(const char *path);
 /* The help of -f: the option and the names, then one line per format. */
 void cli_print_format_help(FILE *out);
 

@@ -568,7 +568,10 @@ static int load_model(const char *path, uint64_t max_size, const char *why, char
         cli_error("%s", message);
         return rc;
     }
-    if (!cli_is_tflite(*data, *size)) {
+    if (*size == 0) {
+        cli_error("%s: empty file (0 bytes): not a .tflite model", path);
+        rc = CLI_EXIT_BAD_INPUT;
+    } else if (!cli_is_tflite(*data, *size)) {
         cli_error("%s: not a .tflite model (no \"TFL3\" at bytes 4..7): %s", path, why);
         rc = CLI_EXIT_BAD_INPUT;
     } else if ((rc = cli_load_bytes(path, *data, *size, in, message, sizeof message)) != CLI_EXIT_OK) {

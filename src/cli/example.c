@@ -122,7 +122,7 @@ int cli_example(cli_input *in) {
         in->steps[k] = (cli_step){k == 0 ? APLAN_TFLITE_STEP_START : op ? APLAN_TFLITE_STEP_OPERATOR
                                                                       : APLAN_TFLITE_STEP_ENTRY,
                                   op ? 0u : APLAN_TFLITE_NONE, op ? (uint32_t)(k - 2u) : APLAN_TFLITE_NONE,
-                                  k == 1 ? 0u : APLAN_TFLITE_NONE, 0u, -1, NULL, 0, false};
+                                  k == 1 ? 0u : APLAN_TFLITE_NONE, 0u, -1, NULL, 0, false, NULL};
         if (op) { /* a builtin's name, static, like a model's */
             in->steps[k].op_name = ops[k - 2u].kind;
             in->steps[k].op_name_size = strlen(ops[k - 2u].kind);

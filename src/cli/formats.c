@@ -4,6 +4,7 @@
  * from which plan, and whether it is written when no plan fits) all read this table, so adding a format is its row
  * here and its writer (declared in cli.h).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "cli.h"
@@ -12,22 +13,35 @@
 const cli_format cli_formats[] = {
     {"table", CLI_NEEDS_SESSION, true, 0, "the table",
      "the strategies compared, the verdict, and for a model how to use the plan", cli_write_table,
-     cli_write_region_table},
+     cli_write_region_table, NULL},
     {"csv", CLI_NEEDS_PLAN, false, 0, "the plan as CSV",
      "the best plan as MiniMalloc's CSV: the input's columns and offset (and region)", cli_write_csv,
-     cli_write_region_csv},
+     cli_write_region_csv, ".csv"},
     {"json", CLI_NEEDS_SESSION, true, 0, "the JSON", "every strategy's result and every buffer", cli_write_json,
-     cli_write_region_json},
+     cli_write_region_json, ".json"},
     {"svg", CLI_NEEDS_PLAN, true, 0, "the SVG",
-     "the best plan drawn (or, when none fits, the smallest with its overflow)", cli_write_svg, cli_write_region_svg},
+     "the best plan drawn (or, when none fits, the smallest with its overflow)", cli_write_svg, cli_write_region_svg,
+     ".svg"},
     {"html", CLI_NEEDS_PLAN, true, 0, "the HTML report", "a page with the table and every plan drawn, zoom and search",
-     cli_write_html, cli_write_region_html},
+     cli_write_html, cli_write_region_html, ".html"},
     {"c", CLI_NEEDS_PLAN, false, CLI_OPT_NAME, "the C header",
      "the best plan as a C header, with TFLM's BufferPlan (and each buffer's region)", cli_write_c,
-     cli_write_region_c},
+     cli_write_region_c, ".h"},
 };
 
 const size_t cli_format_count = sizeof cli_formats / sizeof cli_formats[0];
+
+size_t cli_format_of_path(const char *path) {
+    size_t n = strlen(path);
+    for (size_t f = 0; f < cli_format_count; f++) {
+        const char *ext = cli_formats[f].extension;
+        size_t e = ext != NULL ? strlen(ext) : 0;
+        /* a name of its own before the extension: ".svg" alone, or "dir/.svg", is a hidden file's name */
+        if (e == 0 || n <= e || path[n - e - 1u] == '/' || !cli_same_name(path + n - e, ext)) continue;
+        return f;
+    }
+    return SIZE_MAX;
+}
 
 void cli_format_names(char *out, size_t out_size, unsigned options, bool mark_default) {
     size_t at = 0, listed = 0, total = 0;

@@ -1,7 +1,8 @@
 /* Loading a problem: read the whole file, recognise it by content (a .tflite model, a CSV table, or neither),
  * convert it to buffers with ids and, for a model, the facts the outputs show beside them: each tensor's name, type
  * and shape, and the operator at each step (names made into capped display text once per distinct string,
- * cli_names, so nothing points into the file's bytes).
+ * cli_names; only the pointers to a long name's bytes, for JSON's whole names, point into the model's bytes, which
+ * in->model keeps).
  * Every failure names the file and says why (the OS's reason for I/O errors). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat: sizing the read of a regular file */
 
@@ -217,6 +218,57 @@ static bool some_share_a_step(const cli_input *in, size_t live) {
     return share;
 }
 
+/* Index of the first k in sorted[0, n) (indices into in->buffers, ascending in key) whose key is value, or n. */
+static size_t find_key(const cli_input *in, const uint32_t *sorted, size_t n, bool upper, uint64_t value) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        const aplan_buffer *b = &in->buffers[sorted[mid]];
+        if ((upper ? b->upper : b->lower) < value) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo < n && (upper ? in->buffers[sorted[lo]].upper : in->buffers[sorted[lo]].lower) == value ? lo : n;
+}
+
+/* The live rows (live of them) that look inclusive one by one: each shares a step with no other live buffer, yet
+ * touches one end to start (its upper is another's lower, or its lower another's upper), as a producer and its
+ * consumer written with inclusive ends do; with exclusive ends a buffer an operator reads is live at its step, so it
+ * shares it with what that operator writes. Their count, and in *first the first such row (SIZE_MAX: none). Sorts the
+ * live rows by lower and by upper (8 bytes a row, 12 a live buffer, freed on return): O(n log n). 0 when out of
+ * memory, which proves nothing. */
+static size_t lonely_touching(const cli_input *in, size_t live, size_t *first) {
+    *first = SIZE_MAX;
+    uint64_t *key = malloc((in->count + 1u) * sizeof *key);
+    uint32_t *by_lower = malloc((live + 1u) * sizeof *by_lower), *by_upper = malloc((live + 1u) * sizeof *by_upper);
+    uint32_t *tmp = malloc((live + 1u) * sizeof *tmp);
+    size_t n = 0, count = 0;
+    bool ok = key != NULL && by_lower != NULL && by_upper != NULL && tmp != NULL;
+    for (size_t i = 0; ok && i < in->count; i++) {
+        if (in->buffers[i].lower < in->buffers[i].upper) by_lower[n] = by_upper[n] = (uint32_t)i, n++;
+    }
+    for (size_t i = 0; ok && i < in->count; i++) key[i] = in->buffers[i].lower;
+    ok = ok && aplan_sort_indices(by_lower, tmp, n, key) == APLAN_OK;
+    for (size_t i = 0; ok && i < in->count; i++) key[i] = in->buffers[i].upper;
+    ok = ok && aplan_sort_indices(by_upper, tmp, n, key) == APLAN_OK;
+    uint64_t reach = 0; /* the latest end of the rows before k in order of lower */
+    for (size_t k = 0; ok && k < n; k++) {
+        const aplan_buffer *b = &in->buffers[by_lower[k]];
+        /* In order of lower, b shares a step with an earlier row iff it starts before their latest end, and with a
+         * later one iff the next starts before b ends. */
+        bool shares = (k > 0 && b->lower < reach) || (k + 1u < n && in->buffers[by_lower[k + 1u]].lower < b->upper);
+        if (b->upper > reach) reach = b->upper;
+        if (shares) continue;
+        if (find_key(in, by_lower, n, false, b->upper) == n && find_key(in, by_upper, n, true, b->lower) == n) continue;
+        count++;
+        if (by_lower[k] < *first) *first = by_lower[k];
+    }
+    free(tmp);
+    free(by_upper);
+    free(by_lower);
+    free(key);
+    return ok ? count : 0;
+}
+
 void cli_warn_lifetimes(const cli_input *in) {
     if (in->kind != CLI_INPUT_CSV || (in->csv_columns & APLAN_CSV_START_END) != 0) return;
     enum { NAMED = 3 };
@@ -231,7 +283,9 @@ void cli_warn_lifetimes(const cli_input *in) {
         }
     }
     bool apart = live >= 2 && !some_share_a_step(in, live);
-    if (empty == 0 && !apart) return;
+    /* Not all apart, yet some rows apart from all and touching one end to start: some rows look inclusive. */
+    size_t first = SIZE_MAX, lonely = live >= 2 && !apart ? lonely_touching(in, live, &first) : 0;
+    if (empty == 0 && !apart && lonely == 0) return;
     cli_progress_end();
     fprintf(stderr, "%s: warning: %s: the lifetimes look inclusive or empty (the plan is made as they are):\n",
             CLI_PROGRAM, in->name);
@@ -245,6 +299,11 @@ void cli_warn_lifetimes(const cli_input *in) {
     }
     if (apart)
         fprintf(stderr, "  no two of the %zu live buffers share a step: every plan may put them all at offset 0\n", live);
+    if (lonely > 0)
+        fprintf(stderr, "  %zu of the %zu live rows share%s a step with no other, yet touch%s one end to start, as "
+                        "inclusive ends would: the first is '%s' (line %u)\n",
+                lonely, live, lonely == 1 ? "s" : "", lonely == 1 ? "es" : "", in->ids[first],
+                (unsigned)in->lines[first]);
     fprintf(stderr, "  upper is exclusive: a buffer is live at steps [lower, upper), lower to upper - 1;\n"
                     "  for inclusive ends, name the columns start,end (id,start,end,size: live from start to end)\n");
 }
@@ -295,6 +354,7 @@ static bool load_tensors(const char *data, size_t size, cli_input *in) {
         c->name = name.text;
         c->name_size = name.size;
         c->name_shortened = name.shortened;
+        c->name_data = t.name.data;
     }
     return true;
 }
@@ -322,7 +382,7 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
     for (size_t k = 0; k < count && ok; k++) {
         const aplan_tflite_step *t = &steps[k];
         cli_step *c = &in->steps[k];
-        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL, 0, false};
+        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL, 0, false, NULL};
         if (t->op == APLAN_TFLITE_NONE || t->name.data == NULL) continue; /* NULL: a code newer than the reader */
         cli_name name;
         ok = cli_names_get(&in->names, t->name.data, t->name.size, &name);
@@ -330,6 +390,7 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
         c->op_name = name.text;
         c->op_name_size = name.size;
         c->op_name_shortened = name.shortened;
+        c->op_name_data = t->name.data;
     }
     in->step_count = count;
     free(steps);
@@ -363,8 +424,15 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
         free(scratch);
         free(ids);
         cli_input_free(in);
-        snprintf(message, message_size, "%s: byte %llu: %s", path, (unsigned long long)e.byte_offset,
-                 e.message[0] != '\0' ? e.message : aplan_status_str(s));
+        /* Something the model declares lies past its last byte: a file cut short (a partial download or copy) is
+         * by far the likeliest cause, so that comes first, with the reader's detail after it. */
+        bool cut = s == APLAN_E_FORMAT_TRUNCATED || (s == APLAN_E_FORMAT_BAD_OFFSET && strstr(e.message, "past the end"));
+        if (cut)
+            snprintf(message, message_size, "%s: truncated: the file has %zu byte%s and the model points past them "
+                     "(byte %llu: %s)", path, size, cli_s(size), (unsigned long long)e.byte_offset, e.message);
+        else
+            snprintf(message, message_size, "%s: byte %llu: %s", path, (unsigned long long)e.byte_offset,
+                     e.message[0] != '\0' ? e.message : aplan_status_str(s));
         return CLI_EXIT_BAD_INPUT;
     }
     in->kind = CLI_INPUT_TFLITE;
@@ -399,7 +467,10 @@ int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *i
     memset(in, 0, sizeof *in);
     int rc;
     const char *why = NULL;
-    if (cli_is_tflite(data, size)) {
+    if (size == 0) { /* no bytes at all: neither a model nor a table, and nothing the readers could say more of */
+        snprintf(message, message_size, "%s: empty file (0 bytes): neither a .tflite model nor a CSV table", name);
+        rc = CLI_EXIT_BAD_INPUT;
+    } else if (cli_is_tflite(data, size)) {
         rc = load_tflite(name, data, size, in, message, message_size);
     } else if ((why = cli_not_csv(data, size)) == NULL) {
         rc = load_csv(name, data, size, in, message, message_size);

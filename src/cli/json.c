@@ -25,6 +25,92 @@ static void json_bytes(FILE *out, const char *s, size_t left) {
 
 void cli_json_string(FILE *out, const char *s) { json_bytes(out, s, strlen(s)); }
 
+/* The whole text of the names shown shortened (cli_name), for JSON's "long_names": each distinct string (its
+ * position and length in the model, as cli_names tells strings apart) once, in the order the JSON first refers to
+ * it, and referred to by its index ("long_name") from every buffer and operator that shows it shortened. Each name
+ * written costs its length against the model's size: names that share no byte of the file (as every FlatBuffer
+ * writer lays them out) always fit, so all of them are written and the output stays linear in the model; a crafted
+ * model whose strings overlap (each its own position, all on the same bytes) would otherwise make the list
+ * quadratic, so a name past the budget gets "long_name": null, counted in "long_names_omitted". */
+typedef struct long_entry {
+    const char *data;     /* the name's bytes in the model */
+    uint64_t size;
+    size_t ref;           /* its index in "long_names", or SIZE_MAX: omitted (past the budget) */
+} long_entry;
+typedef struct long_names {
+    long_entry *entries;  /* count distinct names, in the order first met */
+    size_t count, cap;
+    size_t *slots;        /* slot_cap entries (a power of two, at most half used): entry index + 1, 0 when empty */
+    size_t slot_cap;
+    size_t written;       /* entries with a ref: the length of "long_names" */
+    uint64_t bytes;       /* the bytes of the names written */
+    uint64_t budget;      /* the most bytes of names written: the model's size */
+    size_t omitted;       /* entries past the budget */
+    bool failed;          /* out of memory: the writer fails with CLI_EXIT_INTERNAL */
+} long_names;
+
+static size_t long_slot(const char *data, uint64_t size, size_t cap) {
+    uint64_t h = ((uint64_t)(uintptr_t)data ^ (size << 17)) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 32) & (cap - 1u);
+}
+
+/* The index in "long_names" of the name of size bytes at data, added at its first look-up; SIZE_MAX when it is past
+ * the budget, or out of memory (ln->failed). Amortised O(1). */
+static size_t long_name_ref(long_names *ln, const char *data, uint64_t size) {
+    if (ln->slot_cap > 0) {
+        for (size_t k = long_slot(data, size, ln->slot_cap);; k = (k + 1u) & (ln->slot_cap - 1u)) {
+            if (ln->slots[k] == 0) break;
+            const long_entry *e = &ln->entries[ln->slots[k] - 1u];
+            if (e->data == data && e->size == size) return e->ref;
+        }
+    }
+    if (ln->count == ln->cap) {
+        size_t cap = ln->cap > 0 ? 2u * ln->cap : 16u;
+        long_entry *entries = cap <= SIZE_MAX / sizeof *entries ? realloc(ln->entries, cap * sizeof *entries) : NULL;
+        if (entries == NULL) return ln->failed = true, SIZE_MAX;
+        ln->entries = entries;
+        ln->cap = cap;
+    }
+    if (2u * (ln->count + 1u) > ln->slot_cap) { /* grow and rehash: at most half full */
+        size_t cap = ln->slot_cap > 0 ? 2u * ln->slot_cap : 64u;
+        size_t *slots = cap <= SIZE_MAX / sizeof *slots ? calloc(cap, sizeof *slots) : NULL;
+        if (slots == NULL) return ln->failed = true, SIZE_MAX;
+        for (size_t j = 0; j < ln->count; j++) {
+            size_t k = long_slot(ln->entries[j].data, ln->entries[j].size, cap);
+            while (slots[k] != 0) k = (k + 1u) & (cap - 1u);
+            slots[k] = j + 1u;
+        }
+        free(ln->slots);
+        ln->slots = slots;
+        ln->slot_cap = cap;
+    }
+    long_entry *e = &ln->entries[ln->count];
+    *e = (long_entry){data, size, SIZE_MAX};
+    if (size <= ln->budget - ln->bytes) {
+        e->ref = ln->written++;
+        ln->bytes += size;
+    } else {
+        ln->omitted++;
+    }
+    size_t k = long_slot(data, size, ln->slot_cap);
+    while (ln->slots[k] != 0) k = (k + 1u) & (ln->slot_cap - 1u);
+    ln->slots[k] = ++ln->count;
+    return e->ref;
+}
+
+static void long_names_free(long_names *ln) {
+    free(ln->entries);
+    free(ln->slots);
+}
+
+/* ", \"long_name\": N" for a shortened name (null when it is past the budget), ", \"long_name\": null" for one
+ * shown whole, into text (at least 40 bytes); returns its length. */
+static size_t long_name_key(long_names *ln, bool shortened, const char *data, uint64_t size, char *text) {
+    size_t ref = shortened && data != NULL ? long_name_ref(ln, data, size) : SIZE_MAX;
+    if (ref == SIZE_MAX) return (size_t)sprintf(text, ", \"long_name\": null");
+    return (size_t)sprintf(text, ", \"long_name\": %zu", ref);
+}
+
 static const char *kind_name(cli_kind k) {
     return k == CLI_INPUT_CSV ? "csv" : k == CLI_INPUT_TFLITE ? "tflite" : "example";
 }
@@ -102,7 +188,7 @@ static void json_peak(FILE *out, const cli_session *s) {
 
 /* "tflm": for a .tflite input, what TFLM's own planner gives and whether the best plan is the model's offline plan;
  * null for other inputs. */
-static void json_tflm(FILE *out, const cli_session *s) {
+static void json_tflm(FILE *out, const cli_session *s, long_names *ln) {
     fputs("  \"tflm\": ", out);
     if (s->input->kind != CLI_INPUT_TFLITE) {
         fputs("null,\n", out);
@@ -169,6 +255,9 @@ static void json_tflm(FILE *out, const cli_session *s) {
             cli_json_string(out, text.text != NULL ? text.text : "?");
             fputs(", \"name_bytes\": ", out);
             json_u64_or_null(out, text.shortened, text.size);
+            char key[40];
+            (void)long_name_key(ln, text.shortened, name.data, text.size, key);
+            fputs(key, out);
             free((char *)text.text);
             fputc('}', out);
         } else {
@@ -182,7 +271,7 @@ static void json_tflm(FILE *out, const cli_session *s) {
 /* The operator of step as a JSON object {"subgraph", "index", "name", "builtin_code", "name_bytes"} (an ENTRY step's
  * is the calling operator), or null: steps 0 and 1, and inputs without operators. name_bytes is the name's length in
  * the model when name is shortened (cli_name), else null. */
-static void json_operator(FILE *out, const cli_input *in, uint64_t step) {
+static void json_operator(FILE *out, const cli_input *in, uint64_t step, long_names *ln) {
     const cli_step *st = in->steps != NULL && step < in->step_count ? &in->steps[step] : NULL;
     if (st == NULL || st->op == APLAN_TFLITE_NONE) {
         fputs("null", out);
@@ -194,11 +283,14 @@ static void json_operator(FILE *out, const cli_input *in, uint64_t step) {
     cli_json_string(out, cli_op_name(st, code, sizeof code));
     fprintf(out, ", \"builtin_code\": %ld, \"name_bytes\": ", (long)st->builtin_code);
     json_u64_or_null(out, st->op_name_shortened, st->op_name_size);
+    char key[40];
+    (void)long_name_key(ln, st->op_name_shortened, st->op_name_data, st->op_name_size, key);
+    fputs(key, out);
     fputc('}', out);
 }
 
 /* "steps": what runs at each step, or null for an input without operators (CSV). */
-static void json_steps(FILE *out, const cli_input *in) {
+static void json_steps(FILE *out, const cli_input *in, long_names *ln) {
     static const char *const kinds[] = {"start", "entry", "operator"};
     fputs("  \"steps\": ", out);
     if (in->steps == NULL) {
@@ -210,7 +302,7 @@ static void json_steps(FILE *out, const cli_input *in) {
         const cli_step *st = &in->steps[k];
         fprintf(out, "%s\n    {\"step\": %zu, \"kind\": \"%s\", \"operator\": ", k > 0 ? "," : "", k,
                 kinds[st->kind <= APLAN_TFLITE_STEP_OPERATOR ? st->kind : APLAN_TFLITE_STEP_OPERATOR]);
-        json_operator(out, in, k);
+        json_operator(out, in, k, ln);
         fputs(", \"entered\": ", out);
         json_u64_or_null(out, st->entered != APLAN_TFLITE_NONE, st->entered);
         fprintf(out, ", \"depth\": %lu}", (unsigned long)st->depth);
@@ -304,12 +396,15 @@ static void block_json_string(out_block *b, const char *s) {
 
 /* A buffer's "name", "name_bytes" (the name's length in the input when "name" is shortened, cli_name; else null),
  * "type" and "shape" (null when not known). */
-static void json_tensor(out_block *b, const cli_input *in, size_t i) {
+static void json_tensor(out_block *b, const cli_input *in, size_t i, long_names *ln) {
     const cli_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
     block_str(b, ", \"name\": ");
     block_json_string(b, cli_buffer_name(in, i));
     block_str(b, ", \"name_bytes\": ");
     block_u64_or_null(b, t != NULL && t->name_shortened, t != NULL ? t->name_size : 0);
+    char key[40];
+    block_put(b, key, long_name_key(ln, t != NULL && t->name_shortened, t != NULL ? t->name_data : NULL,
+                                    t != NULL ? t->name_size : 0, key));
     block_str(b, ", \"type\": ");
     if (t != NULL && t->type != NULL) block_json_string(b, t->type);
     else block_str(b, "null");
@@ -348,8 +443,39 @@ static void json_offsets(FILE *out, const uint64_t *offsets, size_t count) {
     free(b);
 }
 
-/* "buffers": one object per buffer. false when out of memory (nothing written). */
-static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best) {
+/* A whole name into the block as a JSON string, losslessly: each byte that display text shows as itself stands for
+ * itself, except the backslash, which like every other byte (invalid UTF-8, a control character) is the text \xHH
+ * (\\xHH in the JSON text). So every \xHH of the string is one byte of the name and the name's bytes come back by
+ * replacing each; the JSON stays valid UTF-8. At most 5 bytes of output per byte of the name, and its 2 quotes. */
+static void block_whole_name(out_block *b, const char *data, uint64_t size) {
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t left = size;
+    block_put(b, "\"", 1);
+    while (left > 0) {
+        const unsigned char *run = p;
+        while (left > 0 && *p >= 0x20u && *p < 0x7fu && *p != '"' && *p != '\\') p++, left--;
+        block_put(b, (const char *)run, (size_t)(p - run));
+        if (left == 0) break;
+        size_t n = cli_shown_length(p, left < 4u ? (size_t)left : 4u);
+        char esc[8];
+        if (n == 0 || *p == '\\') {
+            snprintf(esc, sizeof esc, "\\\\x%02X", (unsigned)*p);
+            block_put(b, esc, 5);
+            n = 1;
+        } else if (*p == '"') {
+            block_put(b, "\\\"", 2);
+        } else {
+            block_put(b, (const char *)p, n);
+        }
+        p += n;
+        left -= n;
+    }
+    block_put(b, "\"", 1);
+}
+
+/* "buffers": one object per buffer, then "long_names" (ln's names whole, each once) and "long_names_omitted". false
+ * when out of memory (then what was written is incomplete). */
+static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best, long_names *ln) {
     const cli_input *in = s->input;
     out_block *b = malloc(sizeof *b);
     if (b == NULL) return false;
@@ -378,10 +504,19 @@ static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best) {
         block_u64_or_null(b, x->offset != APLAN_NO_OFFSET, x->offset);
         block_str(b, ", \"offset\": ");
         block_u64_or_null(b, best != NULL, best != NULL ? best->offsets[i] : 0);
-        json_tensor(b, in, i);
+        json_tensor(b, in, i, ln);
         block_str(b, "}");
     }
-    block_str(b, "\n  ]\n}\n");
+    block_str(b, "\n  ],\n  \"long_names\": [");
+    for (size_t k = 0, n = 0; k < ln->count; k++) {
+        const long_entry *e = &ln->entries[k];
+        if (e->ref == SIZE_MAX) continue;
+        block_str(b, n++ > 0 ? ",\n    " : "\n    ");
+        block_whole_name(b, e->data, e->size);
+    }
+    block_str(b, ln->written > 0 ? "\n  ],\n  \"long_names_omitted\": " : "],\n  \"long_names_omitted\": ");
+    block_u64(b, ln->omitted);
+    block_str(b, "\n}\n");
     block_flush(b);
     free(b);
     return true;
@@ -391,6 +526,8 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
     (void)run, (void)o; /* the best run is s's, and JSON takes no option of its own */
     const cli_input *in = s->input;
     const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
+    long_names ln = {0};
+    ln.budget = in->kind == CLI_INPUT_TFLITE ? (uint64_t)in->model_size : 0u;
     fprintf(out, "{\n  \"aplan_version\": \"%s\",\n", aplan_version());
     fputs("  \"input\": {\"name\": ", out);
     cli_json_string(out, in->name);
@@ -407,7 +544,7 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
     fputs("},\n", out);
     fprintf(out, "  \"lower_bound\": {\"bytes\": %llu, \"step\": %llu, \"operator\": ", (unsigned long long)s->bound,
             (unsigned long long)s->bound_step);
-    json_operator(out, in, s->bound_step);
+    json_operator(out, in, s->bound_step, &ln);
     fputs("},\n", out);
     cli_coverage_text c;
     cli_coverage(s, &c);
@@ -419,7 +556,7 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
     fputs("},\n", out);
     json_fit(out, s);
     json_peak(out, s);
-    json_tflm(out, s);
+    json_tflm(out, s, &ln);
     fputs("  \"best\": ", out);
     if (best != NULL) cli_json_string(out, best->strategy->name);
     else fputs("null", out);
@@ -462,8 +599,10 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
         fputc('}', out);
     }
     fputs("\n  ],\n", out);
-    json_steps(out, in);
-    if (!json_buffers(out, s, best)) {
+    json_steps(out, in, &ln);
+    bool ok = json_buffers(out, s, best, &ln) && !ln.failed;
+    long_names_free(&ln);
+    if (!ok) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }

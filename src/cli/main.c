@@ -41,7 +41,8 @@
     "      --name PREFIX     -f c: start every identifier with PREFIX (macros upper-cased; default aplan)\n"      \
     "  -o FILE               write the result to FILE instead of stdout; FILE is replaced only when the whole\n" \
     "                        result is written (a failure leaves it as it was), never when it is INPUT\n"        \
-    "                        (unless --force), a folder, a link loop or a file you cannot write\n"               \
+    "                        (unless --force), a folder, a link loop or a file you cannot write; without -f,\n"  \
+    "                        FILE's extension chooses the format (.svg .html .json .csv .h), else table\n"       \
     "      --force           allow FILE to be INPUT (it is read whole first, then replaced)\n"                    \
     "  -h, --help            this help\n"
 
@@ -73,7 +74,8 @@
 static const char help_plan[] =
     "Plan INPUT (a .tflite model or a CSV problem, recognised by content) with one strategy, a list, or all,\n"
     "and print one row per strategy: arena bytes, lower bound, overhead over the bound, outcome (optimal, fits,\n"
-    "best found, infeasible, or plan: nothing proven), search nodes, time, verified; then\n"
+    "best found, cut: the time limit stopped its rule, infeasible, or plan: nothing proven), search nodes,\n"
+    "time, verified; then\n"
     "what the figures cover, whether the best plan fits the capacity, and for a model how to use it in TFLM.\n"
     "For a model the buffers are its tensors and its kernels' scratch buffers, as TFLM plans them, and the\n"
     "report gives TFLM's whole arena (persistent data included) and the smallest arena TFLM accepts, with its\n"

@@ -81,22 +81,33 @@ static bool parse_seconds(const char *s, uint64_t *ns) {
 /* Decimal with an optional suffix, in any case: K, KB or KiB (1024), M, MB or MiB (1024 * 1024), G, GB or GiB
  * (1024^3). KB, MB and GB are binary too, as RAM sizes are quoted in datasheets; false on anything else or
  * overflow. */
-static bool parse_bytes(const char *s, uint64_t *out) {
-    if (*s < '0' || *s > '9') return false;
+/* What parse_bytes made of a value. */
+typedef enum bytes_parse {
+    BYTES_OK,
+    BYTES_BAD,      /* not digits and a known suffix */
+    BYTES_TOO_LARGE /* digits and a known suffix, but the bytes pass 2^64 - 1 */
+} bytes_parse;
+
+/* The end of the message for a value parse_bytes finds too large, after "OPTION 'VALUE' ". */
+#define TOO_LARGE "is too large: more than 2^64 - 1 bytes (18446744073709551615)"
+
+static bytes_parse parse_bytes(const char *s, uint64_t *out) {
+    if (*s < '0' || *s > '9') return BYTES_BAD;
     uint64_t v = 0;
+    bool over = false; /* the digits pass 2^64 - 1: too large, once the suffix is known to be one */
     for (; *s >= '0' && *s <= '9'; s++) {
         uint64_t d = (uint64_t)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10u) return false;
-        v = v * 10u + d;
+        if (v > (UINT64_MAX - d) / 10u) over = true;
+        else v = v * 10u + d;
     }
     uint64_t scale = 1;
     if (cli_same_name(s, "K") || cli_same_name(s, "KB") || cli_same_name(s, "KiB")) scale = 1024u;
     else if (cli_same_name(s, "M") || cli_same_name(s, "MB") || cli_same_name(s, "MiB")) scale = 1024u * 1024u;
     else if (cli_same_name(s, "G") || cli_same_name(s, "GB") || cli_same_name(s, "GiB")) scale = 1024u * 1024u * 1024u;
-    else if (*s != '\0') return false;
-    if (v > UINT64_MAX / scale) return false;
+    else if (*s != '\0') return BYTES_BAD;
+    if (over || v > UINT64_MAX / scale) return BYTES_TOO_LARGE;
     *out = v * scale;
-    return true;
+    return BYTES_OK;
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -153,6 +164,42 @@ void cli_suggest_text(const cli_suggestion *s, char *out, size_t out_size) {
     size_t limit = n <= 3u ? 1u : n <= 6u ? 2u : 3u;
     if (s->best != NULL && s->distance <= limit && s->ties == 0) snprintf(out, out_size, "did you mean '%s'? ", s->best);
     else if (out_size > 0) out[0] = '\0';
+}
+
+/* Whether name holds part (case aside) as whole '-'-separated pieces: "m4" and "cortex-m4" are in cortex-m4, "m" and
+ * "cortex-m5" are not. */
+static bool holds_name(const char *name, const char *part) {
+    size_t n = strlen(name), m = strlen(part);
+    for (size_t i = 0; m > 0 && i + m <= n; i++) {
+        if ((i > 0 && name[i - 1u] != '-') || (i + m < n && name[i + m] != '-')) continue;
+        size_t k = 0;
+        while (k < m && lower(name[i + k]) == lower(part[k])) k++;
+        if (k == m) return true;
+    }
+    return false;
+}
+
+/* The preset to suggest for the unknown target name given: among the presets whose names hold it (holds_name: "m4"
+ * is part of cortex-m4, "esp32" of esp32-s3 and esp32-s3-psram) the nearest by edit distance, else the nearest of
+ * all that takes at most half its name's length in edits ("stm32" is stm32h743; "z80" is like none): there are few
+ * presets, and a near one is the likeliest meaning. NULL when none is, when two are equally near (cortex-m5: cortex-m4 or cortex-m7; a guess between them helps no one) or given is longer than
+ * SUGGEST_MAX. */
+static const char *nearest_target(const char *given) {
+    if (strlen(given) > SUGGEST_MAX) return NULL;
+    for (int pass = 0; pass < 2; pass++) { /* 0: the presets whose names hold it; 1: all */
+        const char *best = NULL;
+        size_t distance = SIZE_MAX, ties = 0;
+        for (size_t k = 0; k < cli_target_count(); k++) {
+            const char *name = cli_target_at(k)->name;
+            if (pass == 0 && !holds_name(name, given)) continue;
+            size_t d = edit_distance(given, name);
+            if (pass == 1 && 2u * d > strlen(name)) continue; /* more than half of it to change: no likeness */
+            if (d < distance) best = name, distance = d, ties = 0;
+            else if (d == distance) ties++;
+        }
+        if (best != NULL) return ties == 0 ? best : NULL;
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -228,13 +275,15 @@ static bool parse_region(const char *value, cli_region_spec *spec, char *why, si
     if (m >= sizeof size) m = sizeof size - 1u;
     memcpy(size, rest, m);
     size[m] = '\0';
-    if (!parse_bytes(size, &spec->size)) {
-        snprintf(why, why_size, "has a size that " NOT_BYTES);
+    bytes_parse got = parse_bytes(size, &spec->size);
+    if (got != BYTES_OK) {
+        snprintf(why, why_size, "has a size that %s",
+                 got == BYTES_TOO_LARGE ? TOO_LARGE : NOT_BYTES);
         return false;
     }
     spec->align = 0;
-    if (second != NULL &&
-        (!parse_bytes(second + 1, &spec->align) || spec->align == 0 || (spec->align & (spec->align - 1u)) != 0)) {
+    if (second != NULL && (parse_bytes(second + 1, &spec->align) != BYTES_OK || spec->align == 0 ||
+                           (spec->align & (spec->align - 1u)) != 0)) {
         snprintf(why, why_size, "has an alignment that is not a power of two");
         return false;
     }
@@ -356,14 +405,17 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             break;
         }
         case CLI_OPT_ALIGN:
-            if (!parse_bytes(value, &o->align) || o->align == 0 || (o->align & (o->align - 1u)) != 0) {
+            if (parse_bytes(value, &o->align) != BYTES_OK || o->align == 0 || (o->align & (o->align - 1u)) != 0) {
                 cli_error("%s: --align '%s' is not a power of two", cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;
         case CLI_OPT_CAPACITY:
-            if (!parse_bytes(value, &o->capacity)) {
-                cli_error("%s: --capacity '%s' " NOT_BYTES, cmd->name, value);
+            switch (parse_bytes(value, &o->capacity)) {
+            case BYTES_OK: break;
+            case BYTES_BAD: cli_error("%s: --capacity '%s' " NOT_BYTES, cmd->name, value); return CLI_EXIT_USAGE;
+            case BYTES_TOO_LARGE:
+                cli_error("%s: --capacity '%s' " TOO_LARGE "; at most 18446744073709551614", cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             if (o->capacity == APLAN_UNLIMITED) { /* the library's "no capacity": said, not taken silently */
@@ -373,8 +425,11 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             }
             break;
         case CLI_OPT_MAX_INPUT:
-            if (!parse_bytes(value, &o->max_input)) {
-                cli_error("%s: --max-input-size '%s' " NOT_BYTES, cmd->name, value);
+            switch (parse_bytes(value, &o->max_input)) {
+            case BYTES_OK: break;
+            case BYTES_BAD: cli_error("%s: --max-input-size '%s' " NOT_BYTES, cmd->name, value); return CLI_EXIT_USAGE;
+            case BYTES_TOO_LARGE:
+                cli_error("%s: --max-input-size '%s' " TOO_LARGE, cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;
@@ -404,11 +459,9 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         case CLI_OPT_TARGET: {
             const cli_target *t = cli_target_find(value);
             if (t == NULL) {
-                cli_suggestion near;
-                cli_suggest_init(&near, value);
-                for (size_t k = 0; k < cli_target_count(); k++) cli_suggest_consider(&near, cli_target_at(k)->name);
-                char hint[80];
-                cli_suggest_text(&near, hint, sizeof hint);
+                const char *near = nearest_target(value);
+                char hint[80] = "";
+                if (near != NULL) snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
                 cli_error("%s: unknown target '%s' (%ssee `aplan targets`)", cmd->name, value, hint);
                 return CLI_EXIT_USAGE;
             }
@@ -459,6 +512,17 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         (cli_option_regions(o, NULL) > 0 ? cli_check_region_strategy_list(cmd->name, o->strategies)
                                           : cli_check_strategy_list(cmd->name, o->strategies)) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
+    /* -o FILE chooses the format by its extension (cli_format.extension) when -f is not given; an explicit -f wins,
+     * with a warning when the extension names another format. Any other extension keeps the default, the table. */
+    if (o->output != NULL && (cmd->accepts & CLI_OPT_FORMAT) != 0) {
+        size_t f = cli_format_of_path(o->output);
+        if ((o->given & CLI_OPT_FORMAT) == 0 && f != SIZE_MAX) {
+            o->format = f;
+        } else if (f != SIZE_MAX && f != o->format) {
+            fprintf(stderr, "%s: warning: %s: -o %s has the extension of -f %s; writing -f %s as given\n",
+                    CLI_PROGRAM, cmd->name, o->output, cli_formats[f].name, cli_formats[o->format].name);
+        }
+    }
     /* An option that only some formats take (cli_format.options) is a usage error with any other. */
     unsigned format_only = 0;
     for (size_t f = 0; f < cli_format_count; f++) format_only |= cli_formats[f].options;

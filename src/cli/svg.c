@@ -806,10 +806,28 @@ static const char *proof_text(const cli_session *s, const cli_run *run) {
 
 static bool write_heading_line(FILE *out, const cli_session *s, const char *figures);
 
+/* The file's own name in path: what follows its last '/' (path itself when it has none: "-", the example). The
+ * headings and titles start from it, not from a folder cut from the left. */
+static const char *base_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
+}
+
+/* A <title>'s start: the file's name, then its whole path in parentheses when that differs (no figure is cut). */
+static void put_title_name(FILE *out, const char *path) {
+    const char *base = base_name(path);
+    put_text(out, base, IN_XML);
+    if (base == path) return;
+    fputs(" (", out);
+    put_text(out, path, IN_XML);
+    fputc(')', out);
+}
+
 /* The heading: the input's name and the plan's figures (a, b: the arena and the bound in words; beyond: how far the
  * plan passes the capacity, or ""), in one line that stays inside the drawing: when it would pass the right edge
  * (HEADING_PX a character), the name is shortened from its start as the table shortens names (cli_short_tail); the
- * <title> keeps it whole. false when out of memory. */
+ * <title> keeps it whole. The name is the file's (base_name): its folders are in the <title>. false when out of
+ * memory. */
 static bool write_heading(FILE *out, const cli_session *s, const cli_run *run, const char *a, const char *b,
                           const char *beyond) {
     char figures[CLI_VERDICT_SIZE];
@@ -822,7 +840,8 @@ static bool write_heading(FILE *out, const cli_session *s, const cli_run *run, c
 /* The heading's line: the input's name, then figures (ASCII), shortened as write_heading says. false when out of
  * memory. */
 static bool write_heading_line(FILE *out, const cli_session *s, const char *figures) {
-    char *name = cli_display_text(s->input->name, strlen(s->input->name));
+    const char *base = base_name(s->input->name);
+    char *name = cli_display_text(base, strlen(base));
     if (name == NULL) return false;
     size_t room = (size_t)((WIDTH - LEFT - 4) / HEADING_PX), used = strlen(figures); /* figures: ASCII */
     const char *tail = cli_short_tail(name, used + HEADING_NAME_MIN < room ? room - used : HEADING_NAME_MIN);
@@ -871,7 +890,7 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
             "data-drawn=\"%zu\" data-individual=\"%zu\">\n",
             WIDTH, height, WIDTH, height, in->count, g.drawn, g.individual);
     fputs("<title>", out);
-    put_text(out, in->name, IN_XML);
+    put_title_name(out, in->name);
     fprintf(out, ": %s, arena %s, lower bound %s%s%s</title>\n", run->strategy->name, a, b, over ? ", " : "", beyond);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
     if (!write_heading(out, s, run, a, b, beyond)) {
@@ -1105,7 +1124,7 @@ static bool region_svg_body(FILE *out, const cli_session *s) {
                 "data-drawn=\"%zu\" data-individual=\"%zu\" data-regions=\"%zu\">\n",
                 WIDTH, height, WIDTH, height, in->count, drawn, individual, n);
         fputs("<title>", out);
-        put_text(out, in->name, IN_XML);
+        put_title_name(out, in->name);
         put_text(out, figures, IN_XML);
         fprintf(out, "; %zu region%s, fastest first</title>\n", n, cli_s(n));
         fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
@@ -1307,16 +1326,21 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
     fputs("</table></div>\n", out);
 }
 
-/* The page from its doctype to its <h1>, the input's name, with the style sheet. */
+/* The page from its doctype to its <h1>, the input's file name (its path under it), with the style sheet. */
 static void write_page_head(FILE *out, const cli_input *in) {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>aplan: ", out);
-    put_text(out, in->name, IN_XML);
+    put_title_name(out, in->name);
     fputs("</title>\n<style>\n", out);
     for (const char *const *line = cli_report_style; *line != NULL; line++) fputs(*line, out);
     fputs("</style>\n</head>\n<body>\n<h1>", out);
-    put_text(out, in->name, IN_XML);
+    put_text(out, base_name(in->name), IN_XML);
     fputs("</h1>\n", out);
+    if (base_name(in->name) != in->name) { /* the folders, under the file's name */
+        fputs("<p class=\"path\">", out);
+        put_text(out, in->name, IN_XML);
+        fputs("</p>\n", out);
+    }
 }
 
 /* Where the script draws, up to the opening of the data's <script> element; the data follows. */

@@ -382,6 +382,17 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
     }
 }
 
+/* The buffers a strategy's rule places: neither fixed nor empty (live at no step, or of no bytes), as the library's
+ * split counts them; a rule the time limit stopped placed result.nodes of them. O(count). */
+static uint64_t rule_buffers(const cli_session *s) {
+    uint64_t n = 0;
+    for (size_t i = 0; i < s->input->count; i++) {
+        const aplan_buffer *b = &s->problem.buffers[i];
+        n += b->offset == APLAN_NO_OFFSET && b->lower < b->upper && aplan_buffer_size(&s->problem, i) != 0;
+    }
+    return n;
+}
+
 int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
     (void)run, (void)o; /* the best run is s's, and the table takes no option of its own */
     cli_write_heading(out, s);
@@ -400,9 +411,17 @@ int cli_write_table(FILE *out, const cli_session *s, const cli_run *run, const c
         }
         if (r->searched) snprintf(nodes, sizeof nodes, "%llu", (unsigned long long)r->result.nodes);
         snprintf(time, sizeof time, "%.3f ms", r->millis);
+        /* A heuristic whose rule the time limit stopped: its plan is the rule's start with the rest stacked above,
+         * not the rule's result, so the row says so rather than "best found" beside an arena that looks like one. */
+        bool cut = r->planned && !r->searched && r->result.outcome == APLAN_OUTCOME_BEST_FOUND;
         fprintf(out, "%c %-22s %12s %12llu %9s  %-10s %12s %11s  %s", i == s->best ? '*' : ' ', r->strategy->name,
-                arena, (unsigned long long)s->bound, over, cli_outcome_word(r), nodes, time,
+                arena, (unsigned long long)s->bound, over, cut ? "cut" : cli_outcome_word(r), nodes, time,
                 r->verified ? "yes" : "no");
+        if (cut) {
+            uint64_t all = rule_buffers(s);
+            fprintf(out, "  (time limit: stopped after %llu of %llu buffer%s; the rest stacked above)",
+                    (unsigned long long)r->result.nodes, (unsigned long long)all, cli_s(all));
+        }
         if (r->status != APLAN_OK) fprintf(out, "  (%s)", r->error);
         fputc('\n', out);
     }

@@ -176,8 +176,11 @@ line out "$SHARED_NAME: 10000 buffers, alignment 16, sizes rounded up"
 line out "best: greedy_by_size, 32 bytes: proven optimal (equals the lower bound)"
 at_most out $((16384 + 256))
 bounded 0 200 "$A" plan -s greedy_by_size -f json "$SHARED_NAME"
-count out "\"name\": \"$LONG\", \"name_bytes\": 100000, \"type\": \"INT8\", \"shape\": [16]}" $K
-at_most out $((1536 * K + 1024 * 3 + 24 * K + 65536))
+count out "\"name\": \"$LONG\", \"name_bytes\": 100000, \"long_name\": 0, \"type\": \"INT8\", \"shape\": [16]}" $K
+# The name whole, once (issue 31, point 7), and referred to by its index from each of the 10,000 buffers.
+line out "    \"$(awk 'BEGIN { for (i = 0; i < 100000; i++) printf "%c", 97 + i % 26 }')\""
+line out '  "long_names_omitted": 0'
+at_most out $((1536 * K + 1024 * 3 + 24 * K + 65536 + 5 * $(wc -c <"$SHARED_NAME")))
 bounded 0 200 "$A" plan -s greedy_by_size -f html "$SHARED_NAME"
 has out "\"$LONG\""
 at_most out $((2048 * K + 1024 * 3 + 24 * K + 262144))
@@ -206,8 +209,8 @@ rm -f "$T/shared.tflite" "$T/shared.csv"
 K=20000
 X32=$(printf '\\\\x01%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
 bounded 0 200 "$A" plan -s greedy_by_size -f json "$SHARED_CONTROL"
-count out "\"name\": \"$X32...(40000 bytes)...$X32\", \"name_bytes\": 40000," $K
-at_most out $((1536 * K + 1024 * 3 + 24 * K + 65536))
+count out "\"name\": \"$X32...(40000 bytes)...$X32\", \"name_bytes\": 40000, \"long_name\": 0," $K
+at_most out $((1536 * K + 1024 * 3 + 24 * K + 65536 + 5 * $(wc -c <"$SHARED_CONTROL")))
 bounded 0 200 "$A" plan -s greedy_by_size -f html "$SHARED_CONTROL"
 at_most out $((2048 * K + 1024 * 3 + 24 * K + 262144))
 bounded 0 200 "$A" bound "$SHARED_CONTROL"
@@ -220,21 +223,21 @@ line out "   1  the inputs of subgraph 0 -> $END96 (s0t0) 16 B"
 count out "   2  ADD (op 0 of subgraph 0): $END96 (s0t0) 16 B, $END96 (s0t0) 16 B, " 1
 at_most out $((512 * 3 + 448 * 40002 + 4096))
 bounded 0 200 "$A" plan -s greedy_by_size -f json "$FANIN"
-count out "\"name\": \"$LONG\", \"name_bytes\": 100000," 1
+count out "\"name\": \"$LONG\", \"name_bytes\": 100000, \"long_name\": 0," 1
 # One operator whose 60,000 inputs all name one tensor of rank 60,000: its shape read once, not 60,000 times; JSON
 # has no shape above 8 dimensions.
 bounded 0 200 "$A" graph "$RANK"
 line out "   1  the inputs of subgraph 0 -> s0t0 1 B"
 at_most out $((512 * 3 + 448 * 60002 + 4096))
 bounded 0 200 "$A" plan -s greedy_by_size -f json "$RANK"
-has out '"offset": 0, "name": "s0t0", "name_bytes": null, "type": "INT8", "shape": null}'
+has out '"offset": 0, "name": "s0t0", "name_bytes": null, "long_name": null, "type": "INT8", "shape": null}'
 # 10,000 operators sharing one CUSTOM operator whose custom code is the 100,000-byte name: the step's text keeps the
 # operator's index; JSON gives every step's name shortened with its length.
 bounded 0 200 "$A" plan -s linear "$SHARED_CUSTOM"
 line out "lower bound: 32 bytes, reached at step 10001: ...nopqrstuvwxyz$AZ${AZ}abcd (op 9999 of subgraph 0)"
 bounded 0 200 "$A" plan -s linear -f json "$SHARED_CUSTOM"
-count out "\"name\": \"$LONG\", \"builtin_code\": 32, \"name_bytes\": 100000}" 10001
-at_most out $((1536 * 2 + 1024 * 10002 + 24 * 2 + 65536))
+count out "\"name\": \"$LONG\", \"builtin_code\": 32, \"name_bytes\": 100000, \"long_name\": 0}" 10001
+at_most out $((1536 * 2 + 1024 * 10002 + 24 * 2 + 65536 + 5 * $(wc -c <"$SHARED_CUSTOM")))
 bounded 0 200 "$A" plan -s linear -f html "$SHARED_CUSTOM"
 at_most out $((2048 * 2 + 1024 * 10002 + 24 * 2 + 262144))
 bounded 0 200 "$A" arena "$SHARED_CUSTOM"

@@ -350,6 +350,144 @@ int main(int argc, char **argv) {
     return path, [b"s0t%d" % k for k in range(4)], names
 
 
+def whole_name(raw):
+    """A name as JSON's "long_names" writes it (docs/cli.md, "JSON keys"): its display text, with a backslash also
+    written \\x5C, so that every \\xHH stands for one byte."""
+    return "".join("\\x5C" if t == "\\" else t for t, _ in pieces(raw))
+
+
+def unwhole(text):
+    """The bytes of a name from its "long_names" text: each \\xHH one byte, every other character its UTF-8."""
+    out, i = bytearray(), 0
+    while i < len(text):
+        if text.startswith("\\x", i):
+            out.append(int(text[i + 2:i + 4], 16))
+            i += 4
+        else:
+            out += text[i].encode("utf-8")
+            i += 1
+    return bytes(out)
+
+
+def long_names_model(tmp, tag, names, custom):
+    """tag.tflite: t0 -> CUSTOM -> t1 -> ADD -> t2 -> ADD -> t3 with the tensor names given (None: unnamed) and the
+    custom operator's code; returns its path and the first byte of each tensor's name and each tensor table in the
+    file (tw_pos), or None when the writer does not build."""
+    lit = lambda n: '"%s", %d' % ("".join("\\x%02x" % b for b in n), len(n))
+    tensor_names = ", ".join("{0, %d, %s}" % (k, lit(n)) for k, n in enumerate(names) if n is not None)
+    src = r"""
+#include <stdio.h>
+#include <string.h>
+#include "tflite_writer.h"
+int main(int argc, char **argv) {
+    static const int32_t shape[] = {1, 4}, i0[] = {0}, i1[] = {1}, i2[] = {2}, i3[] = {3};
+    static const tw_opcode codes[] = {{32, 32}, {0, 0}};
+    static const tw_tensor t[] = {{shape, 2, 9, 0, false}, {shape, 2, 9, 0, false}, {shape, 2, 9, 0, false},
+                                  {shape, 2, 9, 0, false}};
+    static const tw_op ops[] = {{0, i0, 1, i1, 1, 0, {0, 0}, 0}, {1, i1, 1, i2, 1, 0, {0, 0}, 0},
+                                {1, i2, 1, i3, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{t, 4, i0, 1, i3, 1, ops, 3}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    static const tw_string names[] = {%s};
+    static const tw_string custom[] = {{0, 0, %s}};
+    tw_model m = {3, codes, 2, sg, 1, buffers, 1, NULL, 0};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.tensor_names = names;
+    x.n_tensor_names = sizeof names / sizeof names[0];
+    x.custom_codes = custom;
+    x.n_custom_codes = 1;
+    tw_file f = tw_build_ex(&m, &x);
+    for (unsigned k = 0; k < 4; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "s0t%%u", k);
+        printf("%%zu ", tw_pos(&f, key));
+        snprintf(key, sizeof key, "s0t%%u.name", k);
+        printf("%%zu\n", k < x.n_tensor_names ? tw_pos(&f, key) : 0);
+    }
+    FILE *out = fopen(argv[1], "wb");
+    int ok = argc > 1 && out != NULL && fwrite(f.data, 1, f.size, out) == f.size;
+    if (out != NULL) ok = fclose(out) == 0 && ok;
+    tw_free(&f);
+    return ok ? 0 : 1;
+}
+""" % (tensor_names, lit(custom))
+    c = os.path.join(tmp, tag + ".c")
+    open(c, "w").write(src)
+    exe = os.path.join(tmp, tag)
+    p = subprocess.run([CC, "-std=c11", "-I", TESTS, "-o", exe, c, os.path.join(TESTS, "tflite_writer.c")],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if not check(p.returncode == 0, "the model writer does not build: " + p.stderr.decode("utf-8", "replace")[:400]):
+        return None, None
+    path = os.path.join(tmp, tag + ".tflite")
+    p = subprocess.run([exe, path], stdout=subprocess.PIPE)
+    check(p.returncode == 0, "the model writer failed")
+    return path, [tuple(int(x) for x in line.split()) for line in p.stdout.decode().split("\n") if line]
+
+
+def long_names(tmp):
+    """JSON keeps every name whole (issue 31, point 7): a 300-byte and a 5,000-byte tensor name (this one holding a
+    backslash, a quote, a NUL, a byte that is not UTF-8 and a snowman) and a 400-byte custom code are each written
+    whole once in "long_names", and every buffer and operator that shows one shortened refers to it; a 256-byte name
+    is shown whole as ever. Then a model whose strings overlap: the names past the model's size are counted, not
+    written."""
+    n300 = bytes(b"abcdefghij/"[k % 11] for k in range(300))
+    n5000 = bytearray(b"scope/" * 834)[:5000]
+    n5000[100:101], n5000[200:201], n5000[300:301] = b"\\", b'"', b"\x00"
+    n5000[400:401], n5000[500:503] = b"\xff", "\u2603".encode("utf-8")
+    n5000 = bytes(n5000)
+    n256 = b"m" * 256
+    code = bytes(b"Kernel"[k % 6] for k in range(400))
+    path, _ = long_names_model(tmp, "long_names", [n300, n5000, n256, None], code)
+    if path is None:
+        return
+    p = run(["plan", "-s", "greedy_by_size", "-f", "json", path])
+    d = json.loads(utf8(p.stdout, "long names JSON"))
+    whole = d["long_names"]
+    check(whole == [whole_name(code), whole_name(n300), whole_name(n5000)],
+          "long_names: %r" % [w[:40] for w in whole])
+    check([unwhole(w) for w in whole] == [code, n300, n5000], "long_names do not decode to the names' bytes")
+    check(d["long_names_omitted"] == 0, "long_names_omitted: %r" % d["long_names_omitted"])
+    text = p.stdout.decode("utf-8")
+    for k, raw in enumerate((code, n300, n5000)):
+        check(text.count(json.dumps(whole_name(raw), ensure_ascii=False)) == 1, "long name %d not exactly once" % k)
+    b = d["buffers"]
+    check([(x["name"], x["name_bytes"], x["long_name"]) for x in b] ==
+          [(shown_name(n300), 300, 1), (shown_name(n5000), 5000, 2), (display(n256), None, None), ("s0t3", None, None)],
+          "buffers' names: %r" % [(x["name"][:20], x["name_bytes"], x["long_name"]) for x in b])
+    op = d["steps"][2]["operator"]
+    check((op["name"], op["name_bytes"], op["long_name"]) == (shown_name(code), 400, 0), "step 2's operator: %r" % op)
+    check(d["steps"][3]["operator"]["long_name"] is None, "ADD's long_name: %r" % d["steps"][3]["operator"])
+    unknown = d["tflm"]["own_planner"]["first_unknown"]
+    check((unknown["name_bytes"], unknown["long_name"]) == (400, 0), "first_unknown: %r" % unknown)
+    # Overlapping strings: t1's 5,000-byte name holds, at its bytes 1000..1003, the length word 3,990 of a string
+    # starting at its byte 1004, and t0's name is pointed there, so the two share 3,990 bytes (a FlatBuffer's offsets
+    # point forward, and t0's table comes first). 3,990 + 5,000 bytes of names pass the model's size: t0's name,
+    # met first, is written, and t1's is omitted (null, counted).
+    big = bytearray(b"overlap/" * 625)
+    big[1000:1004] = (3990).to_bytes(4, "little")
+    big = bytes(big)
+    path, pos = long_names_model(tmp, "overlap", [b"short", big], b"Op")
+    if path is None:
+        return
+    data = bytearray(open(path, "rb").read())
+    table, name = pos[0]
+    target = pos[1][1] + 1000  # the new string's length word
+    fields = [q for q in range(table, table + 64, 4) if q + int.from_bytes(data[q:q + 4], "little") == name - 4]
+    if not check(len(fields) == 1, "t0's name field not found: %r" % fields):
+        return
+    data[fields[0]:fields[0] + 4] = (target - fields[0]).to_bytes(4, "little")
+    open(path, "wb").write(bytes(data))
+    check(len(data) < 8990, "the overlap model has %d bytes, not less than its names' 8,990" % len(data))
+    p = run(["plan", "-s", "greedy_by_size", "-f", "json", path])
+    d = json.loads(utf8(p.stdout, "overlap JSON"))
+    b = d["buffers"]
+    check(d["long_names"] == [whole_name(big[1004:4994])] and d["long_names_omitted"] == 1,
+          "overlap: %d long names, %r omitted" % (len(d["long_names"]), d["long_names_omitted"]))
+    check([(x["name_bytes"], x["long_name"]) for x in b[:2]] == [(3990, 0), (5000, None)],
+          "overlap buffers: %r" % [(x["name_bytes"], x["long_name"]) for x in b[:2]])
+
+
 def huge_ratio(tmp):
     """Bound 1, linear's arena 2^63 + 1: the overhead, 922337203685477580800.0%, is printed whole everywhere."""
     path = os.path.join(tmp, "ratio.csv")
@@ -482,6 +620,8 @@ def main():
         check("  \\xFF & <&> share bytes [2, 4)\n" in utf8(p.stdout, "aliased pairs"), "aliased pairs: %r" % p.stdout)
         p = run(["bound", "--allow-alias", q])
         check("\n  \\xC0\\xAF " in utf8(p.stdout, "bound"), "bound's listing: %r" % p.stdout)
+        if CC:
+            long_names(tmp)
         huge_ratio(tmp)
         far_steps(tmp)
         report_page(tmp)
