@@ -1853,46 +1853,8 @@ line out "    aplan embed -s exact --time-limit 5 --capacity 262144 $T/gain.tfli
 lacks out "AplanMemoryPlanner"
 
 # --- models TFLM refuses: no figure, the operator and why, exit 8 from arena (and from plan with a capacity) --------
-# refuse.tflite: a DEQUANTIZE of a FLOAT16 tensor (dequantize_common.cc takes int8, int16, uint8), then a
-# FULLY_CONNECTED of its FLOAT32 output with INT8 weights (a hybrid model, which fully_connected.cc rejects); with
-# "fc" the FULLY_CONNECTED reads the model's FLOAT32 input directly and comes first.
-cat >"$T/refuse_model.c" <<'EOF'
-#include <stdio.h>
-#include <string.h>
-#include "tflite_writer.h"
-int main(int argc, char **argv) {
-    const int fc_first = argc > 1 && strcmp(argv[1], "fc") == 0;
-    static const int32_t v4[] = {4}, w[] = {2, 4}, o[] = {1, 2};
-    static const int32_t t0[] = {0}, t1[] = {1}, fc_in[] = {1, 2}, t3[] = {3}, t4[] = {4};
-    static const tw_opcode codes[] = {{6, 6}, {9, 9}}; /* DEQUANTIZE, FULLY_CONNECTED */
-    static const tw_tensor t[] = {{v4, 1, 1, 0, false}, {v4, 1, 0, 0, false}, {w, 2, 9, 1, false},
-                                  {o, 2, 0, 0, false},  {v4, 1, 0, 0, false}};
-    static const tw_op dq_fc[] = {{0, t0, 1, t1, 1, 0, {0, 0}, 0}, {1, fc_in, 2, t3, 1, 0, {0, 0}, 0}};
-    static const tw_op fc_dq[] = {{1, fc_in, 2, t3, 1, 0, {0, 0}, 0}, {0, t0, 1, t4, 1, 0, {0, 0}, 0}};
-    static const int32_t in_dq[] = {0}, in_fc[] = {0, 1}, out_dq[] = {3}, out_fc[] = {3, 4};
-    tw_subgraph sg = {t, 4, in_dq, 1, out_dq, 1, dq_fc, 2};
-    if (fc_first) {
-        sg.n_tensors = 5;
-        sg.inputs = in_fc;
-        sg.n_inputs = 2;
-        sg.outputs = out_fc;
-        sg.n_outputs = 2;
-        sg.ops = fc_dq;
-    }
-    static const uint8_t weights[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}, {weights, 8, 0, 0}};
-    tw_model m = {3, codes, 2, &sg, 1, buffers, 2, NULL, 0};
-    tw_file f = tw_build(&m);
-    int ok = fwrite(f.data, 1, f.size, stdout) == f.size && fflush(stdout) == 0;
-    tw_free(&f);
-    return ok ? 0 : 1;
-}
-EOF
-run 0 "$CC" -std=c11 -Wall -Wextra -Werror -I"$REPO/tests" -o "$T/refuse_model" "$T/refuse_model.c" "$REPO/tests/tflite_writer.c"
-run 0 "$T/refuse_model"
-cp "$T/out" "$T/refuse.tflite"
-run 0 "$T/refuse_model" fc
-cp "$T/out" "$T/refuse_fc.tflite"
+# refuse.tflite and refuse_fc.tflite (make_models.c): a DEQUANTIZE of FLOAT16 and a hybrid FULLY_CONNECTED.
+cp "$IN/refuse.tflite" "$IN/refuse_fc.tflite" "$T/"
 DQ_REFUSED="TFLM refuses this model: DEQUANTIZE (op 0 of subgraph 0) rejects tensor type FLOAT16 (a type its kernel does not support) in its Prepare, so AllocateTensors() fails whatever the arena; 1 more operator refused"
 run 8 "$A" arena "$T/refuse.tflite"
 line err "aplan: $T/refuse.tflite: $DQ_REFUSED"

@@ -458,10 +458,10 @@ for fmt in csv c; do
 done
 
 # --- the exit code table of docs/cli.md, each code for each command that can give it --------------------------------
-# The codes the docs list, in order, must be exactly 0 to 7.
+# The codes the docs list, in order, must be exactly 0 to 8.
 checks=$((checks + 1))
 documented=$(sed -n '/^## Exit codes/,/^## /p' "$DOCS" | grep -E '^\| [0-9]+ \|' | cut -d'|' -f2 | tr -d ' ' | tr '\n' ' ')
-[ "$documented" = "0 1 2 3 4 5 6 7 " ] || fail "docs/cli.md's exit codes are '$documented', want 0 to 7"
+[ "$documented" = "0 1 2 3 4 5 6 7 8 " ] || fail "docs/cli.md's exit codes are '$documented', want 0 to 8"
 printf 'id,lower,upper,size,offset\nx,0,2,4,0\ny,1,3,4,0\n' >"$T/clash.csv"
 printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$T/x.png"
 printf 'id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,0\n' >"$T/bad_plan.csv"
@@ -510,6 +510,8 @@ done <<EOF
 7|1000|bound --max-input-size 10 $I12
 7|1000|graph --max-input-size 10 $MODEL
 7|1000|embed --max-input-size 10 $MODEL -o $T/e7.tflite
+8|1000|arena $IN/refuse.tflite
+8|1000|plan --capacity 64K $IN/refuse.tflite
 EOF
 # list and targets read nothing and plan nothing: beyond 0 and 2, only a write error (6), tested above.
 # Exit 1 (out of memory) under an address space limit, where one holds (LIMITS): 1M rows need more than 100 MB of
@@ -524,7 +526,7 @@ if [ "$LIMITS" = 1 ] && [ "$N" = 100000 ]; then
     line err "aplan: $T/m.csv: no strategy could plan the input: out of memory"
     tested="$tested 1"
 fi
-for code in 0 2 3 4 5 6 7; do
+for code in 0 2 3 4 5 6 7 8; do
     checks=$((checks + 1))
     case " $tested " in *" $code "*) ;; *) fail "exit code $code is not tested" ;; esac
 done

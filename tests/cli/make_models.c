@@ -2,7 +2,8 @@
  * Writes the .tflite models the CLI tests run on in any clone (beside the shared folder's real models when those are
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
  * writes DIR/chain.tflite, DIR/ties.tflite, DIR/ties4.tflite, DIR/ties_overlap.tflite, DIR/offline.tflite,
- * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite, DIR/buffers20k.tflite, DIR/steps.tflite and the hostile
+ * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite, DIR/buffers20k.tflite, DIR/steps.tflite, DIR/refuse.tflite,
+ * DIR/refuse_fc.tflite and the hostile
  * models (see hostile below); exit 0, or 1 with a message when a file cannot be written.
  *
  * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
@@ -53,8 +54,8 @@
 
 #include "tflite_writer.h"
 
-enum { INT32 = 2, INT64 = 4, INT16 = 7, INT8 = 9 };
-enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, FULLY_CONNECTED = 9, MUL = 18, CUSTOM = 32, ABS = 101,
+enum { FLOAT32 = 0, FLOAT16 = 1, INT32 = 2, INT64 = 4, INT16 = 7, INT8 = 9 };
+enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEQUANTIZE = 6, FULLY_CONNECTED = 9, MUL = 18, CUSTOM = 32, ABS = 101,
        WHILE = 119 };
 enum { WHILE_OPTIONS = 93 };
 
@@ -296,13 +297,36 @@ static int shared_steps(const char *dir) {
     return write_file(dir, "steps.tflite", tw_build_ex(&m, &x));
 }
 
+/* refuse.tflite: models TFLM's kernels refuse in Prepare, so AllocateTensors() fails whatever the arena: a DEQUANTIZE
+ * of a FLOAT16 [4] tensor (dequantize_common.cc takes int8, int16 and uint8), then a FULLY_CONNECTED of its FLOAT32
+ * output with INT8 [2x4] weights (a hybrid model, which fully_connected.cc rejects). refuse_fc.tflite: the
+ * FULLY_CONNECTED first, reading a FLOAT32 input of the subgraph, then the DEQUANTIZE. Planned: 16 bytes each
+ * (rounded up), a bound of 32 in refuse.tflite. */
+static int refuse(const char *dir) {
+    static const int32_t v4[] = {4}, w[] = {2, 4}, o[] = {1, 2};
+    static const int32_t t0[] = {0}, t1[] = {1}, t3[] = {3}, t4[] = {4}, fc_in[] = {1, 2}, io_fc[] = {0, 1};
+    static const int32_t out_fc[] = {3, 4};
+    static const tw_opcode codes[] = {{DEQUANTIZE, DEQUANTIZE}, {FULLY_CONNECTED, FULLY_CONNECTED}};
+    static const tw_tensor t[] = {{v4, 1, FLOAT16, 0, false}, {v4, 1, FLOAT32, 0, false}, {w, 2, INT8, 1, false},
+                                  {o, 2, FLOAT32, 0, false},  {v4, 1, FLOAT32, 0, false}};
+    static const tw_op dq_fc[] = {{0, t0, 1, t1, 1, 0, {0, 0}, 0}, {1, fc_in, 2, t3, 1, 0, {0, 0}, 0}};
+    static const tw_op fc_dq[] = {{1, fc_in, 2, t3, 1, 0, {0, 0}, 0}, {0, t0, 1, t4, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph first[] = {{t, 4, t0, 1, t3, 1, dq_fc, 2}};
+    static const tw_subgraph second[] = {{t, 5, io_fc, 2, out_fc, 2, fc_dq, 2}};
+    static const uint8_t weights[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}, {weights, 8, 0, 0}};
+    const tw_model dq = {3, codes, 2, first, 1, buffers, 2, NULL, 0}, fc = {3, codes, 2, second, 1, buffers, 2, NULL, 0};
+    return write_model(dir, "refuse.tflite", &dq, NULL, 0, NULL, 0) &&
+           write_model(dir, "refuse_fc.tflite", &fc, NULL, 0, NULL, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_models DIR\n");
         return 1;
     }
     return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) &&
-                   many_buffers(argv[1]) && hostile(argv[1]) && shared_steps(argv[1])
+                   many_buffers(argv[1]) && hostile(argv[1]) && shared_steps(argv[1]) && refuse(argv[1])
                ? 0
                : 1;
 }
