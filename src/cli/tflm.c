@@ -395,9 +395,11 @@ void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     fprintf(out, "TFLM arena (tflite-micro %s, %s, %u-bit ABI):", APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm),
             in->tflm.abi);
     if (!s->tflm_own.known) {
-        fputs(s->tflm_own.status == APLAN_E_FORMAT_UNSUPPORTED ? " " : " cannot be computed: ", out);
+        const bool refused = s->tflm_own.status == APLAN_E_FORMAT_UNSUPPORTED;
+        fputs(refused ? " " : " cannot be computed: ", out);
         (void)cli_write_shown(out, s->tflm_own.why);
         fputc('\n', out);
+        if (refused) cli_write_tflm_unknown(out, s, &s->tflm_own.info); /* replayed all the same: its operators */
         return;
     }
     fputc('\n', out);
@@ -421,19 +423,85 @@ void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     cli_write_tflm_unknown(out, s, &s->tflm_own.info);
 }
 
+/* An operator the kernel table does not know: its name's display text (owned by a cli_names) and where it is. */
+typedef struct unknown_op {
+    const char *name;
+    uint32_t subgraph, op;
+    size_t order; /* over all subgraphs: ties keep the model's order, so each name's first is its first */
+} unknown_op;
+
+static int unknown_by_name(const void *a, const void *b) {
+    const unknown_op *x = a, *y = b;
+    const int c = strcmp(x->name, y->name);
+    return c != 0 ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The operators info counts as unknown, into *ops (the caller frees it and names), sorted by name then order; false
+ * when out of memory or the model cannot be walked again. O(operators + k log k) for k unknown ones. */
+static bool unknown_ops(const cli_session *s, const aplan_tflm_arena_info *info, cli_names *names, unknown_op **ops,
+                        size_t *count) {
+    const cli_input *in = s->input;
+    *ops = NULL;
+    *count = 0;
+    aplan_tflite_info model;
+    if (aplan_tflite_query(in->model, in->model_size, &model, NULL) != APLAN_OK) return false;
+    aplan_tflm_op_cost *costs = malloc((model.operator_count + 1u) * sizeof *costs);
+    *ops = malloc(((size_t)info->unknown_ops + 1u) * sizeof **ops);
+    cli_tflm_figures f;
+    bool ok = costs != NULL && *ops != NULL;
+    if (ok) {
+        (void)figures(s, info->planned, 0, false, APLAN_TFLM_GREEDY_IN_ARENA, &f, costs, model.operator_count);
+        ok = f.known || f.status == APLAN_E_FORMAT_UNSUPPORTED; /* a refused model still counts its operators */
+    }
+    for (size_t k = 0; ok && k < model.operator_count; k++) {
+        const aplan_tflm_op_cost *c = &costs[k];
+        aplan_tflite_operator_info op;
+        cli_name name = {NULL, 0, false};
+        if (c->known || *count >= info->unknown_ops) continue;
+        ok = aplan_tflite_operator(in->model, in->model_size, c->subgraph, c->op, &op, NULL) == APLAN_OK &&
+             op.name.data != NULL && cli_names_get(names, op.name.data, op.name.size, &name);
+        if (ok) (*ops)[(*count)++] = (unknown_op){name.text, c->subgraph, c->op, k};
+    }
+    free(costs);
+    if (ok) qsort(*ops, *count, sizeof **ops, unknown_by_name);
+    return ok;
+}
+
 void cli_write_tflm_unknown(FILE *out, const cli_session *s, const aplan_tflm_arena_info *info) {
     if (info->unknown_ops == 0) return;
-    aplan_tflite_text name = aplan_tflm_unknown_name(s->input->model, s->input->model_size, info);
-    fprintf(out, "  not modelled: %lu operator%s, the first ", (unsigned long)info->unknown_ops,
-            cli_s(info->unknown_ops));
-    cli_name text = {NULL, 0, false};
-    if (name.data != NULL) text = cli_name_text(name.data, name.size);
-    /* a custom code can be any length */
-    (void)cli_write_short(out, text.text != NULL ? text.text : "?", 2u * CLI_NAME_SHOWN);
-    free((char *)text.text);
-    fprintf(out, " (op %lu of subgraph %lu): its kernel's scratch and persistent data are not counted, so every "
-                 "figure above is a lower bound\n",
-            (unsigned long)info->first_unknown_op, (unsigned long)info->first_unknown_subgraph);
+    cli_names names = {NULL, 0, 0};
+    unknown_op *ops = NULL;
+    size_t count = 0;
+    fprintf(out, "  not modelled: %lu operator%s", (unsigned long)info->unknown_ops, cli_s(info->unknown_ops));
+    if (unknown_ops(s, info, &names, &ops, &count) && count > 0) {
+        /* Every one named: each distinct name once, with how many share it and where the first is. */
+        size_t kinds = 0;
+        for (size_t k = 0; k < count; k++) kinds += k == 0 || strcmp(ops[k].name, ops[k - 1u].name) != 0;
+        fprintf(out, " of %zu kind%s, whose kernels' scratch and persistent data are not counted, so every TFLM "
+                     "figure is a lower bound:",
+                kinds, cli_s(kinds));
+        for (size_t k = 0, run; k < count; k += run) {
+            for (run = 1; k + run < count && strcmp(ops[k + run].name, ops[k].name) == 0; run++) {
+            }
+            fputs(k == 0 ? " " : ", ", out);
+            (void)cli_write_short(out, ops[k].name, 2u * CLI_NAME_SHOWN); /* a custom code can be any length */
+            fprintf(out, " (%zu: %sop %lu of subgraph %lu)", run, run > 1 ? "the first " : "", (unsigned long)ops[k].op,
+                    (unsigned long)ops[k].subgraph);
+        }
+        fputc('\n', out);
+    } else { /* out of memory: the first one, as the figures name it */
+        aplan_tflite_text name = aplan_tflm_unknown_name(s->input->model, s->input->model_size, info);
+        cli_name text = {NULL, 0, false};
+        if (name.data != NULL) text = cli_name_text(name.data, name.size);
+        fputs(", the first ", out);
+        (void)cli_write_short(out, text.text != NULL ? text.text : "?", 2u * CLI_NAME_SHOWN);
+        free((char *)text.text);
+        fprintf(out, " (op %lu of subgraph %lu): their kernels' scratch and persistent data are not counted, so every "
+                     "TFLM figure is a lower bound\n",
+                (unsigned long)info->first_unknown_op, (unsigned long)info->first_unknown_subgraph);
+    }
+    free(ops);
+    cli_names_free(&names);
 }
 
 uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity) {

@@ -1050,9 +1050,9 @@ line err "aplan: $T/one.csv: not a .tflite model (no \"TFL3\" at bytes 4..7): th
 run 0 "$A" arena "$TIES"
 has out "  smallest arena AllocateTensors() accepts                               864 (at least)"
 has out "Window                           (not modelled: not counted)"
-line out "  not modelled: 3 operators, the first Window (op 0 of subgraph 0): its kernel's scratch and persistent data are not counted, so every figure above is a lower bound"
+line out "  not modelled: 3 operators of 3 kinds, whose kernels' scratch and persistent data are not counted, so every TFLM figure is a lower bound: Energy (1: op 2 of subgraph 0), Spectrum (1: op 1 of subgraph 0), Window (1: op 0 of subgraph 0)"
 run 0 "$A" plan "$TIES"
-line out "  not modelled: 3 operators, the first Window (op 0 of subgraph 0): its kernel's scratch and persistent data are not counted, so every figure above is a lower bound"
+line out "  not modelled: 3 operators of 3 kinds, whose kernels' scratch and persistent data are not counted, so every TFLM figure is a lower bound: Energy (1: op 2 of subgraph 0), Spectrum (1: op 1 of subgraph 0), Window (1: op 0 of subgraph 0)"
 # A section just below 2^64 plans, and TFLM's arena on top of it passes 2^64: said, not left out or taken for a
 # lack of memory.
 run 3 "$A" arena "$HUGE"
@@ -1194,7 +1194,7 @@ no_room() {
 embedded "$TIES" ties.tflite "planned section 112 -> 96 bytes (TFLM's greedy planner -> greedy_by_size; TFLM places the kernels' scratch around its tensors), lower bound 96 bytes, optimal; 5 of 5 tensors planned offline" 5 96
 run 0 "$A" embed "$TIES" -o "$T/ties_again.tflite"
 line out "TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI): 600 -> 584 bytes used, smallest arena 864 -> 864 (lower bounds)"
-line out "  not modelled: 3 operators, the first Window (op 0 of subgraph 0): its kernel's scratch and persistent data are not counted, so every figure above is a lower bound"
+line out "  not modelled: 3 operators of 3 kinds, whose kernels' scratch and persistent data are not counted, so every TFLM figure is a lower bound: Energy (1: op 2 of subgraph 0), Spectrum (1: op 1 of subgraph 0), Window (1: op 0 of subgraph 0)"
 for_target "$CHAIN" chain.tflite "planned section 1536 -> 1536 bytes (TFLM's greedy planner -> greedy_by_size_tflm; TFLM places the kernels' scratch around its tensors), lower bound 1536 bytes, optimal; 5 of 8 tensors planned offline" 5 1536
 replanned "$T/ties.tflite" 96 160 "5 of 5 tensors planned offline"
 offline_kept "$OFFLINE" 1536 1
