@@ -562,6 +562,15 @@ void cli_compute_tflm_arena(cli_session *s);
 /* The section TFLM's greedy planner makes of a model carrying offsets' tensor offsets as its offline plan (it places
  * the kernels' scratch around them); 0 when it cannot be computed. */
 uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets);
+/* The same, with every buffer's offset into placed (in->count entries): the tensors' from offsets, the kernels' scratch
+ * buffers' where TFLM's greedy planner puts them; placed unspecified when it returns 0. */
+uint64_t cli_tflm_embedded_plan(const cli_session *s, const uint64_t *offsets, uint64_t *placed);
+/* TFLM's whole arena (its own planner in the arena) for a planned section of `section` bytes whose tensors' own plan is
+ * not known: what `verify` judges a model's plan by. false, with f->why, when it cannot be computed or TFLM refuses
+ * the model. */
+bool cli_tflm_section_figures(const cli_session *s, uint64_t section, cli_tflm_figures *f);
+/* "smallest arena N; arena_used_bytes() U = ..." of f, to out. */
+void cli_write_tflm_sum(FILE *out, const cli_tflm_figures *f);
 /* aplan_tflite_embed of a model's input (in->model) with offsets for its tensors, its scratch from the heap (freed
  * before it returns): out NULL and capacity 0 is the size query, which makes every check the write makes, so
  * `plan` asks it before advising `aplan embed`. APLAN_E_OUT_OF_MEMORY (e->message says so) when malloc fails. */

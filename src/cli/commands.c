@@ -330,29 +330,94 @@ static int plan_offsets(const char *path, cli_input *plan, const cli_input *prob
     return rc;
 }
 
+/* A model's offline plan (plan, read from a .tflite) over s's problem: none at all is said plainly (bad input); the
+ * kernels' scratch buffers, which no offline plan holds, go where TFLM's planner puts them around the tensors
+ * (offsets: the tensors' from plan_offsets in, every buffer's out). */
+static int offline_plan(const char *path, const cli_input *plan, const cli_session *s, uint64_t *offsets) {
+    size_t fixed = 0;
+    for (size_t i = 0; i < plan->count; i++) fixed += plan->buffers[i].offset != APLAN_NO_OFFSET;
+    if (fixed == 0) {
+        cli_error("%s: no offline plan in the model (no OfflineMemoryAllocation metadata): nothing to verify; aplan "
+                  "embed writes one",
+                  path);
+        return CLI_EXIT_BAD_INPUT;
+    }
+    if (s->input->count == s->input->tensor_count) return CLI_EXIT_OK; /* no scratch, or a build without TFLM's planner */
+    uint64_t *placed = malloc((s->input->count + 1u) * sizeof *placed);
+    if (placed == NULL || cli_tflm_embedded_plan(s, offsets, placed) == 0) {
+        free(placed);
+        cli_error("%s: cannot place the kernels' scratch buffers as TFLM's planner does (out of memory, or its plan "
+                  "fails)",
+                  path);
+        return CLI_EXIT_INTERNAL;
+    }
+    memcpy(offsets, placed, s->input->count * sizeof *offsets);
+    free(placed);
+    return CLI_EXIT_OK;
+}
+
+/* For a model: TFLM's whole arena with a planned section of `section` bytes (its own planner in the arena, as when the
+ * plan is embedded), judged against the capacity when one was given. CLI_EXIT_OK; CLI_EXIT_NO_FIT when it does not
+ * fit; CLI_EXIT_REFUSED (message printed) when TFLM refuses the model and a capacity asks whether it runs. */
+static int verify_tflm_arena(const cli_session *s, uint64_t section) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE || !in->has_tflm) return CLI_EXIT_OK;
+    cli_tflm_figures f;
+    const bool known = cli_tflm_section_figures(s, section, &f);
+    printf("TFLM arena (tflite-micro %s, %s, %u-bit ABI, TFLM's own planner in the arena, this section): ",
+           APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+    if (!known) {
+        (void)cli_write_shown(stdout, f.why);
+        fputc('\n', stdout);
+        if (f.status != APLAN_E_FORMAT_UNSUPPORTED || s->settings.whole_capacity == APLAN_UNLIMITED) return CLI_EXIT_OK;
+        cli_error("%s: %s", in->name, f.why);
+        return CLI_EXIT_REFUSED;
+    }
+    cli_write_tflm_sum(stdout, &f);
+    fputc('\n', stdout);
+    const uint64_t whole = s->settings.whole_capacity, need = f.info.smallest;
+    if (whole == APLAN_UNLIMITED) return CLI_EXIT_OK;
+    if (need <= whole) {
+        printf("fits: TFLM's arena needs %llu of %llu byte%s (%.1f%%); %llu byte%s free\n", (unsigned long long)need,
+               (unsigned long long)whole, cli_s(whole), whole > 0 ? (double)need * 100.0 / (double)whole : 0.0,
+               (unsigned long long)(whole - need), cli_s(whole - need));
+        return CLI_EXIT_OK;
+    }
+    printf("does not fit: TFLM's smallest arena with this plan is %llu byte%s, %llu more than the capacity (%llu)\n",
+           (unsigned long long)need, cli_s(need), (unsigned long long)(need - whole), (unsigned long long)whole);
+    return CLI_EXIT_NO_FIT;
+}
+
 int cli_cmd_verify(const cli_options *o) {
     cli_progress_begin();
     cli_progress("reading %s", o->args[0]);
     cli_input in, plan;
     int rc = load_arg(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    /* A model's plan written by `plan` places the kernels' scratch too; a model's offline plan holds the tensors
-     * only, and TFLM places the scratch around them: which one it is decides the problem, so it is read first. */
+    /* A model's problem is what `plan` plans: its tensors and its kernels' scratch buffers. A plan written by `plan`
+     * places both; a model's offline plan holds the tensors only, and TFLM's planner places the scratch around them,
+     * as the check below does (a build without greedy_by_size_tflm, TFLM's planner, checks the tensors alone). */
     char message[512], *plan_data = NULL;
     size_t plan_size = 0;
+    const aplan_strategy *tflm_planner = NULL;
+    bool offline = false; /* the plan is a model's offline plan */
     if (in.kind == CLI_INPUT_TFLITE) {
         cli_progress("reading %s", o->args[1]);
         rc = cli_read_file(o->args[1], cli_max_input(o), &plan_data, &plan_size, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
-        else if (!cli_is_tflite(plan_data, plan_size)) rc = add_scratch(o, &in); /* frees in on failure */
+        offline = rc == CLI_EXIT_OK && cli_is_tflite(plan_data, plan_size);
+        if (rc == CLI_EXIT_OK && (!offline || aplan_strategy_find("greedy_by_size_tflm", &tflm_planner) == APLAN_OK))
+            rc = add_scratch(o, &in); /* frees in on failure */
+        else if (rc != CLI_EXIT_OK)
+            cli_input_free(&in);
         if (rc != CLI_EXIT_OK) {
             free(plan_data);
-            cli_input_free(&in);
             return rc;
         }
     }
     cli_session s;
     cli_session_init(&s, o, &in);
+    tflm_capacity(&s); /* a model's capacity is TFLM's whole arena's, as for plan */
     uint64_t *offsets = malloc((in.count + 1u) * sizeof *offsets);
     if (offsets == NULL) {
         free(plan_data);
@@ -372,6 +437,7 @@ int cli_cmd_verify(const cli_options *o) {
                                : cli_load(o->args[1], cli_max_input(o), &plan, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
         else rc = plan_offsets(o->args[1], &plan, &in, offsets);
+        if (rc == CLI_EXIT_OK && offline) rc = offline_plan(o->args[1], &plan, &s, offsets);
         cli_input_free(&plan);
     }
     free(plan_data);
@@ -390,11 +456,27 @@ int cli_cmd_verify(const cli_options *o) {
         aplan_status st = cli_verify(&s.problem, offsets, arena, &r);
         if (st == APLAN_OK) {
             cli_progress_writing(stdout, "the result");
-            printf("%s: valid: %zu buffer%s, arena %llu byte%s, lower bound %llu byte%s (+%.1f%%)%s\n", o->args[1],
-                   in.count, cli_s(in.count), (unsigned long long)arena, cli_s(arena), (unsigned long long)s.bound,
-                   cli_s(s.bound), cli_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");
+            printf("%s: valid: %zu buffer%s", o->args[1], in.count, cli_s(in.count));
+            if (offline && in.count > in.tensor_count)
+                printf(" (%zu tensor%s at the offline plan's offsets, %zu kernel scratch buffer%s where TFLM's planner "
+                       "places them)",
+                       in.tensor_count, cli_s(in.tensor_count), in.count - in.tensor_count,
+                       cli_s(in.count - in.tensor_count));
+            printf(", arena %llu byte%s, lower bound %llu byte%s (+%.1f%%)%s\n", (unsigned long long)arena,
+                   cli_s(arena), (unsigned long long)s.bound, cli_s(s.bound), cli_overhead_percent(arena, s.bound),
+                   arena == s.bound ? ", optimal" : "");
             if (r.aliased_pairs > 0) printf("aliased fixed pairs (allowed): %zu\n", r.aliased_pairs);
+            rc = verify_tflm_arena(&s, arena);
+            const int flushed = cli_flush_stdout();
+            if (rc == CLI_EXIT_OK) rc = flushed;
+        } else if (st == APLAN_E_CAPACITY_EXCEEDED) { /* a valid plan too large: exit 4, as plan says it */
+            printf("does not fit: the plan's arena, %llu byte%s, is %llu more than %s (%llu)\n",
+                   (unsigned long long)arena, cli_s(arena), (unsigned long long)(arena - s.settings.capacity),
+                   s.settings.whole_capacity != APLAN_UNLIMITED ? "what the capacity leaves after TFLM's persistent data"
+                                                                : "the capacity",
+                   (unsigned long long)s.settings.capacity);
             rc = cli_flush_stdout();
+            if (rc == CLI_EXIT_OK) rc = CLI_EXIT_NO_FIT;
         } else {
             char text[400];
             cli_describe_report(&in, st, &r, text, sizeof text);

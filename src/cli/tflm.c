@@ -150,14 +150,16 @@ static aplan_status tflm_scratch_size(const cli_input *in, const aplan_tflm_conf
     return aplan_tflm_query(in->model, in->model_size, c, bytes, &requests, e);
 }
 
-/* TFLM's greedy planner keeps the embedded tensors where they are and places the kernels' scratch around them, as
- * greedy_by_size_tflm does with fixed offsets; 0 also when out of memory or that strategy is not built. */
 uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets) {
+    return cli_tflm_embedded_plan(s, offsets, NULL);
+}
+
+uint64_t cli_tflm_embedded_plan(const cli_session *s, const uint64_t *offsets, uint64_t *placed) {
     const cli_input *in = s->input;
     const aplan_strategy *greedy = NULL;
     if (aplan_strategy_find("greedy_by_size_tflm", &greedy) != APLAN_OK) return 0;
     aplan_buffer *b = malloc((in->count + 1u) * sizeof *b);
-    uint64_t *out = malloc((in->count + 1u) * sizeof *out);
+    uint64_t *out = placed != NULL ? placed : malloc((in->count + 1u) * sizeof *out);
     uint64_t section = 0;
     if (b != NULL && out != NULL) {
         memcpy(b, in->buffers, in->count * sizeof *b);
@@ -175,7 +177,7 @@ uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets
         free(scratch);
     }
     free(b);
-    free(out);
+    if (out != placed) free(out);
     return section;
 }
 
@@ -380,9 +382,13 @@ void cli_write_tflm_parts(FILE *out, const cli_tflm_figures *f) {
         fprintf(out, " + temporary %llu", (unsigned long long)(i->used - i->planned - i->persistent));
 }
 
+bool cli_tflm_section_figures(const cli_session *s, uint64_t section, cli_tflm_figures *f) {
+    return figures(s, section, 0, false, APLAN_TFLM_GREEDY_IN_ARENA, f, NULL, 0);
+}
+
 /* "smallest arena N; arena_used_bytes() U = planned tensors P + kernels' scratch S + persistent T", to out: the
  * figure to set first, then what TFLM reports once it runs. */
-static void write_sum(FILE *out, const cli_tflm_figures *f) {
+void cli_write_tflm_sum(FILE *out, const cli_tflm_figures *f) {
     const aplan_tflm_arena_info *i = &f->info;
     fprintf(out, "smallest arena %llu%s; arena_used_bytes() %llu = ", (unsigned long long)i->smallest,
             i->unknown_ops > 0 ? " (at least)" : "", (unsigned long long)i->used);
@@ -404,11 +410,11 @@ void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     }
     fputc('\n', out);
     fputs("  TFLM's own planner:   ", out);
-    write_sum(out, &s->tflm_own);
+    cli_write_tflm_sum(out, &s->tflm_own);
     fputc('\n', out);
     if (s->tflm_embed.known) {
         fputs("  this plan, embedded:  ", out);
-        write_sum(out, &s->tflm_embed);
+        cli_write_tflm_sum(out, &s->tflm_embed);
         fputc('\n', out);
     } else if (s->tflm_embed.status != APLAN_OK) {
         fputs("  this plan, embedded:  not possible: ", out);
@@ -417,7 +423,7 @@ void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     }
     if (s->tflm_adapter.known) {
         fputs("  this plan, adapter:   ", out);
-        write_sum(out, &s->tflm_adapter);
+        cli_write_tflm_sum(out, &s->tflm_adapter);
         fputc('\n', out);
     }
     cli_write_tflm_unknown(out, s, &s->tflm_own.info);
