@@ -129,6 +129,48 @@ static void write_buffer_plan(FILE *out, const cli_session *s, const cli_run *ru
     fputs("}};\n", out);
 }
 
+/* For a model: every buffer TFLM's allocator adds (tensors, then the kernels' scratch requests), as
+ * aplan_tflm::AplanCompiledPlanner (integrations/tflm/aplan_compiled_planner.h) checks and hands them out with no
+ * planning scratch: {bytes rounded up to 16, TFLM's first step, its last step, offset, 1 when the model's offline plan
+ * fixes the offset}. Only for a plan TFLM can use as it is (alignment 16, sizes rounded, every figure an int32);
+ * otherwise a comment says why it is missing. */
+static void write_tflm_plan(FILE *out, const cli_session *s, const cli_run *run, const char *prefix, const char *up) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE || !in->has_tflm) return;
+    bool fits = s->settings.alignment == 16u && s->settings.round_sizes && in->count <= (size_t)INT32_MAX;
+    for (size_t i = 0; fits && i < in->count; i++) {
+        const uint64_t size = aplan_buffer_size(&s->problem, i), at = run->offsets[i];
+        fits = size <= (uint64_t)INT32_MAX && at <= (uint64_t)INT32_MAX - size &&
+               in->buffers[i].upper <= (uint64_t)INT32_MAX;
+    }
+    if (!fits) {
+        fputs("\n/* No plan for aplan_tflm::AplanCompiledPlanner: it needs TFLM's alignment (16) with sizes rounded "
+              "up,\n * and every size, step and offset an int32. */\n",
+              out);
+        return;
+    }
+    fprintf(out,
+            "\n/* Every buffer TFLM's allocator adds, in its order (the tensors, then the kernels' scratch buffers),\n"
+            " * for aplan_tflm::AplanCompiledPlanner (integrations/tflm/aplan_compiled_planner.h), which hands these\n"
+            " * offsets to TFLM with no planning scratch, after checking that TFLM adds exactly these buffers:\n"
+            " *   static aplan_tflm::AplanCompiledPlanner planner(%s_tflm_plan, %s_TFLM_PLAN_BUFFERS);\n"
+            " *   tflite::MicroAllocator *allocator = tflite::MicroAllocator::Create(arena, size, &planner);\n"
+            " * Columns: bytes (rounded up to 16), TFLM's first and last step (inclusive; -1: before the first\n"
+            " * operator), offset in the planned section, 1 when the model's offline plan fixes it. */\n",
+            prefix, up);
+    fprintf(out, "#define %s_TFLM_PLAN_BUFFERS %zuu\n", up, in->count);
+    fprintf(out, "static const int32_t %s_tflm_plan[%zu][5] = {\n", prefix, in->count > 0 ? in->count : (size_t)1);
+    for (size_t i = 0; i < in->count; i++) {
+        const aplan_buffer *b = &in->buffers[i];
+        /* TFLM's inclusive steps back from aplan's half-open ones: lower = first + 1, upper = last + 2. */
+        fprintf(out, "    {%llu, %lld, %lld, %llu, %d},\n", (unsigned long long)aplan_buffer_size(&s->problem, i),
+                (long long)b->lower - 1, (long long)b->upper - 2, (unsigned long long)run->offsets[i],
+                b->offset != APLAN_NO_OFFSET);
+    }
+    if (in->count == 0) fputs("    {0, 0, 0, 0, 0}\n", out);
+    fputs("};\n", out);
+}
+
 int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
     const char *prefix = o->name != NULL ? o->name : "aplan";
     char *up = malloc(strlen(prefix) + 1u); /* the prefix of macros */
@@ -174,6 +216,7 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_o
         fputs("};\n", out);
     }
     write_buffer_plan(out, s, run, prefix);
+    write_tflm_plan(out, s, run, prefix, up);
     fprintf(out, "\n#endif /* %s_ARENA_PLAN_H */\n", up);
     free(up);
     return CLI_EXIT_OK;

@@ -13,6 +13,7 @@ T=$(mktemp -d)
 IN=$(mktemp -d)
 trap 'rm -rf "$T" "$IN"' EXIT
 . "$(dirname "$0")/check.sh"
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
 need_strategies linear greedy_by_size greedy_by_size_tflm first_fit offline
 made_inputs "$IN"
 # The built-in strategies as `aplan list` names them, in registry order: the suite runs in builds with more than the
@@ -514,6 +515,28 @@ if have_shared models/person_detect.tflite models/audio_preprocessor_int8.tflite
     pd_offsets=$("$A" plan -s greedy_by_size -f csv "$PD" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')
     audio_offsets=$("$A" plan -s greedy_by_size_tflm -f csv "$AP" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')
     two_headers "$PD" "$AP" "m1 32 $pd_offsets" "m2 26 $audio_offsets" "55296 3040" # 25 tensors, 1 scratch buffer
+fi
+# A model's header holds every buffer TFLM adds for aplan_tflm::AplanCompiledPlanner (integrations/tflm): the
+# planner's own test, compiled with the header (C++, TFLM's flags, against the test-only TFLM interface), feeds the
+# header's buffers back and gets its offsets and arena; the plan passes the planner's check on the device.
+run 0 "$A" plan -s greedy_by_size -f c -o "$T/plan.h" "$CHAIN"
+cp "$T/plan.h" "$T/out"
+has out "#define APLAN_TFLM_PLAN_BUFFERS 5u"
+has out "static const int32_t aplan_tflm_plan[5][5] = {"
+has out "    {256, 0, 1, 512, 0}," # s0t0, the input: TFLM steps 0..1 (aplan [1, 3))
+compiled_plan() {
+    [ -n "${CXX:-}" ] || { echo "compiled_plan: no C++ compiler, skipped"; return 0; }
+    run 0 "$CXX" -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti -DTF_LITE_STATIC_MEMORY \
+        "-DAPLAN_TEST_PLAN_HEADER=\"$1\"" -I"$REPO/integrations/tflm" -I"$REPO/integrations/tflm/test/tflm_stub" \
+        -o "$T/compiled" "$REPO/integrations/tflm/aplan_compiled_planner.cc" \
+        "$REPO/integrations/tflm/test/test_compiled_planner.cc" "$REPO/integrations/tflm/test/tflm_stub/micro_log_stub.cc"
+    run 0 "$T/compiled"
+    line out "0 checks failed"
+}
+compiled_plan "$T/plan.h"
+if have_shared models/audio_preprocessor_int8.tflite; then
+    run 0 "$A" plan -s auto -f c -o "$T/ap_plan.h" "$S/models/audio_preprocessor_int8.tflite"
+    compiled_plan "$T/ap_plan.h" # with its kernel's scratch buffer, the last of 26
 fi
 
 # --- SVG: one rectangle per buffer that occupies memory ---------------------------------------------------------------
@@ -1790,7 +1813,6 @@ run 7 "$A" plan --max-input-size 1 "$T/one.csv"
 has err "bytes, more than the maximum input size of 1 byte (see --max-input-size)"
 
 # --- "in TFLM:": the embed and adapter advice only where it gains over TFLM's own planner ---------------------------
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SEED=$REPO/fuzz/corpus/tflite/seed-names.tflite
 # TFLM's planner reaches the same 64 bytes: nothing to change, no embed command, no adapter.
 run 0 "$A" plan "$SEED"
