@@ -257,6 +257,9 @@ typedef struct cli_session {
      * the offline plan (TFLM's greedy places the scratch around its tensors: a section of tflm_embed_section
      * bytes) and with the best plan through the adapter; .known false when not computed. */
     cli_tflm_figures tflm_own, tflm_embed, tflm_adapter;
+    /* .tflite: the best plan compiled into the firmware (-f c, aplan_tflm::AplanCompiledPlanner): the adapter's
+     * planner outside the arena, with no planning scratch. */
+    cli_tflm_figures tflm_compiled;
     uint64_t tflm_embed_section;
     cli_region_session regions; /* count 0: one arena */
 } cli_session;
@@ -576,7 +579,7 @@ void cli_write_tflm_sum(FILE *out, const cli_tflm_figures *f);
  * `plan` asks it before advising `aplan embed`. APLAN_E_OUT_OF_MEMORY (e->message says so) when malloc fails. */
 aplan_status cli_embed(const cli_input *in, const uint64_t *offsets, void *out, size_t capacity, size_t *size,
                        aplan_tflite_embed_info *info, aplan_format_error *e);
-/* From plan (NULL: none): s->tflm_embed_section, s->tflm_embed and s->tflm_adapter. */
+/* From plan (NULL: none): s->tflm_embed_section, s->tflm_embed, s->tflm_compiled and s->tflm_adapter. */
 void cli_compute_tflm_figures(cli_session *s, const cli_run *plan);
 /* The known figures of s with the smallest arena (own, embedded, adapter: the first on ties); NULL when none. */
 const cli_tflm_figures *cli_tflm_smallest(const cli_session *s);

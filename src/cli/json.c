@@ -216,8 +216,8 @@ static void json_tflm(FILE *out, const cli_session *s, long_names *ln) {
     fputs(", \"setup\": ", out);
     if (setup == NULL) fputs("null", out);
     else fprintf(out, "\"%s\"", cli_tflm_setup_key(s, setup));
-    const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter};
-    for (size_t k = 0; k < 3u; k++) {
+    const cli_tflm_figures *all[4] = {&s->tflm_own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
+    for (size_t k = 0; k < 4u; k++) {
         const cli_tflm_figures *f = all[k];
         const aplan_tflm_arena_info *i = &f->info;
         fprintf(out, ",\n    \"%s\": ", cli_tflm_setup_key(s, f));

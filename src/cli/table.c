@@ -231,19 +231,63 @@ static void write_shell_word(FILE *out, const char *w) {
     fputc('\'', out);
 }
 
-/* The command that writes run's plan into the model as its offline plan, under a line saying so; or why embed would
- * refuse it (the size query makes every check the write makes). */
-static void write_embed_command(FILE *out, const cli_session *s, const cli_run *b) {
-    const cli_input *in = s->input;
-    const char *name = b->strategy->name;
-    /* OUT: the input's base name with _planned, in the current directory. */
+/* The file a command writes beside the input: its base name without ".tflite", then tail ("_planned.tflite",
+ * "_plan.h"), in the current directory; "planned" + tail's rest for standard input. */
+static void beside_input(const cli_input *in, const char *tail, char *out, size_t size) {
     const char *slash = strrchr(in->name, '/');
     const char *base = slash != NULL ? slash + 1 : in->name;
     size_t stem = strlen(base);
     if (stem > 7u && strcmp(base + stem - 7u, ".tflite") == 0) stem -= 7u;
-    char planned[256];
-    if (strcmp(in->name, "-") == 0 || stem == 0) snprintf(planned, sizeof planned, "planned.tflite");
-    else snprintf(planned, sizeof planned, "%.*s_planned.tflite", (int)(stem < 200u ? stem : 200u), base);
+    if (strcmp(in->name, "-") == 0 || stem == 0) snprintf(out, size, "model%s", tail);
+    else snprintf(out, size, "%.*s%s", (int)(stem < 200u ? stem : 200u), base, tail);
+}
+
+/* Why a command that makes a search's plan again may not (NULL for a heuristic's plan, which it always makes): the
+ * command gives this plan again when the search ends the same way, complete or at its first fit, which a budget that
+ * ran out does not promise. */
+static const char *again_why(const cli_run *b) {
+    if (!b->searched) return NULL;
+    return b->out_of_time ? "the search ran out of time: this command may find another plan"
+                          : "the search finished, so this command repeats it";
+}
+
+/* " -s NAME" that makes run's plan again: a search's with its time limit and, for a fit, its capacity. */
+static void write_again(FILE *out, const cli_session *s, const cli_run *b) {
+    if (!b->searched) {
+        fprintf(out, " -s %s", b->strategy->name);
+        return;
+    }
+    fprintf(out, " -s %s", s->auto_mode ? "auto" : b->strategy->name);
+    if (s->settings.time_limit_ns != CLI_DEFAULT_TIME_LIMIT) {
+        char limit[40];
+        cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+        fprintf(out, " --time-limit %s", limit);
+    }
+    /* A fit was looked for within the capacity: without it the search would minimise instead. */
+    if (b->goal == APLAN_GOAL_FIT)
+        fprintf(out, " --capacity %llu",
+                (unsigned long long)(s->settings.whole_capacity != APLAN_UNLIMITED ? s->settings.whole_capacity
+                                                                                  : s->settings.capacity));
+}
+
+/* "  HEAD[ (why)]:\n    aplan COMMAND -s ... INPUT TAIL FILE\n": a command that makes run's plan again. */
+static void write_command(FILE *out, const cli_session *s, const cli_run *b, const char *head, const char *command,
+                          const char *tail, const char *file) {
+    const char *why = again_why(b);
+    fprintf(out, "  %s%s%s%s:\n    aplan %s", head, why != NULL ? " (" : "", why != NULL ? why : "",
+            why != NULL ? ")" : "", command);
+    write_again(out, s, b);
+    fputc(' ', out);
+    write_shell_word(out, s->input->name);
+    fprintf(out, " %s ", tail);
+    write_shell_word(out, file);
+    fputc('\n', out);
+}
+
+/* The command that writes run's plan into the model as its offline plan; or why embed would refuse it (the size
+ * query makes every check the write makes). */
+static void write_embed_command(FILE *out, const cli_session *s, const cli_run *b) {
+    const cli_input *in = s->input;
     aplan_format_error e;
     size_t need = 0;
     if (cli_embed(in, b->offsets, NULL, 0, &need, NULL, &e) != APLAN_OK) {
@@ -251,31 +295,20 @@ static void write_embed_command(FILE *out, const cli_session *s, const cli_run *
                 e.message);
         return;
     }
-    if (!b->searched) {
-        fprintf(out, "  write it into the model as its offline plan:\n    aplan embed -s %s ", name);
-    } else {
-        /* A search's plan depends on its budget: the command gives this plan again when the search ends the same
-         * way (complete, or at its first fit), which a budget that ran out does not promise. */
-        fprintf(out, "  write it into the model as its offline plan (%s):\n    aplan embed -s %s",
-                b->out_of_time ? "the search ran out of time: this command may find another plan"
-                               : "the search finished, so this command repeats it",
-                s->auto_mode ? "auto" : name);
-        if (s->settings.time_limit_ns != CLI_DEFAULT_TIME_LIMIT) {
-            char limit[40];
-            cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
-            fprintf(out, " --time-limit %s", limit);
-        }
-        /* A fit was looked for within the capacity: without it the search would minimise instead. */
-        if (b->goal == APLAN_GOAL_FIT)
-            fprintf(out, " --capacity %llu",
-                    (unsigned long long)(s->settings.whole_capacity != APLAN_UNLIMITED ? s->settings.whole_capacity
-                                                                                      : s->settings.capacity));
-        fputc(' ', out);
-    }
-    write_shell_word(out, in->name);
-    fputs(" -o ", out);
-    write_shell_word(out, planned);
-    fputc('\n', out);
+    char planned[256];
+    beside_input(in, "_planned.tflite", planned, sizeof planned);
+    write_command(out, s, b, "write it into the model as its offline plan", "embed", "-o", planned);
+}
+
+/* The commands that compile run's plan into the firmware: the header, and the planner that reads it. */
+static void write_compiled_command(FILE *out, const cli_session *s, const cli_run *b) {
+    char header[256];
+    beside_input(s->input, "_plan.h", header, sizeof header);
+    write_command(out, s, b,
+                  "write it as a C header for aplan_tflm::AplanCompiledPlanner (integrations/tflm/), which needs no "
+                  "planning scratch",
+                  "plan", "-f c -o", header);
+    fputs("    static aplan_tflm::AplanCompiledPlanner planner(aplan_tflm_plan, APLAN_TFLM_PLAN_BUFFERS);\n", out);
 }
 
 /* The adapter line: run's strategy planning at run time (a search's plan has no such line: see cli_tflm_setup). */
@@ -344,6 +377,7 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
                 (unsigned long long)own->info.smallest, cli_tflm_way(s, setup), at_least,
                 (unsigned long long)setup->info.smallest, (unsigned long long)setup->info.used);
         if (setup == &s->tflm_embed) write_embed_command(out, s, b);
+        else if (setup == &s->tflm_compiled) write_compiled_command(out, s, b);
         else write_adapter_command(out, b);
         return;
     }
@@ -354,32 +388,27 @@ static void write_tflm_use(FILE *out, const cli_session *s) {
             over ? "the arena must be" : "set the arena to", at_least, (unsigned long long)own->info.smallest,
             (unsigned long long)own->info.used, over ? ", more than the capacity" : "");
     const char *nothing = over ? "" : ": nothing to change";
-    if (strcmp(name, "greedy_by_size_tflm") == 0) {
-        fprintf(out, "; this is its own plan%s\n", nothing);
-        return;
+    /* Another way is worth a command only where it needs a smaller arena than TFLM as it comes: embedded (not for
+     * TFLM's own plan, which embedded is what TFLM makes anyway), compiled in, the adapter (not for a search's plan,
+     * which it does not make on the device). */
+    const bool own_plan = strcmp(name, "greedy_by_size_tflm") == 0;
+    const cli_tflm_figures *ways[3] = {own_plan ? NULL : &s->tflm_embed, &s->tflm_compiled,
+                                       b->searched ? NULL : &s->tflm_adapter};
+    static const char *const labels[3] = {"embedded", "compiled in", "with the adapter"};
+    bool any = false;
+    for (size_t k = 0; k < 3u; k++) {
+        const cli_tflm_figures *f = ways[k];
+        if (f == NULL || !f->known || f->info.smallest >= own->info.smallest) continue;
+        if (!any) fprintf(out, ". %s needs less:\n", own_plan ? "Its plan" : "This plan");
+        fprintf(out, "  %s%s, %llu bytes (%llu less; arena_used_bytes() %llu)\n", any ? "or " : "", labels[k],
+                (unsigned long long)f->info.smallest, (unsigned long long)(own->info.smallest - f->info.smallest),
+                (unsigned long long)f->info.used);
+        if (k == 0) write_embed_command(out, s, b);
+        else if (k == 1) write_compiled_command(out, s, b);
+        else write_adapter_command(out, b);
+        any = true;
     }
-    /* Another way is worth a command only where it needs a smaller arena than TFLM as it comes. */
-    const cli_tflm_figures *embed = &s->tflm_embed, *adapter = b->searched ? NULL : &s->tflm_adapter;
-    const bool embed_less = embed->known && embed->info.smallest < own->info.smallest;
-    const bool adapter_less = adapter != NULL && adapter->known && adapter->info.smallest < own->info.smallest;
-    if (!embed_less && !adapter_less) {
-        fprintf(out, "; this plan needs no less%s\n", nothing);
-        return;
-    }
-    fputs(". This plan needs less:\n", out);
-    if (embed_less) {
-        fprintf(out, "  embedded, %llu bytes (%llu less; arena_used_bytes() %llu)\n",
-                (unsigned long long)embed->info.smallest, (unsigned long long)(own->info.smallest - embed->info.smallest),
-                (unsigned long long)embed->info.used);
-        write_embed_command(out, s, b);
-    }
-    if (adapter_less) {
-        fprintf(out, "  %swith the adapter, %llu bytes (%llu less; arena_used_bytes() %llu)\n", embed_less ? "or " : "",
-                (unsigned long long)adapter->info.smallest,
-                (unsigned long long)(own->info.smallest - adapter->info.smallest),
-                (unsigned long long)adapter->info.used);
-        write_adapter_command(out, b);
-    }
+    if (!any) fprintf(out, "; %s needs no less%s\n", own_plan ? "this is its own plan, which" : "this plan", nothing);
 }
 
 /* The buffers a strategy's rule places: neither fixed nor empty (live at no step, or of no bytes), as the library's

@@ -236,7 +236,11 @@ static uint64_t tensors_alone(const cli_session *s, const aplan_strategy *strate
     return *known ? best : 0;
 }
 
-/* The whole arena of a section of `section` bytes with the planner where planner says; tensors is what the tensors
+/* figures()'s planner for a plan compiled into the firmware: a planner outside the arena that needs no scratch. */
+#define PLANNER_COMPILED 3u
+
+/* The whole arena of a section of `section` bytes with the planner where planner says (an aplan_tflm_planner, or
+ * PLANNER_COMPILED); tensors is what the tensors
  * alone take with that way's planner (tensors_alone; tensors_known false: not known), costs (capacity entries, may
  * be NULL) gets the operators'. false when it cannot be computed. */
 static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, bool tensors_known, uint32_t planner,
@@ -244,7 +248,7 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, bo
     const cli_input *in = s->input;
     memset(f, 0, sizeof *f);
     aplan_tflm_config c = in->tflm;
-    c.planner = planner;
+    c.planner = planner == PLANNER_COMPILED ? APLAN_TFLM_OTHER_OUTSIDE : planner;
     if (planner == APLAN_TFLM_OTHER_OUTSIDE) c.planner_scratch = adapter_scratch(s);
     size_t bytes = 0;
     aplan_format_error e;
@@ -308,6 +312,7 @@ void cli_compute_tflm_figures(cli_session *s, const cli_run *plan) {
     const cli_input *in = s->input;
     memset(&s->tflm_embed, 0, sizeof s->tflm_embed);
     memset(&s->tflm_adapter, 0, sizeof s->tflm_adapter);
+    memset(&s->tflm_compiled, 0, sizeof s->tflm_compiled);
     s->tflm_embed_section = 0;
     if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || plan == NULL || !plan->planned) return;
     /* A plan aplan embed would refuse (one TFLM cannot use, a model it cannot write) has no embedded figures: the
@@ -327,11 +332,12 @@ void cli_compute_tflm_figures(cli_session *s, const cli_run *plan) {
     if (s->tflm_embed_section != 0)
         (void)figures(s, s->tflm_embed_section, tensors, known, APLAN_TFLM_GREEDY_IN_ARENA, &s->tflm_embed, NULL, 0);
     (void)figures(s, plan->result.arena_size, tensors, known, APLAN_TFLM_OTHER_OUTSIDE, &s->tflm_adapter, NULL, 0);
+    (void)figures(s, plan->result.arena_size, tensors, known, PLANNER_COMPILED, &s->tflm_compiled, NULL, 0);
 }
 
 const cli_tflm_figures *cli_tflm_smallest(const cli_session *s) {
-    const cli_tflm_figures *all[3] = {&s->tflm_own, &s->tflm_embed, &s->tflm_adapter}, *best = NULL;
-    for (size_t k = 0; k < 3u; k++) {
+    const cli_tflm_figures *all[4] = {&s->tflm_own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter}, *best = NULL;
+    for (size_t k = 0; k < 4u; k++) {
         if (all[k]->known && (best == NULL || all[k]->info.smallest < best->info.smallest)) best = all[k];
     }
     return best;
@@ -341,10 +347,11 @@ const cli_tflm_figures *cli_tflm_setup(const cli_session *s) {
     const uint64_t whole = s->settings.whole_capacity;
     const cli_tflm_figures *own = &s->tflm_own;
     if (own->known && (whole == APLAN_UNLIMITED || own->info.smallest <= whole)) return own;
-    /* The adapter plans on the device: a search's plan is not one it makes. */
+    /* The adapter plans on the device: a search's plan is not one it makes (compiled in, it is any plan). */
     const bool searched = s->best != SIZE_MAX && s->runs[s->best].searched;
-    const cli_tflm_figures *other[2] = {&s->tflm_embed, searched ? NULL : &s->tflm_adapter}, *best = NULL;
-    for (size_t k = 0; k < 2u; k++) {
+    const cli_tflm_figures *other[3] = {&s->tflm_embed, &s->tflm_compiled, searched ? NULL : &s->tflm_adapter};
+    const cli_tflm_figures *best = NULL;
+    for (size_t k = 0; k < 3u; k++) {
         const cli_tflm_figures *f = other[k];
         if (f != NULL && f->known && (best == NULL || f->info.smallest < best->info.smallest)) best = f;
     }
@@ -353,11 +360,15 @@ const cli_tflm_figures *cli_tflm_setup(const cli_session *s) {
 }
 
 const char *cli_tflm_setup_key(const cli_session *s, const cli_tflm_figures *f) {
-    return f == &s->tflm_own ? "own_planner" : f == &s->tflm_embed ? "embedded" : "adapter";
+    return f == &s->tflm_own ? "own_planner" : f == &s->tflm_embed ? "embedded" : f == &s->tflm_compiled ? "compiled"
+                                                                                                      : "adapter";
 }
 
 const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f) {
-    return f == &s->tflm_own ? "TFLM's own planner" : f == &s->tflm_embed ? "this plan embedded" : "the adapter";
+    return f == &s->tflm_own        ? "TFLM's own planner"
+           : f == &s->tflm_embed    ? "this plan embedded"
+           : f == &s->tflm_compiled ? "this plan compiled in"
+                                    : "the adapter";
 }
 
 bool cli_tflm_scratch_adds(const cli_tflm_figures *f, uint64_t *bytes) {
@@ -419,6 +430,11 @@ void cli_write_tflm_lines(FILE *out, const cli_session *s) {
     } else if (s->tflm_embed.status != APLAN_OK) {
         fputs("  this plan, embedded:  not possible: ", out);
         (void)cli_write_shown(out, s->tflm_embed.why);
+        fputc('\n', out);
+    }
+    if (s->tflm_compiled.known) {
+        fputs("  this plan, compiled:  ", out);
+        cli_write_tflm_sum(out, &s->tflm_compiled);
         fputc('\n', out);
     }
     if (s->tflm_adapter.known) {
