@@ -516,6 +516,87 @@ if have_shared models/person_detect.tflite models/audio_preprocessor_int8.tflite
     two_headers "$PD" "$AP" "m1 32 $pd_offsets" "m2 26 $audio_offsets" "55296 3040" # 25 tensors, 1 scratch buffer
 fi
 
+# A model's header gives TFLM's whole arena beside the planned section, for the setup the report recommends, and says
+# what each covers; the program compiled from it prints the planned section, the smallest arena and arena_used_bytes().
+cat >"$T/tflm.c" <<'EOF'
+#include <stdio.h>
+#include "k.h"
+int main(void) {
+    printf("%lu %lu %lu\n", (unsigned long)K_ARENA_SIZE, (unsigned long)K_TFLM_ARENA_SIZE,
+           (unsigned long)K_TFLM_ARENA_USED_BYTES);
+    return K_TFLM_ARENA_SIZE > K_ARENA_SIZE ? 0 : 1;
+}
+EOF
+# tflm_header MODEL WANT [OPTIONS...]: MODEL's header (--name k) compiles with -Werror into a program that prints WANT;
+# the header is then in $T/out for the caller's checks.
+tflm_header() {
+    model=$1 expect=$2
+    shift 2
+    run 0 "$A" plan -s greedy_by_size -f c --name k -o "$T/k.h" "$@" "$model"
+    run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/tflm" "$T/tflm.c"
+    run 0 "$T/tflm"
+    line out "$expect"
+    cp "$T/k.h" "$T/out"
+}
+# scratch.tflite (make_models.c): 80 bytes of section, 64 of tensors and 16 of the two ADD_N's scratch.
+tflm_header "$SCRATCH" "80 904 536"
+lines_of out "/*
+ * K_ARENA_SIZE covers TFLM's planned (non-persistent) section: the model's 5 planned tensors and 2
+ * kernel scratch buffers (32-bit ABI), not TFLM's persistent data: it is not the arena to give
+ * TFLM.
+ * TFLM's whole arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI) with TFLM's own planner
+ * (GreedyMemoryPlanner, TFLM as it comes), the setup the report recommends: K_TFLM_ARENA_SIZE is
+ * the smallest arena AllocateTensors() accepts, the size to give MicroInterpreter (or
+ * MicroAllocator::Create); K_TFLM_ARENA_USED_BYTES is what arena_used_bytes() then reports: planned
+ * tensors 64 + kernels' scratch 16 + persistent 456.
+ * Every setup:
+ *   TFLM's own planner:   smallest arena 904; arena_used_bytes() 536 (the macros)
+ *   this plan, embedded:  smallest arena 904; arena_used_bytes() 536
+ *   this plan, adapter:   smallest arena 1116; arena_used_bytes() 488
+ */
+#define K_TFLM_ARENA_SIZE 904u
+#define K_TFLM_ARENA_USED_BYTES 536u"
+tflm_header "$SCRATCH" "96 1264 912" --abi 64 # 24-byte requests (32 planned), 64-bit structs
+line out " *   TFLM's own planner:   smallest arena 1264; arena_used_bytes() 912 (the macros)"
+# An operator the model does not know: the figures are lower bounds, and the comment says so.
+tflm_header "$NAMES" "64 1292 792"
+lines_of out " * Lower bounds: 1 operator the model does not know, whose kernels' scratch and persistent data are
+ * not counted: TFLM may need more."
+# No TFLM figure (a model TFLM refuses, one whose arena passes 2^64 - 1, a CSV, the example): no TFLM macro, the
+# comment says why, and the header still compiles.
+cat >"$T/plain.c" <<'EOF'
+#include "k.h"
+#ifdef K_TFLM_ARENA_SIZE
+#error "no TFLM figure is known"
+#endif
+int main(void) { return K_ARENA_SIZE > 0 ? 0 : 1; }
+EOF
+plain_header() {
+    run 0 "$@" -f c --name k -o "$T/k.h"
+    run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/plain" "$T/plain.c"
+    run 0 "$T/plain"
+    cp "$T/k.h" "$T/out"
+    lacks out "_TFLM_ARENA"
+}
+plain_header "$A" plan "$IN/refuse.tflite"
+lines_of out " * No TFLM arena macro: TFLM refuses this model: DEQUANTIZE (op 0 of subgraph 0) rejects tensor type
+ * FLOAT16 (a type its kernel does not support) in its Prepare, so AllocateTensors() fails whatever
+ * the arena; 1 more operator refused."
+plain_header "$A" plan "$HUGE"
+lines_of out " * No TFLM arena macro: TFLM's arena cannot be computed: TFLM's arena for this model and plan passes
+ * 2^64 - 1 bytes."
+plain_header "$A" plan "$T/chain.csv"
+line out " * K_ARENA_SIZE covers the input's 5 buffers, nothing else: no runtime's own data is known for a CSV"
+plain_header "$A" example
+lines_of out " * K_ARENA_SIZE covers the planned (non-persistent) section of the example's 13 tensors, by TFLM's
+ * rules. TFLM's arena also holds the kernels' scratch buffers and TFLM's persistent data, which the
+ * example does not give: no TFLM arena macro."
+if have_shared models/keyword_scrambled.tflite; then
+    tflm_header "$S/models/keyword_scrambled.tflite" "672 15588 13260"
+    line out " * tensors 288 + kernels' scratch 384 + persistent 12588."
+    line out " *   this plan, adapter:   smallest arena 16648; arena_used_bytes() 13212"
+fi
+
 # --- SVG: one rectangle per buffer that occupies memory ---------------------------------------------------------------
 run 0 "$A" plan -f svg "$I12"
 checks=$((checks + 1))
