@@ -2,7 +2,6 @@
  * The plan of one strategy for other tools: as CSV in MiniMalloc's solution format (-f csv, which `aplan verify`
  * reads back) and as a C header for the firmware, with TFLM's BufferPlan (-f c).
  */
-#define _POSIX_C_SOURCE 200809L /* fmemopen: TFLM's parts as text, for the header's comment */
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,11 +201,9 @@ static bool write_tflm_macros(FILE *out, const cli_session *s, const char *up) {
         fputs(" */\n", out);
         return true;
     }
-    char parts[256] = "";
-    FILE *mem = fmemopen(parts, sizeof parts, "w");
-    if (mem == NULL) return false;
-    cli_write_tflm_parts(mem, f);
-    fclose(mem);
+    char sum[320];
+    if (!cli_tflm_sum_text(sum, sizeof sum, f)) return false;
+    const char *parts = strstr(sum, " = ") + 3; /* what arena_used_bytes() sums */
     snprintf(text, sizeof text,
              "TFLM's whole arena (tflite-micro %s, %s, %u-bit ABI) with %s%s, the setup the report recommends: "
              "%s_TFLM_ARENA_SIZE is the smallest arena AllocateTensors() accepts, the size to give MicroInterpreter "
