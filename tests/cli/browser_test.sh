@@ -20,6 +20,9 @@
 #     the fast region at the new view (the panels share the step axis). On the example, a CSV whose region and uses
 #     columns pin buffers and weigh the traffic, the CSV of hostile ids, a CSV of 10,000 buffers (the pixel layer),
 #     and a plan that passes a region's capacity (tinted, exit 4).
+#   Layout at 1366 px wide (issue 31): a model's #tflm table and every #runs table fit without scrolling (a region
+#     plan's in four memories too), each listed buffer's number stays beside the first line of its name (names of
+#     about 290 characters), and a model's SVG heading lines lie inside the drawing above the legend.
 # Inputs: MiniMalloc's 5-buffer example, tests/cli/make_models.c's chain.tflite, CSVs of 10,000 and 100,000 buffers
 # generated here, and, when the shared folder has them, person_detect and two MediaPipe models (skipped otherwise,
 # saying so). Set APLAN_BROWSER_SHOTS=DIR to keep the screenshots.
@@ -710,6 +713,31 @@ layout scratch "$T/scratch.html"
 [ "$LAYOUT_RUNS/$LAYOUT_TFLM" = yes/yes ] || fail "scratch_layout: at 1366 px #runs fits: $LAYOUT_RUNS, #tflm: $LAYOUT_TFLM"
 [ "$LAYOUT_LISTED" -ge 1 ] && [ "$LAYOUT_ALIGNED" = "$LAYOUT_LISTED" ] ||
     fail "scratch_layout: $LAYOUT_ALIGNED of $LAYOUT_LISTED listed numbers beside their names"
+# Names of about 290 characters (shared_name.tflite's 100,000-byte name, shortened): each number stays on its name's
+# first line.
+"$A" plan -s greedy_by_size -f html -o "$T/long_names.html" "$SHARED_NAME" || fail "long_names.html: aplan failed"
+layout long_names "$T/long_names.html"
+[ "$LAYOUT_LISTED" = 2 ] && [ "$LAYOUT_ALIGNED" = 2 ] ||
+    fail "long_names_layout: $LAYOUT_ALIGNED of $LAYOUT_LISTED listed numbers beside their names, want 2 of 2"
+[ "$LAYOUT_RUNS/$LAYOUT_TFLM" = yes/yes ] || fail "long_names_layout: at 1366 px #runs fits: $LAYOUT_RUNS, #tflm: $LAYOUT_TFLM"
+# A region plan's table fits 1366 px (a column per region, each arena with its share under it): the example in four
+# memories, and person_detect in two and in four when there.
+"$A" example --region a:8K --region b:16K --region c:32K --region d:1M -f html -o "$T/four_regions.html" ||
+    fail "four_regions.html: aplan failed"
+layout four_regions "$T/four_regions.html"
+[ "$LAYOUT_RUNS" = yes ] || fail "four_regions_layout: the region table does not fit 1366 px"
+if have_shared models/person_detect.tflite; then
+    "$A" plan "$S/models/person_detect.tflite" --region fast:32K --region slow:1M -f html -o "$T/pd_regions.html" ||
+        fail "pd_regions.html: aplan failed"
+    layout pd_regions "$T/pd_regions.html"
+    [ "$LAYOUT_RUNS" = yes ] || fail "pd_regions_layout: the region table does not fit 1366 px"
+    [ "$LAYOUT_ALIGNED" = "$LAYOUT_LISTED" ] ||
+        fail "pd_regions_layout: $LAYOUT_ALIGNED of $LAYOUT_LISTED listed numbers beside their names"
+    "$A" plan "$S/models/person_detect.tflite" --region fast:8K --region mid:16K --region slow:32K --region big:1M \
+        -f html -o "$T/pd_four.html" || fail "pd_four.html: aplan failed"
+    layout pd_four "$T/pd_four.html"
+    [ "$LAYOUT_RUNS" = yes ] || fail "pd_four_layout: the region table does not fit 1366 px"
+fi
 # A model's SVG: the lines under its heading (what it covers, the TFLM arena) lie inside the drawing and above the
 # legend, as Chromium lays them out: the SVG inline in a page whose script measures them.
 "$A" plan -f svg -o "$T/scratch.svg" "$SCRATCH" || fail "scratch.svg: aplan failed"
