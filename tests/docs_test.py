@@ -4,7 +4,8 @@
 The figures come from programs of this build: tests/figures (the library's scratch needs, measured as
 bench/footprint.py measures them, and its version), the TFLM adapter's test binary with --figures (its sizing
 constants and object size) and, when ../shared is there, the aplan tool on the shared buffer lists (the arena table
-in docs/design.md). docs/footprint.md's tables are bench/footprint.py's output and are held to it by the
+in docs/design.md; docs/cli.md's example outputs, run as written, and the man page's example's figure).
+docs/footprint.md's tables are bench/footprint.py's output and are held to it by the
 device_build test; the prose around them, and the README's device figures, are held to those tables here.
 
 Each rule names a file, a pattern whose groups are figures, and the values they must have; a pattern that matches
@@ -249,6 +250,97 @@ if APLAN and lifetimes and os.path.isdir(lifetimes):
 else:
     notes.append("docs/design.md's arena table not checked: needs the aplan tool and %s" % (
         lifetimes or "../shared/models/lifetimes"))
+
+# --- docs/cli.md's example outputs and the man page's example, run ----------------------------------------------
+# A block of docs/cli.md that opens with `$ aplan ...` on a shared model (and writes no file) is run as written, from a
+# folder beside ../shared, and what follows each command is its output, standard output then standard error: every
+# line equal to the tool's, but for the table's time column (masked: it varies from run to run). A line `...` stands
+# for lines left out: the parts between them appear in that order, the first at the output's start unless `...` opens
+# the block, the last at its end unless `...` closes it.
+TIME = re.compile(r" +\d+\.\d{3} ms\b")
+
+
+def masked(line):
+    return TIME.sub(" T ms", line)
+
+
+def run_documented(shared, command):
+    """Run command (the words after `$ `) from a folder whose ../shared is shared; stdout then stderr lines, exit."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(os.path.abspath(shared), os.path.join(tmp, "shared"))
+        cwd = os.path.join(tmp, "cwd")
+        os.mkdir(cwd)
+        words = command.split()  # the documented commands quote nothing
+        r = subprocess.run([os.path.abspath(APLAN)] + words[1:], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return r.stdout.splitlines() + r.stderr.splitlines(), r.returncode
+
+
+def matches_documented(doc, real):
+    """doc's lines (with `...` for lines left out) against real's: the first mismatch in words, or None."""
+    parts, part = [], []
+    for line in doc:
+        if line == "...":
+            parts.append(part)
+            part = []
+        else:
+            part.append(line)
+    parts.append(part)
+    real = [masked(l) for l in real]
+    at = 0
+    for k, part in enumerate(parts):
+        part = [masked(l) for l in part]
+        if not part:
+            continue
+        anchored = k == 0  # the block does not open with `...`
+        found = None
+        for start in ([at] if anchored else range(at, len(real) - len(part) + 1)):
+            if real[start:start + len(part)] == part:
+                found = start
+                break
+        if found is None:
+            best = next((l for l in part if l not in real), part[0])
+            return "the documented line '%s' is not %s the output" % (best, "at its place in" if anchored else "in")
+        at = found + len(part)
+    if parts[-1] and at != len(real):
+        return "the output goes on after the documented lines: '%s'" % real[at]
+    return None
+
+
+cli_md = "docs/cli.md"
+shared_models = os.path.join(SHARED, "models") if SHARED else ""
+if APLAN and shared_models and os.path.isdir(shared_models):
+    with open(os.path.join(ROOT, cli_md)) as f:
+        blocks = re.findall(r"^```\n(.*?)^```$", f.read(), re.S | re.M)
+    ran = 0
+    for block in blocks:
+        lines = block.rstrip("\n").split("\n")
+        if not lines[0].startswith("$ aplan ") or "../shared/models/" not in lines[0]:
+            continue
+        commands = [l for l in lines if l.startswith("$ ")]
+        if any(" -o " in c or not c.startswith("$ aplan ") for c in commands) or len(commands) != 1:
+            continue  # a block that writes files, or runs more than the tool
+        real, rc = run_documented(SHARED, lines[0][2:])
+        why = matches_documented(lines[1:], real)
+        check(why is None, "%s: `%s` (exit %d): %s (run it and paste its output)" % (cli_md, lines[0][2:], rc, why))
+        ran += 1
+    check(ran >= 6, "%s: %d example blocks run; the person_detect, capacity and graph examples are gone?" % (cli_md, ran))
+    # The man page's example: its figure and exit code, from the command it gives.
+    man = "docs/aplan.1"
+    m = re.search(r"then (\d+) KiB \(audio_preprocessor_int8's TFLM arena needs (\d+) bytes: exit (\d)\)", text(man))
+    if check(m is not None, "%s: the example 'needs N bytes: exit 4' is reworded (update tests/docs_test.py)" % man):
+        kib, needs, code = m.groups()
+        check(("aplan plan \\-\\-capacity %sK audio_preprocessor_int8.tflite" % kib) in text(man),
+              "%s: the example's command does not give --capacity %sK" % (man, kib))
+        real, rc = run_documented(SHARED, "aplan plan --capacity %sK ../shared/models/audio_preprocessor_int8.tflite"
+                                  % kib)
+        smallest = [re.search(r"smallest arena (\d+)", l) for l in real if l.startswith("  TFLM's own planner:")]
+        got = smallest[0].group(1) if smallest and smallest[0] else None
+        check(str(rc) == code and got == needs, "%s: the example says audio_preprocessor_int8 needs %s bytes (exit %s); "
+              "the tool gives %s (exit %d)" % (man, needs, code, got, rc))
+else:
+    notes.append("%s's example outputs and the man page's example not run: needs the aplan tool and %s" % (
+        cli_md, shared_models or "../shared/models"))
 
 for n in notes:
     print("docs_test: " + n)

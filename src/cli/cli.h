@@ -694,6 +694,10 @@ typedef struct cli_coverage_text {
     const char *not_included; /* static text, or NULL */
 } cli_coverage_text;
 void cli_coverage(const cli_session *s, cli_coverage_text *c);
+/* "smallest arena M; arena_used_bytes() N = planned tensors P + kernels' scratch S + persistent T" of f (the report's
+ * "TFLM arena" line, " (at least)" after M with operators the model does not know) as ASCII text into out (size
+ * bytes, NUL-terminated; cut short when it does not fit). false when it cannot be made (out of memory). */
+bool cli_tflm_sum_text(char *out, size_t size, const cli_tflm_figures *f);
 /* Up to this many of the peak step's largest buffers are named when a plan does not fit (the table's verdict,
  * JSON's "peak"). */
 #define CLI_PEAK_SHOWN 3u

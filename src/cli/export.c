@@ -171,6 +171,114 @@ static void write_tflm_plan(FILE *out, const cli_session *s, const cli_run *run,
     fputs("};\n", out);
 }
 
+/* Text the tool made (a refusal or error message, which may quote a model's names as display text) as a C comment's
+ * words: printable ASCII but '*', '\\' and '?' (so no comment end, line splice or trigraph), every other byte '_'. */
+static void c_comment_words(char *s) {
+    for (; *s != '\0'; s++) {
+        char c = *s;
+        if (!(c >= ' ' && c <= '~' && c != '*' && c != '\\' && c != '?')) *s = '_';
+    }
+}
+
+/* Lines of a generated comment are at most this many columns. */
+#define COMMENT_COLUMNS 100u
+
+/* text (one paragraph, ASCII without "*" or a line end) as lines of a C comment, " * " before each, broken at spaces
+ * so that a line stays within COMMENT_COLUMNS (a word longer than that stands alone). */
+static void write_comment_paragraph(FILE *out, const char *text) {
+    const size_t room = COMMENT_COLUMNS - 3u;
+    while (*text != '\0') {
+        size_t n = strlen(text), cut = n;
+        if (n > room) {
+            cut = 0;
+            for (size_t k = 1; k <= room; k++)
+                if (text[k] == ' ') cut = k;
+            if (cut == 0) cut = strcspn(text, " ");
+        }
+        fprintf(out, " * %.*s\n", (int)cut, text);
+        text += cut;
+        while (*text == ' ') text++;
+    }
+}
+
+/* One of TFLM's setups in the header's comment: "<what> smallest arena M; arena_used_bytes() N", marked when it is the
+ * one the macros give. */
+static void write_tflm_setup_line(FILE *out, const char *what, const cli_tflm_figures *f, bool chosen) {
+    fprintf(out, " *   %-21s smallest arena %llu; arena_used_bytes() %llu%s\n", what,
+            (unsigned long long)f->info.smallest, (unsigned long long)f->info.used, chosen ? " (the macros)" : "");
+}
+
+/* After the planned section's macros, a comment on what PREFIX_ARENA_SIZE covers and, for a model whose whole arena
+ * in TFLM is known, PREFIX_TFLM_ARENA_SIZE (the smallest arena AllocateTensors() accepts, to give MicroInterpreter)
+ * and PREFIX_TFLM_ARENA_USED_BYTES (what arena_used_bytes() then reports) for the setup the report recommends
+ * (cli_tflm_setup), the comment naming that setup, the TFLM build and every setup's figures. Where TFLM's arena is
+ * not known (CSV, the example, a model TFLM refuses or whose arena cannot be computed) the comment says so and no
+ * TFLM macro is defined; with operators the model does not know, the comment says the figures are lower bounds.
+ * false when out of memory. */
+static bool write_tflm_macros(FILE *out, const cli_session *s, const char *up) {
+    const cli_input *in = s->input;
+    cli_coverage_text c;
+    cli_coverage(s, &c);
+    char text[2048];
+    const char *end = in->kind == CLI_INPUT_CSV       ? ": no runtime's own data is known for a CSV problem"
+                      : in->kind == CLI_INPUT_EXAMPLE ? ". TFLM's arena also holds the kernels' scratch buffers and "
+                                                        "TFLM's persistent data, which the example does not give: no "
+                                                        "TFLM arena macro"
+                                                      : ", not TFLM's persistent data: it is not the arena to give TFLM";
+    snprintf(text, sizeof text, "%s_ARENA_SIZE covers %s%s.", up, c.what, end);
+    fputs("\n/*\n", out);
+    write_comment_paragraph(out, text);
+    if (in->kind != CLI_INPUT_TFLITE) {
+        fputs(" */\n", out);
+        return true;
+    }
+    const cli_tflm_figures *f = cli_tflm_setup(s);
+    if (f == NULL) {
+        const cli_tflm_figures *own = &s->tflm_own;
+        snprintf(text, sizeof text, "No TFLM arena macro: %s%s.",
+                 own->status == APLAN_E_FORMAT_UNSUPPORTED ? "" : "TFLM's arena cannot be computed: ",
+                 own->why[0] != '\0' ? own->why : "it was not computed");
+        c_comment_words(text);
+        write_comment_paragraph(out, text);
+        fputs(" */\n", out);
+        return true;
+    }
+    char sum[320];
+    if (!cli_tflm_sum_text(sum, sizeof sum, f)) return false;
+    const char *parts = strstr(sum, " = ") + 3; /* what arena_used_bytes() sums */
+    snprintf(text, sizeof text,
+             "TFLM's whole arena (tflite-micro %s, %s, %u-bit ABI) with %s%s, the setup the report recommends: "
+             "%s_TFLM_ARENA_SIZE is the smallest arena AllocateTensors() accepts, the size to give MicroInterpreter "
+             "(or MicroAllocator::Create); %s_TFLM_ARENA_USED_BYTES is what arena_used_bytes() then reports: %s.",
+             APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi, cli_tflm_way(s, f),
+             f == &s->tflm_own        ? " (GreedyMemoryPlanner, TFLM as it comes)"
+             : f == &s->tflm_embed    ? " (the model aplan embed writes, this plan as its offline plan)"
+             : f == &s->tflm_compiled ? " (aplan_tflm::AplanCompiledPlanner reading this header's tflm_plan, "
+                                        "integrations/tflm/)"
+                                      : " (aplan_tflm::AplanMemoryPlanner, integrations/tflm/)",
+             up, up, parts);
+    write_comment_paragraph(out, text);
+    if (f->info.unknown_ops > 0) {
+        snprintf(text, sizeof text, "Lower bounds: %lu operator%s the model does not know, whose kernels' scratch "
+                                    "and persistent data are not counted: TFLM may need more.",
+                 (unsigned long)f->info.unknown_ops, cli_s(f->info.unknown_ops));
+        write_comment_paragraph(out, text);
+    }
+    fputs(" * Every setup:\n", out);
+    write_tflm_setup_line(out, "TFLM's own planner:", &s->tflm_own, f == &s->tflm_own);
+    if (s->tflm_embed.known) write_tflm_setup_line(out, "this plan, embedded:", &s->tflm_embed, f == &s->tflm_embed);
+    if (s->tflm_compiled.known)
+        write_tflm_setup_line(out, "this plan, compiled:", &s->tflm_compiled, f == &s->tflm_compiled);
+    if (s->tflm_adapter.known)
+        write_tflm_setup_line(out, "this plan, adapter:", &s->tflm_adapter, f == &s->tflm_adapter);
+    fputs(" */\n", out);
+    fprintf(out, "#define %s_TFLM_ARENA_SIZE %llu%s\n", up, (unsigned long long)f->info.smallest,
+            f->info.smallest > UINT32_MAX ? "ull" : "u");
+    fprintf(out, "#define %s_TFLM_ARENA_USED_BYTES %llu%s\n", up, (unsigned long long)f->info.used,
+            f->info.used > UINT32_MAX ? "ull" : "u");
+    return true;
+}
+
 int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
     const char *prefix = o->name != NULL ? o->name : "aplan";
     char *up = malloc(strlen(prefix) + 1u); /* the prefix of macros */
@@ -198,6 +306,10 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_o
     fprintf(out, "#define %s_ARENA_SIZE %llu%s\n", up, (unsigned long long)arena, suffix);
     fprintf(out, "#define %s_ARENA_ALIGNMENT %llu%s\n", up, (unsigned long long)s->settings.alignment, suffix);
     fprintf(out, "#define %s_BUFFER_COUNT %zuu\n", up, in->count);
+    if (!write_tflm_macros(out, s, up)) {
+        free(up);
+        return CLI_EXIT_INTERNAL;
+    }
     if (in->count > 0) {
         const char *type = wide ? "uint64_t" : "uint32_t";
         fprintf(out, "\n/* Offset of each buffer in the arena, in input order. */\n");

@@ -1,6 +1,8 @@
 /*
  * aplan's HTML report: draws the plans embedded by src/cli/svg.c as JSON in #aplan-data:
  *   {name, bound, boundStep, alignment, capacity (bytes or null),
+ *    wholeCapacity (optional: a model's capacity as given, which leaves capacity to the planned section after TFLM's
+ *    persistent data),
  *    runs: [{name, planned, arena, best, shown, outcome (cli_outcome_key's word or null), nodes}],
  *    id: [...], lower: [...], len: [...], size: [...], offsets: [[...] or null, one per run],
  *    names: [...] (optional: the tensors' names, when the input names them beyond their ids),
@@ -611,7 +613,9 @@
     if (D.capacity !== null && D.capacity <= top) {
       hline(ctx, yOf(D.capacity), W, '#e66100', [], 1.5);
       ctx.fillStyle = '#e66100';
-      ctx.fillText('capacity ' + fmtBytes(D.capacity), M.l + W / 2, yOf(D.capacity) - 1);
+      ctx.fillText('capacity ' + (D.wholeCapacity === undefined ? fmtBytes(D.capacity) :
+        'for the planned section: ' + fmtBytes(D.capacity) + ' of ' + fmtBytes(D.wholeCapacity) +
+        ', after TFLM\u2019s persistent data'), M.l + W / 2, yOf(D.capacity) - 1);
     }
     var yb = yOf(D.bound);
     hline(ctx, yb, W, '#c00', [6, 4], 1.2);

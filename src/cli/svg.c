@@ -691,7 +691,7 @@ static double bound_x(const picture *g) {
 
 static bool write_live(FILE *out, const picture *g) {
     const cli_session *s = g->s;
-    const int top = TOP + PLOT_H + LIVE_GAP, base = top + LIVE_H;
+    const int top = g->top + PLOT_H + LIVE_GAP, base = top + LIVE_H;
     const size_t cols = (size_t)plot_w;
     double *column = calloc(cols, sizeof *column);
     if (column == NULL || !live_columns(g, column, cols)) {
@@ -770,8 +770,15 @@ static bool write_panel_plot(FILE *out, const picture *g, int grid_bottom) {
 static void write_capacity_line(FILE *out, const picture *g) {
     const uint64_t cap = g->capacity;
     if (cap == APLAN_UNLIMITED || cap > g->y_hi) return;
-    char c[64];
+    char c[200];
     fmt_bytes_exact(c, sizeof c, cap);
+    const uint64_t whole = g->s->settings.whole_capacity;
+    if (g->region == SIZE_MAX && whole != APLAN_UNLIMITED) { /* a model: what TFLM's persistent data leaves */
+        char h[32], w[32];
+        fmt_bytes(h, sizeof h, cap);
+        fmt_bytes(w, sizeof w, whole);
+        snprintf(c, sizeof c, "for the planned section: %s of %s, after TFLM's persistent data", h, w);
+    }
     double cy = y_of(g, (double)cap);
     fprintf(out, "<line class=\"capacity\" x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#e66100\" "
                  "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\" fill=\"#e66100\">capacity "
@@ -863,11 +870,100 @@ static size_t verdict_break(const char *v) {
     return first;
 }
 
+/* px between the lines a model adds to the heading (write_tflm_heading). */
+#define TFLM_LINE 15
+
+/* One line of a model's heading at y (nothing when out is NULL): display text, escaped. */
+static void tflm_heading_line(FILE *out, int y, const char *cls, const char *text) {
+    if (out == NULL) return;
+    fprintf(out, "<text class=\"%s\" x=\"%d\" y=\"%d\" fill=\"#333\">", cls, LEFT, y);
+    put_text(out, text, IN_XML);
+    fputs("</text>\n", out);
+}
+
+/* text as heading lines from y on, broken at spaces where a line would pass the plot's width (about 6.2 px a character
+ * at 11 px); the lines after the first are indented. Returns how many (out NULL: counts only). */
+static int tflm_heading_text(FILE *out, int y, const char *cls, const char *text) {
+    const size_t most = (size_t)(plot_w / 6.2);
+    char line[1024];
+    int lines = 0;
+    while (*text != '\0') {
+        size_t n = strlen(text), cut = n;
+        if (cli_text_width(text) > most) { /* the last space within the width, else the first after it */
+            cut = 0;
+            for (size_t k = 1; k < n && k <= most; k++)
+                if (text[k] == ' ') cut = k;
+            if (cut == 0) cut = strcspn(text, " ");
+        }
+        snprintf(line, sizeof line, "%s%.*s", lines > 0 ? "    " : "", (int)cut, text);
+        tflm_heading_line(out, y + lines * TFLM_LINE, cls, line);
+        lines++;
+        text += cut;
+        while (*text == ' ') text++;
+    }
+    return lines;
+}
+
+/* A model's heading under the subtitle, from y on: what the drawing covers (TFLM's planned section, its tensors and
+ * kernel scratch buffers; TFLM's persistent data is not drawn), then TFLM's whole arena as the report's "TFLM arena"
+ * lines give it, each known setup's smallest arena and arena_used_bytes() with its parts, the setup the report
+ * recommends (cli_tflm_setup) marked; or why TFLM's arena is not known. Nothing for other inputs, whose drawing is
+ * what the table says. Returns the lines (out NULL: counts only, as svg_body sizes the picture); -1 when out of
+ * memory. */
+static int write_tflm_heading(FILE *out, const cli_session *s, int y) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE) return 0;
+    cli_coverage_text c;
+    cli_coverage(s, &c);
+    char text[1024];
+    snprintf(text, sizeof text, "drawn: %s; TFLM's persistent data is not drawn",
+             c.what);
+    int lines = tflm_heading_text(out, y, "covers", text);
+    const cli_tflm_figures *own = &s->tflm_own, *setup = cli_tflm_setup(s);
+    char build[160];
+    snprintf(build, sizeof build, "TFLM arena (tflite-micro %s, %s, %u-bit ABI)", APLAN_TFLM_COMMIT,
+             cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+    if (!own->known) {
+        snprintf(text, sizeof text, "%s: %s%s", build,
+                 own->status == APLAN_E_FORMAT_UNSUPPORTED || own->status == APLAN_OK ? "" : "cannot be computed: ",
+                 own->status == APLAN_OK ? "not computed" : own->why);
+        return lines + tflm_heading_text(out, y + lines * TFLM_LINE, "tflm", text);
+    }
+    snprintf(text, sizeof text, "%s, the setup the report recommends marked:", build);
+    lines += tflm_heading_text(out, y + lines * TFLM_LINE, "tflm", text);
+    const cli_tflm_figures *all[3] = {own, &s->tflm_embed, &s->tflm_adapter};
+    const char *const way[3] = {"TFLM's own planner", "this plan, embedded", "this plan, adapter"};
+    for (size_t k = 0; k < 3u; k++) {
+        const cli_tflm_figures *f = all[k];
+        char sum[320];
+        if (f->known && !cli_tflm_sum_text(sum, sizeof sum, f)) return -1;
+        if (f->known)
+            snprintf(text, sizeof text, "%s%s: %s", way[k], f == setup ? " (recommended)" : "", sum);
+        else if (k == 1 && f->status != APLAN_OK)
+            snprintf(text, sizeof text, "%s: not possible: %s", way[k], f->why);
+        else
+            continue;
+        lines += tflm_heading_text(out, y + lines * TFLM_LINE, f == setup ? "tflm recommended" : "tflm", text);
+    }
+    if (own->info.unknown_ops > 0) {
+        snprintf(text, sizeof text, "not modelled: %lu operator%s the model does not know: every figure above is a "
+                                    "lower bound", (unsigned long)own->info.unknown_ops, cli_s(own->info.unknown_ops));
+        lines += tflm_heading_text(out, y + lines * TFLM_LINE, "tflm", text);
+    }
+    return lines;
+}
+
 static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     const cli_input *in = s->input;
     picture g;
     if (!picture_init(&g, s, run)) return false;
-    const int live_top = TOP + PLOT_H + LIVE_GAP;
+    const int tflm_lines = write_tflm_heading(NULL, s, 0);
+    if (tflm_lines < 0) {
+        free(g.order);
+        return false;
+    }
+    g.top = TOP + tflm_lines * TFLM_LINE; /* a model's heading lines go between the subtitle and the legend */
+    const int live_top = g.top + PLOT_H + LIVE_GAP;
     uint64_t arena = run->result.arena_size, cap = s->settings.capacity;
     /* No plan fits: this is the smallest, drawn with what lies beyond the capacity and the verdict under it. */
     bool over = cap != APLAN_UNLIMITED && arena > cap;
@@ -903,7 +999,11 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
         fprintf(out, ", %zu drawn one by one, %zu smaller than a pixel drawn at pixel resolution", g.individual,
                 g.drawn - g.individual);
     fputs("; hover a rectangle for its name, size, offset and steps</text>\n", out);
-    write_legend(out, &g, 50);
+    if (write_tflm_heading(out, s, 56) < 0) {
+        free(g.order);
+        return false;
+    }
+    write_legend(out, &g, 50 + tflm_lines * TFLM_LINE);
 
     bool ok = write_panel_plot(out, &g, live_top + LIVE_H);
     ok = ok && write_live(out, &g);
@@ -912,7 +1012,7 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     double bx = bound_x(&g), by = y_of(&g, (double)s->bound);
     fprintf(out, "<g class=\"bound\"><line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c00\" "
                  "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
-            bx, TOP, bx, TOP + PLOT_H);
+            bx, g.top, bx, g.top + PLOT_H);
     fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1\" "
                  "stroke-dasharray=\"2 3\"/>\n",
             LEFT, by, LEFT + plot_w, by);
@@ -1254,6 +1354,8 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
             (unsigned long long)s->bound_step, (unsigned long long)s->settings.alignment);
     if (s->settings.capacity != APLAN_UNLIMITED) fprintf(out, "%llu", (unsigned long long)s->settings.capacity);
     else fputs("null", out);
+    if (s->settings.whole_capacity != APLAN_UNLIMITED) /* a model: capacity is what this leaves the planned section */
+        fprintf(out, ",\"wholeCapacity\":%llu", (unsigned long long)s->settings.whole_capacity);
     fputs(",\"runs\":[", out);
     for (size_t k = 0; k < s->run_count; k++) {
         const cli_run *r = &s->runs[k];
@@ -1358,6 +1460,63 @@ static void write_page_end(FILE *out) {
     fputs("</script>\n</body>\n</html>\n", out);
 }
 
+/* A model's page, under its first paragraph: what the plans drawn and the table's arenas cover (TFLM's planned
+ * section; its persistent data is not drawn), then TFLM's whole arena, as the report's "TFLM arena" lines give it, in
+ * a table (#tflm): one row per known setup with its smallest arena, arena_used_bytes() and parts, the setup the
+ * report recommends (cli_tflm_setup) marked; or a paragraph saying why TFLM's arena is not known. Nothing for other
+ * inputs. false when out of memory. */
+static bool write_tflm_html(FILE *out, const cli_session *s) {
+    const cli_input *in = s->input;
+    if (in->kind != CLI_INPUT_TFLITE) return true;
+    cli_coverage_text c;
+    cli_coverage(s, &c);
+    fputs("<p class=\"covers\">Drawn, and the arenas of the table: ", out);
+    put_text(out, c.what, IN_XML);
+    fputs("; TFLM&#39;s persistent data is not drawn: the TFLM arena below counts it.</p>\n", out);
+    const cli_tflm_figures *own = &s->tflm_own, *setup = cli_tflm_setup(s);
+    char build[160];
+    snprintf(build, sizeof build, "TFLM arena (tflite-micro %s, %s, %u-bit ABI)", APLAN_TFLM_COMMIT,
+             cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+    if (!own->known) {
+        fputs("<p class=\"tflm\">", out);
+        put_text(out, build, IN_XML);
+        fputs(own->status == APLAN_E_FORMAT_UNSUPPORTED || own->status == APLAN_OK ? ": " : ": cannot be computed: ",
+              out);
+        put_text(out, own->status == APLAN_OK ? "not computed" : own->why, IN_XML);
+        fputs("</p>\n", out);
+        return true;
+    }
+    fputs("<div class=\"scroll\"><table id=\"tflm\">\n<caption>", out);
+    put_text(out, build, IN_XML);
+    fputs(": the setup the report recommends is marked</caption>\n<tr><th>setup</th><th>smallest arena</th>"
+          "<th>arena_used_bytes()</th><th>its parts</th></tr>\n", out);
+    const cli_tflm_figures *all[3] = {own, &s->tflm_embed, &s->tflm_adapter};
+    const char *const way[3] = {"TFLM&#39;s own planner", "this plan, embedded", "this plan, adapter"};
+    for (size_t k = 0; k < 3u; k++) {
+        const cli_tflm_figures *f = all[k];
+        if (!f->known) {
+            if (k == 1 && f->status != APLAN_OK) {
+                fprintf(out, "<tr><td>%s</td><td colspan=\"3\">not possible: ", way[k]);
+                put_text(out, f->why, IN_XML);
+                fputs("</td></tr>\n", out);
+            }
+            continue;
+        }
+        char sum[320];
+        if (!cli_tflm_sum_text(sum, sizeof sum, f)) return false;
+        fprintf(out, "<tr%s><td>%s%s</td><td>%llu%s</td><td>%llu</td><td>", f == setup ? " class=\"recommended\"" : "",
+                way[k], f == setup ? " (recommended)" : "", (unsigned long long)f->info.smallest,
+                f->info.unknown_ops > 0 ? " (at least)" : "", (unsigned long long)f->info.used);
+        put_text(out, strstr(sum, " = ") + 3, IN_XML);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table></div>\n", out);
+    if (own->info.unknown_ops > 0)
+        fprintf(out, "<p class=\"tflm\">Not modelled: %lu operator%s the model does not know: every figure above is "
+                     "a lower bound.</p>\n", (unsigned long)own->info.unknown_ops, cli_s(own->info.unknown_ops));
+    return true;
+}
+
 int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
     (void)o;
     const cli_input *in = s->input;
@@ -1374,6 +1533,10 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cl
         put_text(out, what, IN_XML);
     }
     fputs(".</p>\n", out);
+    if (!write_tflm_html(out, s)) {
+        cli_error("out of memory writing the HTML report");
+        return CLI_EXIT_INTERNAL;
+    }
     char verdict[CLI_VERDICT_SIZE];
     if (s->best == SIZE_MAX && cli_verdict(s, verdict, sizeof verdict)) { /* the plan drawn does not fit */
         fputs("<p class=\"verdict\">", out);

@@ -2,6 +2,7 @@
  * Text as every output shows it: display text (bytes from files, made safe to print: cli_shown_length), widths and
  * shortened names, buffers as the table and `bound` list them, steps in words, and what the figures cover.
  */
+#define _POSIX_C_SOURCE 200809L /* fmemopen: cli_tflm_sum_text */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,3 +354,13 @@ void cli_coverage(const cli_session *s, cli_coverage_text *c) {
     }
 }
 
+
+bool cli_tflm_sum_text(char *out, size_t size, const cli_tflm_figures *f) {
+    FILE *mem = fmemopen(out, size, "w");
+    if (mem == NULL) return false;
+    fprintf(mem, "smallest arena %llu%s; arena_used_bytes() %llu = ", (unsigned long long)f->info.smallest,
+            f->info.unknown_ops > 0 ? " (at least)" : "", (unsigned long long)f->info.used);
+    cli_write_tflm_parts(mem, f);
+    const bool ok = ferror(mem) == 0;
+    return fclose(mem) == 0 && ok;
+}

@@ -20,6 +20,9 @@
 #     the fast region at the new view (the panels share the step axis). On the example, a CSV whose region and uses
 #     columns pin buffers and weigh the traffic, the CSV of hostile ids, a CSV of 10,000 buffers (the pixel layer),
 #     and a plan that passes a region's capacity (tinted, exit 4).
+#   Layout at 1366 px wide (issue 31): a model's #tflm table and every #runs table fit without scrolling (a region
+#     plan's in four memories too), each listed buffer's number stays beside the first line of its name (names of
+#     about 290 characters), and a model's SVG heading lines lie inside the drawing above the legend.
 # Inputs: MiniMalloc's 5-buffer example, tests/cli/make_models.c's chain.tflite, CSVs of 10,000 and 100,000 buffers
 # generated here, and, when the shared folder has them, person_detect and two MediaPipe models (skipped otherwise,
 # saying so). Set APLAN_BROWSER_SHOTS=DIR to keep the screenshots.
@@ -657,6 +660,110 @@ region_svg 10k_regions_svg "$T/10k_regions.svg" -- sram psram
 region_html 10k_regions_html "$T/10k_regions.html" t4242 t4242 sram psram
 [ "$(attr 10k_regions_html drawn)" = 10000 ] ||
     fail "10k_regions_html: $(attr 10k_regions_html drawn) buffers drawn, want 10000"
+
+# === Issue 31: what a model's pictures cover, and the page at a laptop's width =====================================
+# layout NAME HTML: HTML opened at 1366 px wide with a driver that measures, once the list is drawn: whether #runs and
+# #tflm fit the width without scrolling (yes, no or none when absent), and whether each listed buffer's number (its
+# <ol> marker, on the baseline of the item's first line, where an empty probe at the item's start sits) is beside the
+# first line of its own name, however long. Sets LAYOUT_RUNS, LAYOUT_TFLM, LAYOUT_LISTED and LAYOUT_ALIGNED.
+cat >"$T/drive_layout.html" <<'EOF'
+<script>
+(function () {
+  var out = document.getElementById('selfcheck'), waited = 0;
+  function fits(table) {
+    if (table === null) return 'none';
+    var box = table.parentNode, r = table.getBoundingClientRect();
+    return box.scrollWidth <= box.clientWidth && r.right <= document.documentElement.clientWidth ? 'yes' : 'no';
+  }
+  (function measure() {
+    var items = document.querySelectorAll('#matches li');
+    if (items.length === 0 && waited < 3000) { waited += 50; setTimeout(measure, 50); return; }
+    var aligned = 0;
+    Array.prototype.forEach.call(items, function (li) {
+      var name = li.querySelector('button.name'), probe = document.createElement('span');
+      li.insertBefore(probe, li.firstChild);
+      var p = probe.getBoundingClientRect(), b = name.getBoundingClientRect();
+      var line = parseFloat(getComputedStyle(name).lineHeight) || 1.3 * parseFloat(getComputedStyle(name).fontSize);
+      if (p.bottom >= b.top && p.bottom <= b.top + 1.5 * line) aligned++;
+      li.removeChild(probe);
+    });
+    out.dataset.layoutRuns = fits(document.getElementById('runs'));
+    out.dataset.layoutTflm = fits(document.getElementById('tflm'));
+    out.dataset.layoutListed = String(items.length);
+    out.dataset.layoutAligned = String(aligned);
+  })();
+})();
+</script>
+EOF
+layout() {
+    sed '/^<\/body>$/,$d' "$2" >"$T/$1_layout.html"
+    cat "$T/drive_layout.html" >>"$T/$1_layout.html"
+    printf '</body>\n</html>\n' >>"$T/$1_layout.html"
+    chrome --window-size=1366,900 --virtual-time-budget=5000 --dump-dom "file://$T/$1_layout.html" >"$T/$1_layout.dom"
+    no_console "$1_layout"
+    LAYOUT_RUNS=$(attr "$1_layout" layout-runs)
+    LAYOUT_TFLM=$(attr "$1_layout" layout-tflm)
+    LAYOUT_LISTED=$(attr "$1_layout" layout-listed)
+    LAYOUT_ALIGNED=$(attr "$1_layout" layout-aligned)
+    echo "$1: at 1366 px, #runs fits: $LAYOUT_RUNS, #tflm fits: $LAYOUT_TFLM, $LAYOUT_ALIGNED of $LAYOUT_LISTED listed numbers beside their names"
+}
+# A model's page: the TFLM arena table fits beside the runs' table (scratch.tflite: kernels' scratch in its parts).
+"$A" plan -f html -o "$T/scratch.html" "$SCRATCH" || fail "scratch.html: aplan failed"
+layout scratch "$T/scratch.html"
+[ "$LAYOUT_RUNS/$LAYOUT_TFLM" = yes/yes ] || fail "scratch_layout: at 1366 px #runs fits: $LAYOUT_RUNS, #tflm: $LAYOUT_TFLM"
+[ "$LAYOUT_LISTED" -ge 1 ] && [ "$LAYOUT_ALIGNED" = "$LAYOUT_LISTED" ] ||
+    fail "scratch_layout: $LAYOUT_ALIGNED of $LAYOUT_LISTED listed numbers beside their names"
+# Names of about 290 characters (shared_name.tflite's 100,000-byte name, shortened): each number stays on its name's
+# first line.
+"$A" plan -s greedy_by_size -f html -o "$T/long_names.html" "$SHARED_NAME" || fail "long_names.html: aplan failed"
+layout long_names "$T/long_names.html"
+[ "$LAYOUT_LISTED" = 2 ] && [ "$LAYOUT_ALIGNED" = 2 ] ||
+    fail "long_names_layout: $LAYOUT_ALIGNED of $LAYOUT_LISTED listed numbers beside their names, want 2 of 2"
+[ "$LAYOUT_RUNS/$LAYOUT_TFLM" = yes/yes ] || fail "long_names_layout: at 1366 px #runs fits: $LAYOUT_RUNS, #tflm: $LAYOUT_TFLM"
+# A region plan's table fits 1366 px (a column per region, each arena with its share under it): the example in four
+# memories, and person_detect in two and in four when there.
+"$A" example --region a:8K --region b:16K --region c:32K --region d:1M -f html -o "$T/four_regions.html" ||
+    fail "four_regions.html: aplan failed"
+layout four_regions "$T/four_regions.html"
+[ "$LAYOUT_RUNS" = yes ] || fail "four_regions_layout: the region table does not fit 1366 px"
+if have_shared models/person_detect.tflite; then
+    "$A" plan "$S/models/person_detect.tflite" --region fast:32K --region slow:1M -f html -o "$T/pd_regions.html" ||
+        fail "pd_regions.html: aplan failed"
+    layout pd_regions "$T/pd_regions.html"
+    [ "$LAYOUT_RUNS" = yes ] || fail "pd_regions_layout: the region table does not fit 1366 px"
+    [ "$LAYOUT_ALIGNED" = "$LAYOUT_LISTED" ] ||
+        fail "pd_regions_layout: $LAYOUT_ALIGNED of $LAYOUT_LISTED listed numbers beside their names"
+    "$A" plan "$S/models/person_detect.tflite" --region fast:8K --region mid:16K --region slow:32K --region big:1M \
+        -f html -o "$T/pd_four.html" || fail "pd_four.html: aplan failed"
+    layout pd_four "$T/pd_four.html"
+    [ "$LAYOUT_RUNS" = yes ] || fail "pd_four_layout: the region table does not fit 1366 px"
+fi
+# A model's SVG: the lines under its heading (what it covers, the TFLM arena) lie inside the drawing and above the
+# legend, as Chromium lays them out: the SVG inline in a page whose script measures them.
+"$A" plan -f svg -o "$T/scratch.svg" "$SCRATCH" || fail "scratch.svg: aplan failed"
+{
+    printf '<!DOCTYPE html>\n<html><body style="margin:0">\n'
+    sed 1d "$T/scratch.svg"
+    cat <<'EOF'
+<p id="out"></p>
+<script>
+(function () {
+  var lines = document.querySelectorAll('text.covers, text.tflm'), legend = document.querySelector('g.legend').getBBox();
+  var inside = 0;
+  Array.prototype.forEach.call(lines, function (t) {
+    var b = t.getBBox();
+    if (b.x >= 0 && b.x + b.width <= 1200 && b.y + b.height <= legend.y) inside++;
+  });
+  document.getElementById('out').dataset.lines = lines.length + ' ' + inside;
+})();
+</script>
+</body></html>
+EOF
+} >"$T/scratch_svg.html"
+chrome --window-size=1300,900 --dump-dom "file://$T/scratch_svg.html" >"$T/scratch_svg.dom"
+no_console scratch_svg
+got=$(grep -o 'data-lines="[^"]*"' "$T/scratch_svg.dom" | sed 's/.*="//; s/"$//')
+[ "$got" = "5 5" ] || fail "scratch_svg: '$got' (heading lines, those inside the drawing above the legend), want '5 5'"
 
 # --- 100,000 buffers: the files stay small and the report opens ------------------------------------------------------
 # A compact build (-Dcompact=true) plans in O(n^2) by design, so planning 100k buffers there would time the test out;

@@ -85,7 +85,8 @@ have_shared() {
 # of the same bytes, fuzz/corpus/csv/seed-input12.csv, under the same name), and the models of
 # tests/cli/make_models.c, whose comment works out their figures: CHAIN (person_detect's stand-in), TIES
 # (audio_preprocessor_int8's: TFLM's tie order costs 16 bytes), OFFLINE (person_detect_vela's: an offline plan that
-# aliases on purpose), NAMES (names no other input has), HUGE (a section just below 2^64, TFLM's arena past it), and
+# aliases on purpose), SCRATCH (keyword_scrambled's: its kernels ask for scratch buffers), NAMES (names no other input
+# has), HUGE (a section just below 2^64, TFLM's arena past it), and
 # the hostile models of issue 21 (tables, names and shapes shared many times over): SHARED_NAME, SHARED_CONTROL,
 # FANIN, RANK, SHARED_CUSTOM and STEPS.
 made_inputs() {
@@ -99,6 +100,7 @@ made_inputs() {
     CHAIN=$1/chain.tflite
     TIES=$1/ties.tflite
     OFFLINE=$1/offline.tflite
+    SCRATCH=$1/scratch.tflite
     NAMES=$1/names.tflite
     BADNAMES=$1/badnames.tflite
     HUGE=$1/huge.tflite

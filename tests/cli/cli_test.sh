@@ -539,6 +539,87 @@ if have_shared models/audio_preprocessor_int8.tflite; then
     compiled_plan "$T/ap_plan.h" # with its kernel's scratch buffer, the last of 26
 fi
 
+# A model's header gives TFLM's whole arena beside the planned section, for the setup the report recommends, and says
+# what each covers; the program compiled from it prints the planned section, the smallest arena and arena_used_bytes().
+cat >"$T/tflm.c" <<'EOF'
+#include <stdio.h>
+#include "k.h"
+int main(void) {
+    printf("%lu %lu %lu\n", (unsigned long)K_ARENA_SIZE, (unsigned long)K_TFLM_ARENA_SIZE,
+           (unsigned long)K_TFLM_ARENA_USED_BYTES);
+    return K_TFLM_ARENA_SIZE > K_ARENA_SIZE ? 0 : 1;
+}
+EOF
+# tflm_header MODEL WANT [OPTIONS...]: MODEL's header (--name k) compiles with -Werror into a program that prints WANT;
+# the header is then in $T/out for the caller's checks.
+tflm_header() {
+    model=$1 expect=$2
+    shift 2
+    run 0 "$A" plan -s greedy_by_size -f c --name k -o "$T/k.h" "$@" "$model"
+    run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/tflm" "$T/tflm.c"
+    run 0 "$T/tflm"
+    line out "$expect"
+    cp "$T/k.h" "$T/out"
+}
+# scratch.tflite (make_models.c): 80 bytes of section, 64 of tensors and 16 of the two ADD_N's scratch.
+tflm_header "$SCRATCH" "80 904 536"
+lines_of out "/*
+ * K_ARENA_SIZE covers TFLM's planned (non-persistent) section: the model's 5 planned tensors and 2
+ * kernel scratch buffers (32-bit ABI), not TFLM's persistent data: it is not the arena to give
+ * TFLM.
+ * TFLM's whole arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI) with TFLM's own planner
+ * (GreedyMemoryPlanner, TFLM as it comes), the setup the report recommends: K_TFLM_ARENA_SIZE is
+ * the smallest arena AllocateTensors() accepts, the size to give MicroInterpreter (or
+ * MicroAllocator::Create); K_TFLM_ARENA_USED_BYTES is what arena_used_bytes() then reports: planned
+ * tensors 64 + kernels' scratch 16 + persistent 456.
+ * Every setup:
+ *   TFLM's own planner:   smallest arena 904; arena_used_bytes() 536 (the macros)
+ *   this plan, embedded:  smallest arena 904; arena_used_bytes() 536
+ *   this plan, adapter:   smallest arena 1116; arena_used_bytes() 488
+ */
+#define K_TFLM_ARENA_SIZE 904u
+#define K_TFLM_ARENA_USED_BYTES 536u"
+tflm_header "$SCRATCH" "96 1264 912" --abi 64 # 24-byte requests (32 planned), 64-bit structs
+line out " *   TFLM's own planner:   smallest arena 1264; arena_used_bytes() 912 (the macros)"
+# An operator the model does not know: the figures are lower bounds, and the comment says so.
+tflm_header "$NAMES" "64 1292 792"
+lines_of out " * Lower bounds: 1 operator the model does not know, whose kernels' scratch and persistent data are
+ * not counted: TFLM may need more."
+# No TFLM figure (a model TFLM refuses, one whose arena passes 2^64 - 1, a CSV, the example): no TFLM macro, the
+# comment says why, and the header still compiles.
+cat >"$T/plain.c" <<'EOF'
+#include "k.h"
+#ifdef K_TFLM_ARENA_SIZE
+#error "no TFLM figure is known"
+#endif
+int main(void) { return K_ARENA_SIZE > 0 ? 0 : 1; }
+EOF
+plain_header() {
+    run 0 "$@" -f c --name k -o "$T/k.h"
+    run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/plain" "$T/plain.c"
+    run 0 "$T/plain"
+    cp "$T/k.h" "$T/out"
+    lacks out "_TFLM_ARENA"
+}
+plain_header "$A" plan "$IN/refuse.tflite"
+lines_of out " * No TFLM arena macro: TFLM refuses this model: DEQUANTIZE (op 0 of subgraph 0) rejects tensor type
+ * FLOAT16 (a type its kernel does not support) in its Prepare, so AllocateTensors() fails whatever
+ * the arena; 1 more operator refused."
+plain_header "$A" plan "$HUGE"
+lines_of out " * No TFLM arena macro: TFLM's arena cannot be computed: TFLM's arena for this model and plan passes
+ * 2^64 - 1 bytes."
+plain_header "$A" plan "$T/chain.csv"
+line out " * K_ARENA_SIZE covers the input's 5 buffers, nothing else: no runtime's own data is known for a CSV"
+plain_header "$A" example
+lines_of out " * K_ARENA_SIZE covers the planned (non-persistent) section of the example's 13 tensors, by TFLM's
+ * rules. TFLM's arena also holds the kernels' scratch buffers and TFLM's persistent data, which the
+ * example does not give: no TFLM arena macro."
+if have_shared models/keyword_scrambled.tflite; then
+    tflm_header "$S/models/keyword_scrambled.tflite" "672 15588 13260"
+    line out " * tensors 288 + kernels' scratch 384 + persistent 12588."
+    line out " *   this plan, adapter:   smallest arena 16648; arena_used_bytes() 13212"
+fi
+
 # --- SVG: one rectangle per buffer that occupies memory ---------------------------------------------------------------
 run 0 "$A" plan -f svg "$I12"
 checks=$((checks + 1))
@@ -1731,6 +1812,50 @@ has nofit.svg 'width="1200" height="804" viewBox="0 0 1200 804"'
 run 4 "$A" plan -s linear --capacity 200 -f HTML -o "$T/nofit.html" "$T/nofit.csv"
 has nofit.html '<p class="verdict">does not fit: the smallest plan (linear) needs 240 bytes, 40 more than the capacity (200); the lower bound, 150, would fit</p>'
 has nofit.html '<td>linear (smallest; does not fit)</td>'
+# A model's pictures say what they draw and give TFLM's whole arena, the recommended setup marked; the capacity line
+# says it is what TFLM's persistent data leaves the planned section. scratch.tflite at 500 bytes: its persistent data
+# (456) leaves the section 44, below the bound (80), so the smallest plan is drawn over that line (exit 4).
+run 4 "$A" plan -s greedy_by_size --capacity 500 -f svg -o "$T/scratch.svg" "$SCRATCH"
+has scratch.svg '<text class="covers" x="84" y="56" fill="#333">drawn: TFLM&#39;s planned (non-persistent) section: the model&#39;s 5 planned tensors and 2 kernel scratch buffers (32-bit ABI); TFLM&#39;s persistent data is not drawn</text>'
+has scratch.svg '<text class="tflm" x="84" y="71" fill="#333">TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI), the setup the report recommends marked:</text>'
+has scratch.svg '<text class="tflm recommended" x="84" y="86" fill="#333">TFLM&#39;s own planner (recommended): smallest arena 904; arena_used_bytes() 536 = planned tensors 64 + kernels&#39; scratch 16 + persistent 456</text>'
+has scratch.svg '<text class="tflm" x="84" y="101" fill="#333">this plan, embedded: smallest arena 904; arena_used_bytes() 536 = planned tensors 64 + kernels&#39; scratch 16 + persistent 456</text>'
+has scratch.svg '<text class="tflm" x="84" y="116" fill="#333">this plan, adapter: smallest arena 1116; arena_used_bytes() 488 = planned tensors 64 + kernels&#39; scratch 16 + persistent 408</text>'
+has scratch.svg '<text x="84" y="135" fill="#333">colour: size</text>' # the legend under the 5 lines (15 px each)
+has scratch.svg ">capacity for the planned section: 44 B of 500 B, after TFLM's persistent data</text>"
+has scratch.svg 'width="1200" height="879" viewBox="0 0 1200 879"' # 804 + 75
+run 4 "$A" plan -s greedy_by_size --capacity 500 -f html -o "$T/scratch.html" "$SCRATCH"
+has scratch.html '<p class="covers">Drawn, and the arenas of the table: TFLM&#39;s planned (non-persistent) section: the model&#39;s 5 planned tensors and 2 kernel scratch buffers (32-bit ABI); TFLM&#39;s persistent data is not drawn: the TFLM arena below counts it.</p>'
+has scratch.html '<caption>TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI): the setup the report recommends is marked</caption>'
+has scratch.html '<tr class="recommended"><td>TFLM&#39;s own planner (recommended)</td><td>904</td><td>536</td><td>planned tensors 64 + kernels&#39; scratch 16 + persistent 456</td></tr>'
+has scratch.html '<tr><td>this plan, embedded</td><td>904</td><td>536</td><td>planned tensors 64 + kernels&#39; scratch 16 + persistent 456</td></tr>'
+has scratch.html '<tr><td>this plan, adapter</td><td>1116</td><td>488</td><td>planned tensors 64 + kernels&#39; scratch 16 + persistent 408</td></tr>'
+has scratch.html '"capacity":44,"wholeCapacity":500,'
+# Lower bounds (an operator names.tflite's model does not know) and a model TFLM refuses say so in both pictures.
+run 0 "$A" plan -s greedy_by_size -f svg -o "$T/names_tflm.svg" "$NAMES"
+has names_tflm.svg '<text class="tflm recommended" x="84" y="86" fill="#333">TFLM&#39;s own planner (recommended): smallest arena 1292 (at least); arena_used_bytes() 792 = planned tensors 64 + kernels&#39; scratch 0 + persistent 728</text>'
+has names_tflm.svg '<text class="tflm" x="84" y="131" fill="#333">not modelled: 1 operator the model does not know: every figure above is a lower bound</text>'
+run 0 "$A" plan -s greedy_by_size -f html -o "$T/names_tflm.html" "$NAMES"
+has names_tflm.html '<tr class="recommended"><td>TFLM&#39;s own planner (recommended)</td><td>1292 (at least)</td><td>792</td>'
+has names_tflm.html '<p class="tflm">Not modelled: 1 operator the model does not know: every figure above is a lower bound.</p>'
+run 0 "$A" plan -f svg -o "$T/refuse.svg" "$IN/refuse.tflite"
+has refuse.svg '<text class="tflm" x="84" y="71" fill="#333">TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI): TFLM refuses this model: DEQUANTIZE (op 0 of subgraph 0) rejects tensor type FLOAT16 (a type its kernel does</text>'
+has refuse.svg '<text class="tflm" x="84" y="86" fill="#333">    not support) in its Prepare, so AllocateTensors() fails whatever the arena; 1 more operator refused</text>'
+run 0 "$A" plan -f html -o "$T/refuse.html" "$IN/refuse.tflite"
+has refuse.html '<p class="tflm">TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI): TFLM refuses this model: DEQUANTIZE (op 0 of subgraph 0) rejects tensor type FLOAT16 (a type its kernel does not support) in its Prepare, so AllocateTensors() fails whatever the arena; 1 more operator refused</p>'
+lacks refuse.html '<table id="tflm">'
+# A CSV's pictures have no TFLM lines: they draw the input's buffers, as the table says.
+lacks nofit.svg 'class="tflm'
+lacks nofit.html 'id="tflm"'
+if have_shared models/keyword_scrambled.tflite; then
+    run 0 "$A" plan -f svg -o "$T/kws.svg" "$S/models/keyword_scrambled.tflite"
+    has kws.svg '>TFLM&#39;s own planner (recommended): smallest arena 15588; arena_used_bytes() 13260 = planned tensors 288 + kernels&#39; scratch 384 + persistent 12588</text>'
+    has kws.svg '>drawn: TFLM&#39;s planned (non-persistent) section: the model&#39;s 16 planned tensors and 14 kernel scratch buffers (32-bit ABI); TFLM&#39;s persistent data is not drawn</text>'
+    run 4 "$A" plan --capacity 13100 -f svg -o "$T/kws_over.svg" "$S/models/keyword_scrambled.tflite"
+    has kws_over.svg ">capacity for the planned section: 512 B of 12.8 KiB, after TFLM's persistent data</text>"
+    run 0 "$A" plan -f html -o "$T/kws.html" "$S/models/keyword_scrambled.tflite"
+    has kws.html '<tr><td>this plan, adapter</td><td>16648</td><td>13212</td><td>planned tensors 288 + kernels&#39; scratch 384 + persistent 12540</td></tr>'
+fi
 # The bound above the capacity: every plan misses, the verdict says so; a plan for other tools is still not written.
 run 4 "$A" plan --capacity 120 -f svg -o "$T/nobound.svg" "$T/nofit.csv"
 has nobound.svg '<title>nofit.csv ('"$T"'/nofit.csv): greedy_by_size, arena 150 bytes, lower bound 150 bytes, 30 bytes over the capacity</title>'

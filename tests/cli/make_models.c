@@ -3,7 +3,7 @@
  * there), built with the tests' flatbuffer writer (tests/tflite_writer.c). Usage: make_models DIR;
  * writes DIR/chain.tflite, DIR/ties.tflite, DIR/ties4.tflite, DIR/ties_overlap.tflite, DIR/offline.tflite,
  * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite, DIR/buffers20k.tflite, DIR/steps.tflite, DIR/refuse.tflite,
- * DIR/refuse_fc.tflite and the hostile
+ * DIR/refuse_fc.tflite, DIR/scratch.tflite and the hostile
  * models (see hostile below); exit 0, or 1 with a message when a file cannot be written.
  *
  * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
@@ -56,7 +56,7 @@
 
 enum { FLOAT32 = 0, FLOAT16 = 1, INT32 = 2, INT64 = 4, INT16 = 7, INT8 = 9 };
 enum { ADD = 0, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEQUANTIZE = 6, FULLY_CONNECTED = 9, MUL = 18, CUSTOM = 32, ABS = 101,
-       WHILE = 119 };
+       ADD_N = 106, WHILE = 119 };
 enum { WHILE_OPTIONS = 93 };
 
 /* DIR/NAME: the built file f, freed; 1 when written, else 0 (said). */
@@ -320,13 +320,36 @@ static int refuse(const char *dir) {
            write_model(dir, "refuse_fc.tflite", &fc, NULL, 0, NULL, 0);
 }
 
+/* scratch.tflite, the keyword_scrambled of these tests: a kernel asks for a scratch buffer, so TFLM's planned section
+ * holds more than the tensors. Two ADD_N of three FLOAT32 [1x4] inputs each (add_n.cc gathers the input pointers in
+ * a scratch buffer: 3 pointers, 12 bytes on a 32-bit target, 24 on a 64-bit one):
+ *   op 0 ADD_N  t0, t1, t2 -> t3
+ *   op 1 ADD_N  t3, t1, t2 -> t4
+ *   planned: s0t0..s0t4 16 B each: s0t0 [1, 3), s0t1 and s0t2 [1, 4), s0t3 [2, 4), s0t4 [3, 4); the requests s0o0r0
+ *   at step 2 and s0o1r0 at step 3, 12 B (16 planned) each. Live bytes per step 1..3: 48, 80, 80: the lower bound is
+ *   80 at step 2, 64 of tensors and 16 of scratch. */
+static int scratch(const char *dir) {
+    static const int32_t v[] = {1, 4}, ins0[] = {0, 1, 2}, ins1[] = {3, 1, 2}, outs0[] = {3}, outs1[] = {4};
+    static const tw_opcode codes[] = {{ADD_N, ADD_N}};
+    static const tw_tensor t[] = {{v, 2, FLOAT32, 0, false}, {v, 2, FLOAT32, 0, false}, {v, 2, FLOAT32, 0, false},
+                                  {v, 2, FLOAT32, 0, false}, {v, 2, FLOAT32, 0, false}};
+    static const tw_op ops[] = {{0, ins0, 3, outs0, 1, 0, {0, 0}, 0}, {0, ins1, 3, outs1, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{t, 5, ins0, 3, outs1, 1, ops, 2}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    static const tw_string names[] = {{0, 0, "frames", 0}, {0, 1, "state_a", 0}, {0, 2, "state_b", 0},
+                                      {0, 3, "sum", 0},    {0, 4, "logits", 0}};
+    const tw_model m = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    return write_model(dir, "scratch.tflite", &m, names, 5, NULL, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_models DIR\n");
         return 1;
     }
     return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) &&
-                   many_buffers(argv[1]) && hostile(argv[1]) && shared_steps(argv[1]) && refuse(argv[1])
+                   many_buffers(argv[1]) && hostile(argv[1]) && shared_steps(argv[1]) && refuse(argv[1]) &&
+                   scratch(argv[1])
                ? 0
                : 1;
 }
