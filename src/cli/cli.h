@@ -221,6 +221,10 @@ typedef struct cli_region_session {
     cli_region_run *runs;
     size_t run_count;
     size_t best;                   /* the best run (fits first, then the least traffic), SIZE_MAX when none */
+    /* A model: TFLM's persistent data (its two-arena persistent arena, cli_tflm_reserve_persistent) is counted in
+     * the slowest region that holds it, whose capacity for the plan (regions[r].capacity) is that much smaller. */
+    size_t persistent_region;      /* SIZE_MAX: none reserved (not a model, or its figures unknown) */
+    uint64_t persistent_bytes;
 } cli_region_session;
 
 /* TFLM's whole arena when a plan reaches it one way (tflm.c). */
@@ -729,6 +733,11 @@ void cli_example_uses(uint64_t *uses, size_t count);
 /* tflm.c: for a model planned with regions, TFLM's two-arena figures: the persistent arena and the non-persistent
  * one, and how a region plan reaches TFLM (docs/tflm.md, "Several memories"). */
 void cli_write_tflm_regions(FILE *out, const cli_session *s);
+/* For a model planned with regions: reserve TFLM's persistent data (the persistent arena its two-arena Create needs,
+ * TFLM's own planner there) in the slowest region that holds it, before planning, so that the verdict and the exit
+ * code count it. CLI_EXIT_OK (also when the figures cannot be had: nothing reserved, the TFLM lines say why);
+ * CLI_EXIT_NO_FIT with the error printed when no region holds it. */
+int cli_tflm_reserve_persistent(cli_session *s);
 
 /* table.c: the report's heading: the input, its settings (and why the alignment is TFLM's despite a target), the
  * lower bound and what the figures cover. `plan`'s table and `bound` open with it. */

@@ -149,6 +149,8 @@ static void init_regions(cli_session *s, const cli_options *o) {
         g->regions[r] = (aplan_region){g->spec[r].name, specs[r].size, specs[r].align, {0, 0}};
     }
     g->best = SIZE_MAX;
+    g->persistent_region = SIZE_MAX;
+    g->persistent_bytes = 0;
     s->settings.capacity = APLAN_UNLIMITED;
     s->settings.capacity_from_target = false;
     s->problem.capacity = APLAN_UNLIMITED;
@@ -173,9 +175,11 @@ static int check_regions(const cli_session *s) {
     }
     char text[400];
     cli_describe_report(s->input, st, &r, text, sizeof text);
-    cli_error("%s: invalid problem with these regions: %s%s%s", s->input->name, text, r.in_region ? " in " : "",
-              r.in_region && r.region < g->count ? g->spec[r.region].name : "");
-    return CLI_EXIT_BAD_INPUT;
+    /* A buffer larger than every region it may go to: a question of fit (exit 4), as a capacity is for one arena. */
+    const bool fit = st == APLAN_E_CAPACITY_EXCEEDED;
+    cli_error("%s: %s with these regions: %s%s%s", s->input->name, fit ? "does not fit" : "invalid problem", text,
+              r.in_region ? " in " : "", r.in_region && r.region < g->count ? g->spec[r.region].name : "");
+    return fit ? CLI_EXIT_NO_FIT : CLI_EXIT_BAD_INPUT;
 }
 
 /* A search's stop: the session's clock against the run's deadline. */
@@ -328,7 +332,8 @@ int cli_plan_regions(const cli_options *o, cli_input *in) {
     cli_session s;
     cli_session_init(&s, o, in);
     init_regions(&s, o);
-    int rc = run_regions(o, &s);
+    int rc = cli_tflm_reserve_persistent(&s);
+    if (rc == CLI_EXIT_OK) rc = run_regions(o, &s);
     const cli_region_session *g = &s.regions;
     const cli_region_run *best = g->best != SIZE_MAX ? &g->runs[g->best] : NULL;
     size_t pinned_over = SIZE_MAX; /* a region whose pinned buffers alone pass its capacity: the bound's proof */
@@ -439,7 +444,7 @@ int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o
             }
             char cell[32];
             snprintf(cell, sizeof cell, "%llu%s", (unsigned long long)run->arenas[r],
-                     run->arenas[r] > g->spec[r].size ? " over" : "");
+                     run->arenas[r] > g->regions[r].capacity ? " over" : "");
             fprintf(out, " %14s", cell);
         }
         if (!run->planned) {
@@ -478,9 +483,12 @@ int cli_write_region_table(FILE *out, const cli_session *s, const cli_options *o
     for (size_t r = 0; r < g->count; r++) {
         size_t n;
         region_counts(s, best, r, &n);
-        const uint64_t cap = g->spec[r].size, used = best->arenas[r];
-        fprintf(out, "  %-14s %zu buffer%s, %llu of %llu bytes", g->spec[r].name, n, cli_s(n),
-                (unsigned long long)used, (unsigned long long)cap);
+        /* The region holding TFLM's persistent data counts it: the plan had what it leaves. */
+        const bool held = r == g->persistent_region;
+        const uint64_t cap = g->spec[r].size, used = best->arenas[r] + (held ? g->persistent_bytes : 0u);
+        fprintf(out, "  %-14s %zu buffer%s", g->spec[r].name, n, cli_s(n));
+        if (held) fprintf(out, " and TFLM's persistent data (%llu bytes)", (unsigned long long)g->persistent_bytes);
+        fprintf(out, ", %llu of %llu bytes", (unsigned long long)used, (unsigned long long)cap);
         if (used <= cap) fprintf(out, " (%.1f%%), %llu free\n", cap ? 100.0 * (double)used / (double)cap : 0.0,
                                  (unsigned long long)(cap - used));
         else fprintf(out, ": %llu over\n", (unsigned long long)(used - cap));
@@ -504,9 +512,10 @@ int cli_write_region_json(FILE *out, const cli_session *s, const cli_options *o)
     for (size_t r = 0; r < g->count; r++) {
         fprintf(out, "%s\n    {\"name\": ", r > 0 ? "," : "");
         cli_json_string(out, g->spec[r].name);
-        fprintf(out, ", \"capacity\": %llu, \"alignment\": %llu, \"lower_bound\": %llu}",
+        /* tflm_persistent: TFLM's persistent data counted in this region (the plan had capacity minus it). */
+        fprintf(out, ", \"capacity\": %llu, \"alignment\": %llu, \"lower_bound\": %llu, \"tflm_persistent\": %llu}",
                 (unsigned long long)g->spec[r].size, (unsigned long long)g->spec[r].align,
-                (unsigned long long)g->bounds[r]);
+                (unsigned long long)g->bounds[r], (unsigned long long)(r == g->persistent_region ? g->persistent_bytes : 0u));
     }
     fprintf(out, "],\n  \"traffic_bound\": %llu, \"uses_from\": \"%s\",\n", (unsigned long long)g->traffic_bound,
             in->kind == CLI_INPUT_CSV ? (g->uses != NULL ? "csv" : "default") : "graph");

@@ -704,6 +704,33 @@ static void write_no_region(FILE *out, const cli_region_session *g, size_t r, co
             (unsigned long long)bytes, g->spec[largest].name, (unsigned long long)g->spec[largest].size);
 }
 
+int cli_tflm_reserve_persistent(cli_session *s) {
+    const cli_input *in = s->input;
+    cli_region_session *g = &s->regions;
+    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || !in->has_tflm || g->count == 0) return CLI_EXIT_OK;
+    char why[256];
+    aplan_tflm_two_arena_info two;
+    aplan_tflm_arena_info one;
+    /* The persistent arena does not depend on the section: any section gives the same figure. */
+    if (!two_arena_figures(s, 0, &two, &one, why, sizeof why) || one.refused_ops > 0) return CLI_EXIT_OK;
+    const uint64_t bytes = two.persistent_smallest;
+    size_t largest = 0;
+    for (size_t k = 0; k < g->count; k++) {
+        const size_t r = g->count - 1u - k; /* the slowest first: every operator reads the section, not this */
+        if (bytes <= g->spec[r].size) {
+            g->persistent_region = r;
+            g->persistent_bytes = bytes;
+            g->regions[r].capacity = g->spec[r].size - bytes;
+            return CLI_EXIT_OK;
+        }
+        if (g->spec[r].size > g->spec[largest].size) largest = r;
+    }
+    cli_error("%s: does not fit: TFLM's persistent data (its persistent arena, %llu bytes) fits no region; the "
+              "largest, %s, has %llu bytes",
+              in->name, (unsigned long long)bytes, g->spec[largest].name, (unsigned long long)g->spec[largest].size);
+    return CLI_EXIT_NO_FIT;
+}
+
 void cli_write_tflm_regions(FILE *out, const cli_session *s) {
     const cli_input *in = s->input;
     const cli_region_session *g = &s->regions;
@@ -720,10 +747,10 @@ void cli_write_tflm_regions(FILE *out, const cli_session *s) {
         fputc('\n', out);
         return;
     }
-    /* The planned section in the fastest region that holds it, the persistent data (records, op data, variables)
-     * in the slowest, beside the section when it must. */
-    const size_t np = place_arena(g, two.non_persistent_smallest, true, SIZE_MAX, 0);
-    const size_t p = place_arena(g, two.persistent_smallest, false, np, two.non_persistent_smallest);
+    /* The persistent data (records, op data, variables) where it was reserved before planning, the slowest region
+     * that holds it; the non-persistent arena in the fastest region that holds it beside that. */
+    const size_t p = g->persistent_region;
+    const size_t np = place_arena(g, two.non_persistent_smallest, true, p, g->persistent_bytes);
     fprintf(out, "\n  non-persistent arena: %8llu bytes", (unsigned long long)two.non_persistent_smallest);
     write_place(out, g, np, SIZE_MAX);
     if (two.non_persistent_smallest > two.planned)
@@ -743,7 +770,8 @@ void cli_write_tflm_regions(FILE *out, const cli_session *s) {
                  "%llu\n",
             (unsigned long long)two.persistent_smallest, (unsigned long long)two.non_persistent_smallest,
             (unsigned long long)two.used, (unsigned long long)one.smallest);
-    fputs("  placed: the planned section in the fastest region that holds it, the persistent data in the slowest\n",
+    fputs("  placed: the persistent data in the slowest region that holds it (counted there while planning), the "
+          "planned section in the fastest beside it\n",
           out);
     write_no_region(out, g, np, "non-persistent", two.non_persistent_smallest);
     write_no_region(out, g, p, "persistent", two.persistent_smallest);

@@ -2199,12 +2199,24 @@ lines_of out "TFLM, two arenas (tflite-micro 90b983c2, reference kernels, 32-bit
   non-persistent arena:     1536 bytes in sram (the planned section, TFLM's own plan)
   persistent arena:          928 bytes in psram (920 used)
   MicroAllocator::Create(persistent, 928, non_persistent, 1536): arena_used_bytes() 2456; one arena: 2444
-  placed: the planned section in the fastest region that holds it, the persistent data in the slowest"
+  placed: the persistent data in the slowest region that holds it (counted there while planning), the planned section in the fastest beside it"
 run 0 "$A" plan --region sram:1K --region psram:64K "$CHAIN"
 line out "  persistent arena:          928 bytes in psram too (920 used; both arenas: 2464 of its 65536 bytes)"
 has out "  the plan above spans regions: TFLM follows it only as one address range"
-run 0 "$A" plan --region sram:1K --region psram:1K "$CHAIN"
-line out "  does not fit: the non-persistent arena needs 1536 bytes, the largest region (sram) has 1024"
+# TFLM's persistent data is counted in the region it goes to: psram then leaves the plan 96 bytes, and no plan fits
+# (exit 4, where it was exit 0 with "does not fit" printed below the table).
+run 4 "$A" plan --region sram:1K --region psram:1K "$CHAIN"
+line out "  psram          1 buffer and TFLM's persistent data (928 bytes), 1440 of 1024 bytes: 416 over"
+line err "aplan: $CHAIN: no plan fits every region: the best (banked): psram needs 512 bytes, 416 more than its 96"
+run 4 "$A" plan --region sram:1K --region psram:1K -f json "$CHAIN"
+has out '{"name": "psram", "capacity": 1024, "alignment": 0, "lower_bound": 0, "tflm_persistent": 928}'
+# No region holds the persistent data: exit 4 before planning; a buffer larger than every region: exit 4 too.
+run 4 "$A" plan --region sram:512 --region psram:900 "$CHAIN"
+line err "aplan: $CHAIN: does not fit: TFLM's persistent data (its persistent arena, 928 bytes) fits no region; the largest, psram, has 900 bytes"
+empty out
+run 4 "$A" plan --region sram:16 --region psram:48 "$T/abc.csv"
+line err "aplan: $T/abc.csv: does not fit with these regions: buffer 0 needs 64 bytes, capacity is 48 (region 1): buffer 0 is 'a' (line 2) in psram"
+empty out
 run 0 "$A" plan --abi 64 --region sram:4K --region psram:64K "$CHAIN"
 line out "  MicroAllocator::Create(persistent, 1360, non_persistent, 1536): arena_used_bytes() 2896; one arena: 2880"
 if have_shared models/keyword_scrambled.tflite; then
