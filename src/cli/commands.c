@@ -107,14 +107,18 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     bool session = f->needs == CLI_NEEDS_SESSION;
     if (show && f->when_no_fit && (smallest != NULL || (session && proof != NULL)))
         (void)emit(o, s, session ? NULL : smallest);
-    char left[120] = ""; /* a model: what the capacity leaves the planned section */
+    char than[200]; /* the capacity, with its unit; a model's: what the whole arena's leaves the planned section */
     if (s->settings.whole_capacity != APLAN_UNLIMITED)
-        snprintf(left, sizeof left, " that %llu leaves the planned section after TFLM's persistent data",
-                 (unsigned long long)s->settings.whole_capacity);
+        snprintf(than, sizeof than, "the %llu bytes that a capacity of %llu bytes leaves the planned section after "
+                                    "TFLM's persistent data",
+                 (unsigned long long)s->settings.capacity, (unsigned long long)s->settings.whole_capacity);
+    else
+        snprintf(than, sizeof than, "the capacity of %llu byte%s", (unsigned long long)s->settings.capacity,
+                 cli_s(s->settings.capacity));
     if (s->bound > s->settings.capacity) {
-        cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than the capacity %llu%s", in->name,
+        cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than %s", in->name,
                   (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - s->settings.capacity),
-                  (unsigned long long)s->settings.capacity, left);
+                  than);
         return CLI_EXIT_NO_FIT;
     }
     if (smallest != NULL) {
@@ -182,7 +186,7 @@ static int plan_input(const cli_options *o, cli_input *in) {
     const cli_tflm_figures *f = cli_tflm_setup(&s); /* the verdict's setup: one that fits when any does */
     if (rc == CLI_EXIT_OK && s.settings.whole_capacity != APLAN_UNLIMITED && f != NULL &&
         f->info.smallest > s.settings.whole_capacity) {
-        cli_error("%s: TFLM's smallest arena (%s) is %llu byte%s, %llu more than the capacity %llu", in->name,
+        cli_error("%s: TFLM's smallest arena (%s) is %llu byte%s, %llu more than the capacity of %llu bytes", in->name,
                   cli_tflm_way(&s, f), (unsigned long long)f->info.smallest, cli_s(f->info.smallest),
                   (unsigned long long)(f->info.smallest - s.settings.whole_capacity),
                   (unsigned long long)s.settings.whole_capacity);
@@ -383,7 +387,7 @@ static int verify_tflm_arena(const cli_session *s, uint64_t section) {
                (unsigned long long)(whole - need), cli_s(whole - need));
         return CLI_EXIT_OK;
     }
-    printf("does not fit: TFLM's smallest arena with this plan is %llu byte%s, %llu more than the capacity (%llu)\n",
+    printf("does not fit: TFLM's smallest arena with this plan is %llu byte%s, %llu more than the capacity (%llu bytes)\n",
            (unsigned long long)need, cli_s(need), (unsigned long long)(need - whole), (unsigned long long)whole);
     return CLI_EXIT_NO_FIT;
 }

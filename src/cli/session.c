@@ -348,8 +348,8 @@ static void capacity_error(const cli_session *s, cli_run *run) {
                  cli_s(capacity), run->out_of_time ? "in the time limit" : "by sliding a group too large to search",
                  arena, cli_s(arena));
     } else {
-        snprintf(run->error, sizeof run->error, "needs %llu byte%s, %llu more than the capacity %llu", arena,
-                 cli_s(arena), arena - capacity, capacity);
+        snprintf(run->error, sizeof run->error, "needs %llu byte%s, %llu more than the capacity of %llu byte%s",
+                 arena, cli_s(arena), arena - capacity, capacity, cli_s(capacity));
     }
 }
 

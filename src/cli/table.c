@@ -123,7 +123,7 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
             const char *at_least = f->info.unknown_ops > 0 ? " (at least: see \"not modelled\")" : "";
             if (need > whole) {
                 int n = snprintf(out, out_size, "does not fit: TFLM's smallest arena is %llu byte%s with %s, %llu more "
-                                                "than %s (%llu)",
+                                                "than %s (%llu bytes)",
                                  (unsigned long long)need, cli_s(need), cli_tflm_way(s, f),
                                  (unsigned long long)(need - whole), of, (unsigned long long)whole);
                 if (least != NULL && least != f && least->info.smallest < need && n > 0 && (size_t)n < out_size)
@@ -151,14 +151,23 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
                      (unsigned long long)whole);
             return true;
         }
-        snprintf(of + strlen(of), sizeof of - strlen(of), " less TFLM's persistent data, %llu of %llu,",
-                 (unsigned long long)(whole - st->capacity), (unsigned long long)whole);
     }
+    /* What a plan is measured against, with its unit: "the capacity (10 bytes)"; for a model, what the capacity leaves
+     * the planned section, said as such. */
+    char than[320];
+    if (st->whole_capacity != APLAN_UNLIMITED)
+        snprintf(than, sizeof than, "the %llu byte%s that %s (%llu bytes) leaves after TFLM's persistent data (%llu "
+                                    "bytes)",
+                 (unsigned long long)st->capacity, cli_s(st->capacity), of, (unsigned long long)st->whole_capacity,
+                 (unsigned long long)(st->whole_capacity - st->capacity));
+    else
+        snprintf(than, sizeof than, "%s (%llu byte%s)", of, (unsigned long long)st->capacity, cli_s(st->capacity));
     if (s->best != SIZE_MAX) {
         uint64_t arena = s->runs[s->best].result.arena_size;
         snprintf(out, out_size, "fits: %llu of %llu byte%s (%.1f%% of %s); %llu byte%s free%s",
                  (unsigned long long)arena, (unsigned long long)st->capacity, cli_s(st->capacity),
-                 st->capacity > 0 ? (double)arena * 100.0 / (double)st->capacity : 0.0, of,
+                 st->capacity > 0 ? (double)arena * 100.0 / (double)st->capacity : 0.0,
+                 st->whole_capacity != APLAN_UNLIMITED ? "what the capacity leaves after TFLM's persistent data" : of,
                  (unsigned long long)(st->capacity - arena), cli_s(st->capacity - arena),
                  s->input->kind == CLI_INPUT_CSV ? "" : " for TFLM's persistent data and the rest");
         return true;
@@ -166,9 +175,8 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     const cli_run *smallest = cli_smallest_plan(s);
     if (s->bound > st->capacity) {
         snprintf(out, out_size,
-                 "does not fit: the lower bound, %llu byte%s, is %llu more than %s (%llu): no plan can fit",
-                 (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - st->capacity), of,
-                 (unsigned long long)st->capacity);
+                 "does not fit: the lower bound, %llu byte%s, is %llu more than %s: no plan can fit",
+                 (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - st->capacity), than);
         return true;
     }
     if (smallest == NULL) return false; /* no plan at all: not a question of fit (the error says why) */
@@ -194,10 +202,10 @@ bool cli_verdict(const cli_session *s, char *out, size_t out_size) {
     } else {
         snprintf(why, sizeof why, "the lower bound, %llu, would fit", (unsigned long long)s->bound);
     }
-    snprintf(out, out_size, "does not fit: the smallest plan (%s) needs %llu byte%s, %llu more than %s (%llu); %s",
+    snprintf(out, out_size, "does not fit: the smallest plan (%s) needs %llu byte%s, %llu more than %s; %s",
              smallest->strategy->name, (unsigned long long)smallest->result.arena_size,
              cli_s(smallest->result.arena_size),
-             (unsigned long long)(smallest->result.arena_size - st->capacity), of, (unsigned long long)st->capacity,
+             (unsigned long long)(smallest->result.arena_size - st->capacity), than,
              why);
     return true;
 }

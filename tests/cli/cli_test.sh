@@ -311,9 +311,9 @@ rm -rf "$RO"
 # Without a plan that fits, the table still shows every strategy's size, then the verdict: by how much, and the
 # largest buffers of the peak step. The exit code and the error line are as before.
 run 4 "$A" plan --capacity 10 "$I12"
-line err "aplan: $I12: no plan can fit: the lower bound is 12 bytes, 2 more than the capacity 10"
-hasre out '^  greedy_by_size +12 +12 .*\(needs 12 bytes, 2 more than the capacity 10\)$'
-line out "does not fit: the lower bound, 12 bytes, is 2 more than the capacity (10): no plan can fit"
+line err "aplan: $I12: no plan can fit: the lower bound is 12 bytes, 2 more than the capacity of 10 bytes"
+hasre out '^  greedy_by_size +12 +12 .*\(needs 12 bytes, 2 more than the capacity of 10 bytes\)$'
+line out "does not fit: the lower bound, 12 bytes, is 2 more than the capacity (10 bytes): no plan can fit"
 line out "peak: step 0 holds 12 bytes in 3 buffers; the largest:"
 line out "  b1                                  4 bytes  steps [0, 3)"
 line out "  b3                                  4 bytes  steps [0, 9)"
@@ -321,8 +321,8 @@ line out "  b5                                  4 bytes  steps [0, 21)"
 lacks out "best:"
 run 4 "$A" plan --capacity 15 -s linear "$I12"
 line err "aplan: $I12: nothing fits the capacity of 15 bytes: the smallest plan (linear) needs 20 bytes, 5 more"
-hasre out '^  linear +20 .*\(needs 20 bytes, 5 more than the capacity 15\)$'
-line out "does not fit: the smallest plan (linear) needs 20 bytes, 5 more than the capacity (15); the lower bound, 12, would fit"
+hasre out '^  linear +20 .*\(needs 20 bytes, 5 more than the capacity of 15 bytes\)$'
+line out "does not fit: the smallest plan (linear) needs 20 bytes, 5 more than the capacity (15 bytes); the lower bound, 12, would fit"
 line out "peak: step 0 holds 12 bytes in 3 buffers; the largest:"
 line out "  b5                                  4 bytes  steps [0, 21)"
 run 0 "$A" plan --capacity 15 -s linear,greedy_by_size "$I12"
@@ -331,13 +331,13 @@ line out "fits: 12 of 15 bytes (80.0% of the capacity); 3 bytes free"
 # A target's RAM as the capacity: 300000 + 100000 bytes live at step 1 are 137856 more than cortex-m4's 262144.
 printf 'id,lower,upper,size\nbig,0,2,300000\nnext,1,3,100000\n' >"$T/big.csv"
 run 4 "$A" plan --target cortex-m4 "$T/big.csv"
-has err "the lower bound is 400000 bytes, 137856 more than the capacity 262144"
-line out "does not fit: the lower bound, 400000 bytes, is 137856 more than cortex-m4's RAM (262144): no plan can fit"
+has err "the lower bound is 400000 bytes, 137856 more than the capacity of 262144 bytes"
+line out "does not fit: the lower bound, 400000 bytes, is 137856 more than cortex-m4's RAM (262144 bytes): no plan can fit"
 line out "peak: step 1 holds 400000 bytes in 2 buffers; the largest:"
 if have_shared benchmarks/minimalloc/A.1048576.csv; then
     run 4 "$A" plan --target cortex-m4 "$S/benchmarks/minimalloc/A.1048576.csv"
-    has err "the lower bound is 1048576 bytes, 786432 more than the capacity 262144"
-    line out "does not fit: the lower bound, 1048576 bytes, is 786432 more than cortex-m4's RAM (262144): no plan can fit"
+    has err "the lower bound is 1048576 bytes, 786432 more than the capacity of 262144 bytes"
+    line out "does not fit: the lower bound, 1048576 bytes, is 786432 more than cortex-m4's RAM (262144 bytes): no plan can fit"
     hasre out '^peak: step [0-9]+ holds 1048576 bytes in [0-9]+ buffers; the largest:$'
 fi
 # Byte counts: K, KB and KiB are 1024 and M, MB and MiB 1048576, in any case.
@@ -704,7 +704,7 @@ line out "  this plan, adapter:   smallest arena 2400; arena_used_bytes() 2392 =
 # smallest arena, 2400, fits where TFLM's own planner's, 2444, does not: exit 0, the verdict, the figure and the
 # advice all that setup's.
 run 4 "$A" plan --capacity 2400 "$CHAIN"
-has err "no plan can fit: the lower bound is 1536 bytes, 40 more than the capacity 1496 that 2400 leaves the planned section after TFLM's persistent data"
+has err "no plan can fit: the lower bound is 1536 bytes, 40 more than the 1496 bytes that a capacity of 2400 bytes leaves the planned section after TFLM's persistent data"
 run 0 "$A" plan --capacity 2440 "$CHAIN"
 line out "fits only with this plan compiled in: TFLM's arena needs 2400 of 2440 bytes (98.4% of the capacity); 40 bytes free; with its own planner it needs 2444, 4 more"
 line out "in TFLM: its own planner needs 2444 bytes, more than the capacity; with this plan compiled in set the arena to 2400 bytes (arena_used_bytes() then reports 2392):"
@@ -715,9 +715,9 @@ line out "fits: TFLM's arena needs 2444 of 2444 bytes (100.0% of the capacity) w
 # ties at 600 bytes: the section fits what TFLM's persistent data leaves it, no setup's whole arena fits: exit 4 with
 # TFLM's own planner's figure and the smallest of any setup's (compiled in, 612).
 run 4 "$A" plan --capacity 600 "$TIES"
-line out "does not fit: TFLM's smallest arena is 864 bytes with TFLM's own planner, 264 more than the capacity (600); 612 with this plan compiled in, still 12 more"
+line out "does not fit: TFLM's smallest arena is 864 bytes with TFLM's own planner, 264 more than the capacity (600 bytes); 612 with this plan compiled in, still 12 more"
 line out "in TFLM: with its own planner (GreedyMemoryPlanner) the arena must be at least 864 bytes (arena_used_bytes() then reports 600), more than the capacity. This plan needs less:"
-line err "aplan: $TIES: TFLM's smallest arena (TFLM's own planner) is 864 bytes, 264 more than the capacity 600"
+line err "aplan: $TIES: TFLM's smallest arena (TFLM's own planner) is 864 bytes, 264 more than the capacity of 600 bytes"
 run 0 "$A" plan --capacity 700 "$TIES"
 line out "fits only with this plan compiled in: TFLM's arena needs 612 of 700 bytes (87.4% of the capacity) (at least: see \"not modelled\"); 88 bytes free; with its own planner it needs 864, 164 more"
 # no_fit MODEL CAPACITY BOUND STEP OPERATOR BUFFERS: no plan fits CAPACITY; the peak, at STEP, holds BUFFERS buffers,
@@ -727,9 +727,9 @@ no_fit() {
     largest=$(cat)
     whole=$(($2 + $7))
     run 4 "$A" plan "$1" --capacity "$whole"
-    line err "aplan: $1: no plan can fit: the lower bound is $3 bytes, $(($3 - $2)) more than the capacity $2 that $whole leaves the planned section after TFLM's persistent data"
-    hasre out "^  greedy_by_size +$3 +$3 .*\\(needs $3 bytes, $(($3 - $2)) more than the capacity $2\\)\$"
-    line out "does not fit: the lower bound, $3 bytes, is $(($3 - $2)) more than the capacity less TFLM's persistent data, $7 of $whole, ($2): no plan can fit"
+    line err "aplan: $1: no plan can fit: the lower bound is $3 bytes, $(($3 - $2)) more than the $2 bytes that a capacity of $whole bytes leaves the planned section after TFLM's persistent data"
+    hasre out "^  greedy_by_size +$3 +$3 .*\\(needs $3 bytes, $(($3 - $2)) more than the capacity of $2 bytes\\)\$"
+    line out "does not fit: the lower bound, $3 bytes, is $(($3 - $2)) more than the $2 bytes that the capacity ($whole bytes) leaves after TFLM's persistent data ($7 bytes): no plan can fit"
     line out "lower bound: $3 bytes, reached at step $4: $5"
     line out "peak: step $4 holds $3 bytes in $6 buffers; the largest:"
     lines_of out "$largest"
@@ -743,7 +743,7 @@ EOF
 # first_fit, step by step, also needs 112 (frame at 0, window at 32; spectrum at 32 once window is gone; energy at 64,
 # the 32 bytes below spectrum too few; features at 0): the first of the smallest is named.
 run 4 "$A" plan "$TIES" --capacity 588 -s greedy_by_size_tflm,first_fit
-line out "does not fit: the smallest plan (greedy_by_size_tflm) needs 112 bytes, 12 more than the capacity less TFLM's persistent data, 488 of 588, (100); the lower bound, 96, would fit"
+line out "does not fit: the smallest plan (greedy_by_size_tflm) needs 112 bytes, 12 more than the 100 bytes that the capacity (588 bytes) leaves after TFLM's persistent data (488 bytes); the lower bound, 96, would fit"
 # model_json MODEL TENSORS ARENA PERCENT FREE STEP LIVE LARGEST TFLM SECTION SMALLEST SCRATCH: the JSON for cortex-m4
 # says what the figure covers (TENSORS planned tensors, SCRATCH kernel scratch buffers), the verdict (the best plan,
 # ARENA bytes, is at the bound: the peak's live bytes; SECTION what the RAM leaves it), the peak (at STEP, LIVE
@@ -802,7 +802,7 @@ run 0 "$A" verify --capacity 2444 "$CHAIN" "$T/model_plan.csv"
 line out "TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI, TFLM's own planner in the arena, this section): smallest arena 2444; arena_used_bytes() 2440 = planned section 1536 (tensors and kernels' scratch) + persistent 904"
 line out "fits: TFLM's arena needs 2444 of 2444 bytes (100.0%); 0 bytes free"
 run 4 "$A" verify --capacity 2443 "$CHAIN" "$T/model_plan.csv"
-line out "does not fit: TFLM's smallest arena with this plan is 2444 bytes, 1 more than the capacity (2443)"
+line out "does not fit: TFLM's smallest arena with this plan is 2444 bytes, 1 more than the capacity (2443 bytes)"
 run 4 "$A" verify --capacity 2000 "$CHAIN" "$T/model_plan.csv"
 line out "does not fit: the plan's arena, 1536 bytes, is 440 more than what the capacity leaves after TFLM's persistent data (1096)"
 empty err
@@ -894,7 +894,7 @@ EOF
   signal_fft_auto_scale (s0t21)          960 bytes  steps [4, 6)  INT16 [480]
 EOF
     run 4 "$A" plan "$AP" --capacity 9348 -s first_fit
-    line out "does not fit: the smallest plan (first_fit) needs 4000 bytes, 100 more than the capacity less TFLM's persistent data, 5448 of 9348, (3900); the lower bound, 3040, would fit"
+    line out "does not fit: the smallest plan (first_fit) needs 4000 bytes, 100 more than the 3900 bytes that the capacity (9348 bytes) leaves after TFLM's persistent data (5448 bytes); the lower bound, 3040, would fit"
     model_json "$AP" 25 3040 1.184 253656 5 4 "[5, 25, 3]" 3040 256696 8492 1
     rows "$PD" "$S/models/lifetimes/person_detect.csv" 55296
     whole_offline "$S/models/person_detect_vela.tflite" 74464 6 <<EOF
@@ -1318,7 +1318,7 @@ own_input() {
 no_room() {
     rm -f "$T/x.tflite"
     run 4 "$A" embed --capacity "$2" "$1" -o "$T/x.tflite"
-    has err "no plan can fit: the lower bound is $3 bytes, $(($3 - $4)) more than the capacity $4 that $2 leaves the planned section after TFLM's persistent data"
+    has err "no plan can fit: the lower bound is $3 bytes, $(($3 - $4)) more than the $4 bytes that a capacity of $2 bytes leaves the planned section after TFLM's persistent data"
     checks=$((checks + 1))
     [ ! -e "$T/x.tflite" ] || fail "a failed embed wrote its output"
 }
@@ -1491,7 +1491,7 @@ assert r["nodes"] > 0, r # the proof took a search: 6 bytes was worth trying
     empty err
     run 4 "$A" plan -s exact --capacity 6 --time-limit 60 "$T/gap.csv"
     hasre out '^  exact +7 +6 +\+16\.7% +infeasible +[0-9]+ +[0-9.]+ ms +yes  \(proven: no plan fits 6 bytes \(this plan needs 7, 1 more\)\)$'
-    hasre out '^does not fit: the smallest plan \(exact\) needs 7 bytes, 1 more than the capacity \(6\); exact proved that no plan fits it \([0-9]+ nodes searched\), though the lower bound, 6, does$'
+    hasre out '^does not fit: the smallest plan \(exact\) needs 7 bytes, 1 more than the capacity \(6 bytes\); exact proved that no plan fits it \([0-9]+ nodes searched\), though the lower bound, 6, does$'
     lacks out "best:"
     hasre err "^aplan: $T/gap.csv: proven: no plan fits 6 bytes \\(exact searched [0-9]+ nodes\\): the smallest plan \\(exact\\) needs 7 bytes, 1 more\$"
     run 4 "$A" plan -s exact --capacity 6 --time-limit 60 -f json "$T/gap.csv"
@@ -1512,13 +1512,13 @@ assert r["error"] == "proven: no plan fits 6 bytes (this plan needs 7, 1 more)",
     fi
     run 4 "$A" plan -s exact --capacity 5 "$T/gap.csv"
     hasre out '^  exact +- +6 +- +infeasible +0 +[0-9.]+ ms +no  \(proven: no plan fits 5 bytes: the lower bound is 6\)$'
-    line out "does not fit: the lower bound, 6 bytes, is 1 more than the capacity (5): no plan can fit"
-    line err "aplan: $T/gap.csv: no plan can fit: the lower bound is 6 bytes, 1 more than the capacity 5"
+    line out "does not fit: the lower bound, 6 bytes, is 1 more than the capacity (5 bytes): no plan can fit"
+    line err "aplan: $T/gap.csv: no plan can fit: the lower bound is 6 bytes, 1 more than the capacity of 5 bytes"
     # A capacity below a single buffer (the library's validation refuses the problem): proven the same way.
     run 4 "$A" plan -s exact,linear --capacity 2 "$T/gap.csv"
     hasre out '^  exact +- +6 +- +infeasible +0 +[0-9.]+ ms +no  \(proven: no plan fits 2 bytes: the lower bound is 6\)$'
-    hasre out '^  linear +16 +6 .*\(needs 16 bytes, 14 more than the capacity 2\)$'
-    line err "aplan: $T/gap.csv: no plan can fit: the lower bound is 6 bytes, 4 more than the capacity 2"
+    hasre out '^  linear +16 +6 .*\(needs 16 bytes, 14 more than the capacity of 2 bytes\)$'
+    line err "aplan: $T/gap.csv: no plan can fit: the lower bound is 6 bytes, 4 more than the capacity of 2 bytes"
 
     # auto: the strategies that do not search, then, as the best of them (7) is above the bound, exact from that plan
     # for what is left of the time limit: it proves 7 optimal, and its run is the one shown. --time-limit 0 leaves
@@ -1554,7 +1554,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     hasre out '^\* greedy_by_size_tflm +7 +6 +\+16\.7% +plan +- '
     lacks out "exact"
     run 4 "$A" plan -s auto --capacity 6 --time-limit 60 "$T/gap.csv"
-    hasre out '^  greedy_by_size_tflm +7 +6 .*\(needs 7 bytes, 1 more than the capacity 6\)$'
+    hasre out '^  greedy_by_size_tflm +7 +6 .*\(needs 7 bytes, 1 more than the capacity of 6 bytes\)$'
     hasre out '^  exact +7 +6 +\+16\.7% +infeasible +[0-9]+ .*\(proven: no plan fits 6 bytes \(this plan needs 7, 1 more\)\)$'
     checks=$((checks + 1))
     [ "$(grep -E ' ms  ' "$T/out" | tail -n 1 | cut -c3-7)" = exact ] || fail "auto's search is not its last row"
@@ -1585,7 +1585,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     line out "fits: 12 of 12 bytes (100.0% of the capacity); 0 bytes free"
     run 4 "$A" plan -s exact --capacity 11 "$I12"
     hasre out '^  exact +- +12 +- +infeasible +0 '
-    line err "aplan: $I12: no plan can fit: the lower bound is 12 bytes, 1 more than the capacity 11"
+    line err "aplan: $I12: no plan can fit: the lower bound is 12 bytes, 1 more than the capacity of 11 bytes"
 
     # A budget that runs out: with --time-limit 0 the search stops at its first look at the clock, long before it can
     # settle either instance (timing plays no part: the deadline has passed by then). hard.csv: 200 buffers from a
@@ -1599,7 +1599,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     budget_runs_out() {
         run 4 "$A" plan -s exact --capacity "$2" --time-limit 0 "$1"
         hasre out "^  exact +[0-9]+ +$2 +\\+[0-9.]+% +best found +[0-9]+ .*\\(no plan within $2 bytes found in the time limit \\(best: [0-9]+ bytes\\)\\)\$"
-        hasre out "^does not fit: the smallest plan \\(exact\\) needs [0-9]+ bytes, [0-9]+ more than the capacity \\($2\\); the lower bound, $2, would fit, but exact found no plan within it in the time limit \\(0 s\\)\$"
+        hasre out "^does not fit: the smallest plan \\(exact\\) needs [0-9]+ bytes, [0-9]+ more than the capacity \\($2 bytes\\); the lower bound, $2, would fit, but exact found no plan within it in the time limit \\(0 s\\)\$"
         hasre err "^aplan: $1: no plan within $2 bytes found in the time limit \\(exact, best: [0-9]+ bytes\\): the smallest plan \\(exact\\) needs [0-9]+ bytes, [0-9]+ more\$"
         run 0 "$A" plan -s exact --time-limit 0 "$1"
         hasre out "^\\* exact +[0-9]+ +$2 +\\+[0-9.]+% +best found +[0-9]+ "
@@ -1622,7 +1622,7 @@ assert all(r["start"] is None for r in json.load(open(sys.argv[1]))["strategies"
     line out "best: exact, 26 bytes: 4 bytes above the lower bound (+18.2%), not proven optimal (a group of 4096 buffers is too large to search, more than the search's memory holds: its plan was slid down and up until that lowered it no more; a longer time limit changes nothing)"
     run 4 "$A" plan -s exact --capacity 24 --time-limit 60 "$T/big_group.csv"
     line err "aplan: $T/big_group.csv: no plan within 24 bytes found by sliding a group too large to search (exact, best: 26 bytes): the smallest plan (exact) needs 26 bytes, 2 more"
-    line out "does not fit: the smallest plan (exact) needs 26 bytes, 2 more than the capacity (24); the lower bound, 22, would fit, but exact found no plan within it: a group of 4096 buffers was too large to search"
+    line out "does not fit: the smallest plan (exact) needs 26 bytes, 2 more than the capacity (24 bytes); the lower bound, 22, would fit, but exact found no plan within it: a group of 4096 buffers was too large to search"
     run 0 "$A" plan -s exact --time-limit 60 -f json "$T/big_group.csv"
     has out '"outcome": "best_found", "nodes": 12288, "unsearched": 4096, "out_of_time": false, "goal": "minimise"'
     # A search's plan of ties: embedded it needs no smaller arena (see ties above), compiled in it does, and the
@@ -1807,10 +1807,10 @@ has nofit.svg '<g class="overflow" pointer-events="none"><rect x="84" y="492.67"
 count nofit.svg 'stroke="#d7191c" stroke-width="1.5" data-over="1"><title>' 2
 has nofit.svg 'data-over="1"><title>c: 60 bytes at offset 150, steps [2, 4)</title>'
 has nofit.svg 'data-over="1"><title>d: 30 bytes at offset 210, steps [3, 5)</title>'
-has nofit.svg '<text class="verdict" x="84" y="796" fill="#c00" font-weight="bold">does not fit: the smallest plan (linear) needs 240 bytes, 40 more than the capacity (200); the lower bound, 150, would fit</text>'
+has nofit.svg '<text class="verdict" x="84" y="796" fill="#c00" font-weight="bold">does not fit: the smallest plan (linear) needs 240 bytes, 40 more than the capacity (200 bytes); the lower bound, 150, would fit</text>'
 has nofit.svg 'width="1200" height="804" viewBox="0 0 1200 804"'
 run 4 "$A" plan -s linear --capacity 200 -f HTML -o "$T/nofit.html" "$T/nofit.csv"
-has nofit.html '<p class="verdict">does not fit: the smallest plan (linear) needs 240 bytes, 40 more than the capacity (200); the lower bound, 150, would fit</p>'
+has nofit.html '<p class="verdict">does not fit: the smallest plan (linear) needs 240 bytes, 40 more than the capacity (200 bytes); the lower bound, 150, would fit</p>'
 has nofit.html '<td>linear (smallest; does not fit)</td>'
 # A model's pictures say what they draw and give TFLM's whole arena, the recommended setup marked; the capacity line
 # says it is what TFLM's persistent data leaves the planned section. scratch.tflite at 500 bytes: its persistent data
@@ -1859,7 +1859,7 @@ fi
 # The bound above the capacity: every plan misses, the verdict says so; a plan for other tools is still not written.
 run 4 "$A" plan --capacity 120 -f svg -o "$T/nobound.svg" "$T/nofit.csv"
 has nobound.svg '<title>nofit.csv ('"$T"'/nofit.csv): greedy_by_size, arena 150 bytes, lower bound 150 bytes, 30 bytes over the capacity</title>'
-has nobound.svg '>does not fit: the lower bound, 150 bytes, is 30 more than the capacity (120): no plan can fit</text>'
+has nobound.svg '>does not fit: the lower bound, 150 bytes, is 30 more than the capacity (120 bytes): no plan can fit</text>'
 for fmt in csv c; do
     run 4 "$A" plan --capacity 120 -f $fmt -o "$T/nobound.$fmt" "$T/nofit.csv"
     checks=$((checks + 1))
@@ -1871,7 +1871,7 @@ if [ "$HAS_EXACT" = 1 ]; then
     printf 'id,lower,upper,size\na,0,2,900000\nb,0,1,900000\nc,1,5,600000\nd,1,3,300000\ne,2,5,300000\n' >"$T/gapx.csv"
     printf 'f,3,6,900000\ng,5,9,900000\n' >>"$T/gapx.csv"
     run 4 "$A" plan -s exact --target cortex-m55-ethos-u55 -f svg -o "$T/gapx.svg" "$T/gapx.csv"
-    has gapx.svg '<text class="verdict" x="84" y="796" fill="#c00" font-weight="bold">does not fit: the smallest plan (exact) needs 2100000 bytes, 2848 more than cortex-m55-ethos-u55&#39;s RAM (2097152);</text>'
+    has gapx.svg '<text class="verdict" x="84" y="796" fill="#c00" font-weight="bold">does not fit: the smallest plan (exact) needs 2100000 bytes, 2848 more than cortex-m55-ethos-u55&#39;s RAM (2097152 bytes);</text>'
     has gapx.svg '<text class="verdict" x="96" y="812" fill="#c00" font-weight="bold">exact proved that no plan fits it (57 nodes searched), though the lower bound, 1800000, does</text>'
     has gapx.svg 'width="1200" height="820" viewBox="0 0 1200 820"'
 fi
@@ -1928,13 +1928,13 @@ line out "best: greedy_by_size, 1 byte: proven optimal (equals the lower bound)"
 run 0 "$A" plan -s greedy_by_size --capacity 2 "$T/one.csv"
 line out "fits: 1 of 2 bytes (50.0% of the capacity); 1 byte free"
 run 4 "$A" plan -s greedy_by_size --capacity 0 "$T/one.csv"
-line out "does not fit: the lower bound, 1 byte, is 1 more than the capacity (0): no plan can fit"
+line out "does not fit: the lower bound, 1 byte, is 1 more than the capacity (0 bytes): no plan can fit"
 line out "peak: step 0 holds 1 byte in 1 buffer; the largest:"
 line out "  a                                   1 byte   steps [0, 1)"
-line err "aplan: $T/one.csv: no plan can fit: the lower bound is 1 byte, 1 more than the capacity 0"
+line err "aplan: $T/one.csv: no plan can fit: the lower bound is 1 byte, 1 more than the capacity of 0 bytes"
 printf 'id,lower,upper,size\na,0,1,1\nb,1,2,1\n' >"$T/two.csv"
 run 4 "$A" plan -s linear --capacity 1 "$T/two.csv"
-has out "  (needs 2 bytes, 1 more than the capacity 1)"
+has out "  (needs 2 bytes, 1 more than the capacity of 1 byte)"
 line err "aplan: $T/two.csv: nothing fits the capacity of 1 byte: the smallest plan (linear) needs 2 bytes, 1 more"
 run 0 "$A" bound "$T/one.csv"
 line out "at step 0: 1 buffer live, 1 byte"

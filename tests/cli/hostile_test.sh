@@ -450,7 +450,7 @@ grep -qF '"fits": false' "$T/nofit.json" || fail "exit 4 did not write the JSON"
 for fmt in svg html; do
     run 4 1000 "$A" plan --capacity 10 -f "$fmt" "$I12" -o "$T/nofit.$fmt"
     checks=$((checks + 1))
-    grep -qF 'does not fit: the lower bound, 12 bytes, is 2 more than the capacity (10): no plan can fit' \
+    grep -qF 'does not fit: the lower bound, 12 bytes, is 2 more than the capacity (10 bytes): no plan can fit' \
         "$T/nofit.$fmt" || fail "exit 4 did not write -f $fmt with the verdict"
 done
 for fmt in csv c; do
