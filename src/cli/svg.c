@@ -931,9 +931,9 @@ static int write_tflm_heading(FILE *out, const cli_session *s, int y) {
     }
     snprintf(text, sizeof text, "%s, the setup the report recommends marked:", build);
     lines += tflm_heading_text(out, y + lines * TFLM_LINE, "tflm", text);
-    const cli_tflm_figures *all[3] = {own, &s->tflm_embed, &s->tflm_adapter};
-    const char *const way[3] = {"TFLM's own planner", "this plan, embedded", "this plan, adapter"};
-    for (size_t k = 0; k < 3u; k++) {
+    const cli_tflm_figures *all[4] = {own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
+    const char *const way[4] = {"TFLM's own planner", "this plan, embedded", "this plan, compiled", "this plan, adapter"};
+    for (size_t k = 0; k < 4u; k++) {
         const cli_tflm_figures *f = all[k];
         char sum[320];
         if (f->known && !cli_tflm_sum_text(sum, sizeof sum, f)) return -1;
@@ -1490,9 +1490,10 @@ static bool write_tflm_html(FILE *out, const cli_session *s) {
     put_text(out, build, IN_XML);
     fputs(": the setup the report recommends is marked</caption>\n<tr><th>setup</th><th>smallest arena</th>"
           "<th>arena_used_bytes()</th><th>its parts</th></tr>\n", out);
-    const cli_tflm_figures *all[3] = {own, &s->tflm_embed, &s->tflm_adapter};
-    const char *const way[3] = {"TFLM&#39;s own planner", "this plan, embedded", "this plan, adapter"};
-    for (size_t k = 0; k < 3u; k++) {
+    const cli_tflm_figures *all[4] = {own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
+    const char *const way[4] = {"TFLM&#39;s own planner", "this plan, embedded", "this plan, compiled",
+                                "this plan, adapter"};
+    for (size_t k = 0; k < 4u; k++) {
         const cli_tflm_figures *f = all[k];
         if (!f->known) {
             if (k == 1 && f->status != APLAN_OK) {

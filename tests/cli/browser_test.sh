@@ -763,7 +763,7 @@ EOF
 chrome --window-size=1300,900 --dump-dom "file://$T/scratch_svg.html" >"$T/scratch_svg.dom"
 no_console scratch_svg
 got=$(grep -o 'data-lines="[^"]*"' "$T/scratch_svg.dom" | sed 's/.*="//; s/"$//')
-[ "$got" = "5 5" ] || fail "scratch_svg: '$got' (heading lines, those inside the drawing above the legend), want '5 5'"
+[ "$got" = "6 6" ] || fail "scratch_svg: '$got' (heading lines, those inside the drawing above the legend), want '6 6'"
 
 # --- 100,000 buffers: the files stay small and the report opens ------------------------------------------------------
 # A compact build (-Dcompact=true) plans in O(n^2) by design, so planning 100k buffers there would time the test out;
