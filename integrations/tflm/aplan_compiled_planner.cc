@@ -4,6 +4,7 @@
 
 #include <limits.h>
 
+#include "aplan_tflm_text.h"
 #include "tensorflow/lite/micro/micro_log.h"
 
 namespace aplan_tflm {
@@ -15,40 +16,7 @@ constexpr size_t AplanCompiledPlanner::kErrorTextSize;
 
 namespace {
 
-// Bounded text without stdio: appends while room is left, always NUL-terminated.
-class Line {
- public:
-  Line(char *out, size_t size) : out_(out), size_(size), len_(0) {
-    if (size_ > 0) out_[0] = '\0';
-  }
-  Line &Put(const char *s) {
-    for (; s != nullptr && *s != '\0'; ++s) PutChar(*s);
-    return *this;
-  }
-  Line &PutI(int64_t v) {
-    char digits[21];
-    size_t n = sizeof digits;
-    uint64_t u = v < 0 ? 0u - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-    do {
-      digits[--n] = static_cast<char>('0' + static_cast<int>(u % 10u));
-      u /= 10u;
-    } while (u != 0);
-    if (v < 0) PutChar('-');
-    for (; n < sizeof digits; ++n) PutChar(digits[n]);
-    return *this;
-  }
-
- private:
-  void PutChar(char c) {
-    if (len_ + 1 < size_) {
-      out_[len_++] = c;
-      out_[len_] = '\0';
-    }
-  }
-  char *out_;
-  size_t size_;
-  size_t len_;
-};
+using internal::Text;
 
 int64_t RoundUp(int64_t size) {
   const int64_t a = AplanCompiledPlanner::kAlignment;
@@ -74,7 +42,7 @@ TfLiteStatus AplanCompiledPlanner::Init(unsigned char *scratch_buffer, int scrat
 
 TfLiteStatus AplanCompiledPlanner::Fail(const char *what, int64_t a, const char *middle, int64_t b, const char *end) {
   if (ok_) {  // the first failure's reason is kept
-    Line(error_text_, sizeof error_text_).Put(what).PutI(a).Put(middle).PutI(b).Put(end);
+    Text(error_text_, sizeof error_text_).Put(what).PutI(a).Put(middle).PutI(b).Put(end);
     MicroPrintf("aplan compiled plan: %s", error_text_);
   }
   ok_ = false;

@@ -15,6 +15,7 @@
 
 #include <aplan/strategies.h>
 
+#include "aplan_tflm_text.h"
 #include "tensorflow/lite/micro/micro_log.h"
 
 namespace aplan_tflm {
@@ -31,48 +32,7 @@ constexpr size_t AplanMemoryPlanner::kErrorTextSize;
 
 namespace {
 
-// A bounded, always NUL-terminated text builder: no snprintf, so the adapter needs nothing from stdio on a device.
-class Text {
- public:
-  Text(char *out, size_t size) : out_(out), size_(size), len_(0) {
-    if (size_ > 0) out_[0] = '\0';
-  }
-  Text &Put(const char *s) {
-    for (; *s != '\0'; ++s) PutChar(*s);
-    return *this;
-  }
-  Text &PutU(uint64_t v) {
-    char digits[21];
-    size_t n = sizeof digits;
-    do {
-      digits[--n] = static_cast<char>('0' + static_cast<int>(v % 10u));
-      v /= 10u;
-    } while (v != 0);
-    for (; n < sizeof digits; ++n) PutChar(digits[n]);
-    return *this;
-  }
-  Text &PutI(int64_t v) {
-    if (v < 0) {
-      PutChar('-');
-      return PutU(0u - static_cast<uint64_t>(v));
-    }
-    return PutU(static_cast<uint64_t>(v));
-  }
-  // Where the text ends now, and how much room is left behind it (for aplan_report_format to write into).
-  char *End() { return out_ + len_; }
-  size_t Room() const { return size_ > len_ ? size_ - len_ : 0; }
-
- private:
-  void PutChar(char c) {
-    if (len_ + 1 < size_) {
-      out_[len_++] = c;
-      out_[len_] = '\0';
-    }
-  }
-  char *out_;
-  size_t size_;
-  size_t len_;
-};
+using internal::Text;
 
 // The steps back in TFLM's numbering, for messages and the printed plan (inverse of LifetimeToSteps).
 int64_t FirstStep(const aplan_buffer &b) { return static_cast<int64_t>(b.lower) - 1; }
