@@ -118,7 +118,9 @@ static void write_buffer_plan(FILE *out, const cli_session *s, const cli_run *ru
             " * them (a .tflite model's order above), for NonPersistentMemoryPlannerShim:\n"
             " *   tflite::NonPersistentMemoryPlannerShim planner(\n"
             " *       reinterpret_cast<const tflite::BufferPlan *>(&%s_buffer_plan));\n"
-            " * Scratch buffers that kernels request at run time come after these and are not in the plan. */\n",
+            " * A model's kernel scratch buffers are its last entries, as TFLM adds them. The shim answers\n"
+            " * GetMaximumMemorySize() with 0, so TFLM neither reserves nor checks the planned section: see\n"
+            " * aplan_tflm::AplanCompiledPlanner for one that does. */\n",
             prefix);
     fprintf(out, "static const struct %s_buffer_plan_layout {\n    int32_t buffer_count;\n"
                  "    int32_t buffer_plan_entries[%zu];\n} %s_buffer_plan = {%zu, {\n",
