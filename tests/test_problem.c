@@ -58,8 +58,48 @@ static void test_problem_rejects_null_and_reserved(void **state) {
     p.reserved[3] = 1;
     validate(&p, APLAN_E_INVALID_ARG);
     p.reserved[3] = 0;
-    p.flags = 0x4;
+    p.flags = 0x10; /* the first flag no version defines */
     validate(&p, APLAN_E_INVALID_ARG);
+}
+
+/* Compact records (aplan_buffer32): the same rules and reports as aplan_buffer, the problem's alignment for each. */
+static void test_problem_compact_records(void **state) {
+    (void)state;
+    aplan_buffer32 c[3] = {{20, 0, 2, APLAN_NO_OFFSET32}, {5, 1, 3, 32}, {0, 4, 4, APLAN_NO_OFFSET32}};
+    aplan_problem p;
+    memset(&p, 0x5A, sizeof p);
+    aplan_problem_init32(&p, c, 3);
+    assert_ptr_equal(p.buffers32, c);
+    assert_int_equal(p.count, 3);
+    assert_int_equal(p.flags, APLAN_BUFFERS32);
+    assert_int_equal(p.alignment, 1);
+    p.alignment = 16;
+    p.flags |= APLAN_ROUND_SIZES;
+    validate(&p, APLAN_OK);
+    assert_int_equal(aplan_buffer_size(&p, 0), 32);
+    assert_int_equal(aplan_buffer_size(&p, 1), 16);
+    assert_int_equal(aplan_buffer_alignment(&p, 1), 16);
+    assert_true(aplan_buffers_conflict(&p, 0, 1));
+    assert_false(aplan_buffers_conflict(&p, 1, 2)); /* never live */
+    c[1].offset = 24;
+    aplan_report r = validate(&p, APLAN_E_MISALIGNED_OFFSET);
+    assert_int_equal(r.buffer_a, 1);
+    assert_int_equal(r.value, 24);
+    assert_int_equal(r.limit, 16);
+    c[1].offset = 32;
+    c[2].lower = 5;
+    r = validate(&p, APLAN_E_BAD_LIFETIME);
+    assert_int_equal(r.buffer_a, 2);
+    assert_int_equal(r.step_lo, 5);
+    assert_int_equal(r.step_hi, 4);
+    c[2].lower = 4;
+    p.capacity = 40;
+    r = validate(&p, APLAN_E_CAPACITY_EXCEEDED); /* the fixed buffer ends at 32 + 16 */
+    assert_int_equal(r.buffer_a, 1);
+    assert_int_equal(r.value, 48);
+    aplan_problem_init32(&p, NULL, 2);
+    validate(&p, APLAN_E_INVALID_ARG);
+    aplan_problem_init32(NULL, c, 3); /* ignored */
 }
 
 static void test_problem_rejects_too_many_buffers(void **state) {
@@ -270,6 +310,7 @@ int main(void) {
         cmocka_unit_test(test_problem_init_sets_defaults),
         cmocka_unit_test(test_init_functions_ignore_null),
         cmocka_unit_test(test_problem_rejects_null_and_reserved),
+        cmocka_unit_test(test_problem_compact_records),
         cmocka_unit_test(test_problem_rejects_too_many_buffers),
         cmocka_unit_test(test_problem_rejects_bad_default_alignment),
         cmocka_unit_test(test_problem_rejects_non_power_of_two_buffer_alignment),

@@ -151,6 +151,96 @@ static void test_property_with_aliasing_allowed(void **state) {
     assert_true(plans_with_aliases - before > 150);
 }
 
+/* aplan_plan_search as plan_with calls it, without the brute-force check (which reads aplan_buffer records); *need
+ * gets the scratch asked for. */
+static aplan_status plan_raw(const aplan_strategy *s, const aplan_problem *p, uint64_t *offsets, aplan_result *r,
+                             size_t *need) {
+    aplan_status st = aplan_plan_scratch_size(s, p, need);
+    if (st != APLAN_OK) return st;
+    void *scratch = *need ? aligned_alloc(APLAN_SCRATCH_ALIGN, (*need + 7u) / 8u * 8u) : NULL;
+    aplan_search_options budget;
+    aplan_search_options_init(&budget);
+    if (aplan_strategy_searches(s)) budget.max_nodes = PLAN_WITH_NODES;
+    st = aplan_plan_search(s, p, &budget, scratch, *need, offsets, r);
+    free(scratch);
+    return st;
+}
+
+static void assert_same_result(const aplan_result *a, const aplan_result *b) {
+    assert_int_equal(a->arena_size, b->arena_size);
+    assert_int_equal(a->lower_bound, b->lower_bound);
+    assert_int_equal(a->bound_step, b->bound_step);
+    assert_int_equal(a->outcome, b->outcome);
+    assert_int_equal(a->report.aliased_pairs, b->report.aliased_pairs);
+}
+
+/*
+ * Compact records (aplan_buffer32) and APLAN_LOW_MEMORY change how much memory a plan takes, never the plan: every
+ * strategy gives the same status, offsets, arena, bound and aliased pairs for a problem as aplan_buffer records, as
+ * compact records, and with the flag on each; with the flag it asks no more scratch, and greedy_by_size and
+ * greedy_by_size_tflm ask exactly 8 bytes a buffer (the list walk), which is what a planner inside TFLM's arena counts.
+ */
+static void test_property_compact_records_and_low_memory(void **state) {
+    (void)state;
+    test_rng rng = {seed ^ 0x3243F6A8885A308Dull};
+    aplan_buffer b[200];
+    aplan_buffer32 c[200];
+    uint64_t off[4][200];
+    for (size_t round = 0; round < 400; round++) {
+        const size_t n = 1 + (size_t)rng_below(&rng, round < 300 ? 12 : 200);
+        const uint64_t align = 1ull << rng_below(&rng, 7);
+        random_problem(&rng, b, n, 1 + rng_below(&rng, 40), 1 + rng_below(&rng, 5000), 1, rng_below(&rng, 2) ? 4 : 0);
+        for (size_t i = 0; i < n; i++) { /* the problem's alignment (compact records have no other); fixed offsets
+                                          * moved from above 2^40 to above 2^20 and scaled by it, which keeps them
+                                          * aligned, apart and within 32 bits */
+            b[i].alignment = 0;
+            if (b[i].offset != APLAN_NO_OFFSET) b[i].offset = (b[i].offset - (1ull << 40) + (1ull << 20)) * align;
+            c[i].size = (uint32_t)b[i].size;
+            c[i].lower = (uint32_t)b[i].lower;
+            c[i].upper = (uint32_t)b[i].upper;
+            c[i].offset = b[i].offset == APLAN_NO_OFFSET ? APLAN_NO_OFFSET32 : (uint32_t)b[i].offset;
+        }
+        const uint32_t flags = (uint32_t)rng_below(&rng, 4); /* APLAN_ROUND_SIZES, APLAN_ALLOW_FIXED_ALIAS */
+        aplan_problem p[4];
+        aplan_problem_init(&p[0], b, n);
+        aplan_problem_init32(&p[1], c, n);
+        assert_true(p[1].buffers32 == c && p[1].flags == APLAN_BUFFERS32);
+        for (int v = 0; v < 4; v++) {
+            if (v >= 2) p[v] = p[v - 2];
+            p[v].alignment = align;
+            p[v].flags |= flags | (v >= 2 ? APLAN_LOW_MEMORY : 0u);
+            assert_int_equal(aplan_problem_validate(&p[v], NULL), APLAN_OK);
+        }
+        for (size_t k = 0; k < aplan_strategy_count(); k++) {
+            const aplan_strategy *s = aplan_strategy_at(k);
+            aplan_result r[4];
+            size_t need[4];
+            const aplan_status st = plan_with(s, &p[0], off[0], &r[0]); /* brute-force checked */
+            (void)aplan_plan_scratch_size(s, &p[0], &need[0]);
+            for (int v = 1; v < 4; v++) {
+                if (plan_raw(s, &p[v], off[v], &r[v], &need[v]) != st) {
+                    fail_msg("seed %llu round %zu: %s gives another status with %s records%s",
+                             (unsigned long long)seed, round, s->name, v & 1 ? "compact" : "full",
+                             v >= 2 ? " and APLAN_LOW_MEMORY" : "");
+                }
+                if (st == APLAN_OK) {
+                    if (memcmp(off[0], off[v], n * sizeof off[0][0]) != 0) {
+                        fail_msg("seed %llu round %zu: %s plans otherwise with %s records%s",
+                                 (unsigned long long)seed, round, s->name, v & 1 ? "compact" : "full",
+                                 v >= 2 ? " and APLAN_LOW_MEMORY" : "");
+                    }
+                    assert_same_result(&r[0], &r[v]);
+                }
+                assert_int_equal(need[v], need[v & 2]); /* the records' form asks nothing more */
+                if (v >= 2) assert_true(need[v] <= need[0]);
+            }
+            if (strcmp(s->name, "greedy_by_size") == 0 || strcmp(s->name, "greedy_by_size_tflm") == 0) {
+                assert_int_equal(need[2], 8u * n);
+            }
+        }
+    }
+}
+
 /*
  * The offsets every strategy gives on a fixed set of problems, folded into one FNV-1a digest per strategy and
  * pinned here. Every configuration (default, compact, release, sanitizers) and every faster implementation of a
@@ -767,6 +857,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_property_medium_problems_rounded),
         cmocka_unit_test(test_property_with_fixed_buffers),
         cmocka_unit_test(test_property_with_aliasing_allowed),
+        cmocka_unit_test(test_property_compact_records_and_low_memory),
         cmocka_unit_test(test_property_offsets_are_pinned),
         cmocka_unit_test(test_property_strategies_match_reference),
         cmocka_unit_test(test_property_near_2_64_match_reference),

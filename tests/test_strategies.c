@@ -76,6 +76,30 @@ static void test_greedy_tflm_places_equal_sizes_last_added_first(void **state) {
     expect_plan(need_strategy("greedy_by_size"), &p, forward, 48, 48);
 }
 
+/* TFLM's five-buffer case as compact records in the least scratch (APLAN_LOW_MEMORY): TFLM's offsets in exactly 8
+ * bytes a buffer, and APLAN_E_SCRATCH_TOO_SMALL one byte below. */
+static void test_greedy_tflm_low_memory_compact_records(void **state) {
+    (void)state;
+    const aplan_buffer32 c[5] = {{10, 0, 2, APLAN_NO_OFFSET32}, {20, 1, 3, APLAN_NO_OFFSET32},
+                                 {30, 2, 4, APLAN_NO_OFFSET32}, {40, 3, 5, APLAN_NO_OFFSET32},
+                                 {50, 0, 2, APLAN_NO_OFFSET32}};
+    aplan_problem p;
+    aplan_problem_init32(&p, c, 5);
+    p.flags |= APLAN_LOW_MEMORY;
+    const aplan_strategy *s = need_strategy("greedy_by_size_tflm");
+    size_t need = 0;
+    assert_int_equal(aplan_plan_scratch_size(s, &p, &need), APLAN_OK);
+    assert_int_equal(need, 40);
+    uint64_t scratch[5], off[5];
+    aplan_result r;
+    assert_int_equal(aplan_plan(s, &p, scratch, sizeof scratch, off, &r), APLAN_OK);
+    const uint64_t want[5] = {50, 70, 40, 0, 0};
+    assert_memory_equal(off, want, sizeof want);
+    assert_int_equal(r.arena_size, 90);
+    assert_int_equal(r.lower_bound, 80);
+    assert_int_equal(aplan_plan(s, &p, scratch, sizeof scratch - 1, off, &r), APLAN_E_SCRATCH_TOO_SMALL);
+}
+
 static void test_greedy_tflm_matches_tflm_offline_case(void **state) {
     (void)state;
     aplan_buffer b[5] = {fixed_buf(48, 0, 2, 0), fixed_buf(48, 0, 2, 48), buf(48, 1, 3), fixed_buf(48, 2, 3, 0),
@@ -725,6 +749,7 @@ int main(void) {
         cmocka_unit_test(test_greedy_matches_tflm_on_distinct_sizes),
         cmocka_unit_test(test_greedy_tflm_matches_tflm_three_buffer_case),
         cmocka_unit_test(test_greedy_tflm_places_equal_sizes_last_added_first),
+        cmocka_unit_test(test_greedy_tflm_low_memory_compact_records),
         cmocka_unit_test(test_greedy_tflm_matches_tflm_offline_case),
         cmocka_unit_test(test_greedy_honours_per_buffer_alignment),
         cmocka_unit_test(test_greedy_rounds_sizes_when_asked),

@@ -149,19 +149,51 @@ typedef struct aplan_buffer {
     uint64_t offset;    /**< Fixed (offline-planned) offset in bytes, or APLAN_NO_OFFSET to let the strategy choose. */
 } aplan_buffer;
 
+/**
+ * One buffer in 16 bytes (since 0.5), for a planner that keeps its records in the memory it plans, such as a planner
+ * inside TFLM's arena, where aplan_buffer's 40 bytes would cost more than the plan saves. The same meaning as
+ * aplan_buffer's fields, in 32 bits; the alignment is the problem's. A problem holds these with
+ * aplan_problem_init32 (flag APLAN_BUFFERS32), and every function of the library takes it as it takes aplan_buffer.
+ */
+typedef struct aplan_buffer32 {
+    uint32_t size;   /**< Bytes. */
+    uint32_t lower;  /**< First step at which the buffer is live. */
+    uint32_t upper;  /**< First step at which it is no longer live. */
+    uint32_t offset; /**< Fixed offset in bytes, or APLAN_NO_OFFSET32. */
+} aplan_buffer32;
+
+/** aplan_buffer32.offset of a buffer the strategy places (APLAN_NO_OFFSET's counterpart). */
+#define APLAN_NO_OFFSET32 UINT32_MAX
+
 /** aplan_problem.flags: round every size up to its buffer's alignment before planning (TFLM rounds to 16). */
 #define APLAN_ROUND_SIZES 0x1u
 /** aplan_problem.flags: two fixed buffers may share bytes while both are live; such pairs are counted in the
  *  report (aliased_pairs) instead of failing. Needed for offline plans that alias on purpose (Arm Vela). */
 #define APLAN_ALLOW_FIXED_ALIAS 0x2u
+/** aplan_problem.flags (since 0.5): the buffers are aplan_buffer32 records (buffers32); set by aplan_problem_init32. */
+#define APLAN_BUFFERS32 0x4u
+/**
+ * aplan_problem.flags (since 0.5): plan in the least scratch, for time. aplan_plan_scratch_size then counts only the
+ * strategy's need: aplan_plan checks the plan with the bound's and the verifier's pairwise paths (O(n^2), no
+ * scratch) and hands the strategy the caller's offsets rather than a guarded copy (as compact builds always do, so a
+ * strategy that writes past offsets[count] is not caught); strategies with a low-memory path take it:
+ * greedy_by_size and greedy_by_size_tflm walk a list as TFLM's planner does (8 bytes a buffer, O(n^2)). The plans
+ * are the same as without the flag; only scratch and time differ. A search (aplan_plan_search) on that path is not
+ * stopped by its options. Compact builds plan this way always.
+ */
+#define APLAN_LOW_MEMORY 0x8u
 
 /** A planning problem. Initialise with aplan_problem_init, then set the fields you need. */
 typedef struct aplan_problem {
-    const aplan_buffer *buffers; /**< count buffers, owned by the caller, unchanged while any call runs. */
+    union {
+        const aplan_buffer *buffers;     /**< count buffers, owned by the caller, unchanged while any call runs. */
+        const aplan_buffer32 *buffers32; /**< With APLAN_BUFFERS32: count compact buffers, the same contract. */
+    };
     size_t count;                /**< Number of buffers (at most APLAN_MAX_BUFFERS). */
     uint64_t alignment;          /**< Default alignment in bytes for buffers whose alignment is 0 (power of two). */
     uint64_t capacity;           /**< Most bytes the arena may have, or APLAN_UNLIMITED. */
-    uint32_t flags;              /**< APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS. */
+    uint32_t flags;              /**< APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS | APLAN_BUFFERS32 |
+                                      APLAN_LOW_MEMORY. */
     uint32_t reserved[7];        /**< Zero. Room for later fields without an ABI break. */
 } aplan_problem;
 
@@ -171,6 +203,9 @@ typedef struct aplan_problem {
  * aplan_problem_validate and aplan_plan do.
  */
 APLAN_API void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, size_t count);
+
+/** The same over compact records (since 0.5): buffers32 and the flag APLAN_BUFFERS32 set, nothing else. O(1). */
+APLAN_API void aplan_problem_init32(aplan_problem *problem, const aplan_buffer32 *buffers, size_t count);
 
 /**
  * Where a check failed. Filled by validation, the verifier, the lower bound and strategies. Fields that do not apply
@@ -226,7 +261,8 @@ APLAN_API size_t aplan_report_format(const aplan_report *report, char *out, size
  * @param[in]  problem the problem.
  * @param[out] report  optional (NULL allowed): which buffer broke which rule.
  * @return APLAN_OK, or the first failure in buffer order: APLAN_E_INVALID_ARG (NULL problem, NULL buffers with
- *         count > 0, a flag other than APLAN_ROUND_SIZES and APLAN_ALLOW_FIXED_ALIAS, non-zero reserved),
+ *         count > 0, a flag other than the four APLAN_ROUND_SIZES, APLAN_ALLOW_FIXED_ALIAS, APLAN_BUFFERS32 and
+ *         APLAN_LOW_MEMORY, non-zero reserved),
  *         APLAN_E_TOO_MANY_BUFFERS, APLAN_E_BAD_ALIGNMENT, APLAN_E_BAD_LIFETIME, APLAN_E_SIZE_OVERFLOW,
  *         APLAN_E_MISALIGNED_OFFSET, APLAN_E_CAPACITY_EXCEEDED.
  * Complexity O(n).
@@ -237,6 +273,10 @@ APLAN_API aplan_status aplan_problem_validate(const aplan_problem *problem, apla
 APLAN_API uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i);
 /** Effective size of buffer i (rounded up to its alignment under APLAN_ROUND_SIZES). Problem valid, i < count. */
 APLAN_API uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i);
+/** Buffer i as an aplan_buffer, whichever records the problem holds (since 0.5): a compact record's alignment reads
+ *  0 (the problem's) and APLAN_NO_OFFSET32 reads APLAN_NO_OFFSET. How a strategy reads a buffer. Problem valid,
+ *  i < count. O(1). */
+APLAN_API aplan_buffer aplan_buffer_at(const aplan_problem *problem, size_t i);
 /** True iff buffers i and j are both live at some step and both have a non-zero effective size. O(1). */
 APLAN_API bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j);
 
@@ -436,7 +476,10 @@ typedef struct aplan_search_context {
  *
  * The contract for plan():
  *   1. The problem has been validated; effective sizes and alignments (aplan_buffer_size/_alignment) are exact and
- *      fixed offset + size fits 64 bits.
+ *      fixed offset + size fits 64 bits. Its records may be compact (APLAN_BUFFERS32, since 0.5): read a buffer
+ *      with aplan_buffer_at, not problem->buffers[i], unless the flag is clear. (A strategy that misreads them
+ *      gives a plan the verifier rejects, never a wrong one.) Under APLAN_LOW_MEMORY it should plan in the least
+ *      scratch it can; a strategy without such a path asks for its usual need.
  *   2. offsets[] arrives filled with APLAN_NO_OFFSET. On APLAN_OK every entry holds an offset that is a multiple of
  *      its alignment, fixed buffers hold their fixed offset, and buffers that conflict do not share bytes.
  *   3. scratch is APLAN_SCRATCH_ALIGN aligned, exactly scratch_size bytes (what scratch_size() returned), and its

@@ -10,7 +10,7 @@
  * bounds them). */
 static bool counts(const aplan_problem *p, size_t i) {
     if (!aplan__occupies(p, i)) return false;
-    return (p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0 || p->buffers[i].offset == APLAN_NO_OFFSET;
+    return (p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0 || aplan__fixed(p, i) == APLAN_NO_OFFSET;
 }
 
 enum { BY_LOWER, BY_UPPER, TMP, ARRAYS }; /* scratch: three index arrays */
@@ -30,7 +30,7 @@ static uint64_t static_part(const aplan_problem *p) {
     uint64_t best = 0;
     for (size_t i = 0; i < p->count; i++) {
         uint64_t end = aplan__size(p, i);
-        if (p->buffers[i].offset != APLAN_NO_OFFSET) end += p->buffers[i].offset; /* validated: no overflow */
+        if (aplan__fixed(p, i) != APLAN_NO_OFFSET) end += aplan__fixed(p, i); /* validated: no overflow */
         if (end > best) best = end;
     }
     return best;
@@ -59,9 +59,9 @@ static aplan_status sweep(const aplan_problem *p, void *scratch, size_t scratch_
     uint64_t live = 0;
     size_t j = 0;
     for (size_t i = 0; i < m;) {
-        const uint64_t t = p->buffers[by_lower[i]].lower;
-        for (; j < m && p->buffers[by_upper[j]].upper <= t; j++) live -= aplan__size(p, by_upper[j]);
-        for (; i < m && p->buffers[by_lower[i]].lower == t; i++) {
+        const uint64_t t = aplan__lower(p, by_lower[i]);
+        for (; j < m && aplan__upper(p, by_upper[j]) <= t; j++) live -= aplan__size(p, by_upper[j]);
+        for (; i < m && aplan__lower(p, by_lower[i]) == t; i++) {
             if (!aplan__add(live, aplan__size(p, by_lower[i]), &live)) return APLAN_E_SIZE_OVERFLOW;
         }
         if (live > *peak) {
@@ -76,10 +76,10 @@ static aplan_status sweep(const aplan_problem *p, void *scratch, size_t scratch_
 static aplan_status pairwise(const aplan_problem *p, uint64_t *peak, uint64_t *peak_step) {
     for (size_t i = 0; i < p->count; i++) {
         if (!counts(p, i)) continue;
-        const uint64_t t = p->buffers[i].lower;
+        const uint64_t t = aplan__lower(p, i);
         uint64_t live = 0;
         for (size_t j = 0; j < p->count; j++) {
-            if (counts(p, j) && p->buffers[j].lower <= t && t < p->buffers[j].upper &&
+            if (counts(p, j) && aplan__lower(p, j) <= t && t < aplan__upper(p, j) &&
                 !aplan__add(live, aplan__size(p, j), &live)) {
                 return APLAN_E_SIZE_OVERFLOW;
             }

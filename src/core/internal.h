@@ -113,14 +113,43 @@ static inline bool aplan__align_up(uint64_t v, uint64_t align, uint64_t *out) {
     return true;
 }
 
+/*
+ * A buffer's fields, whichever records the problem holds (aplan_buffer, or aplan_buffer32 under APLAN_BUFFERS32):
+ * every read of a buffer in the core and the strategies goes through these, widened to 64 bits. Problem valid (or,
+ * in validation, its pointer checked), i < count. O(1); a predictable branch where a problem may hold either.
+ */
+static inline bool aplan__is32(const aplan_problem *p) { return (p->flags & APLAN_BUFFERS32) != 0; }
+static inline uint64_t aplan__lower(const aplan_problem *p, size_t i) {
+    return aplan__is32(p) ? p->buffers32[i].lower : p->buffers[i].lower;
+}
+static inline uint64_t aplan__upper(const aplan_problem *p, size_t i) {
+    return aplan__is32(p) ? p->buffers32[i].upper : p->buffers[i].upper;
+}
+/* The size as given (aplan__size below: as planned). */
+static inline uint64_t aplan__given_size(const aplan_problem *p, size_t i) {
+    return aplan__is32(p) ? p->buffers32[i].size : p->buffers[i].size;
+}
+/* The fixed offset, or APLAN_NO_OFFSET. */
+static inline uint64_t aplan__fixed(const aplan_problem *p, size_t i) {
+    if (!aplan__is32(p)) return p->buffers[i].offset;
+    const uint32_t at = p->buffers32[i].offset;
+    return at == APLAN_NO_OFFSET32 ? APLAN_NO_OFFSET : at;
+}
+/* The buffer as an aplan_buffer (alignment 0 for a compact record: the problem's). */
+static inline aplan_buffer aplan__buffer(const aplan_problem *p, size_t i) {
+    if (!aplan__is32(p)) return p->buffers[i];
+    aplan_buffer b = {p->buffers32[i].size, p->buffers32[i].lower, p->buffers32[i].upper, 0, aplan__fixed(p, i)};
+    return b;
+}
+
 /* aplan_buffer_alignment and aplan_buffer_size, inline for the hot loops (the public functions call these): a call
  * through the shared library's symbol table costs more than the work. Problem valid, i < count. */
 static inline uint64_t aplan__alignment_inline(const aplan_problem *p, size_t i) {
-    const uint64_t a = p->buffers[i].alignment;
+    const uint64_t a = aplan__is32(p) ? 0 : p->buffers[i].alignment;
     return a != 0 ? a : p->alignment;
 }
 static inline uint64_t aplan__size_inline(const aplan_problem *p, size_t i) {
-    const uint64_t size = p->buffers[i].size;
+    const uint64_t size = aplan__given_size(p, i);
     if ((p->flags & APLAN_ROUND_SIZES) == 0) return size;
     const uint64_t a = aplan__alignment_inline(p, i);
     /* Validation guarantees this does not overflow; APLAN_ASSERT catches a caller that skipped it, and with NDEBUG
@@ -139,7 +168,7 @@ static inline uint64_t aplan__size_inline(const aplan_problem *p, size_t i) {
 
 /* True iff the buffer is live at some step and occupies memory: only such buffers can conflict. */
 static inline bool aplan__occupies(const aplan_problem *p, size_t i) {
-    return p->buffers[i].lower < p->buffers[i].upper && aplan__size(p, i) != 0;
+    return aplan__lower(p, i) < aplan__upper(p, i) && aplan__size(p, i) != 0;
 }
 
 /*
@@ -190,8 +219,9 @@ static inline void aplan__split(const aplan_problem *p, bool by_lifetime, uint64
     size_t np = 0, nf = 0;
     for (uint32_t i = 0; i < p->count; i++) {
         const bool takes_space = by_lifetime ? aplan__occupies(p, i) : aplan__size(p, i) != 0;
-        if (p->buffers[i].offset != APLAN_NO_OFFSET) {
-            offsets[i] = p->buffers[i].offset;
+        const uint64_t fixed_at = aplan__fixed(p, i);
+        if (fixed_at != APLAN_NO_OFFSET) {
+            offsets[i] = fixed_at;
             if (takes_space && fixed != NULL) fixed[nf] = i;
             nf += takes_space;
         } else if (!takes_space) {

@@ -10,11 +10,11 @@
 #define NONE UINT32_MAX
 #define STACK 64 /* > the depth (33) of a tree of 2^32 members; a walk keeps one pending range per level */
 
-static uint64_t upper_of(const aplan__itree *t, uint32_t member) { return t->problem->buffers[member].upper; }
+static uint64_t upper_of(const aplan__itree *t, uint32_t member) { return aplan__upper(t->problem, member); }
 
 /* Strictly before in the tree's order (lower, index). */
 static bool before(const aplan__itree *t, uint32_t a, uint32_t b) {
-    const uint64_t la = t->problem->buffers[a].lower, lb = t->problem->buffers[b].lower;
+    const uint64_t la = aplan__lower(t->problem, a), lb = aplan__lower(t->problem, b);
     return la != lb ? la < lb : a < b;
 }
 
@@ -48,7 +48,6 @@ void aplan__itree_build(aplan__itree *t, const aplan_problem *p, const uint64_t 
 
 size_t aplan__itree_query(const aplan__itree *t, uint64_t lower, uint64_t upper, uint32_t *out) {
     if (lower >= upper || t->count == 0) return 0;
-    const aplan_buffer *bu = t->problem->buffers;
     size_t n = 0;
     size_t stack_lo[STACK], stack_hi[STACK];
     stack_lo[0] = 0;
@@ -59,9 +58,9 @@ size_t aplan__itree_query(const aplan__itree *t, uint64_t lower, uint64_t upper,
         while (lo < hi) { /* the left part waits on the stack, the right part continues here */
             const size_t mid = lo + (hi - lo) / 2u;
             const uint32_t best = t->maxup[mid];
-            if (best == NONE || bu[best].upper <= lower) break; /* nothing placed here is live at lower */
+            if (best == NONE || aplan__upper(t->problem, best) <= lower) break; /* nothing placed here is live at lower */
             const uint32_t m = t->order[mid];
-            if (bu[m].lower >= upper) { /* m and everything right of it start too late */
+            if (aplan__lower(t->problem, m) >= upper) { /* m and everything right of it start too late */
                 hi = mid;
                 continue;
             }
@@ -71,7 +70,7 @@ size_t aplan__itree_query(const aplan__itree *t, uint64_t lower, uint64_t upper,
                 stack_hi[top] = mid;
                 top++;
             }
-            if (bu[m].upper > lower && t->offsets[m] != APLAN_NO_OFFSET) out[n++] = m;
+            if (aplan__upper(t->problem, m) > lower && t->offsets[m] != APLAN_NO_OFFSET) out[n++] = m;
             lo = mid + 1u;
         }
     }

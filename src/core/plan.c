@@ -41,6 +41,10 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
 #define GUARD UINT64_C(0x6775617264A5A5A5) /* what the slot after the strategy's offsets must still hold */
 
+/* APLAN_LOW_MEMORY: the bound and the verifier take their pairwise paths and the strategy writes the caller's
+ * offsets, so the strategy's need is all (compact builds: their only way). */
+static bool least_scratch(const aplan_problem *p) { return APLAN_COMPACT || (p->flags & APLAN_LOW_MEMORY) != 0; }
+
 /* Needs of the three phases; the problem must be valid. *copy: where the strategy's copy of the offsets starts in
  * scratch (after its own need, aligned), or SIZE_MAX when it writes the caller's array (compact builds, no buffers). */
 static aplan_status needs(const aplan_strategy *s, const aplan_problem *p, size_t *strategy, size_t *copy,
@@ -52,6 +56,10 @@ static aplan_status needs(const aplan_strategy *s, const aplan_problem *p, size_
     if ((st = aplan_lower_bound_scratch_size(p, &bound)) != APLAN_OK) return st;
     planning = *strategy;
     *copy = SIZE_MAX;
+    if (least_scratch(p)) {
+        *total = planning;
+        return APLAN_OK;
+    }
     if (!APLAN_COMPACT && p->count != 0) {
         aplan__scratch m;
         aplan__scratch_init(&m, NULL, SIZE_MAX);
@@ -164,8 +172,8 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
     if (need == 0) scratch = NULL;
 
     /* The problem is valid and the scratch checked: the phases below trust both (one validation per plan). */
-    size_t bound_need;
-    (void)aplan_lower_bound_scratch_size(p, &bound_need);
+    size_t bound_need = 0;
+    if (!least_scratch(p)) (void)aplan_lower_bound_scratch_size(p, &bound_need);
     if ((st = aplan__lower_bound(p, bound_need ? scratch : NULL, scratch_size, &result->lower_bound,
                                  &result->bound_step)) != APLAN_OK) {
         return fail(result, st);
@@ -182,8 +190,8 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
     ctx.options = options;
     ctx.lower_bound = result->lower_bound;
     if (options->start != NULL) { /* a starting plan must be one, whoever is given it: checked before any strategy */
-        size_t verify_need;
-        (void)aplan_verify_scratch_size(p, &verify_need);
+        size_t verify_need = 0;
+        if (!least_scratch(p)) (void)aplan_verify_scratch_size(p, &verify_need);
         ctx.start_arena = highest_end(p, options->start);
         st = aplan__verify(p, options->start, ctx.start_arena, verify_need ? scratch : NULL, scratch_size,
                            &result->report);
@@ -235,8 +243,8 @@ aplan_status aplan_plan_search(const aplan_strategy *strategy, const aplan_probl
     }
 
     result->arena_size = highest_end(p, offsets);
-    size_t verify_need;
-    (void)aplan_verify_scratch_size(p, &verify_need);
+    size_t verify_need = 0;
+    if (!least_scratch(p)) (void)aplan_verify_scratch_size(p, &verify_need);
     st = aplan__verify(p, offsets, result->arena_size, verify_need ? scratch : NULL, scratch_size, &result->report);
     switch (st) {
     case APLAN_OK:

@@ -10,28 +10,38 @@ void aplan_problem_init(aplan_problem *problem, const aplan_buffer *buffers, siz
     problem->capacity = APLAN_UNLIMITED;
 }
 
+void aplan_problem_init32(aplan_problem *problem, const aplan_buffer32 *buffers, size_t count) {
+    if (problem == NULL) return;
+    aplan_problem_init(problem, NULL, count);
+    problem->buffers32 = buffers;
+    problem->flags = APLAN_BUFFERS32;
+}
+
 static bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1u)) == 0; }
 
 uint64_t aplan_buffer_alignment(const aplan_problem *problem, size_t i) { return aplan__alignment_inline(problem, i); }
 
 uint64_t aplan_buffer_size(const aplan_problem *problem, size_t i) { return aplan__size_inline(problem, i); }
 
+aplan_buffer aplan_buffer_at(const aplan_problem *problem, size_t i) { return aplan__buffer(problem, i); }
+
 bool aplan_buffers_conflict(const aplan_problem *problem, size_t i, size_t j) {
-    const aplan_buffer *a = &problem->buffers[i];
-    const aplan_buffer *b = &problem->buffers[j];
-    return aplan__occupies(problem, i) && aplan__occupies(problem, j) && a->lower < b->upper && b->lower < a->upper;
+    return aplan__occupies(problem, i) && aplan__occupies(problem, j) &&
+           aplan__lower(problem, i) < aplan__upper(problem, j) && aplan__lower(problem, j) < aplan__upper(problem, i);
 }
 
 aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *report) {
     aplan_report scratch_report;
     if (report == NULL) report = &scratch_report;
     aplan_report_clear(report);
+    /* buffers and buffers32 share their storage: either is NULL exactly when the other is */
     if (problem == NULL || (problem->buffers == NULL && problem->count != 0)) {
         report->rule = APLAN_E_INVALID_ARG;
         return APLAN_E_INVALID_ARG;
     }
     for (size_t k = 0; k < sizeof problem->reserved / sizeof problem->reserved[0]; k++) {
-        if (problem->reserved[k] != 0 || (problem->flags & ~(uint32_t)(APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS))) {
+        const uint32_t known = APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS | APLAN_BUFFERS32 | APLAN_LOW_MEMORY;
+        if (problem->reserved[k] != 0 || (problem->flags & ~known) != 0) {
             report->rule = APLAN_E_INVALID_ARG;
             return APLAN_E_INVALID_ARG;
         }
@@ -46,7 +56,7 @@ aplan_status aplan_problem_validate(const aplan_problem *problem, aplan_report *
     }
     const uint64_t cap = problem->capacity;
     for (size_t i = 0; i < problem->count; i++) {
-        const aplan_buffer *b = &problem->buffers[i];
+        const aplan_buffer b_at = aplan__buffer(problem, i), *b = &b_at;
         if (b->alignment != 0 && !is_pow2(b->alignment)) {
             aplan__report_value(report, APLAN_E_BAD_ALIGNMENT, i, b->alignment, 0);
             return APLAN_E_BAD_ALIGNMENT;

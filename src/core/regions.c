@@ -94,7 +94,7 @@ aplan_status aplan_regions_validate(const aplan_problem *problem, const aplan_re
         }
         const uint64_t m = mask_of(rg, i);
         const uint64_t size = aplan__size(problem, i);
-        const aplan_buffer *b = &problem->buffers[i];
+        const aplan_buffer b_at = aplan__buffer(problem, i), *b = &b_at;
         if (b->offset != APLAN_NO_OFFSET) {
             if ((m & (m - 1u)) != 0) { /* more than one region: the offset would be in none in particular */
                 aplan__report_value(r, APLAN_E_BAD_REGION, i, m, 0);
@@ -144,7 +144,7 @@ size_t aplan__region_sub(const aplan_problem *p, const aplan_regions *rg, size_t
         const bool in = region_of != NULL ? region_of[i] == r : mask_of(rg, i) == (UINT64_C(1) << r);
         if (!in) continue;
         aplan_buffer *b = &buffers[m];
-        *b = p->buffers[i];
+        *b = aplan__buffer(p, i);
         b->size = aplan__size(p, i);
         const uint64_t a = aplan__alignment(p, i);
         b->alignment = a > ra ? a : ra;
@@ -221,7 +221,7 @@ static aplan_status traffic_at_peaks(const aplan_problem *p, const aplan_regions
     size_t m = 0;
     const bool alias = (p->flags & APLAN_ALLOW_FIXED_ALIAS) != 0;
     for (size_t i = 0; i < p->count; i++) { /* as the lower bound counts: aliased fixed buffers may share bytes */
-        if ((mask_of(rg, i) & 1u) != 0 && aplan__occupies(p, i) && !(alias && p->buffers[i].offset != APLAN_NO_OFFSET))
+        if ((mask_of(rg, i) & 1u) != 0 && aplan__occupies(p, i) && !(alias && aplan__fixed(p, i) != APLAN_NO_OFFSET))
             by_lower[m++] = (uint32_t)i;
     }
     for (size_t k = 0; k < m; k++) by_upper[k] = by_lower[k];
@@ -231,9 +231,9 @@ static aplan_status traffic_at_peaks(const aplan_problem *p, const aplan_regions
     size_t kept = 0;
     uint64_t live = 0;
     for (size_t i = 0, j = 0; i < m;) {
-        const uint64_t t = p->buffers[by_lower[i]].lower;
-        for (; j < m && p->buffers[by_upper[j]].upper <= t; j++) live -= aplan__size(p, by_upper[j]);
-        for (; i < m && p->buffers[by_lower[i]].lower == t; i++) {
+        const uint64_t t = aplan__lower(p, by_lower[i]);
+        for (; j < m && aplan__upper(p, by_upper[j]) <= t; j++) live -= aplan__size(p, by_upper[j]);
+        for (; i < m && aplan__lower(p, by_lower[i]) == t; i++) {
             if (!aplan__add(live, aplan__size(p, by_lower[i]), &live)) return APLAN_E_SIZE_OVERFLOW;
         }
         if (live <= cap || (kept == BUSIEST && live <= live_at[BUSIEST - 1u])) continue;
@@ -250,7 +250,7 @@ static aplan_status traffic_at_peaks(const aplan_problem *p, const aplan_regions
         size_t n = 0;
         for (size_t x = 0; x < m; x++) { /* the movable buffers live there (by_lower is free again) */
             const uint32_t i = by_lower[x];
-            const aplan_buffer *b = &p->buffers[i];
+            const aplan_buffer b_at = aplan__buffer(p, i), *b = &b_at;
             if (b->lower <= step[k] && step[k] < b->upper && mask_of(rg, i) != 1u) by_upper[n++] = i;
         }
         if (rg->uses != NULL) aplan__sort_by(by_upper, tmp, n, APLAN__BY_OFFSET, p, rg->uses);

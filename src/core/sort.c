@@ -19,9 +19,9 @@
 static inline uint64_t key_of(aplan__key key, const aplan_problem *p, const void *data, uint32_t i) {
     switch (key) {
     case APLAN__BY_LOWER:
-        return p->buffers[i].lower;
+        return aplan__lower(p, i);
     case APLAN__BY_UPPER:
-        return p->buffers[i].upper;
+        return aplan__upper(p, i);
     case APLAN__BY_OFFSET:
         return ((const uint64_t *)data)[i];
     case APLAN__BY_SIZE_DESC:

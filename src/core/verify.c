@@ -111,8 +111,8 @@ static uint64_t end_of(const aplan_problem *p, const uint64_t *off, size_t i) {
 
 /* Reports an overlap between i and j, or counts it as an allowed alias. Returns true when it is a failure. */
 static bool conflict(const aplan_problem *p, const uint64_t *off, size_t i, size_t j, aplan_report *r) {
-    const aplan_buffer *a = &p->buffers[i];
-    const aplan_buffer *b = &p->buffers[j];
+    const aplan_buffer a_at = aplan__buffer(p, i), *a = &a_at;
+    const aplan_buffer b_at = aplan__buffer(p, j), *b = &b_at;
     const bool both_fixed = a->offset != APLAN_NO_OFFSET && b->offset != APLAN_NO_OFFSET;
     if (both_fixed && (p->flags & APLAN_ALLOW_FIXED_ALIAS) != 0) {
         if (r->aliased_pairs != SIZE_MAX) r->aliased_pairs++; /* saturates, as the sweep's count does */
@@ -242,7 +242,7 @@ static void sweep_init(sweep_state *s, const aplan_problem *p, const uint64_t *o
     for (size_t k = 0; k < m; k++) s->pos[s->by_off[k]] = (uint32_t)k;
 }
 
-static bool is_fixed(const aplan_problem *p, uint32_t i) { return p->buffers[i].offset != APLAN_NO_OFFSET; }
+static bool is_fixed(const aplan_problem *p, uint32_t i) { return aplan__fixed(p, i) != APLAN_NO_OFFSET; }
 
 /* Every pair of members live at a common step that share bytes, each once, when the later-starting one is admitted:
  * at each step, ends first ([lower, upper) is half-open), then starts by (lower, index). With fixed_live, only fixed
@@ -255,11 +255,11 @@ static size_t each_overlap(sweep_state *s, const uint32_t *by_lower, const uint3
     for (size_t k = 0; k < 2u * s->leaves; k++) s->seg[k] = NONE;
     size_t j = 0;
     for (size_t i = 0; i < s->m;) {
-        const uint64_t t = p->buffers[by_lower[i]].lower;
-        for (; j < s->m && p->buffers[by_upper[j]].upper <= t; j++) {
+        const uint64_t t = aplan__lower(p, by_lower[i]);
+        for (; j < s->m && aplan__upper(p, by_upper[j]) <= t; j++) {
             if (!fixed_live || is_fixed(p, by_upper[j])) seg_set(s, by_upper[j], false);
         }
-        for (; i < s->m && p->buffers[by_lower[i]].lower == t; i++) {
+        for (; i < s->m && aplan__lower(p, by_lower[i]) == t; i++) {
             const uint32_t x = by_lower[i];
             const bool joins = !fixed_live || is_fixed(p, x);
             if ((!fixed_live || !joins) && !live_overlaps(s, x, found, context)) return i;
@@ -376,11 +376,11 @@ static size_t sweep_nearest(sweep_state *s, const uint32_t *by_lower, const uint
     const aplan_problem *p = s->p;
     size_t j = 0;
     for (size_t i = 0; i < limit;) {
-        const uint64_t step = p->buffers[by_lower[i]].lower;
-        for (; j < s->m && p->buffers[by_upper[j]].upper <= step; j++) {
+        const uint64_t step = aplan__lower(p, by_lower[i]);
+        for (; j < s->m && aplan__upper(p, by_upper[j]) <= step; j++) {
             if (!split || !is_fixed(p, by_upper[j])) bit_set(&t, s->pos[by_upper[j]], false);
         }
-        for (; i < limit && p->buffers[by_lower[i]].lower == step; i++) {
+        for (; i < limit && aplan__lower(p, by_lower[i]) == step; i++) {
             const uint32_t x = by_lower[i];
             const size_t at = s->pos[x];
             const size_t below = bit_near(&t, at, false), above = bit_near(&t, at, true);
@@ -444,7 +444,7 @@ static uint64_t count_aliases(sweep_state *s, const uint32_t *by_lower, const ui
     size_t count = 0;             /* fixed members admitted so far */
     size_t i = 0, j = 0;
     while (j < m) {
-        const bool admit_next = i < m && p->buffers[by_lower[i]].lower < p->buffers[by_upper[j]].upper;
+        const bool admit_next = i < m && aplan__lower(p, by_lower[i]) < aplan__upper(p, by_upper[j]);
         const uint32_t x = admit_next ? by_lower[i++] : by_upper[j++];
         if (!is_fixed(p, x)) continue;
         uint32_t live, admitted;
@@ -535,7 +535,7 @@ aplan_status aplan__verify(const aplan_problem *p, const uint64_t *offsets, uint
         const uint64_t o = offsets[i];
         const uint64_t align = aplan__alignment(p, i);
         const uint64_t size = aplan__size(p, i);
-        const uint64_t fixed = p->buffers[i].offset;
+        const uint64_t fixed = aplan__fixed(p, i);
         uint64_t end;
         if (o == APLAN_NO_OFFSET) {
             aplan__report_buffer(r, APLAN_E_UNPLACED, i);

@@ -32,12 +32,12 @@ static bool less_size_then_lower(const void *ctx, uint32_t a, uint32_t b) {
     const aplan_problem *p = ctx;
     const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
     if (sa != sb) return sa > sb;
-    const uint64_t la = p->buffers[a].lower, lb = p->buffers[b].lower;
+    const uint64_t la = aplan__lower(p, a), lb = aplan__lower(p, b);
     return la != lb ? la < lb : a < b;
 }
 static const aplan__greedy_rule rule = {APLAN__GAP_SMALLEST, false, less_size_then_lower, NULL};
 #else
-static const aplan__greedy_rule rule = {APLAN__GAP_SMALLEST, false, APLAN__TIE_LOWER, NULL};
+static const aplan__greedy_rule rule = {APLAN__GAP_SMALLEST, false, APLAN__TIE_LOWER, NULL, NULL};
 #endif
 
 APLAN__GREEDY_STRATEGY(best_fit, rule,

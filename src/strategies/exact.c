@@ -258,15 +258,15 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
     aplan__sort_by(ends, s->local, n, APLAN__BY_UPPER, p, NULL);
     size_t np = 0;
     for (size_t i = 0, j = 0; i < n || j < n;) {
-        const bool take_start = i < n && (j == n || p->buffers[g[i]].lower <= p->buffers[ends[j]].upper);
-        const uint64_t v = take_start ? p->buffers[g[i++]].lower : p->buffers[ends[j++]].upper;
+        const bool take_start = i < n && (j == n || aplan__lower(p, g[i]) <= aplan__upper(p, ends[j]));
+        const uint64_t v = take_start ? aplan__lower(p, g[i++]) : aplan__upper(p, ends[j++]);
         if (np == 0 || s->points[np - 1u] != v) s->points[np++] = v;
     }
     s->sections = np - 1u;
     /* Totals per section (a difference array), then every member's span and preorder keys. */
     for (size_t k = 0; k <= s->sections; k++) s->total[k] = 0;
     for (size_t k = 0; k < n; k++) {
-        const aplan_buffer *b = &p->buffers[g[k]];
+        const aplan_buffer b_at = aplan__buffer(p, g[k]), *b = &b_at;
         const uint32_t lo = point_index(s->points, np, b->lower), hi = point_index(s->points, np, b->upper);
         const uint64_t size = s->alias && b->offset != APLAN_NO_OFFSET ? 0 : aplan__size(p, g[k]);
         s->total[lo] += size; /* live sums fit 64 bits: the lower bound is one */
@@ -279,7 +279,7 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
     for (size_t k = 0; k < s->sections; k++) s->group_peak = s->total[k] > s->group_peak ? s->total[k] : s->group_peak;
     size_t spans = 0;
     for (size_t k = 0; k < n; k++) {
-        const aplan_buffer *b = &p->buffers[g[k]];
+        const aplan_buffer b_at = aplan__buffer(p, g[k]), *b = &b_at;
         const uint32_t lo = point_index(s->points, np, b->lower), hi = point_index(s->points, np, b->upper);
         uint64_t peak = 0;
         for (uint32_t x = lo; x < hi; x++) peak = s->total[x] > peak ? s->total[x] : peak;
@@ -297,8 +297,8 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
     size_t pairs = 0;
     const size_t cap_pairs = s->region_size / 40u;
     for (size_t k = 0; k < n && pairs <= cap_pairs; k++) {
-        const uint64_t upper = p->buffers[g[k]].upper;
-        for (size_t j = k + 1u; j < n && p->buffers[g[j]].lower < upper; j++) pairs++;
+        const uint64_t upper = aplan__upper(p, g[k]);
+        for (size_t j = k + 1u; j < n && aplan__lower(p, g[j]) < upper; j++) pairs++;
     }
     /* Rank log: a node re-ranks at most the unplaced members of its scope, and scopes only shrink along a path, so
      * at most n (n + 1) / 2 entries are logged at once. */
@@ -315,8 +315,8 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
     s->rank_top = 0;
     for (size_t r = 0; r < n; r++) s->m[r].adj_end = 0;
     for (size_t k = 0; k < n; k++) {
-        const uint64_t upper = p->buffers[g[k]].upper;
-        for (size_t j = k + 1u; j < n && p->buffers[g[j]].lower < upper; j++) {
+        const uint64_t upper = aplan__upper(p, g[k]);
+        for (size_t j = k + 1u; j < n && aplan__lower(p, g[j]) < upper; j++) {
             s->m[s->local[g[k]]].adj_end++;
             s->m[s->local[g[j]]].adj_end++;
         }
@@ -328,9 +328,9 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
         s->m[r].adj_end = s->m[r].adj;
     }
     for (size_t k = 0; k < n; k++) {
-        const uint64_t upper = p->buffers[g[k]].upper;
+        const uint64_t upper = aplan__upper(p, g[k]);
         member *a = &s->m[s->local[g[k]]];
-        for (size_t j = k + 1u; j < n && p->buffers[g[j]].lower < upper; j++) {
+        for (size_t j = k + 1u; j < n && aplan__lower(p, g[j]) < upper; j++) {
             member *b = &s->m[s->local[g[j]]];
             s->adj_list[a->adj_end++] = s->local[g[j]];
             s->adj_list[b->adj_end++] = s->local[g[k]];
@@ -340,9 +340,9 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
         const uint32_t i = g[k];
         member *b = &s->m[s->local[i]];
         b->size = aplan__size(p, i);
-        b->weight = s->alias && p->buffers[i].offset != APLAN_NO_OFFSET ? 0 : b->size;
+        b->weight = s->alias && aplan__fixed(p, i) != APLAN_NO_OFFSET ? 0 : b->size;
         b->align = aplan__alignment(p, i);
-        b->fixed = p->buffers[i].offset;
+        b->fixed = aplan__fixed(p, i);
         b->min_off = 0;
         b->at = APLAN_NO_OFFSET;
         b->buffer = i;
@@ -350,8 +350,8 @@ static bool build_group(search *s, size_t first, size_t n, unsigned h) {
         b->area = s->area[k];
         s->rank[s->local[i]] = s->local[i];
         s->live_key[s->local[i]] = b->fixed != APLAN_NO_OFFSET ? b->fixed : 0;
-        b->s_lo = point_index(s->points, np, p->buffers[i].lower);
-        b->s_hi = point_index(s->points, np, p->buffers[i].upper);
+        b->s_lo = point_index(s->points, np, aplan__lower(p, i));
+        b->s_hi = point_index(s->points, np, aplan__upper(p, i));
     }
     /* Members per section, by a counting pass over the spans. */
     for (size_t k = 0; k <= s->sections; k++) s->sec_start[k] = 0;
@@ -830,7 +830,7 @@ static void slide_one(search *s, slide *l, uint32_t i, uint64_t top, bool down) 
     const aplan_problem *p = s->p;
     const uint64_t size = aplan__size(p, i), mask = aplan__alignment(p, i) - 1u, own = s->offsets[i];
     s->offsets[i] = APLAN_NO_OFFSET; /* out of the tree's answers */
-    const size_t k = aplan__itree_query(&l->tree, p->buffers[i].lower, p->buffers[i].upper, l->hits);
+    const size_t k = aplan__itree_query(&l->tree, aplan__lower(p, i), aplan__upper(p, i), l->hits);
     aplan__sort_by(l->hits, l->spare, k, APLAN__BY_OFFSET, p, s->offsets);
     uint64_t reach = 0, chosen = own;
     for (size_t j = 0; j <= k; j++) { /* the gaps [reach, next) between them, lowest first */
@@ -857,7 +857,7 @@ static bool slide_pass(search *s, slide *l, uint32_t *order, size_t first, size_
     size_t m = 0;
     for (size_t k = 0; k < n; k++) {
         const uint32_t i = s->by_lower[first + k];
-        if (s->p->buffers[i].offset == APLAN_NO_OFFSET) order[m++] = i;
+        if (aplan__fixed(s->p, i) == APLAN_NO_OFFSET) order[m++] = i;
     }
     aplan__sort_by(order, l->hits, m, APLAN__BY_OFFSET, s->p, s->offsets);
     for (size_t k = 0; k < m; k++) {
@@ -1007,9 +1007,9 @@ static aplan_status exact_search(const aplan_strategy *self, const aplan_problem
     bool proven = true, infeasible = false;
     for (size_t first = 0; first < m;) {
         size_t n = 1;
-        uint64_t reach = p->buffers[s.by_lower[first]].upper;
-        while (first + n < m && p->buffers[s.by_lower[first + n]].lower < reach) {
-            const uint64_t up = p->buffers[s.by_lower[first + n]].upper;
+        uint64_t reach = aplan__upper(p, s.by_lower[first]);
+        while (first + n < m && aplan__lower(p, s.by_lower[first + n]) < reach) {
+            const uint64_t up = aplan__upper(p, s.by_lower[first + n]);
             if (up > reach) reach = up;
             n++;
         }

@@ -47,7 +47,7 @@ typedef struct {
 
 static size_t fixed_count(const aplan_problem *p) {
     size_t f = 0;
-    for (size_t i = 0; i < p->count; i++) f += p->buffers[i].offset != APLAN_NO_OFFSET && aplan__occupies(p, i);
+    for (size_t i = 0; i < p->count; i++) f += aplan__fixed(p, i) != APLAN_NO_OFFSET && aplan__occupies(p, i);
     return f;
 }
 
@@ -243,9 +243,9 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     size_t released = 0;
     for (size_t k = 0; k < online; k++) {
         const uint32_t x = w[ORDER][k];
-        const aplan_buffer *b = &p->buffers[x];
+        const aplan_buffer b_at = aplan__buffer(p, x), *b = &b_at;
         /* Every buffer that ends by this start has started earlier, so it was allocated and is in the tree. */
-        for (; released < online && p->buffers[w[BY_UPPER][released]].upper <= b->lower; released++) {
+        for (; released < online && aplan__upper(p, w[BY_UPPER][released]) <= b->lower; released++) {
             release(&t, w[BY_UPPER][released]);
         }
         const uint64_t size = aplan__size(p, x);

@@ -88,8 +88,8 @@ static inline bool fit_end(const fit *f, uint64_t *out) {
     return aplan__align_up(f->reach, f->align, out) && aplan__add(*out, f->size, &end);
 }
 
-#if APLAN_COMPACT
-/* The compact engine is inline in greedy.h; here are the parts its strategies share. */
+/* The list walk is inline in greedy.h (the compact engine, and default builds' low-memory path); here are the parts
+ * its strategies share. */
 void aplan__greedy_link(uint32_t *head, uint32_t *next, const uint64_t *offsets, uint32_t x) {
     uint32_t *at = head;
     while (*at != APLAN__END && (offsets[*at] < offsets[x] || (offsets[*at] == offsets[x] && *at < x))) {
@@ -99,12 +99,14 @@ void aplan__greedy_link(uint32_t *head, uint32_t *next, const uint64_t *offsets,
     *at = x;
 }
 
+#if APLAN_COMPACT
+
 bool aplan__greedy_smallest(const aplan_problem *p, const uint64_t *offsets, const uint32_t *next, uint32_t head,
                             uint32_t x, uint64_t *out) {
-    const aplan_buffer *b = &p->buffers[x];
+    const aplan_buffer b_at = aplan__buffer(p, x), *b = &b_at;
     fit f = {aplan__size(p, x), aplan__alignment(p, x), 0, 0, UINT64_MAX};
     for (uint32_t j = head; j != APLAN__END; j = next[j]) {
-        const aplan_buffer *o = &p->buffers[j];
+        const aplan_buffer o_at = aplan__buffer(p, j), *o = &o_at;
         if (o->upper <= b->lower || b->upper <= o->lower) continue;               /* never live together */
         if (fit_below(&f, offsets[j], offsets[j] + aplan__size(p, j))) break;  /* placed or fixed: fits 64 bits */
     }
@@ -130,12 +132,12 @@ aplan_status aplan__bank_scratch_size(const aplan__greedy_rule *rule, const apla
  * lowest or the smallest rule; false when it would pass 2^64 - 1. */
 static bool bank_gap(const aplan_problem *p, const uint32_t *region_of, const uint64_t *offsets, const uint32_t *next,
                      uint32_t head, uint32_t x, size_t r, uint64_t a, bool smallest, uint64_t *out) {
-    const aplan_buffer *b = &p->buffers[x];
+    const aplan_buffer b_at = aplan__buffer(p, x), *b = &b_at;
     const uint64_t size = aplan__size(p, x);
     fit f = {size, a, 0, 0, UINT64_MAX};
     uint64_t at = 0, at_end = size;
     for (uint32_t j = head; j != APLAN__END; j = next[j]) {
-        const aplan_buffer *o = &p->buffers[j];
+        const aplan_buffer o_at = aplan__buffer(p, j), *o = &o_at;
         if (region_of[j] != r || o->upper <= b->lower || b->upper <= o->lower) continue;
         const uint64_t j_end = offsets[j] + aplan__size(p, j); /* placed or fixed: fits 64 bits */
         if (smallest) {
@@ -306,7 +308,13 @@ static aplan_status scratch_size(const aplan__greedy_rule *rule, const aplan_pro
     return APLAN_OK;
 }
 
+/* Under APLAN_LOW_MEMORY a rule with a comparator takes the list walk (greedy.h): 8 bytes a buffer, O(n^2). */
+static bool lean(const aplan__greedy_rule *rule, const aplan_problem *p) {
+    return rule->lean != NULL && (p->flags & APLAN_LOW_MEMORY) != 0;
+}
+
 aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t *bytes) {
+    if (lean(rule, p)) return aplan__greedy_walk_size(false, p, bytes);
     return scratch_size(rule, p, 0, bytes);
 }
 
@@ -341,17 +349,16 @@ typedef struct {
 /* The first position whose member starts when the member at position at does: a gallop back from at, so
  * O(log of the members starting with it), near at in memory. */
 static size_t first_of_start(const conflicts *t, size_t at) {
-    const aplan_buffer *bu = t->p->buffers;
-    const uint64_t lower = bu[t->order[at]].lower;
+    const uint64_t lower = aplan__lower(t->p, t->order[at]);
     size_t lo = at, step = 1; /* invariant: lo starts with it */
     while (lo > 0) {
         const size_t probe = lo > step ? lo - step : 0;
-        if (bu[t->order[probe]].lower != lower) { /* the first is in (probe, lo]: bisect */
+        if (aplan__lower(t->p, t->order[probe]) != lower) { /* the first is in (probe, lo]: bisect */
             size_t hi = lo;
             lo = probe + 1u;
             while (lo < hi) {
                 const size_t mid = lo + (hi - lo) / 2u;
-                if (bu[t->order[mid]].lower != lower) lo = mid + 1u; else hi = mid;
+                if (aplan__lower(t->p, t->order[mid]) != lower) lo = mid + 1u; else hi = mid;
             }
             return lo;
         }
@@ -902,8 +909,8 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     for (size_t k = 0; k < m; k++) w[TMP][k] = w[TREE_ORDER][k];
     aplan__sort_by(w[TMP], w[RANK], m, APLAN__BY_UPPER, p, NULL);
     for (size_t k = 0, starts = 0; k < m; k++) {
-        const uint64_t upper = p->buffers[w[TMP][k]].upper;
-        while (starts < m && p->buffers[w[TREE_ORDER][starts]].lower < upper) starts++;
+        const uint64_t upper = aplan__upper(p, w[TMP][k]);
+        while (starts < m && aplan__lower(p, w[TREE_ORDER][starts]) < upper) starts++;
         w[RANK][position[w[TMP][k]]] = (uint32_t)starts | UNPLACED;
     }
     for (size_t k = 0; k < online; k++) w[ORDER][k] = position[w[ORDER][k]]; /* placing order, as positions */
@@ -920,8 +927,8 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     bool fixed = false;
     for (size_t k = 0; k < m; k++) { /* the fixed members are placed already */
         const uint32_t i = w[TREE_ORDER][k];
-        if (p->buffers[i].lower > latest_start) latest_start = p->buffers[i].lower;
-        if (p->buffers[i].upper < earliest_end) earliest_end = p->buffers[i].upper;
+        if (aplan__lower(p, i) > latest_start) latest_start = aplan__lower(p, i);
+        if (aplan__upper(p, i) < earliest_end) earliest_end = aplan__upper(p, i);
         if (offsets[i] == APLAN_NO_OFFSET) continue;
         place(&tree, k, offsets[i], offsets[i] + aplan__size(p, i)); /* validated: fits 64 bits */
         if (offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
@@ -978,9 +985,20 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         if (k + AHEAD / 2u < online && !use_dense) {
             const size_t ahead = w[ORDER][k + AHEAD / 2u];
             const uint32_t y = w[TREE_ORDER][ahead];
-            APLAN_PREFETCH(&p->buffers[y]);
+            if (aplan__is32(p)) {
+                APLAN_PREFETCH(&p->buffers32[y]);
+            } else {
+                APLAN_PREFETCH(&p->buffers[y]);
+            }
             APLAN_PREFETCH(&offsets[y]);
-            if (ahead > 0) APLAN_PREFETCH(&p->buffers[w[TREE_ORDER][ahead - 1u]].lower); /* first_of_start's */
+            if (ahead > 0) { /* first_of_start's */
+                const uint32_t before = w[TREE_ORDER][ahead - 1u];
+                if (aplan__is32(p)) {
+                    APLAN_PREFETCH(&p->buffers32[before].lower);
+                } else {
+                    APLAN_PREFETCH(&p->buffers[before].lower);
+                }
+            }
             if (tree.placed != NULL) { /* the spans its query reads first: its own leaf's */
                 APLAN_PREFETCH(&tree.placed[ahead & ~(size_t)(FAN - 1u)]);
                 APLAN_PREFETCH(&tree.placed[(ahead & ~(size_t)(FAN - 1u)) + FAN / 2u]);
@@ -1042,6 +1060,10 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
 
 aplan_status aplan__greedy_search(const aplan__greedy_rule *rule, const aplan_problem *p, aplan_search_context *ctx,
                                   void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    if (lean(rule, p)) { /* the walk is not stopped, as in compact builds */
+        if (ctx != NULL) ctx->outcome = APLAN_OUTCOME_PLAN;
+        return aplan__greedy_walk(NULL, false, rule->lean, NULL, p, scratch, scratch_size, offsets, report);
+    }
     return plan(rule, p, NULL, ctx, scratch, scratch_size, offsets, report);
 }
 

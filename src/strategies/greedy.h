@@ -21,11 +21,12 @@
  *                        search); none fits: on top (best fit: TFLite's ArenaPlanner, XLA's heap simulator).
  * Compact builds name the walk that finds the smallest, so that a device links only the rule it uses.
  */
+/* The list walk's gap, other than the lowest gap's (NULL, inside the walk): from the list of placed buffers (head,
+ * next: sorted by (offset, index)), x's offset into *out; false when it would pass 2^64 - 1. O(placed buffers). */
+typedef bool (*aplan__walk_gap)(const aplan_problem *p, const uint64_t *offsets, const uint32_t *next, uint32_t head,
+                                uint32_t x, uint64_t *out);
 #if APLAN_COMPACT
-/* A walk other than the lowest gap's (NULL, inside the engine): from the list of placed buffers (head, next: sorted by
- * (offset, index)), x's offset into *out; false when it would pass 2^64 - 1. O(placed buffers). */
-typedef bool (*aplan__gap)(const aplan_problem *p, const uint64_t *offsets, const uint32_t *next, uint32_t head,
-                           uint32_t x, uint64_t *out);
+typedef aplan__walk_gap aplan__gap;
 bool aplan__greedy_smallest(const aplan_problem *p, const uint64_t *offsets, const uint32_t *next, uint32_t head,
                             uint32_t x, uint64_t *out);
 #  define APLAN__GAP_LOWEST NULL
@@ -34,7 +35,6 @@ bool aplan__greedy_smallest(const aplan_problem *p, const uint64_t *offsets, con
 typedef enum aplan__gap { APLAN__GAP_LOWEST, APLAN__GAP_SMALLEST } aplan__gap;
 #endif
 
-#if APLAN_COMPACT
 /*
  * Compact builds order with a comparator (a total order over buffer indices), by insertion: O(n^2), least code.
  * Either less orders by what the problem says (ctx = the problem), or keys computes what the order needs and sorts:
@@ -49,6 +49,7 @@ typedef struct aplan__greedy_keys {
 } aplan__greedy_keys;
 typedef void (*aplan__greedy_keys_fn)(const aplan_problem *p, uint32_t *order, size_t count, uint32_t *key,
                                       uint64_t *wide);
+#if APLAN_COMPACT
 /* Stable insertion sort of n indices by less (ctx passed through). O(n^2) calls. */
 void aplan__greedy_sort(uint32_t *order, size_t n, aplan__less_fn less, const void *ctx);
 #else
@@ -99,68 +100,70 @@ typedef struct aplan__greedy_rule {
 #else
     aplan__tie tie;
     aplan__greedy_order_fn order; /* NULL: the size order as it is (greedy_by_size, best_fit) */
+    aplan__less_fn lean;          /* the same order as a comparator over the problem, for the list walk under
+                                     APLAN_LOW_MEMORY (lowest-gap rules only); NULL: no low-memory path */
 #endif
 } aplan__greedy_rule;
 
 /*
  * aplan__greedy_scratch_size: the scratch the engine needs for a rule: about 20.3 bytes per buffer, 8 more with
- * rule->wide (compact builds: 8, or 16 with wide). APLAN_E_SIZE_OVERFLOW when that passes SIZE_MAX, or (default
- * builds) for 2^31 buffers or more.
+ * rule->wide (compact builds, and under APLAN_LOW_MEMORY a rule with a lean comparator: the list walk's 8, or 16 with
+ * wide). APLAN_E_SIZE_OVERFLOW when that passes SIZE_MAX, or (default builds) for 2^31 buffers or more.
  * aplan__greedy_plan: places every buffer under the rule (the strategy contract of aplan.h). Fails with
  * APLAN_E_SIZE_OVERFLOW naming the buffer whose offset or end would pass 2^64 - 1, or APLAN_E_SCRATCH_TOO_SMALL.
  */
-#if APLAN_COMPACT
 /*
- * The compact engine (device builds, APLAN_COMPACT): the same placements, found the way TFLM's planner finds them.
- * Placed buffers sit in one list sorted by (offset, index); each buffer walks it from the start, skipping those
+ * The list walk: the compact engine of device builds (APLAN_COMPACT), and default builds' low-memory path
+ * (APLAN_LOW_MEMORY) for the rules that have a comparator: the same placements, found the way TFLM's planner finds
+ * them. Placed buffers sit in one list sorted by (offset, index); each buffer walks it from the start, skipping those
  * whose lifetime misses its own, and takes the first aligned gap (as the default engine's walk over the conflicting
- * buffers in offset order does) or the smallest one, so the offsets are the same. O(n^2) time (the order is
- * an insertion sort, the walks are whole-list), O(1) stack, 8 bytes of scratch per buffer (order 4, list links 4)
- * plus 8 for a wide rule. It is inline, like aplan__split: each strategy's const rule folds into its copy, so a device
- * links only the parts of the engine its strategy uses (no hook it does not call, no walk it does not take).
+ * buffers in offset order does) or, with gap, the one gap names, so the offsets are the same. O(n^2) time (the order
+ * is an insertion sort, the walks are whole-list), O(1) stack, 8 bytes of scratch per buffer (order 4, list links 4)
+ * plus 8 for a wide rule (aplan__greedy_walk_size). It is inline, like aplan__split: each strategy's const rule folds
+ * into its copy, so a device links only the parts of the walk its strategy uses.
+ * Either less orders over the problem, or keys computes the keys (then sorted with aplan__greedy_sort, compact builds).
  */
 #define APLAN__END UINT32_MAX
 
 /* Links buffer x (offsets[x] set) into the list at *head, keeping it sorted by (offset, index). */
 void aplan__greedy_link(uint32_t *head, uint32_t *next, const uint64_t *offsets, uint32_t x);
 
-static inline aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p,
-                                                      size_t *bytes) {
-    const unsigned shift = 3u + rule->wide; /* 8 or 16 bytes per buffer */
+static inline aplan_status aplan__greedy_walk_size(bool wide, const aplan_problem *p, size_t *bytes) {
+    const unsigned shift = 3u + wide; /* 8 or 16 bytes per buffer */
     if (p->count > SIZE_MAX >> shift) return APLAN_E_SIZE_OVERFLOW;
     *bytes = p->count << shift;
     return APLAN_OK;
 }
 
-static inline aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
+static inline aplan_status aplan__greedy_walk(aplan__walk_gap gap, bool wide, aplan__less_fn less,
+                                              aplan__greedy_keys_fn keys, const aplan_problem *p, void *scratch,
                                               size_t scratch_size, uint64_t *offsets, aplan_report *report) {
     if (p->count == 0) return APLAN_OK;
-    if ((scratch_size >> (3u + rule->wide)) < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
+    if ((scratch_size >> (3u + wide)) < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
     uint32_t *order = scratch;
     uint32_t *next = order + p->count;
     size_t online, fixed;
-    aplan__split(p, true, offsets, order, &online, next, &fixed, rule->less); /* sorted as it is listed */
+    aplan__split(p, true, offsets, order, &online, next, &fixed, less); /* sorted as it is listed */
     /* The fixed buffers are listed in next[] by rising index; linking the last first writes only next[x] and links
      * of buffers already linked, all at positions >= k, so the entries still to read, below k, stay intact. */
     uint32_t head = APLAN__END;
     for (size_t k = fixed; k-- > 0;) aplan__greedy_link(&head, next, offsets, next[k]);
     /* next[x] of a buffer still to place is free until it is linked: the keys' room; wide starts 8 * count bytes in */
-    if (rule->keys != NULL) rule->keys(p, order, online, next, (uint64_t *)(void *)(next + p->count));
+    if (keys != NULL) keys(p, order, online, next, (uint64_t *)(void *)(next + p->count));
     for (size_t k = 0; k < online; k++) {
         const uint32_t x = order[k];
-        const aplan_buffer *b = &p->buffers[x];
+        const uint64_t lower = aplan__lower(p, x), upper = aplan__upper(p, x);
         const uint64_t size = aplan__size(p, x);
         const uint64_t align = aplan__alignment(p, x);
         uint64_t at = 0, at_end = size;
         bool ok = true;
-        if (rule->gap != NULL) {
-            ok = rule->gap(p, offsets, next, head, x, &at);
+        if (gap != NULL) {
+            ok = gap(p, offsets, next, head, x, &at);
         } else { /* the lowest gap */
             for (uint32_t j = head; j != APLAN__END && ok; j = next[j]) {
-                const aplan_buffer *o = &p->buffers[j];
-                if (o->upper <= b->lower || b->upper <= o->lower) continue; /* never live together */
-                if (offsets[j] >= at_end) break;                              /* [at, at_end) fits below j */
-                const uint64_t j_end = offsets[j] + aplan__size(p, j);        /* placed or fixed: fits 64 bits */
+                if (aplan__upper(p, j) <= lower || upper <= aplan__lower(p, j)) continue; /* never live together */
+                if (offsets[j] >= at_end) break;                                          /* [at, at_end) fits below j */
+                const uint64_t j_end = offsets[j] + aplan__size(p, j); /* placed or fixed: fits 64 bits */
                 if (j_end > at) ok = aplan__align_up(j_end, align, &at) && aplan__add(at, size, &at_end);
             }
         }
@@ -172,6 +175,19 @@ static inline aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, co
         aplan__greedy_link(&head, next, offsets, x);
     }
     return APLAN_OK;
+}
+
+#if APLAN_COMPACT
+/* The compact engine is the list walk under the rule. */
+static inline aplan_status aplan__greedy_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p,
+                                                      size_t *bytes) {
+    return aplan__greedy_walk_size(rule->wide, p, bytes);
+}
+
+static inline aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_problem *p, void *scratch,
+                                              size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+    return aplan__greedy_walk(rule->gap, rule->wide, rule->less, rule->keys, p, scratch, scratch_size, offsets,
+                              report);
 }
 
 /* Compact builds: the walks are not stopped (a device plans without a clock); the plan is aplan__greedy_plan's. */
@@ -224,15 +240,15 @@ aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_proble
                               void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report);
 
 /* greedy_by_size's rule: largest first, equal sizes by index (exact starts from its plan too). */
-#if APLAN_COMPACT
 static inline bool aplan__larger_first(const void *ctx, uint32_t a, uint32_t b) {
     const aplan_problem *p = ctx;
     const uint64_t sa = aplan__size(p, a), sb = aplan__size(p, b);
     return sa != sb ? sa > sb : a < b;
 }
+#if APLAN_COMPACT
 #  define APLAN__BY_SIZE_RULE {APLAN__GAP_LOWEST, false, aplan__larger_first, NULL}
 #else
-#  define APLAN__BY_SIZE_RULE {APLAN__GAP_LOWEST, false, APLAN__TIE_INDEX, NULL}
+#  define APLAN__BY_SIZE_RULE {APLAN__GAP_LOWEST, false, APLAN__TIE_INDEX, NULL, aplan__larger_first}
 #endif
 
 /*

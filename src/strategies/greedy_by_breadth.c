@@ -36,7 +36,7 @@ static bool less_breadth(const void *ctx, uint32_t a, uint32_t b) {
     const aplan__greedy_keys *k = ctx;
     const uint32_t sa = k->key[a], sb = k->key[b];
     if (k->wide[sa] != k->wide[sb]) return k->wide[sa] > k->wide[sb];
-    const uint64_t la = k->p->buffers[sa].lower, lb = k->p->buffers[sb].lower;
+    const uint64_t la = aplan__lower(k->p, sa), lb = aplan__lower(k->p, sb);
     if (la != lb) return la < lb;
     const uint64_t za = aplan__size(k->p, a), zb = aplan__size(k->p, b);
     return za != zb ? za > zb : a < b;
@@ -45,12 +45,11 @@ static bool less_breadth(const void *ctx, uint32_t a, uint32_t b) {
 /* wide[j] = the live bytes at member j's start (saturated); key[x] = the member whose start is the best step within
  * x's lifetime (broadest, then earliest); then the order. Every pair looked at: O(n^2). */
 static void order_by_breadth(const aplan_problem *p, uint32_t *order, size_t count, uint32_t *key, uint64_t *wide) {
-    const aplan_buffer *b = p->buffers;
     const aplan__greedy_keys ctx = {p, key, wide};
     for (uint32_t j = 0; j < p->count; j++) {
         uint64_t sum = 0;
         for (uint32_t i = 0; i < p->count && aplan__occupies(p, j); i++) {
-            if (aplan__occupies(p, i) && b[i].lower <= b[j].lower && b[j].lower < b[i].upper &&
+            if (aplan__occupies(p, i) && aplan__lower(p, i) <= aplan__lower(p, j) && aplan__lower(p, j) < aplan__upper(p, i) &&
                 !aplan__add(sum, aplan__size(p, i), &sum)) {
                 sum = UINT64_MAX; /* stays there: every later addition overflows too */
             }
@@ -61,8 +60,8 @@ static void order_by_breadth(const aplan_problem *p, uint32_t *order, size_t cou
         const uint32_t x = order[k];
         uint32_t best = x;
         for (uint32_t j = 0; j < p->count; j++) {
-            if (aplan__occupies(p, j) && b[x].lower <= b[j].lower && b[j].lower < b[x].upper &&
-                (wide[j] > wide[best] || (wide[j] == wide[best] && b[j].lower < b[best].lower))) {
+            if (aplan__occupies(p, j) && aplan__lower(p, x) <= aplan__lower(p, j) && aplan__lower(p, j) < aplan__upper(p, x) &&
+                (wide[j] > wide[best] || (wide[j] == wide[best] && aplan__lower(p, j) < aplan__lower(p, best)))) {
                 best = j;
             }
         }
@@ -94,7 +93,6 @@ static uint32_t least_in(const uint32_t *leaf, const uint32_t *tree, const size_
 /* Reorders the size order (largest first, index) stably by the rank of each buffer's best step. */
 static void order_by_breadth(const aplan__greedy_view *v) {
     const aplan_problem *p = v->p;
-    const aplan_buffer *b = p->buffers;
     const size_t m = v->members;
     /* Per start step (group g of positions with one lower), ~breadth, so that rising keys are falling breadths. The
      * ends are taken off before the starts are added, so the running sum never passes a breadth; hi counts its
@@ -103,13 +101,13 @@ static void order_by_breadth(const aplan__greedy_view *v) {
     uint64_t lo = 0, hi = 0;
     size_t groups = 0;
     for (size_t pos = 0, ended = 0; pos < m;) {
-        const uint64_t t = b[v->by_lower[pos]].lower;
-        for (; ended < m && b[v->by_upper[ended]].upper <= t; ended++) {
+        const uint64_t t = aplan__lower(p, v->by_lower[pos]);
+        for (; ended < m && aplan__upper(p, v->by_upper[ended]) <= t; ended++) {
             const uint64_t s = aplan__size(p, v->by_upper[ended]);
             hi -= lo < s;
             lo -= s;
         }
-        for (; pos < m && b[v->by_lower[pos]].lower == t; pos++) {
+        for (; pos < m && aplan__lower(p, v->by_lower[pos]) == t; pos++) {
             const uint64_t s = aplan__size(p, v->by_lower[pos]);
             lo += s;
             hi += lo < s;
@@ -124,7 +122,7 @@ static void order_by_breadth(const aplan__greedy_view *v) {
     /* Leaves: each position's step rank; above them, the minima of every 16. */
     uint32_t *leaf = v->spare;
     for (size_t pos = 0, g = 0; pos < m; pos++) {
-        g += pos > 0 && b[v->by_lower[pos]].lower != b[v->by_lower[pos - 1u]].lower;
+        g += pos > 0 && aplan__lower(p, v->by_lower[pos]) != aplan__lower(p, v->by_lower[pos - 1u]);
         leaf[pos] = group_rank[g];
     }
     size_t start[APLAN__LEVELS];
@@ -153,7 +151,7 @@ static void order_by_breadth(const aplan__greedy_view *v) {
     }
     aplan__sort_by_key(v->order, v->spare, v->online, key);
 }
-static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, true, APLAN__TIE_INDEX, order_by_breadth};
+static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, true, APLAN__TIE_INDEX, order_by_breadth, NULL};
 #endif
 
 APLAN__GREEDY_STRATEGY(greedy_by_breadth, rule,

@@ -48,17 +48,16 @@ static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, NULL, order_by
 #else
 /* Reorders the size order (largest first, index) stably by conflicts, most first: O(n) plus one radix sort. */
 static void order_by_conflicts(const aplan__greedy_view *v) {
-    const aplan_buffer *b = v->p->buffers;
     uint32_t *key = v->spare; /* per position: ~conflicts, so that rising keys are falling counts */
     size_t ended = 0;         /* members, by end step, that end at or before the start of the one at pos */
     for (size_t pos = 0; pos < v->members; pos++) {
-        const uint64_t lower = b[v->by_lower[pos]].lower;
-        while (ended < v->members && b[v->by_upper[ended]].upper <= lower) ended++;
+        const uint64_t lower = aplan__lower(v->p, v->by_lower[pos]);
+        while (ended < v->members && aplan__upper(v->p, v->by_upper[ended]) <= lower) ended++;
         key[pos] = ~((v->rank[pos] & ~APLAN__UNPLACED) - (uint32_t)ended - 1u);
     }
     aplan__sort_by_key(v->order, v->by_upper, v->online, key);
 }
-static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, APLAN__TIE_INDEX, order_by_conflicts};
+static const aplan__greedy_rule rule = {APLAN__GAP_LOWEST, false, APLAN__TIE_INDEX, order_by_conflicts, NULL};
 #endif
 
 APLAN__GREEDY_STRATEGY(greedy_by_conflicts, rule,

@@ -20,7 +20,7 @@
 
 static size_t fixed_count(const aplan_problem *p) {
     size_t f = 0;
-    for (size_t i = 0; i < p->count; i++) f += p->buffers[i].offset != APLAN_NO_OFFSET && aplan__size(p, i) != 0;
+    for (size_t i = 0; i < p->count; i++) f += aplan__fixed(p, i) != APLAN_NO_OFFSET && aplan__size(p, i) != 0;
     return f;
 }
 

@@ -25,11 +25,11 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     (void)scratch;
     (void)scratch_size;
     for (size_t i = 0; i < p->count; i++) {
-        if (p->buffers[i].offset == APLAN_NO_OFFSET) {
+        if (aplan__fixed(p, i) == APLAN_NO_OFFSET) {
             aplan__report_buffer(report, APLAN_E_OFFSET_MISSING, i);
             return APLAN_E_OFFSET_MISSING;
         }
-        offsets[i] = p->buffers[i].offset;
+        offsets[i] = aplan__fixed(p, i);
     }
     return APLAN_OK;
 }

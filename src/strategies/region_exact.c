@@ -218,7 +218,7 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
     }
     aplan__sort_by(s.sp.order, s.sp.choice, m, APLAN__BY_LOWER, p, NULL);
     for (size_t k = 0; k < m; k++) {
-        const uint64_t t = p->buffers[s.sp.order[k]].lower;
+        const uint64_t t = aplan__lower(p, s.sp.order[k]);
         if (s.points == 0 || s.sp.point[s.points - 1u] != t) s.sp.point[s.points++] = t;
     }
     for (size_t k = 0; k < m; k++) {
@@ -226,7 +226,7 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
         size_t lo = 0, hi = s.points;
         while (lo < hi) { /* the first point at or past its upper step */
             const size_t mid = lo + (hi - lo) / 2u;
-            if (s.sp.point[mid] < p->buffers[i].upper) lo = mid + 1u;
+            if (s.sp.point[mid] < aplan__upper(p, i)) lo = mid + 1u;
             else hi = mid;
         }
         s.sp.hi[i] = (uint32_t)lo;
@@ -234,7 +234,7 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
         hi = s.points;
         while (lo < hi) {
             const size_t mid = lo + (hi - lo) / 2u;
-            if (s.sp.point[mid] < p->buffers[i].lower) lo = mid + 1u;
+            if (s.sp.point[mid] < aplan__lower(p, i)) lo = mid + 1u;
             else hi = mid;
         }
         s.sp.lo[i] = (uint32_t)lo;
@@ -246,7 +246,7 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
     for (size_t i = 0; i < n; i++) {
         const uint64_t mask = aplan__region_mask(rg, i);
         const bool occupies = aplan__occupies(p, i);
-        if (occupies && p->buffers[i].offset == APLAN_NO_OFFSET && (mask & (mask - 1u)) != 0) {
+        if (occupies && aplan__fixed(p, i) == APLAN_NO_OFFSET && (mask & (mask - 1u)) != 0) {
             s.sp.order[movable++] = (uint32_t)i;
             continue;
         }
@@ -257,7 +257,7 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
         s.sp.cur[i] = (uint32_t)r;
         if (r != 0) traffic += aplan__size(p, i) * aplan__region_uses(rg, i);
         /* Fixed buffers that may alias count nothing: their bytes may be shared, so the cut stays sound (weaker). */
-        if (!occupies || ((p->flags & APLAN_ALLOW_FIXED_ALIAS) && p->buffers[i].offset != APLAN_NO_OFFSET)) continue;
+        if (!occupies || ((p->flags & APLAN_ALLOW_FIXED_ALIAS) && aplan__fixed(p, i) != APLAN_NO_OFFSET)) continue;
         if (!room(&s, (uint32_t)i, r)) { /* the decided buffers alone pass a capacity: no plan fits */
             ctx->outcome = fits ? APLAN_OUTCOME_PLAN : APLAN_OUTCOME_INFEASIBLE;
             return APLAN_OK;

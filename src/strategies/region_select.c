@@ -183,9 +183,9 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
     size_t points = 0;
     uint64_t live = 0;
     for (size_t i = 0, j = 0; i < m;) { /* the live bytes at each start step */
-        const uint64_t t = p->buffers[k.order[i]].lower;
-        for (; j < m && p->buffers[k.by_upper[j]].upper <= t; j++) live -= aplan__size(p, k.by_upper[j]);
-        for (; i < m && p->buffers[k.order[i]].lower == t; i++) {
+        const uint64_t t = aplan__lower(p, k.order[i]);
+        for (; j < m && aplan__upper(p, k.by_upper[j]) <= t; j++) live -= aplan__size(p, k.by_upper[j]);
+        for (; i < m && aplan__lower(p, k.order[i]) == t; i++) {
             if (!aplan__add(live, aplan__size(p, k.order[i]), &live)) return false;
         }
         k.point[points] = t;
@@ -198,7 +198,7 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
     size_t movable = 0;
     for (size_t j = 0; j < m; j++) {
         const uint32_t i = k.order[j];
-        const aplan_buffer *b = &p->buffers[i];
+        const aplan_buffer b_at = aplan__buffer(p, i), *b = &b_at;
         const uint32_t lo = first_at(k.point, points, b->lower), hi = first_at(k.point, points, b->upper);
         const uint32_t busy = k.busy[hi] - k.busy[lo];
         if (busy == 0 || aplan__region_mask(rg, i) == 1u) continue;
@@ -370,7 +370,7 @@ static aplan_status refill(const aplan_problem *p, const aplan_regions *rg, spac
     aplan_regions pinned = *rg;
     for (size_t i = 0; i < p->count; i++) {
         aplan_buffer *b = &sp->sub[i];
-        *b = p->buffers[i];
+        *b = aplan__buffer(p, i);
         b->size = aplan__size(p, i);
         b->alignment = aplan__alignment(p, i);
         const bool stays = sp->cur_region[i] == 0;
