@@ -137,11 +137,11 @@ expect("src/cli/cli.h", r"the parsed table itself \((\d+) bytes a buffer and its
 tflm = "docs/tflm.md"
 if TFLM:
     record = int(fig["tflm.record_bytes"])
-    expect(tflm, r"\| a record per buffer \(`aplan_buffer`\) \| (\d+) \|", record - 8)
-    expect(tflm, r"`kRecordBytes` = (\d+) bytes per buffer, plus at most (\d+) per buffer while planning, so \*\*at "
-           r"most (\d+) bytes per buffer\*\* at the peak in a default build, plus (\d+) per offline buffer and (\d+) "
-           r"bytes", record, fig["tflm.plan_per_buffer"], fig["tflm.peak_per_buffer"],
-           fig["tflm.plan_per_offline_buffer"], fig["tflm.plan_extra"])
+    expect(tflm, r"\| a record per buffer \(`aplan_buffer32`[^|]*\| (\d+) \|", record - 8)
+    expect(tflm, r"So a buffer holds `kRecordBytes` = (\d+) bytes, plus at most (\d+) while planning in the fast form",
+           record, fig["tflm.plan_per_buffer"])
+    expect(tflm, r"\(`kRecordBytes` \+ `kLeastPlanScratchPerBuffer`\) × n = (\d+) × n bytes", fig["tflm.least_per_buffer"])
+    expect(tflm, r"it gets down to \*\*(\d+) bytes a buffer\*\*", fig["tflm.least_per_buffer"])
     expect(tflm, r"`kPlanScratchPerBuffer` = (\d+) per buffer, plus `kPlanScratchPerOfflineBuffer` = (\d+) per "
            r"offline buffer and `kPlanScratchExtra` = (\d+) bytes", fig["tflm.plan_per_buffer"],
            fig["tflm.plan_per_offline_buffer"], fig["tflm.plan_extra"])
@@ -154,11 +154,15 @@ if TFLM:
            r"the copy; 48 more and about (\d+) above 65,536", large, past)
     expect(tflm, r"greedy_by_size's is at most (\d+) per buffer",
            max(int(verify_max), int(round(float(fig["plan_scratch.greedy_by_size"]) + 0.5))))
-    expect("integrations/tflm/aplan_micro_planner.h", r"its aplan_buffer record \((\d+) bytes\) and its offset "
+    expect("integrations/tflm/aplan_micro_planner.h", r"its aplan_buffer32 record \((\d+) bytes\) and its offset "
            r"\((\d+) bytes\)", record - 8, 8)
+    expect("integrations/tflm/aplan_micro_planner.h", r"down to \(kRecordBytes \+ kLeastPlanScratchPerBuffer\) = (\d+) "
+           r"bytes a buffer", fig["tflm.least_per_buffer"])
     if "tflm.person_detection_scratch.greedy_by_size" in fig:
-        expect(tflm, r"The (\d+) buffers of TFLM's own person-detection test list need ([\d,]+) bytes with "
-               r"greedy_by_size", fig["tflm.person_detection_buffers"], fig["tflm.person_detection_scratch.greedy_by_size"])
+        n = int(fig["tflm.person_detection_buffers"])
+        expect(tflm, r"The (\d+) buffers of TFLM's own person-detection test list need ([\d,]+) bytes at least "
+               r"\(([\d,]+) in greedy_by_size's fast form\)", n, n * int(fig["tflm.least_per_buffer"]),
+               fig["tflm.person_detection_scratch.greedy_by_size"])
     if "tflm.object_bytes.64" in fig:
         expect(tflm, r"The object itself is (\d+) bytes on x86-64", fig["tflm.object_bytes.64"])
 

@@ -2,7 +2,7 @@
 //
 // Layout of the Init scratch (base rounded up to 8 bytes, what aplan_buffer and aplan_plan's scratch need):
 //
-//   [ records: count x aplan_buffer (40 B) | offsets: count x uint64_t (8 B) | aplan_plan scratch ... ]
+//   [ records: count x aplan_buffer32 (16 B) | offsets: count x uint64_t (8 B) | aplan_plan scratch ... ]
 //
 // The records grow with AddBuffer; the offsets and aplan_plan's scratch are placed behind them when planning, so a
 // buffer added after a plan moves them and the next query plans again. Everything a query needs once the plan is
@@ -26,6 +26,7 @@ constexpr size_t AplanMemoryPlanner::kRecordBytes;
 constexpr size_t AplanMemoryPlanner::kPlanScratchPerBuffer;
 constexpr size_t AplanMemoryPlanner::kPlanScratchPerOfflineBuffer;
 constexpr size_t AplanMemoryPlanner::kPlanScratchExtra;
+constexpr size_t AplanMemoryPlanner::kLeastPlanScratchPerBuffer;
 constexpr uint64_t AplanMemoryPlanner::kAlignment;
 constexpr size_t AplanMemoryPlanner::kErrorTextSize;
 #endif
@@ -35,8 +36,8 @@ namespace {
 using internal::Text;
 
 // The steps back in TFLM's numbering, for messages and the printed plan (inverse of LifetimeToSteps).
-int64_t FirstStep(const aplan_buffer &b) { return static_cast<int64_t>(b.lower) - 1; }
-int64_t LastStep(const aplan_buffer &b) { return static_cast<int64_t>(b.upper) - 2; }
+int64_t FirstStep(const aplan_buffer32 &b) { return static_cast<int64_t>(b.lower) - 1; }
+int64_t LastStep(const aplan_buffer32 &b) { return static_cast<int64_t>(b.upper) - 2; }
 
 bool SameName(const char *a, const char *b) {
   while (*a != '\0' && *a == *b) {
@@ -128,21 +129,21 @@ TfLiteStatus AplanMemoryPlanner::Init(unsigned char *scratch_buffer, int scratch
   }
   size_t size = static_cast<size_t>(scratch_buffer_size);
   if (scratch_buffer != nullptr) {
-    // aplan_buffer holds uint64_t fields and aplan_plan wants APLAN_SCRATCH_ALIGN: round the start up to both.
-    const uintptr_t align = alignof(aplan_buffer) > APLAN_SCRATCH_ALIGN ? alignof(aplan_buffer) : APLAN_SCRATCH_ALIGN;
+    // The offsets are uint64_t and aplan_plan wants APLAN_SCRATCH_ALIGN: round the start up to both.
+    const uintptr_t align = alignof(uint64_t) > APLAN_SCRATCH_ALIGN ? alignof(uint64_t) : APLAN_SCRATCH_ALIGN;
     const uintptr_t address = reinterpret_cast<uintptr_t>(scratch_buffer);
     const size_t skip = static_cast<size_t>((align - address % align) % align);
     size = size > skip ? size - skip : 0;
     scratch_ = scratch_buffer + (size > 0 ? skip : 0);
   }
   scratch_size_ = size;
-  records_ = static_cast<aplan_buffer *>(static_cast<void *>(scratch_));
+  records_ = static_cast<aplan_buffer32 *>(static_cast<void *>(scratch_));
   initialised_ = true;
   return kTfLiteOk;
 }
 
 TfLiteStatus AplanMemoryPlanner::AddBuffer(int size, int first_time_used, int last_time_used) {
-  return AddRecord(size, first_time_used, last_time_used, APLAN_NO_OFFSET);
+  return AddRecord(size, first_time_used, last_time_used, APLAN_NO_OFFSET32);
 }
 
 TfLiteStatus AplanMemoryPlanner::AddBuffer(int size, int first_time_used, int last_time_used, int offline_offset) {
@@ -156,10 +157,10 @@ TfLiteStatus AplanMemoryPlanner::AddBuffer(int size, int first_time_used, int la
   }
   // -1 is TFLM's marker for "no offline offset".
   return AddRecord(size, first_time_used, last_time_used,
-                   offline_offset == -1 ? APLAN_NO_OFFSET : static_cast<uint64_t>(offline_offset));
+                   offline_offset == -1 ? APLAN_NO_OFFSET32 : static_cast<uint32_t>(offline_offset));
 }
 
-TfLiteStatus AplanMemoryPlanner::AddRecord(int size, int first_time_used, int last_time_used, uint64_t fixed_offset) {
+TfLiteStatus AplanMemoryPlanner::AddRecord(int size, int first_time_used, int last_time_used, uint32_t fixed_offset) {
   if (init_failed_) {
     // Init failed and TFLM does not look at its status: fail here, keeping Init's reason.
     MicroPrintf("aplan planner: %s", error_text_);
@@ -201,13 +202,13 @@ TfLiteStatus AplanMemoryPlanner::AddRecord(int size, int first_time_used, int la
     Remember(APLAN_E_SCRATCH_TOO_SMALL, &r);
     return kTfLiteError;
   }
-  // aplan_buffer is a plain C struct: assigned into the scratch, no placement new (and so no <new>, which some
-  // bare-metal toolchains lack).
-  aplan_buffer b;
-  b.size = static_cast<uint64_t>(size);
-  b.lower = lower;
-  b.upper = upper;
-  b.alignment = 0;  // the problem's: kAlignment
+  // aplan_buffer32 is a plain C struct: assigned into the scratch, no placement new (and so no <new>, which some
+  // bare-metal toolchains lack). Every field fits 32 bits: size and offset are non-negative ints, and the steps are
+  // at most INT_MAX + 2 (LifetimeToSteps). The alignment is the problem's: kAlignment.
+  aplan_buffer32 b;
+  b.size = static_cast<uint32_t>(size);
+  b.lower = static_cast<uint32_t>(lower);
+  b.upper = static_cast<uint32_t>(upper);
   b.offset = fixed_offset;
   records_[count_] = b;
   ++count_;
@@ -267,10 +268,10 @@ void AplanMemoryPlanner::PrintMemoryPlan() {
               static_cast<int>(result_.arena_size), static_cast<int>(result_.lower_bound));
   const uint64_t *offsets = static_cast<const uint64_t *>(static_cast<const void *>(records_ + count_));
   for (size_t i = 0; i < count_; ++i) {
-    const aplan_buffer &b = records_[i];
+    const aplan_buffer32 &b = records_[i];
     MicroPrintf("  buffer %d: size %d, steps %d..%d, offset %d%s", static_cast<int>(i), static_cast<int>(b.size),
                 static_cast<int>(FirstStep(b)), static_cast<int>(LastStep(b)), static_cast<int>(offsets[i]),
-                b.offset != APLAN_NO_OFFSET ? " (offline)" : "");
+                b.offset != APLAN_NO_OFFSET32 ? " (offline)" : "");
   }
 }
 
@@ -315,11 +316,15 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
     t.Put("Plan: no strategy to plan with");
     return Fail(APLAN_E_INVALID_ARG, &r, nullptr);
   }
+  // Two forms of one problem: fast, and APLAN_LOW_MEMORY (the same plan in the least scratch, O(n^2)), for a
+  // candidate whose fast need does not fit.
   aplan_problem problem;
-  aplan_problem_init(&problem, records_, count_);
+  aplan_problem_init32(&problem, records_, count_);
   problem.alignment = kAlignment;
   problem.capacity = static_cast<uint64_t>(INT_MAX);
-  problem.flags = APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS;
+  problem.flags |= APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS;
+  aplan_problem lean = problem;
+  lean.flags |= APLAN_LOW_MEMORY;
   aplan_report r;
   aplan_status st = aplan_problem_validate(&problem, &r);
   if (st != APLAN_OK) return Fail(st, &r, "");
@@ -331,6 +336,7 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
   const size_t room = scratch_size_ - held;
 
   size_t best = count;  // index of the winner so far; count = none
+  const aplan_problem *best_form = &problem;
   aplan_result best_result = aplan_result();
   size_t last_run = count;
   size_t smallest_need = SIZE_MAX;
@@ -344,15 +350,21 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
   };
   for (size_t i = 0; i < count; ++i) {
     const aplan_strategy *s = candidate(i);
+    // The fast form when its need fits, else the low-memory one (the same plan); neither: skipped.
+    const aplan_problem *form = &problem;
     size_t need = 0;
-    st = aplan_plan_scratch_size(s, &problem, &need);
+    st = aplan_plan_scratch_size(s, form, &need);
     if (st == APLAN_OK && need > room) {
-      if (need < smallest_need) smallest_need = need;
-      continue;
+      form = &lean;
+      st = aplan_plan_scratch_size(s, form, &need);
+      if (st == APLAN_OK && need > room) {
+        if (need < smallest_need) smallest_need = need;
+        continue;
+      }
     }
     aplan_result res;
     if (st == APLAN_OK) {
-      st = aplan_plan(s, &problem, work, need, offsets, &res);
+      st = aplan_plan(s, form, work, need, offsets, &res);
       last_run = i;
       if (need > peak) peak = need;
     } else {
@@ -370,6 +382,7 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
     }
     if (best == count || res.arena_size < best_result.arena_size) {
       best = i;
+      best_form = form;
       best_result = res;
     }
   }
@@ -393,8 +406,8 @@ TfLiteStatus AplanMemoryPlanner::PlanWith(const aplan_strategy *const *candidate
   if (best != last_run) {
     // The offsets array holds the last run's plan: plan the winner again (deterministic, verified again).
     size_t need = 0;
-    st = aplan_plan_scratch_size(candidate(best), &problem, &need);
-    if (st == APLAN_OK) st = aplan_plan(candidate(best), &problem, work, need, offsets, &best_result);
+    st = aplan_plan_scratch_size(candidate(best), best_form, &need);
+    if (st == APLAN_OK) st = aplan_plan(candidate(best), best_form, work, need, offsets, &best_result);
     if (st != APLAN_OK) return Fail(st, &best_result.report, Name(candidate(best)));
   }
   scratch_needed_ = held + peak;

@@ -16,7 +16,9 @@
  *   - Sizes are rounded up to 16 bytes and every offset is a multiple of 16 (TFLM's arena buffer alignment); offline
  *     offsets must be multiples of 16 too. Every offset + size fits an int.
  *   - No heap, no exceptions, no RTTI: every byte beyond the object itself comes from the scratch TFLM passes to
- *     Init (kRecordBytes per buffer from AddBuffer on, plus aplan_plan's scratch while planning).
+ *     Init (kRecordBytes per buffer from AddBuffer on, plus aplan_plan's scratch while planning), and it plans in
+ *     whatever that scratch holds down to (kRecordBytes + kLeastPlanScratchPerBuffer) = 32 bytes a buffer, less
+ *     than TFLM's GreedyMemoryPlanner keeps (40), so it never sets a larger smallest arena than TFLM's own planner.
  *   - Failures return kTfLiteError; the aplan status, report and a one-line reason stay readable through status(),
  *     report() and error_text(), and the reason goes to MicroPrintf.
  *
@@ -67,9 +69,9 @@ bool LifetimeToSteps(int first_time_used, int last_time_used, uint64_t *lower, u
 
 class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
  public:
-  /** Init scratch each buffer holds from AddBuffer until the next Init: its aplan_buffer record (40 bytes) and
+  /** Init scratch each buffer holds from AddBuffer until the next Init: its aplan_buffer32 record (16 bytes) and
    *  its offset (8 bytes). Planning n buffers needs n * kRecordBytes plus aplan_plan_scratch_size of the strategy. */
-  static constexpr size_t kRecordBytes = sizeof(aplan_buffer) + sizeof(uint64_t);
+  static constexpr size_t kRecordBytes = sizeof(aplan_buffer32) + sizeof(uint64_t);
   /** What aplan_plan_scratch_size asks for at most, for any strategy of the auto set (aplan_strategy_auto_at) on
    *  any problem of n < 8192 buffers of which f have an offline offset: kPlanScratchPerBuffer * n +
    *  kPlanScratchPerOfflineBuffer * f + kPlanScratchExtra bytes (first_fit's need with aplan_plan's guarded copy
@@ -82,6 +84,11 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
   static constexpr size_t kPlanScratchPerBuffer = 40;
   static constexpr size_t kPlanScratchPerOfflineBuffer = 16;
   static constexpr size_t kPlanScratchExtra = 64;
+  /** The least aplan_plan scratch auto plans in: greedy_by_size_tflm under APLAN_LOW_MEMORY (its list walk, TFLM's
+   *  own O(n^2) way, the same offsets), 8 bytes a buffer, taken by any candidate whose fast need does not fit. So
+   *  auto plans, with TFLM's plan at worst, in any Init scratch of (kRecordBytes + kLeastPlanScratchPerBuffer) * n
+   *  bytes; a build of aplan without greedy_by_size_tflm needs its cheapest candidate's. */
+  static constexpr size_t kLeastPlanScratchPerBuffer = 8;
   /** TFLM's arena buffer alignment: sizes are rounded up to it and every offset is a multiple of it. */
   static constexpr uint64_t kAlignment = 16;
   /** Length of error_text()'s buffer, NUL included; longer reasons are cut. */
@@ -160,8 +167,10 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
 
   /**
    * Plan now unless the plan is current; the queries above call it. Builds the aplan problem over the recorded
-   * buffers (alignment 16, APLAN_ROUND_SIZES, APLAN_ALLOW_FIXED_ALIAS, capacity INT_MAX so every offset fits an
-   * int) and runs aplan_plan with the strategy or each candidate. With several candidates, the winner is planned
+   * buffers (compact records, alignment 16, APLAN_ROUND_SIZES, APLAN_ALLOW_FIXED_ALIAS, capacity INT_MAX so every
+   * offset fits an int) and runs aplan_plan with the strategy or each candidate: in the fast form when its
+   * aplan_plan_scratch_size fits what Init left after the records, else with APLAN_LOW_MEMORY (the same plan in
+   * less scratch: O(n^2)) when that fits, else the candidate is skipped. With several candidates, the winner is planned
    * again if it was not the last to run (strategies are deterministic), so the offsets need no second array.
    * @return kTfLiteOk; kTfLiteError with status():
    *   - whatever Init or a failed AddBuffer left (planning is then not attempted);
@@ -194,7 +203,7 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
   size_t scratch_needed() const { return scratch_needed_; }
 
  private:
-  TfLiteStatus AddRecord(int size, int first_time_used, int last_time_used, uint64_t fixed_offset);
+  TfLiteStatus AddRecord(int size, int first_time_used, int last_time_used, uint32_t fixed_offset);
   // candidates[0, count), or, when auto_set, aplan_strategy_auto_at(0, count).
   TfLiteStatus PlanWith(const aplan_strategy *const *candidates, size_t count, bool auto_set);
   void ResetPlan();
@@ -212,7 +221,7 @@ class AplanMemoryPlanner : public tflite::MicroMemoryPlanner {
   // The Init scratch: records_[0, count_) from its start, then the offsets, then aplan_plan's scratch.
   unsigned char *scratch_;
   size_t scratch_size_;
-  aplan_buffer *records_;
+  aplan_buffer32 *records_;
   size_t count_;
   bool initialised_;  // Init succeeded
   bool init_failed_;  // Init failed: every AddBuffer fails with its reason until the next Init

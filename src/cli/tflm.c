@@ -11,18 +11,24 @@
 #include "aplan/strategies.h"
 #include "cli.h"
 
-/* The adapter's records (integrations/tflm/aplan_micro_planner.h, kRecordBytes): an aplan_buffer and an offset per
+/* The adapter's records (integrations/tflm/aplan_micro_planner.h, kRecordBytes): an aplan_buffer32 and an offset per
  * buffer, held in the scratch TFLM's Init gives it from AddBuffer on. */
-#define ADAPTER_RECORD_BYTES (sizeof(aplan_buffer) + sizeof(uint64_t))
+#define ADAPTER_RECORD_BYTES (sizeof(aplan_buffer32) + sizeof(uint64_t))
 
 /* The least Init scratch the adapter (its default, auto's candidates) plans with: its records and the smallest
- * aplan_plan_scratch_size of a candidate, which it then plans with alone (on the shared models every candidate
- * reaches the same section; where one does not, the figure assumes the best plan still fits). 0 when unknown. */
+ * aplan_plan_scratch_size of a candidate, each in the less of its fast and its APLAN_LOW_MEMORY form (the adapter
+ * takes the low-memory form when the fast one does not fit; the plan is the same), which it then plans with alone
+ * (on the shared models every candidate reaches the same section; where one does not, the figure assumes the best
+ * plan still fits). 0 when unknown. */
 static uint64_t adapter_scratch(const cli_session *s) {
+    aplan_problem lean = s->problem;
+    lean.flags |= APLAN_LOW_MEMORY;
     uint64_t least = UINT64_MAX;
     for (size_t k = 0; k < aplan_strategy_auto_count(); k++) {
         size_t need = 0;
         if (aplan_plan_scratch_size(aplan_strategy_auto_at(k), &s->problem, &need) == APLAN_OK && need < least)
+            least = need;
+        if (aplan_plan_scratch_size(aplan_strategy_auto_at(k), &lean, &need) == APLAN_OK && need < least)
             least = need;
     }
     return least == UINT64_MAX ? 0 : ADAPTER_RECORD_BYTES * (uint64_t)s->input->count + least;

@@ -363,24 +363,24 @@ void test_offline_offsets() {
   }
 }
 
-// Scratch: 48 bytes per recorded buffer, then aplan_plan's need when planning, which aplan_plan_scratch_size gives.
-// For 3 buffers in the default build that is the verifier's 16 per buffer plus 8 per leaf of a 4-leaf tree (80 bytes,
-// more than greedy_by_size's 60 or the lower bound's 36): 144 + 80 = 224 bytes. Compact builds (-Dcompact=true)
-// verify without scratch and need less; the expected figures follow aplan_plan_scratch_size either way.
-size_t PlanShare(const aplan_strategy *s, const TflmBuffer *b, size_t n) {
-  aplan_buffer buffers[8];
+// Scratch: 24 bytes per recorded buffer, then aplan_plan's need when planning, which aplan_plan_scratch_size gives:
+// the fast form's when it fits, else the APLAN_LOW_MEMORY form's (flags). For 3 buffers in the default build the fast
+// form needs the verifier's 16 per buffer plus 8 per leaf of a 4-leaf tree (80 bytes, more than greedy_by_size's 60
+// or the lower bound's 36), the low-memory form greedy_by_size's list walk, 8 per buffer: 72 + 24 = 96 bytes at
+// least. Compact builds (-Dcompact=true) always plan the low-memory way; the figures follow aplan_plan_scratch_size.
+size_t PlanShare(const aplan_strategy *s, const TflmBuffer *b, size_t n, uint32_t flags = 0) {
+  aplan_buffer32 buffers[8];
   for (size_t i = 0; i < n; ++i) {
-    buffers[i] = aplan_buffer();
-    buffers[i].size = static_cast<uint64_t>(b[i].size);
-    buffers[i].lower = static_cast<uint64_t>(b[i].first + 1);
-    buffers[i].upper = static_cast<uint64_t>(b[i].last + 2);
-    buffers[i].offset = APLAN_NO_OFFSET;
+    buffers[i].size = static_cast<uint32_t>(b[i].size);
+    buffers[i].lower = static_cast<uint32_t>(b[i].first + 1);
+    buffers[i].upper = static_cast<uint32_t>(b[i].last + 2);
+    buffers[i].offset = APLAN_NO_OFFSET32;
   }
   aplan_problem problem;
-  aplan_problem_init(&problem, buffers, n);
+  aplan_problem_init32(&problem, buffers, n);
   problem.alignment = 16;
   problem.capacity = INT_MAX;
-  problem.flags = APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS;
+  problem.flags |= APLAN_ROUND_SIZES | APLAN_ALLOW_FIXED_ALIAS | flags;
   size_t need = 0;
   CHECK_EQ(aplan_plan_scratch_size(s, &problem, &need), APLAN_OK);
   return need;
@@ -389,23 +389,40 @@ size_t PlanShare(const aplan_strategy *s, const TflmBuffer *b, size_t n) {
 void test_scratch_too_small() {
   if (Skip("scratch_too_small", "greedy_by_size")) return;
   const aplan_strategy *s = Find("greedy_by_size");
-  CHECK_EQ(aplan_tflm::AplanMemoryPlanner::kRecordBytes, 48);
+  CHECK_EQ(aplan_tflm::AplanMemoryPlanner::kRecordBytes, 24);
   {
     aplan_tflm::AplanMemoryPlanner p(s);
-    CHECK_EQ(p.Init(g_scratch, 100), kTfLiteOk);
+    CHECK_EQ(p.Init(g_scratch, 60), kTfLiteOk);
     CHECK_EQ(p.AddBuffer(16, 0, 1), kTfLiteOk);
     CHECK_EQ(p.AddBuffer(16, 1, 2), kTfLiteOk);
     CHECK_EQ(p.AddBuffer(16, 2, 3), kTfLiteError);
     CHECK_EQ(p.GetBufferCount(), 2);
     CHECK_EQ(p.status(), APLAN_E_SCRATCH_TOO_SMALL);
-    CHECK_EQ(p.report().value, 144);
-    CHECK_EQ(p.report().limit, 100);
-    CHECK_STR(p.error_text(), "AddBuffer 2: scratch too small, 3 buffers take 144 bytes before planning, Init gave 100");
+    CHECK_EQ(p.report().value, 72);
+    CHECK_EQ(p.report().limit, 60);
+    CHECK_STR(p.error_text(), "AddBuffer 2: scratch too small, 3 buffers take 72 bytes before planning, Init gave 60");
   }
   const TflmBuffer b[] = {{16, 0, 1, -1}, {16, 1, 2, -1}, {16, 2, 3, -1}};
-  const size_t share = PlanShare(s, b, 3);
-  const size_t need = 144 + share;
-  printf("  scratch_too_small: 3 buffers need %zu bytes (aplan_plan: %zu)\n", need, share);
+  // The least: greedy_by_size's list walk, 8 bytes a buffer, whatever the build.
+  const size_t share = PlanShare(s, b, 3, APLAN_LOW_MEMORY);
+  const size_t fast = 72 + PlanShare(s, b, 3);
+  CHECK_EQ(share, 24);
+  const size_t need = 72 + share;
+  printf("  scratch_too_small: 3 buffers need %zu bytes (aplan_plan: %zu; the fast form %zu)\n", need, share, fast);
+  if (fast > need) {
+    // Between the two the adapter plans the low-memory way: the same offsets, the need it reports its own.
+    aplan_tflm::AplanMemoryPlanner p(s);
+    CHECK_EQ(p.Init(g_scratch, static_cast<int>(fast) - 1), kTfLiteOk);
+    Add(&p, b, 3);
+    CHECK_EQ(p.Plan(), kTfLiteOk);
+    CHECK_EQ(p.scratch_needed(), need);
+    CheckPlan(&p, s, b, 3);
+    CHECK_EQ(p.Init(g_scratch, static_cast<int>(fast)), kTfLiteOk);
+    Add(&p, b, 3);
+    CHECK_EQ(p.Plan(), kTfLiteOk);
+    CHECK_EQ(p.scratch_needed(), fast);
+    CheckPlan(&p, s, b, 3);
+  }
   {
     aplan_tflm::AplanMemoryPlanner p(s);
     CHECK_EQ(p.Init(g_scratch, static_cast<int>(need) - 1), kTfLiteOk);
@@ -418,7 +435,7 @@ void test_scratch_too_small() {
     CHECK_EQ(p.report().limit, need - 1);
     char expected[200];
     snprintf(expected, sizeof expected,
-             "Plan: scratch too small, 3 buffers need %zu bytes (144 for records and offsets, %zu for aplan_plan), "
+             "Plan: scratch too small, 3 buffers need %zu bytes (72 for records and offsets, %zu for aplan_plan), "
              "Init gave %zu",
              need, share, need - 1);
     Report(strcmp(p.error_text(), expected) == 0, __FILE__, __LINE__, expected);
@@ -463,7 +480,8 @@ aplan_status NoScratch(const aplan_strategy *, const aplan_problem *, size_t *by
 aplan_status AllAtZero(const aplan_strategy *, const aplan_problem *problem, void *, size_t, uint64_t *offsets,
                        aplan_report *) {
   for (size_t i = 0; i < problem->count; ++i) {
-    offsets[i] = problem->buffers[i].offset != APLAN_NO_OFFSET ? problem->buffers[i].offset : 0;
+    const aplan_buffer b = aplan_buffer_at(problem, i);  // the adapter's records are compact
+    offsets[i] = b.offset != APLAN_NO_OFFSET ? b.offset : 0;
   }
   return APLAN_OK;
 }
@@ -507,7 +525,7 @@ void test_candidates_that_do_not_fit_are_skipped() {
     Add(&p, b, 3);
     CHECK_EQ(p.Plan(), kTfLiteError);
     CHECK_EQ(p.status(), APLAN_E_SCRATCH_TOO_SMALL);
-    CHECK_EQ(p.scratch_needed(), 3 * 48 + PlanShare(&kHungry, b, 3)); // its 1 MiB and the guarded offsets
+    CHECK_EQ(p.scratch_needed(), 3 * 24 + PlanShare(&kHungry, b, 3, APLAN_LOW_MEMORY)); // its 1 MiB, no copy
     CHECK_EQ(p.report().limit, 4096);
   }
 }
@@ -934,6 +952,22 @@ void test_auto_sizing_figures() {
     for (size_t i = 0; i < n; ++i) CHECK_EQ(planner.AddBuffer(b[i].size, b[i].first, b[i].last, b[i].offline), kTfLiteOk);
     CHECK_EQ(planner.Plan(), kTfLiteOk);
     Report(planner.scratch_needed() <= init, __FILE__, __LINE__, "auto's peak is within the header's figure");
+    // The least: 32 bytes a buffer (less than the 40 TFLM's GreedyMemoryPlanner keeps), where auto plans with the
+    // list walks of greedy_by_size_tflm (TFLM's own plan) and greedy_by_size alone; one byte less fails.
+    if (Skip("auto_sizing_figures", "greedy_by_size_tflm")) continue;
+    const size_t least = (P::kRecordBytes + P::kLeastPlanScratchPerBuffer) * n;
+    CHECK_EQ(least, 32 * n);
+    P lean(nullptr);
+    CHECK_EQ(lean.Init(g_scratch, static_cast<int>(least)), kTfLiteOk);
+    for (size_t i = 0; i < n; ++i) CHECK_EQ(lean.AddBuffer(b[i].size, b[i].first, b[i].last, b[i].offline), kTfLiteOk);
+    CHECK_EQ(lean.Plan(), kTfLiteOk);
+    CHECK_EQ(lean.scratch_needed(), least);
+    CHECK(lean.result().arena_size >= planner.result().arena_size);
+    if (n <= 256) CHECK(lean.result().arena_size <= PlanDirect(Find("greedy_by_size_tflm"), b, n).arena);
+    CHECK_EQ(lean.Init(g_scratch, static_cast<int>(least) - 1), kTfLiteOk);
+    for (size_t i = 0; i < n; ++i) CHECK_EQ(lean.AddBuffer(b[i].size, b[i].first, b[i].last, b[i].offline), kTfLiteOk);
+    CHECK_EQ(lean.Plan(), kTfLiteError);
+    CHECK_EQ(lean.status(), APLAN_E_SCRATCH_TOO_SMALL);
   }
 }
 
@@ -979,6 +1013,7 @@ int PrintFigures() {
   printf("tflm.plan_per_offline_buffer %zu\n", P::kPlanScratchPerOfflineBuffer);
   printf("tflm.plan_extra %zu\n", P::kPlanScratchExtra);
   printf("tflm.peak_per_buffer %zu\n", P::kRecordBytes + P::kPlanScratchPerBuffer);
+  printf("tflm.least_per_buffer %zu\n", P::kRecordBytes + P::kLeastPlanScratchPerBuffer);
   const aplan_strategy *s = Find("greedy_by_size");
   if (s != nullptr) {
     P planner(s);
