@@ -304,6 +304,12 @@ static void check_tflm(const uint8_t *model, size_t size, const aplan_tflite_inf
             check_error(st, &e, size);
             continue;
         }
+        /* The work counter, cheap to check: a pass records at most a quarter of its work budget in events (16 bytes
+         * of scratch each), beside 8 bytes per operator and subgraph and a bit per tensor, each at least 4 bytes of
+         * the input. A model that makes a kernel loop over rows the file only names (issue 32) fails it. */
+        const uint64_t budget = (uint64_t)APLAN_TFLM_WORK_PER_BYTE * size + APLAN_TFLM_WORK_BASE;
+        FZ_CHECK(NULL, (uint64_t)need <= 4u * budget + 16u * (uint64_t)size + 256u,
+                 "TFLM's arena model wants %zu bytes of scratch for a %zu-byte model, past its work budget", need, size);
         if (need > ((size_t)64 << 20)) continue;
         void *scratch = malloc(need + 8u);
         aplan_tflm_scratch *req = malloc((requests + 1u) * sizeof *req);

@@ -1841,7 +1841,8 @@ static const struct shared_seed {
                     {TW_SHARED_NAME, 2000, 8000, 1, "seed-hostile-shared-control.tflite"},
                     {TW_SHARED_FANIN, 3000, 16000, 0, "seed-hostile-fanin.tflite"},
                     {TW_SHARED_RANK, 3000, 3000, 0, "seed-hostile-rank.tflite"},
-                    {TW_SHARED_CUSTOM, 2000, 16000, 0, "seed-hostile-shared-custom.tflite"}};
+                    {TW_SHARED_CUSTOM, 2000, 16000, 0, "seed-hostile-shared-custom.tflite"},
+                    {TW_SHARED_CONCAT, 4000, 4000, 0, "seed-hostile-concat-rank.tflite"}};
 
 /* What the lookups give for a shared string or shape is the file's one copy: every reference returns the same
  * position (aplan_tflite_text.data), which tells a caller that works once per distinct string (the tool) they are
@@ -1868,14 +1869,17 @@ static void test_tflite_shared_names_one_position(void **state) {
             break;
         case TW_SHARED_FANIN:
         case TW_SHARED_RANK:
+        case TW_SHARED_CONCAT: {
+            const bool rank = c->kind != TW_SHARED_FANIN;
             assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 0, &op0, NULL), APLAN_OK);
             assert_int_equal(op0.inputs.count, c->k);
             assert_int_equal(aplan_tflite_index_at(op0.inputs, c->k - 1u), 0);
             assert_int_equal(aplan_tflite_tensor(f.data, f.size, (aplan_tflite_id){0, 0}, &first, NULL), APLAN_OK);
-            assert_int_equal(first.rank, c->kind == TW_SHARED_RANK ? c->l : 1u);
-            assert_int_equal(first.shape_truncated, c->kind == TW_SHARED_RANK);
-            assert_int_equal(first.name.size, c->kind == TW_SHARED_RANK ? 0u : c->l);
+            assert_int_equal(first.rank, rank ? c->l : 1u);
+            assert_int_equal(first.shape_truncated, rank);
+            assert_int_equal(first.name.size, rank ? 0u : c->l);
             break;
+        }
         case TW_SHARED_CUSTOM:
             assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, 0, &op0, NULL), APLAN_OK);
             assert_int_equal(aplan_tflite_operator(f.data, f.size, 0, c->k - 1u, &op1, NULL), APLAN_OK);
@@ -2071,6 +2075,23 @@ static void test_tflite_fuzz_seeds_are_current(void **state) {
         check_seed(&f, shared_seeds[j].file);
         tw_free(&f);
     }
+    /* TFLM's arena model (issue 32): Signal kernels' rows (2^24 and 2^32 of them; about 2^63 of a constant input,
+     * past 2^64 - 1 bytes), and a detection post-processing operator listed 6,000 times whose options hold 2,011
+     * keys (the concatenation of a tensor of rank 3,000 is in shared_seeds). */
+    static const int32_t rows[] = {4096, 4096, 4}, overlap[] = {65536, 65536, 4, 4},
+                         huge[] = {2147483647, 2147483647, 2, 1};
+    f = tw_build_signal("SignalDelay", rows, 3, false);
+    check_seed(&f, "seed-hostile-signal-rows.tflite");
+    tw_free(&f);
+    f = tw_build_signal("SignalOverlapAdd", overlap, 4, false);
+    check_seed(&f, "seed-hostile-overlap-rows.tflite");
+    tw_free(&f);
+    f = tw_build_signal("SignalFramer", huge, 4, true);
+    check_seed(&f, "seed-hostile-signal-huge.tflite");
+    tw_free(&f);
+    f = tw_build_detection(6000, 2000);
+    check_seed(&f, "seed-hostile-detection.tflite");
+    tw_free(&f);
 }
 
 /* Shared model k's bytes (malloc'd) and size; fails the test when it cannot be read. */

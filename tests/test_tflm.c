@@ -593,6 +593,161 @@ static void test_scratch_request(void **state) {
     tw_free(&f);
 }
 
+/* aplan_tflm_scratch_requests keeps its contract (issue 32): steps that leave out an operator of a subgraph the walk
+ * runs (here: none at all, or every step but the operator's) are not this model's, and its requests would get no
+ * lifetime ([0, 0)), free to overlap live tensors: APLAN_E_INVALID_ARG naming the operator, not APLAN_OK. */
+static void test_scratch_request_needs_steps(void **state) {
+    (void)state;
+    static const int32_t in_0_1_2[] = {0, 1, 2};
+    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false},
+                                        {shape_4, 2, FLOAT32, 0, false}};
+    static const tw_opcode codes[] = {{ADD_N_DEPRECATED, ADD_N}};
+    static const tw_op ops[] = {{0, in_0_1_2, 3, out_3, 1, 0, {0, 0}, 0}};
+    static const tw_subgraph sg[] = {{tensors, 4, in_0_1_2, 3, out_3, 1, ops, 1}};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    const tw_model model = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
+    tw_file f = tw_build(&model);
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    size_t need = 0, requests = 0, found = 99;
+    aplan_format_error e;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &need, &requests, &e), APLAN_OK);
+    assert_int_equal(requests, 1);
+    void *scratch = malloc(need);
+    assert_non_null(scratch);
+    aplan_tflm_scratch req[1];
+    assert_int_equal(aplan_tflm_scratch_requests(f.data, f.size, &c, NULL, 0, scratch, need, req, 1, &found, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(e.status, APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "steps do not belong to this model: no step runs op 0 of subgraph 0");
+    assert_int_equal(found, 0);
+    /* The model's own steps but the operator's: the same. */
+    aplan_tflite_step steps[3];
+    memset(steps, 0, sizeof steps);
+    steps[0].kind = APLAN_TFLITE_STEP_START;
+    steps[1].kind = steps[2].kind = APLAN_TFLITE_STEP_ENTRY;
+    assert_int_equal(aplan_tflm_scratch_requests(f.data, f.size, &c, steps, 3, scratch, need, req, 1, &found, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "steps do not belong to this model: no step runs op 0 of subgraph 0");
+    /* With it at step 2: OK, the request live there. */
+    steps[2].kind = APLAN_TFLITE_STEP_OPERATOR;
+    assert_int_equal(aplan_tflm_scratch_requests(f.data, f.size, &c, steps, 3, scratch, need, req, 1, &found, &e),
+                     APLAN_OK);
+    assert_int_equal(found, 1);
+    assert_int_equal(req[0].buffer.lower, 2);
+    assert_int_equal(req[0].buffer.upper, 3);
+    free(scratch);
+    tw_free(&f);
+}
+
+/* The arena of model f (32-bit, reference kernels, TFLM's planner in the arena) with no planned tensor and a
+ * section of `planned` bytes: its status, the figures in *info and operator 0's cost in *cost. */
+static aplan_status arena_alone(const tw_file *f, uint64_t planned, aplan_tflm_arena_info *info,
+                                aplan_tflm_op_cost *cost, aplan_format_error *e) {
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    size_t need = 0, requests = 0;
+    aplan_status st = aplan_tflm_query(f->data, f->size, &c, &need, &requests, e);
+    if (st != APLAN_OK) return st;
+    void *scratch = malloc(need + 8u);
+    assert_non_null(scratch);
+    st = aplan_tflm_arena(f->data, f->size, &c, NULL, 0, planned, scratch, need, info, cost, 1, e);
+    free(scratch);
+    return st;
+}
+
+/* The Signal kernels keep a persistent buffer per row of their input's outer dimensions (issue 32): the arena model
+ * records the rows as one allocation, so 2^24 rows cost what 6 do, with the same figures as the loop's (the first
+ * buffer, then each further one rounded up to 16; checked equal to the loop's on 48 models of the three kernels, both
+ * ABIs, one and two arenas). SignalDelay of INT16 [3, 2, 4] with delay_length 2, 32-bit: OpData 20 (the tail before
+ * it lies 4 past a multiple of 16), two pointer arrays of 6 * 4 = 24 bytes (32 each), then 6 circular buffers of
+ * 3 * 4 + 8 + 4 + 4 * (4 + 2) = 48 bytes: op data 372. [4096, 4096, 4]: 20 + 2 * 2^26 + 2^24 * 48. */
+static void test_signal_rows(void **state) {
+    (void)state;
+    static const int32_t six[] = {3, 2, 4}, many[] = {4096, 4096, 4};
+    aplan_tflm_arena_info info;
+    aplan_tflm_op_cost cost;
+    aplan_format_error e;
+    tw_file f = tw_build_signal("SignalDelay", six, 3, false);
+    assert_int_equal(arena_alone(&f, 64, &info, &cost, &e), APLAN_OK);
+    assert_true(cost.known);
+    assert_int_equal(cost.op_data, 372);
+    assert_int_equal(info.op_data, 372);
+    tw_free(&f);
+    f = tw_build_signal("SignalDelay", many, 3, false);
+    assert_true(f.size < 512);
+    assert_int_equal(arena_alone(&f, 64, &info, &cost, &e), APLAN_OK);
+    assert_int_equal(cost.op_data, 20u + 2u * (4u << 24) + (48ull << 24));
+    tw_free(&f);
+    /* About 2^63 rows of a constant input (SignalFramer: frame_size 4, frame_step 2, 40-byte buffers): the product
+     * passes 2^64 - 1, so the arena is not computable, and the message names the operator, its kernel and both
+     * factors. */
+    static const int32_t huge[] = {2147483647, 2147483647, 2, 1};
+    f = tw_build_signal("SignalFramer", huge, 4, true);
+    assert_int_equal(arena_alone(&f, 64, &info, &cost, &e), APLAN_E_SIZE_OVERFLOW);
+    assert_string_equal(e.message, "TFLM's arena passes 2^64 - 1 bytes: op 0 of subgraph 0 (SignalFramer) keeps "
+                                   "9223372028264841218 rows x 40 bytes");
+    assert_int_equal(info.used, 0);
+    tw_free(&f);
+}
+
+/* TFLite_Detection_PostProcess reads max_detections and num_classes by key (a binary search, once per distinct
+ * options vector): 3 entries of one operator whose map holds 1,000 keys besides its own give each entry the eleven
+ * requests of 2 detections, 1 class and 4 boxes (detection_postprocess.cc). */
+static void test_detection_keys(void **state) {
+    (void)state;
+    tw_file f = tw_build_detection(3, 1000);
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    size_t need = 0, requests = 0, found = 0, steps = 0;
+    aplan_format_error e;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &need, &requests, &e), APLAN_OK);
+    assert_int_equal(requests, 33);
+    aplan_tflite_info ti;
+    assert_int_equal(aplan_tflite_query(f.data, f.size, &ti, NULL), APLAN_OK);
+    void *reader = malloc(ti.scratch_size + 8u), *scratch = malloc(need + 8u);
+    aplan_tflite_step step[8];
+    assert_int_equal(aplan_tflite_steps(f.data, f.size, reader, ti.scratch_size, step, 8, &steps, NULL), APLAN_OK);
+    aplan_tflm_scratch req[33];
+    assert_int_equal(aplan_tflm_scratch_requests(f.data, f.size, &c, step, steps, scratch, need, req, 33, &found, &e),
+                     APLAN_OK);
+    static const uint64_t sizes[11] = {4, 64, 32, 16, 16, 32, 32, 16, 32, 32, 32};
+    for (size_t k = 0; k < 33; k++) {
+        assert_int_equal(req[k].op, k / 11u);
+        assert_int_equal(req[k].buffer.size, sizes[k % 11u]);
+    }
+    free(reader);
+    free(scratch);
+    tw_free(&f);
+}
+
+/* A pass's look-ups are charged to one work budget (APLAN_TFLM_WORK_PER_BYTE): CONCATENATION looks up each of its
+ * inputs, and 3,000 inputs naming one tensor of rank 3,000 would cost 9,000,000 units on a 24 KB file. It fails
+ * with APLAN_E_FORMAT_UNSUPPORTED at the operator's entry, naming it; the query and the arena alike. */
+static void test_work_budget(void **state) {
+    (void)state;
+    tw_file f = tw_build_shared(TW_SHARED_CONCAT, 3000, 3000, 0);
+    aplan_tflm_config c;
+    aplan_tflm_config_init(&c);
+    size_t need = 0, requests = 0;
+    aplan_format_error e;
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &need, &requests, &e), APLAN_E_FORMAT_UNSUPPORTED);
+    assert_int_equal(e.status, APLAN_E_FORMAT_UNSUPPORTED);
+    assert_int_equal(e.byte_offset, tw_pos(&f, "s0.operators"));
+    assert_string_equal(e.message,
+                        "op 0 of subgraph 0 (CONCATENATION): arena model's work budget (32 per byte + 1048576) exceeded");
+    aplan_tflm_arena_info info;
+    aplan_tflm_op_cost cost;
+    assert_int_equal(arena_alone(&f, 64, &info, &cost, &e), APLAN_E_FORMAT_UNSUPPORTED);
+    tw_free(&f);
+    /* 300 inputs: within it. */
+    f = tw_build_shared(TW_SHARED_CONCAT, 300, 3000, 0);
+    assert_int_equal(aplan_tflm_query(f.data, f.size, &c, &need, &requests, &e), APLAN_OK);
+    tw_free(&f);
+}
+
 /* Two arenas on hand-made models that TFLM runs (both run in the builds above, /work/tflm/regions/handmade, with
  * these figures measured). First ADD of a variable tensor t0 and the input t1 into t2 ([1, 4] float32 each). On a
  * 32-bit target the persistent arena, from its 16-aligned end down:
@@ -981,6 +1136,10 @@ int main(void) {
         cmocka_unit_test(test_shared_models_match_tflm_cmsis_nn), cmocka_unit_test(test_shared_unknown_operators),
         cmocka_unit_test(test_hand_made_figures),        cmocka_unit_test(test_hand_made_two_arenas),
         cmocka_unit_test(test_scratch_request),
+        cmocka_unit_test(test_scratch_request_needs_steps),
+        cmocka_unit_test(test_signal_rows),
+        cmocka_unit_test(test_detection_keys),
+        cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_cmsis_conv),               cmocka_unit_test(test_unknown_operator),
         cmocka_unit_test(test_reader_options),
         cmocka_unit_test(test_walk_failure),

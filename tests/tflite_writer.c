@@ -172,9 +172,10 @@ static void op(writer *w, const tw_op *o, unsigned s, unsigned i, size_t slot_to
      * large_custom_options_offset 9, large_custom_options_size 10 */
     unsigned has_opt = o->options_type != 0;
     unsigned large = w->x.large_custom_options_offset != 0 ? 8u : 0u;
-    unsigned width[11] = {4, 4, 4, has_opt ? 4u : 0u, has_opt ? 4u : 0u, 0, 0, 0, 0, large, large};
+    const tw_string *custom = find_string(w->x.custom_options, w->x.n_custom_options, s, i);
+    unsigned width[11] = {4, 4, 4, has_opt ? 4u : 0u, has_opt ? 4u : 0u, custom ? 4u : 0u, 0, 0, 0, large, large};
     size_t slot[11];
-    size_t at = table(w, large ? 11u : 5u, width, slot);
+    size_t at = table(w, large ? 11u : custom ? 6u : 5u, width, slot);
     if (large) {
         put64(w, slot[9], w->x.large_custom_options_offset);
         put64(w, slot[10], 16);
@@ -189,6 +190,11 @@ static void op(writer *w, const tw_op *o, unsigned s, unsigned i, size_t slot_to
     mark(w, first, "s%uo%u.inputs", s, i);
     link(w, slot[2], vec32(w, o->outputs, o->n_outputs, &first));
     mark(w, first, "s%uo%u.outputs", s, i);
+    if (custom) {
+        size_t v = bytes_vec(w, (const uint8_t *)custom->text, custom->len, 0);
+        link(w, slot[5], v);
+        mark(w, v + 4, "s%uo%u.custom", s, i);
+    }
     if (has_opt) {
         w->f.data[slot[3]] = o->options_type;
         unsigned ow[2] = {o->n_options > 0 ? 4u : 0u, o->n_options > 1 ? 4u : 0u};
@@ -379,10 +385,11 @@ tw_file tw_build_ex(const tw_model *m, const tw_extra *x) {
 }
 
 tw_file tw_build_shared(tw_shared kind, uint32_t k, uint32_t l, char fill) {
-    enum { INT8 = 9, ADD = 0, CUSTOM = 32 };
+    enum { INT8 = 9, ADD = 0, CONCATENATION = 2, CUSTOM = 32 };
     static const int32_t s16[] = {16}, s1[] = {1}, in_0[] = {0}, out_1[] = {1};
     static const tw_buffer empty[] = {{NULL, 0, 0, 0}};
-    const tw_opcode code[] = {{kind == TW_SHARED_CUSTOM ? CUSTOM : ADD, kind == TW_SHARED_CUSTOM ? CUSTOM : ADD}};
+    const int32_t c = kind == TW_SHARED_CUSTOM ? CUSTOM : kind == TW_SHARED_CONCAT ? CONCATENATION : ADD;
+    const tw_opcode code[] = {{(int8_t)c, c}};
     const uint32_t n = k > l ? k : l;
     char *text = xrealloc(NULL, (size_t)l + 1u);
     int32_t *zeros = xrealloc(NULL, 4u * (size_t)n + 4u), *ones = xrealloc(NULL, 4u * (size_t)n + 4u);
@@ -406,6 +413,7 @@ tw_file tw_build_shared(tw_shared kind, uint32_t k, uint32_t l, char fill) {
         op.inputs = zeros, op.n_inputs = k;
         break;
     case TW_SHARED_RANK:
+    case TW_SHARED_CONCAT:
         t[0] = (tw_tensor){ones, l, INT8, 0, false};
         t[1].shape = s1;
         op.inputs = zeros, op.n_inputs = k;
@@ -426,6 +434,135 @@ tw_file tw_build_shared(tw_shared kind, uint32_t k, uint32_t l, char fill) {
     free(text);
     free(zeros);
     free(ones);
+    return f;
+}
+
+/* Keys and values, sorted together by key (tw_flex_map). */
+typedef struct flex_entry {
+    const char *key;
+    int32_t value;
+} flex_entry;
+
+static int flex_compare(const void *a, const void *b) {
+    return strcmp(((const flex_entry *)a)->key, ((const flex_entry *)b)->key);
+}
+
+size_t tw_flex_map(const char *const *keys, const int32_t *values, uint32_t n, uint8_t **out) {
+    /* FlexBuffers (flatbuffers/flexbuffers.h), every width 4: the keys' NUL-terminated texts; the keys vector (its
+     * length, then per key the distance back to its text); the map's prefix (the distance back to the keys
+     * vector's first element, its width, the count); the values; one type byte per value (INT, width 4); the
+     * root: the distance back to the values, the map's packed type (MAP, width 4), the root's width. */
+    flex_entry *e = xrealloc(NULL, ((size_t)n + 1u) * sizeof *e);
+    size_t text = 0;
+    for (uint32_t i = 0; i < n; i++) e[i] = (flex_entry){keys[i], values[i]}, text += strlen(keys[i]) + 1u;
+    qsort(e, n, sizeof *e, flex_compare);
+    const size_t keys_at = (text + 3u) & ~(size_t)3u, values_at = keys_at + 4u + 4u * (size_t)n + 12u;
+    const size_t root_at = (values_at + 5u * (size_t)n + 3u) & ~(size_t)3u, size = root_at + 6u;
+    uint8_t *b = xrealloc(NULL, size);
+    memset(b, 0, size);
+    writer w; /* put32 on b */
+    memset(&w, 0, sizeof w);
+    w.f.data = b;
+    w.f.size = w.cap = size;
+    size_t at = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const size_t len = strlen(e[i].key) + 1u;
+        memcpy(b + at, e[i].key, len);
+        put32(&w, keys_at + 4u + 4u * i, (uint32_t)(keys_at + 4u + 4u * i - at));
+        at += len;
+        put32(&w, values_at + 4u * i, (uint32_t)e[i].value);
+        b[values_at + 4u * (size_t)n + i] = 1u << 2 | 2u; /* INT, 4 bytes */
+    }
+    put32(&w, keys_at, n);
+    put32(&w, values_at - 12u, (uint32_t)(values_at - 12u - (keys_at + 4u)));
+    put32(&w, values_at - 8u, 4u);
+    put32(&w, values_at - 4u, n);
+    put32(&w, root_at, (uint32_t)(root_at - values_at));
+    b[root_at + 4u] = 9u << 2 | 2u; /* MAP, 4 bytes */
+    b[root_at + 5u] = 4u;
+    free(e);
+    *out = b;
+    return size;
+}
+
+tw_file tw_build_signal(const char *kernel, const int32_t *shape, uint32_t rank, bool constant) {
+    enum { INT16 = 7, CUSTOM = 32 };
+    static const int32_t s4[] = {1, 4}, in_0[] = {0}, out_1[] = {1};
+    static const uint8_t byte[] = {0};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}, {byte, 1, 0, 0}};
+    static const tw_opcode code[] = {{CUSTOM, CUSTOM}};
+    /* The options each kernel reads: delay_length (element 0); frame_size, frame_step (0, 1); T by key (INT16). */
+    static const char *const delay_keys[] = {"delay_length"}, *const framer_keys[] = {"frame_size", "frame_step",
+                                                                                      "prefill"};
+    static const char *const overlap_keys[] = {"T", "frame_step"};
+    static const int32_t delay_values[] = {2}, framer_values[] = {4, 2, 0}, overlap_values[] = {INT16, 2};
+    const bool delay = strcmp(kernel, "SignalDelay") == 0, framer = strcmp(kernel, "SignalFramer") == 0;
+    uint8_t *options;
+    const size_t n = delay ? tw_flex_map(delay_keys, delay_values, 1, &options)
+                     : framer ? tw_flex_map(framer_keys, framer_values, 3, &options)
+                              : tw_flex_map(overlap_keys, overlap_values, 2, &options);
+    const tw_tensor t[2] = {{shape, rank, INT16, constant ? 1u : 0u, false}, {s4, 2, INT16, 0, false}};
+    const tw_op op = {0, in_0, 1, out_1, 1, 0, {0, 0}, 0};
+    const tw_subgraph g = {t, 2, constant ? NULL : in_0, constant ? 0u : 1u, out_1, 1, &op, 1};
+    const tw_string codes[] = {{0, 0, kernel, 0}}, custom[] = {{0, 0, (const char *)options, (uint32_t)n}};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.custom_codes = codes;
+    x.n_custom_codes = 1;
+    x.custom_options = custom;
+    x.n_custom_options = 1;
+    const tw_model m = {3, code, 1, &g, 1, buffers, 2, NULL, 0};
+    tw_file f = tw_build_ex(&m, &x);
+    free(options);
+    return f;
+}
+
+tw_file tw_build_detection(uint32_t entries, uint32_t keys) {
+    enum { FLOAT32 = 0, CUSTOM = 32 };
+    static const int32_t boxes[] = {1, 4, 4}, scores[] = {1, 4, 2}, anchors[] = {4, 4}, out_boxes[] = {1, 2, 4},
+                         out_2[] = {1, 2}, one[] = {1}, ins[] = {0, 1, 2}, outs[] = {3, 4, 5, 6};
+    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
+    static const tw_opcode code[] = {{CUSTOM, CUSTOM}};
+    /* detection_postprocess.cc's keys, with values of a small SSD head: 2 detections, 1 class */
+    static const char *const names[] = {"detections_per_class", "h_scale", "max_classes_per_detection",
+                                        "max_detections", "nms_iou_threshold", "nms_score_threshold", "num_classes",
+                                        "use_regular_nms", "w_scale", "x_scale", "y_scale"};
+    static const int32_t known[] = {1, 5, 1, 2, 0, 0, 1, 0, 5, 10, 10};
+    const uint32_t n = 11u + keys;
+    const char **k = xrealloc(NULL, (size_t)n * sizeof *k);
+    int32_t *v = xrealloc(NULL, (size_t)n * sizeof *v);
+    char *text = xrealloc(NULL, 9u * (size_t)keys + 1u);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i < 11u) {
+            k[i] = names[i], v[i] = known[i];
+            continue;
+        }
+        snprintf(text + 9u * (size_t)(i - 11u), 9, "k%07u", (unsigned)(i - 11u) % 10000000u);
+        k[i] = text + 9u * (size_t)(i - 11u), v[i] = (int32_t)i;
+    }
+    uint8_t *options;
+    const size_t size = tw_flex_map(k, v, n, &options);
+    const tw_tensor t[7] = {{boxes, 3, FLOAT32, 0, false},     {scores, 3, FLOAT32, 0, false},
+                            {anchors, 2, FLOAT32, 0, false},   {out_boxes, 3, FLOAT32, 0, false},
+                            {out_2, 2, FLOAT32, 0, false},     {out_2, 2, FLOAT32, 0, false},
+                            {one, 1, FLOAT32, 0, false}};
+    const tw_op op = {0, ins, 3, outs, 4, 0, {0, 0}, 0};
+    const tw_subgraph g = {t, 7, ins, 3, outs, 4, &op, entries};
+    const tw_string codes[] = {{0, 0, "TFLite_Detection_PostProcess", 0}},
+                    custom[] = {{0, 0, (const char *)options, (uint32_t)size}};
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.custom_codes = codes;
+    x.n_custom_codes = 1;
+    x.custom_options = custom;
+    x.n_custom_options = 1;
+    x.share_ops = true;
+    const tw_model m = {3, code, 1, &g, 1, buffers, 1, NULL, 0};
+    tw_file f = tw_build_ex(&m, &x);
+    free(options);
+    free(text);
+    free(v);
+    free((void *)k);
     return f;
 }
 

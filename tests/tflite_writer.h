@@ -136,6 +136,10 @@ typedef struct tw_extra {
     bool share_ops;                  /* every SubGraph.operators entry: the subgraph's operator 0 */
     bool share_subgraphs;            /* every Model.subgraphs entry: subgraph 0 */
     bool share_metadata;             /* every Model.metadata entry: metadata 0 */
+    /* Operator.custom_options (field 5) of the operators listed (subgraph, index: the operator; text, len: the
+     * bytes, len required), as a [ubyte] vector; marked "s<s>o<i>.custom" (its first byte). */
+    const tw_string *custom_options;
+    uint32_t n_custom_options;
 } tw_extra;
 
 /* The models of the tool's hostile tests (issue 21, tests/cli/make_models.c) and their fuzz seeds: k references,
@@ -149,10 +153,30 @@ typedef enum tw_shared {
                          writing t1 */
     TW_SHARED_RANK,   /* t0 of rank l (every entry 1: 1 byte), t1 [1] named "out"; one operator whose k inputs all
                          name t0, writing t1 */
-    TW_SHARED_CUSTOM  /* one CUSTOM operator code whose custom_code is the l bytes; k entries of subgraph 0's
+    TW_SHARED_CUSTOM, /* one CUSTOM operator code whose custom_code is the l bytes; k entries of subgraph 0's
                          operators, all one operator of it, t0 -> t1 ([16] each, unnamed) */
+    TW_SHARED_CONCAT  /* TW_SHARED_RANK with CONCATENATION (code 2) for ADD: a kernel of TFLM's arena model that looks
+                         up every input (issue 32) */
 } tw_shared;
 tw_file tw_build_shared(tw_shared kind, uint32_t k, uint32_t l, char fill);
+
+/* A FlexBuffers map (custom options, as TFLM's kernels read them) of n int32 values under n keys, sorted by key as
+ * FlexBuffers' builder sorts them, every slot 4 bytes wide; the bytes are malloc'd into *out (the caller frees),
+ * their count returned. Aborts on allocation failure. */
+size_t tw_flex_map(const char *const *keys, const int32_t *values, uint32_t n, uint8_t **out);
+
+/* The hostile models of issue 32 for TFLM's arena model, and their fuzz seeds:
+ *   tw_build_signal: one CUSTOM operator `kernel` (SignalDelay, SignalFramer or SignalOverlapAdd, with the options
+ *     each reads) from t0, INT16 of the given shape (constant: with one byte of data, so never planned and its size
+ *     unbounded), to t1 INT16 [1, 4]. The kernel keeps a persistent buffer per row of t0's outer dimensions (all but
+ *     the last; the last two for SignalOverlapAdd): rows, not bytes, that the file's 400-odd bytes name.
+ *   tw_build_detection: TFLite_Detection_PostProcess from boxes t0 FLOAT32 [1, 4, 4], scores t1 [1, 4, 2] and
+ *     anchors t2 [4, 4] to t3..t6, listed `entries` times in subgraph 0's operators, every entry one operator table
+ *     (4 bytes each), whose custom options map holds its eleven keys and `keys` more ("k0000000", ...): a kernel that
+ *     reads its options by key once per entry does entries x keys work on a file of about 4 entries + 18 keys
+ *     bytes. */
+tw_file tw_build_signal(const char *kernel, const int32_t *shape, uint32_t rank, bool constant);
+tw_file tw_build_detection(uint32_t entries, uint32_t keys);
 
 /* Build; aborts on allocation failure. Free with tw_free. */
 tw_file tw_build(const tw_model *m);

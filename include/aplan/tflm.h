@@ -21,6 +21,18 @@
  * result and counted as asking nothing: the figures are then lower bounds, and said to be.
  *
  * Device side like the reader: no allocation, no stdio; every byte of working memory comes from the caller.
+ *
+ * What a call costs (since 0.5.1): every loop of the model runs over something the file holds, each element once per
+ * pass: operators, their input lists, tensors, subgraphs. A kernel's loop over a count the file only names (the
+ * Signal kernels' persistent buffer per row of their input's outer dimensions) is one allocation of the checked
+ * product (aplan_tflm_arena then fails with APLAN_E_SIZE_OVERFLOW naming the operator, its kernel and both factors
+ * when it passes 2^64 - 1); custom options are read by key with a binary search, once per distinct options vector;
+ * and each pass (the query's, the requests', an arena's) charges every look-up of the reader, every allocation it
+ * records and every key compared to one work budget, APLAN_TFLM_WORK_PER_BYTE * model_size + APLAN_TFLM_WORK_BASE
+ * units (a scratch request, which its caller plans as a buffer, costs 512 of them): a model whose tables
+ * are shared so that a pass would need more (one tensor of rank L named K times in a CONCATENATION's inputs: K * L)
+ * fails with APLAN_E_FORMAT_UNSUPPORTED, at the operator's entry, naming it. So a pass is O(model_size), its events
+ * (16 bytes of scratch each) at most a quarter of the budget, and an arena's search O(events * log arena).
  */
 #ifndef APLAN_TFLM_H
 #define APLAN_TFLM_H
@@ -35,6 +47,18 @@ extern "C" {
 
 /** The TFLM commit whose allocator and reference kernels the model reproduces. */
 #define APLAN_TFLM_COMMIT "90b983c2"
+
+/** The arena model's work budget (since 0.5.1), in the units of APLAN_TFLITE_WORK_PER_BYTE (a table opened, a field
+ *  looked up, a vector element read), plus 4 per allocation recorded (what the arena's search replays), 512 more
+ *  per scratch request (a buffer its caller plans) and 2 plus the key's length per key compared in custom options:
+ *  a pass over a model of model_size bytes does at most APLAN_TFLM_WORK_PER_BYTE * model_size + APLAN_TFLM_WORK_BASE
+ *  of them (and one look-up more, itself within the reader's budget); a model that needs more fails with
+ *  APLAN_E_FORMAT_UNSUPPORTED, the byte of the operator's entry and the message "op N of subgraph S (KERNEL): arena
+ *  model's work budget (32 per byte + 1048576) exceeded". Measured: the 16 shared real models use at most 0.36 units
+ *  per byte (audio_preprocessor_int8), a FlatBuffer listing one ADD 240,000 times in 960 KB 21. */
+#define APLAN_TFLM_WORK_PER_BYTE 32u
+/** The budget's constant term. */
+#define APLAN_TFLM_WORK_BASE (1u << 20)
 
 /** aplan_tflm_config.abi: the target's pointer width in bits. */
 #define APLAN_TFLM_ABI_32 32u
@@ -158,7 +182,8 @@ typedef enum aplan_tflm_refusal {
  * its planner or planner_scratch: one query serves every planner. No scratch: it reads the model as
  * aplan_tflite_operator and aplan_tflite_tensor do, one pass over its operators.
  * @return APLAN_OK; what aplan_tflite_query returns; APLAN_E_INVALID_ARG (a NULL argument, a config field out of
- *         its domain or reserved not zero). O(model_size).
+ *         its domain or reserved not zero); APLAN_E_FORMAT_UNSUPPORTED past the work budget
+ *         (APLAN_TFLM_WORK_PER_BYTE). O(model_size).
  */
 APLAN_API aplan_status aplan_tflm_query(const void *model, size_t model_size, const aplan_tflm_config *config,
                                         size_t *scratch_size, size_t *scratch_requests, aplan_format_error *error);
@@ -172,7 +197,10 @@ APLAN_API aplan_status aplan_tflm_query(const void *model, size_t model_size, co
  *                      APLAN_E_OUTPUT_TOO_SMALL, when capacity is below it). On any other failure its contents
  *                      are unspecified.
  * @return APLAN_OK; APLAN_E_OUTPUT_TOO_SMALL; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_INVALID_ARG (steps
- *         that do not name every operator); what aplan_tflm_query returns. O(model_size).
+ *         that name an operator the model lacks, or that leave out an operator of subgraph 0 or of another subgraph
+ *         they run an operator of: "steps do not belong to this model: no step runs op N of subgraph S", checked
+ *         after the scratch; every operator of a subgraph no step runs, one no operator calls, gets [0, 0)); what
+ *         aplan_tflm_query returns. O(model_size).
  */
 APLAN_API aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size,
                                                    const aplan_tflm_config *config, const aplan_tflite_step *steps,
@@ -187,7 +215,9 @@ APLAN_API aplan_status aplan_tflm_scratch_requests(const void *model, size_t mod
  * @param[out] info     the figures (zeroed on failure).
  * @param[out] costs    optional (NULL with capacity 0): one entry per operator, subgraph 0 first; filled up to
  *                      capacity (the totals in info count every operator); unspecified on failure.
- * @return APLAN_OK; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_SIZE_OVERFLOW when the arena passes 2^64 - 1;
+ * @return APLAN_OK; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_SIZE_OVERFLOW when the arena passes 2^64 - 1
+ *         (message "TFLM's arena for this model and plan passes 2^64 - 1 bytes", or, when one kernel's rows do by
+ *         themselves, "TFLM's arena passes 2^64 - 1 bytes: op N of subgraph S (KERNEL) keeps R rows x B bytes");
  *         APLAN_E_INVALID_ARG (an id outside the model); what aplan_tflm_query returns. O(model_size) to replay,
  *         times O(log arena) to find the smallest.
  */

@@ -956,19 +956,42 @@ aplan_status aplan_tflite_tensor(const void *model_data, size_t model_size, apla
 }
 
 aplan_status aplan__tflite_each_tensor(const void *model_data, size_t model_size, uint32_t s, aplan__tensor_fn each,
-                                       void *context, aplan_format_error *error) {
+                                       void *context, uint64_t *work, aplan_format_error *error) {
     model m;
     subgraph sg;
     aplan_tflite_tensor_info info;
     aplan_status st = lookup_open(model_data, model_size, &info, sizeof info, &error, NULL, &m, s, NULL, &sg);
     const uint64_t opened = m.fb.work;
+    *work += opened;
     for (uint32_t t = 0; st == APLAN_OK && t < sg.tensors.len; t++) {
         tensor_fact f;
         m.fb.work = opened; /* the work a look-up of this tensor alone would have done by now */
         APLAN_MEMSET(&info, 0, sizeof info);
         st = get_tensor(&m, &sg, t, 0, &f);
         if (st == APLAN_OK) st = describe_tensor(&m, &sg, t, &f, &info);
+        *work += m.fb.work - opened;
         if (st == APLAN_OK && !each(context, t, &info)) break;
+    }
+    return lookup_done(st, NULL, 0, error);
+}
+
+aplan_status aplan__tflite_each_io(const void *model_data, size_t model_size, uint32_t s, bool outputs,
+                                   aplan__tensor_fn each, void *context, uint64_t *work, aplan_format_error *error) {
+    model m;
+    subgraph sg;
+    aplan_tflite_tensor_info info;
+    aplan_status st = lookup_open(model_data, model_size, &info, sizeof info, &error, NULL, &m, s, NULL, &sg);
+    const aplan__fb_vec *list = outputs ? &sg.outputs : &sg.inputs;
+    if (st == APLAN_OK) st = check_tensor_indices(&m.fb, list, outputs ? "outputs" : "inputs", sg.tensors.len, false);
+    const uint64_t opened = st == APLAN_OK ? m.fb.work : 0;
+    *work += opened;
+    for (uint32_t k = 0; st == APLAN_OK && k < list->len; k++) {
+        m.fb.work = opened; /* as a look-up of this tensor alone */
+        APLAN_MEMSET(&info, 0, sizeof info);
+        const aplan_tflite_id id = {s, aplan__fb_vec_u32(&m.fb, list, k)};
+        st = tensor_in(&m, &sg, id, &info);
+        *work += m.fb.work - opened;
+        if (st == APLAN_OK && !each(context, k, &info)) break;
     }
     return lookup_done(st, NULL, 0, error);
 }
@@ -1105,6 +1128,7 @@ struct aplan__tflite_cursor {
     uint64_t opened;     /* fb's work once the subgraph is open: every look-up's budget starts from here, as that of
                             a look-up of its own would */
     aplan_status failed; /* the first failure: later look-ups return it at once, so the error kept is the first */
+    uint64_t *spent;     /* the caller's count: every look-up's work is added to it, as is the opening's */
 };
 
 /* A cursor look-up's start: info zeroed, the budget reset; false after a failure. */
@@ -1116,6 +1140,7 @@ static bool cursor_begin(aplan__tflite_cursor *c, void *info, size_t info_size) 
 
 /* A cursor look-up's end: a failure kept, info zeroed again (it may be half filled). */
 static aplan_status cursor_end(aplan__tflite_cursor *c, aplan_status st, void *info, size_t info_size) {
+    *c->spent += c->m.fb.work - c->opened;
     if (st != APLAN_OK) {
         c->failed = st;
         if (info != NULL) APLAN_MEMSET(info, 0, info_size);
@@ -1143,8 +1168,13 @@ aplan_status aplan__tflite_cursor_option(aplan__tflite_cursor *c, uint32_t op, u
     return cursor_end(c, st, NULL, 0);
 }
 
+size_t aplan__tflite_cursor_position(const aplan__tflite_cursor *c, uint32_t op) {
+    return op < c->sg.operators.len ? c->sg.operators.pos + 4u * (size_t)op : 0u;
+}
+
 aplan_status aplan__tflite_each_operator(const void *model_data, size_t model_size, uint32_t s,
-                                         aplan__operator_fn each, void *context, aplan_format_error *error) {
+                                         aplan__operator_fn each, void *context, uint64_t *work,
+                                         aplan_format_error *error) {
     aplan_format_error local;
     aplan__tflite_cursor c;
     aplan_tflite_operator_info info;
@@ -1152,6 +1182,8 @@ aplan_status aplan__tflite_each_operator(const void *model_data, size_t model_si
     c.s = s;
     c.opened = st == APLAN_OK ? c.m.fb.work : 0;
     c.failed = st;
+    c.spent = work;
+    *work += c.opened;
     for (uint32_t op = 0; st == APLAN_OK && op < c.sg.operators.len; op++) {
         if (cursor_begin(&c, &info, sizeof info))
             st = cursor_end(&c, operator_in(&c.m, &c.sg, s, op, &info), &info, sizeof info);

@@ -120,9 +120,39 @@ typedef struct recorder {
     aplan_format_error spare; /* what lookups after the first failure write to (err) */
     bool cmsis;               /* CMSIS-NN's kernels first */
     unsigned isa;             /* aplan_tflm_isa */
+    /* The pass's work (APLAN_TFLM_WORK_PER_BYTE): the reader's units of every look-up, one per event, and the
+     * custom options' key searches; over budget, the pass fails (over_budget). */
+    uint64_t work, budget;
+    bool over;             /* the budget ran out: at over_op of over_subgraph (UINT32_MAX: outside the operators),
+                              whose entry is at byte over_at, its kernel over_name (or NULL) */
+    uint32_t over_subgraph, over_op;
+    size_t over_at;
+    const char *over_name;
+    /* The first allocation whose size passes 2^64 - 1 (aplan__tflm_persistent_rows): which operator, its kernel,
+     * the product's factors. Such an event saturates, so the arena then passes 2^64 - 1 (not computable). */
+    bool overflow;
+    uint32_t overflow_subgraph, overflow_op;
+    const char *overflow_kernel;
+    uint64_t overflow_rows, overflow_bytes;
+    /* Custom options' values by key, once per distinct options vector (its position) and key: a direct-mapped
+     * cache, so that operators sharing one vector (a FlatBuffer may point thousands at it) search its map once. */
+    struct {
+        const char *data; /* the vector's first byte in the model; NULL: empty slot */
+        size_t size;
+        const char *key;  /* the kernel's static key */
+        int32_t value;
+    } options_cache[16];
 } recorder;
 
+/* Work units per event: each costs the replays that follow about what four of the reader's units cost (the arena's
+ * search replays the events some 70 times), so a model cannot make the replays slow within the budget. */
+#define EVENT_UNITS 4u
+/* Units per scratch request, beyond its event: each becomes a buffer its caller plans (the aplan tool: every
+ * strategy, the bound, the verifier, the report), at a cost per buffer some 60 units of the reader's pay for. */
+#define REQUEST_UNITS 512u
+
 static void put(recorder *r, uint8_t kind, uint8_t part, uint64_t size, uint64_t align, uint32_t op) {
+    r->work += EVENT_UNITS;
     if (r->events != NULL && r->count < r->event_capacity) {
         event *e = &r->events[r->count];
         e->kind = kind;
@@ -139,6 +169,7 @@ static void put(recorder *r, uint8_t kind, uint8_t part, uint64_t size, uint64_t
 struct aplan__tflm_node {
     recorder *r;
     aplan__tflite_cursor *cursor; /* the operator's subgraph, open for its look-ups */
+    const aplan__tflm_kernel *kernel; /* its table entry, NULL when unknown */
     uint32_t subgraph, op, global;
     aplan_tflite_operator_info info;
     aplan_tflite_options_info options;
@@ -159,10 +190,55 @@ static void keep(recorder *r, aplan_status st) {
     if (st != APLAN_OK && r->status == APLAN_OK) r->status = st;
 }
 
+/* A name to give an operator in a message: its kernel's custom code or, for a builtin, the reader's static name
+ * (NUL-terminated); NULL when the table lacks it (a custom code of the model's own is not printed: any length). */
+static const char *kernel_name(const aplan__tflm_kernel *k, const aplan_tflite_operator_info *info) {
+    if (k == NULL) return NULL;
+    return k->custom != NULL ? k->custom : info->custom ? NULL : info->name.data;
+}
+
+/* The pass's work checked against its budget, after a look-up or a kernel's step at operator op of subgraph s
+ * (position: its entry's byte; name: NULL or its kernel's): once over, the pass fails with
+ * APLAN_E_FORMAT_UNSUPPORTED naming the operator. Each look-up is bounded by the reader's own budget, so a pass
+ * does at most its budget plus one look-up's. O(1). */
+static bool over_budget(recorder *r, size_t position, uint32_t s, uint32_t op, const char *name) {
+    if (r->work <= r->budget || r->status != APLAN_OK) return r->status != APLAN_OK;
+    r->status = APLAN_E_FORMAT_UNSUPPORTED;
+    r->over = true;
+    r->over_subgraph = s;
+    r->over_op = op;
+    r->over_at = position;
+    r->over_name = name;
+    return true;
+}
+
+/* The error of a pass whose budget ran out (written once the walk is over: the reader's calls clear the error they
+ * are given when their own look-ups succeed). */
+static void report_over(recorder *r) {
+    aplan_format_error *e = r->error;
+    APLAN_MEMSET(e, 0, sizeof *e);
+    e->status = APLAN_E_FORMAT_UNSUPPORTED;
+    e->byte_offset = r->over_at;
+    aplan__text w = {e->message, sizeof e->message, 0};
+    if (r->over_op != UINT32_MAX)
+        aplan__putf(&w, "op %u of subgraph %u%s%s%s: ", (uint64_t)r->over_op, (uint64_t)r->over_subgraph,
+                    r->over_name != NULL ? " (" : "", r->over_name != NULL ? r->over_name : "",
+                    r->over_name != NULL ? ")" : "");
+    aplan__putf(&w, "arena model's work budget (%u per byte + %u) exceeded", (uint64_t)APLAN_TFLM_WORK_PER_BYTE,
+                (uint64_t)APLAN_TFLM_WORK_BASE);
+}
+
+/* over_budget at node n's operator. */
+static bool node_over(aplan__tflm_node *n) {
+    return over_budget(n->r, aplan__tflite_cursor_position(n->cursor, n->op), n->subgraph, n->op,
+                       kernel_name(n->kernel, &n->info));
+}
+
 static const aplan_tflite_options_info *options(aplan__tflm_node *n) {
-    if (!n->have_options) {
+    if (!n->have_options && n->r->status == APLAN_OK) { /* once failed, a pass looks nothing up */
         keep(n->r, aplan__tflite_cursor_options(n->cursor, n->op, &n->options));
         n->have_options = true;
+        (void)node_over(n);
     }
     return &n->options;
 }
@@ -176,13 +252,13 @@ uint32_t aplan__tflm_intermediates(const aplan__tflm_node *n) {
 static aplan__tflm_tensor tensor_at(aplan__tflm_node *n, aplan_tflite_indices list, uint32_t k) {
     aplan__tflm_tensor t;
     APLAN_MEMSET(&t, 0, sizeof t);
-    if (k >= list.count) return t;
+    if (k >= list.count || n->r->status != APLAN_OK) return t;
     const int32_t index = aplan_tflite_index_at(list, k);
     if (index < 0) return t;
     aplan_tflite_tensor_info info;
     const aplan_status st = aplan__tflite_cursor_tensor(n->cursor, (uint32_t)index, &info);
     keep(n->r, st);
-    if (st != APLAN_OK) return t;
+    if (st != APLAN_OK || node_over(n)) return t;
     t.present = true;
     t.constant = info.constant;
     t.variable = info.is_variable;
@@ -204,7 +280,9 @@ aplan__tflm_tensor aplan__tflm_intermediate(aplan__tflm_node *n, uint32_t k) {
 
 int64_t aplan__tflm_option(aplan__tflm_node *n, unsigned field, unsigned width, bool is_signed, int64_t def) {
     int64_t v = def;
+    if (n->r->status != APLAN_OK) return v;
     keep(n->r, aplan__tflite_cursor_option(n->cursor, n->op, field, width, is_signed, def, &v));
+    (void)node_over(n);
     return v;
 }
 
@@ -279,50 +357,125 @@ static int32_t fb_float32(uint64_t raw, unsigned width) {
     return d > -2147483649.0 && d < 2147483648.0 ? (int32_t)d : 0;
 }
 
-int32_t aplan__tflm_custom_key(aplan__tflm_node *n, const char *key) {
+/* strcmp(key, the NUL-terminated key text at byte `text` of the map) as flexbuffers' KeyCompare makes it; false when
+ * the text runs past the options (TFLM would read on). At most strlen(key) + 1 bytes compared. */
+static bool fb_key_compare(const fb_map *m, size_t text, const char *key, int *order) {
+    for (size_t k = 0;; k++) {
+        if (text > m->size || m->size - text <= k) return false;
+        const unsigned a = (unsigned char)key[k], b = m->p[text + k];
+        if (a != b || a == 0u) {
+            *order = a < b ? -1 : a > b ? 1 : 0;
+            return true;
+        }
+    }
+}
+
+/* The value of element i of the map as Reference::AsInt32 converts it. */
+static int32_t fb_value(const fb_map *m, uint64_t i) {
     enum { INT = 1, UINT = 2, FLOAT = 3, INDIRECT_INT = 6, INDIRECT_UINT = 7, INDIRECT_FLOAT = 8, BOOL = 26 };
-    fb_map m;
-    uint64_t keys_back, key_width, raw;
-    if (!fb_root_map(n, &m) || m.values < 3u * m.width ||
-        !fb_uint(m.p, m.size, m.values - 3u * m.width, m.width, &keys_back) ||
-        !fb_uint(m.p, m.size, m.values - 2u * m.width, m.width, &key_width) || keys_back > m.values - 3u * m.width)
+    uint64_t raw;
+    const size_t slot = m->values + (size_t)i * m->width;
+    const size_t types = m->values + (size_t)m->count * m->width;
+    if (types > m->size || m->size - types <= i || !fb_uint(m->p, m->size, slot, m->width, &raw)) return 0;
+    const unsigned packed = m->p[types + (size_t)i];
+    const unsigned type = packed >> 2, child = 1u << (packed & 3u);
+    switch (type) {
+    case INT: return fb_int32(raw, 8u * m->width);
+    case UINT:
+    case BOOL: return fb_int32(raw, 64u);
+    case FLOAT: return fb_float32(raw, m->width);
+    case INDIRECT_INT:
+    case INDIRECT_UINT:
+    case INDIRECT_FLOAT: {
+        uint64_t v;
+        if (raw > slot || !fb_uint(m->p, m->size, slot - (size_t)raw, child, &v)) return 0;
+        if (type == INDIRECT_FLOAT) return fb_float32(v, child);
+        return fb_int32(v, type == INDIRECT_INT ? 8u * child : 64u);
+    }
+    default: return 0;
+    }
+}
+
+/* The search itself: Map::operator[]'s std::bsearch over the keys vector (glibc's halving, so that a map whose keys
+ * are out of order, which no FlexBuffers builder writes, gives what TFLM's would), then Vector::operator[] on the
+ * values (0 past their count). *probes counts the keys compared. */
+static int32_t fb_find(const fb_map *m, const char *key, uint64_t *probes) {
+    uint64_t keys_back, key_width, keys_len;
+    if (m->values < 3u * m->width || !fb_uint(m->p, m->size, m->values - 3u * m->width, m->width, &keys_back) ||
+        !fb_uint(m->p, m->size, m->values - 2u * m->width, m->width, &key_width) ||
+        keys_back > m->values - 3u * m->width)
         return 0;
-    const size_t keys = m.values - 3u * m.width - (size_t)keys_back;
-    if (m.count > m.size) return 0;
-    for (uint64_t i = 0; i < m.count; i++) { /* O(count * strlen(key)): keys are compared up to key's length */
+    const size_t keys = m->values - 3u * m->width - (size_t)keys_back;
+    if (keys < key_width || !fb_uint(m->p, m->size, keys - (size_t)key_width, (unsigned)key_width, &keys_len) ||
+        keys_len > m->size)
+        return 0;
+    uint64_t lo = 0, hi = keys_len;
+    while (lo < hi) { /* O(log keys_len) probes, each O(strlen(key)) */
+        const uint64_t mid = (lo + hi) / 2u;
+        const size_t at = keys + (size_t)mid * (size_t)key_width;
         uint64_t back;
-        const size_t at = keys + (size_t)i * (size_t)key_width;
-        if (!fb_uint(m.p, m.size, at, (unsigned)key_width, &back) || back > at) return 0;
-        const size_t text = at - (size_t)back;
-        size_t k = 0;
-        while (key[k] != '\0' && text + k < m.size && m.p[text + k] == (unsigned char)key[k]) k++;
-        if (key[k] != '\0' || text + k >= m.size || m.p[text + k] != 0) continue;
-        const size_t slot = m.values + (size_t)i * m.width;
-        const size_t types = m.values + (size_t)m.count * m.width;
-        if (types > m.size || m.size - types <= i || !fb_uint(m.p, m.size, slot, m.width, &raw)) return 0;
-        const unsigned packed = m.p[types + (size_t)i];
-        const unsigned type = packed >> 2, child = 1u << (packed & 3u);
-        switch (type) {
-        case INT: return fb_int32(raw, 8u * m.width);
-        case UINT:
-        case BOOL: return fb_int32(raw, 64u);
-        case FLOAT: return fb_float32(raw, m.width);
-        case INDIRECT_INT:
-        case INDIRECT_UINT:
-        case INDIRECT_FLOAT: {
-            uint64_t v;
-            if (raw > slot || !fb_uint(m.p, m.size, slot - (size_t)raw, child, &v)) return 0;
-            if (type == INDIRECT_FLOAT) return fb_float32(v, child);
-            return fb_int32(v, type == INDIRECT_INT ? 8u * child : 64u);
-        }
-        default: return 0;
-        }
+        int order;
+        ++*probes;
+        if (!fb_uint(m->p, m->size, at, (unsigned)key_width, &back) || back > at ||
+            !fb_key_compare(m, at - (size_t)back, key, &order))
+            return 0;
+        if (order < 0) hi = mid;
+        else if (order > 0) lo = mid + 1u;
+        else return mid < m->count ? fb_value(m, mid) : 0;
     }
     return 0;
 }
 
+int32_t aplan__tflm_custom_key(aplan__tflm_node *n, const char *key) {
+    recorder *r = n->r;
+    const aplan_tflite_text c = options(n)->custom;
+    if (r->status != APLAN_OK) return 0;
+    const size_t slot = (size_t)((((uintptr_t)c.data >> 2) ^ ((uintptr_t)key >> 3)) & 15u);
+    r->work++;
+    if (c.data != NULL && r->options_cache[slot].data == c.data && r->options_cache[slot].size == c.size &&
+        r->options_cache[slot].key == key)
+        return r->options_cache[slot].value;
+    fb_map m;
+    uint64_t probes = 0;
+    const int32_t value = fb_root_map(n, &m) ? fb_find(&m, key, &probes) : 0;
+    size_t length = 0;
+    while (key[length] != '\0') length++;
+    r->work += probes * (length + 2u); /* each probe: its key's offset, then up to length + 1 bytes */
+    (void)node_over(n);
+    if (c.data != NULL) {
+        r->options_cache[slot].data = c.data;
+        r->options_cache[slot].size = c.size;
+        r->options_cache[slot].key = key;
+        r->options_cache[slot].value = value;
+    }
+    return value;
+}
+
 void aplan__tflm_persistent(aplan__tflm_node *n, uint64_t bytes) {
     put(n->r, EV_PERSISTENT, PART_OP_DATA, bytes, ARENA_ALIGN, n->global);
+}
+
+/* Why one event is the loop's: the tail after the first buffer is 16-aligned, so each further align_down(tail -
+ * bytes, 16) moves it by bytes rounded up to 16, and the last lands where one allocation of the sum would (two
+ * arenas alike: used = align_up(used + bytes, 16) grows by the same). Every check the loop's allocations make holds
+ * for all of them iff it holds for the last. */
+void aplan__tflm_persistent_rows(aplan__tflm_node *n, uint64_t rows, uint64_t bytes) {
+    recorder *r = n->r;
+    if (rows == 0) return;
+    uint64_t rounded, rest, total;
+    if (!aplan__align_up(bytes, ARENA_ALIGN, &rounded) || __builtin_mul_overflow(rows - 1u, rounded, &rest) ||
+        !aplan__add(bytes, rest, &total)) {
+        total = UINT64_MAX; /* the replay fails, and the message names this allocation */
+        if (!r->overflow) {
+            r->overflow = true;
+            r->overflow_subgraph = n->subgraph;
+            r->overflow_op = n->op;
+            r->overflow_kernel = kernel_name(n->kernel, &n->info);
+            r->overflow_rows = rows;
+            r->overflow_bytes = bytes;
+        }
+    }
+    put(r, EV_PERSISTENT, PART_OP_DATA, total, ARENA_ALIGN, n->global);
 }
 
 void aplan__tflm_refuse(aplan__tflm_node *n, aplan_tflm_refusal reason, uint8_t a, uint8_t b) {
@@ -348,6 +501,7 @@ void aplan__tflm_scratch(aplan__tflm_node *n, uint64_t bytes) {
         q->buffer.offset = APLAN_NO_OFFSET;
     }
     r->request_count++;
+    r->work += REQUEST_UNITS;
     n->requests++;
     put(r, EV_REQUEST, 0, bytes, 0, n->global);
 }
@@ -445,6 +599,8 @@ static bool visit(void *context, aplan__tflite_cursor *cursor, uint32_t op, cons
     n.global = global;
     n.info = *info;
     const aplan__tflm_kernel *k = find_kernel(r, &n.info);
+    n.kernel = k;
+    if (node_over(&n)) return false; /* the operator's own look-up, and the events and look-ups before it */
     if (phase == 0u && global < r->cost_capacity) {
         APLAN_MEMSET(&r->costs[global], 0, sizeof r->costs[global]);
         r->costs[global].subgraph = s;
@@ -467,17 +623,29 @@ static bool visit(void *context, aplan__tflite_cursor *cursor, uint32_t op, cons
         put(r, EV_NODE_END, 0, ((uint64_t)r->request_count + MAX_REQUESTS_PER_OP) * r->t->scratch_request.size,
             r->t->scratch_request.align, global);
     }
-    return r->status == APLAN_OK;
+    return !node_over(&n);
 }
 
 static void each_operator(walk *w, unsigned phase) {
     recorder *r = w->r;
     op_pass p = {r, phase, 0, 0};
     for (p.s = 0; p.s < w->subgraphs && r->status == APLAN_OK; p.s++)
-        keep(r, aplan__tflite_each_operator(r->model, r->model_size, p.s, visit, &p, err(r)));
+        keep(r, aplan__tflite_each_operator(r->model, r->model_size, p.s, visit, &p, &r->work, err(r)));
 }
 
-/* The input or output TfLiteTensors of subgraph 0 the interpreter keeps: the pointer array, then each tensor. */
+/* The input or output TfLiteTensors of subgraph 0 the interpreter keeps: the pointer array, then each tensor (a
+ * tensor listed twice is kept twice). */
+static bool io_tensor(void *context, uint32_t k, const aplan_tflite_tensor_info *info) {
+    recorder *r = context;
+    (void)k;
+    aplan__tflm_tensor t;
+    APLAN_MEMSET(&t, 0, sizeof t);
+    t.scales = info->quant_scales;
+    t.zero_points = info->quant_zero_points;
+    tensor_struct(r, &t, EV_PERSISTENT, PART_IO, UINT32_MAX);
+    return !over_budget(r, 0, 0, UINT32_MAX, NULL);
+}
+
 static void io_tensors(walk *w, bool outputs) {
     recorder *r = w->r;
     aplan_tflite_subgraph_info sg;
@@ -485,18 +653,7 @@ static void io_tensors(walk *w, bool outputs) {
     if (r->status != APLAN_OK) return;
     const aplan_tflite_indices list = outputs ? sg.outputs : sg.inputs;
     put(r, EV_PERSISTENT, PART_TFLM, (uint64_t)r->t->ptr * list.count, ARENA_ALIGN, UINT32_MAX);
-    for (uint32_t i = 0; i < list.count && r->status == APLAN_OK; i++) {
-        aplan_tflite_tensor_info info;
-        const int32_t index = aplan_tflite_index_at(list, i);
-        const aplan_tflite_id id = {0, index < 0 ? UINT32_MAX : (uint32_t)index};
-        keep(r, aplan_tflite_tensor(r->model, r->model_size, id, &info, err(r)));
-        if (r->status != APLAN_OK) return;
-        aplan__tflm_tensor t;
-        APLAN_MEMSET(&t, 0, sizeof t);
-        t.scales = info.quant_scales;
-        t.zero_points = info.quant_zero_points;
-        tensor_struct(r, &t, EV_PERSISTENT, PART_IO, UINT32_MAX);
-    }
+    keep(r, aplan__tflite_each_io(r->model, r->model_size, 0, outputs, io_tensor, r, &r->work, err(r)));
 }
 
 /* record's scan of every tensor for the variables: global is the index over all subgraphs of the subgraph's first. */
@@ -509,7 +666,7 @@ static bool variable(void *context, uint32_t tensor, const aplan_tflite_tensor_i
     variables *v = context;
     if (info->is_variable)
         put(v->r, EV_VARIABLE, PART_VARIABLES, info->has_size ? info->size : UINT64_MAX, ARENA_ALIGN, v->global + tensor);
-    return true;
+    return !over_budget(v->r, 0, 0, UINT32_MAX, NULL);
 }
 
 /* The whole of AllocateTensors() as events (see the file's opening comment). With r->events NULL it only counts. */
@@ -518,6 +675,9 @@ static void record(walk *w) {
     const target *t = r->t;
     const uint32_t none = UINT32_MAX;
     r->absent = 0;
+    r->work = 0;
+    r->over = false;
+    r->overflow = false;
     if (w->two_arenas) { /* the persistent allocator object, then the non-persistent one, both in the tail */
         put(r, EV_PERSISTENT, PART_TFLM, t->persistent_allocator.size, t->persistent_allocator.align, none);
         put(r, EV_PERSISTENT, PART_TFLM, t->non_persistent_allocator.size, t->non_persistent_allocator.align, none);
@@ -547,7 +707,10 @@ static void record(walk *w) {
         }
     }
     for (unsigned phase = 0; phase < 3u; phase++) each_operator(w, phase);
-    if (r->status != APLAN_OK) return;
+    if (r->status != APLAN_OK) {
+        if (r->over) report_over(r);
+        return;
+    }
     if (r->request_count > 0)
         put(r, EV_PERSISTENT, PART_HANDLES, (uint64_t)t->scratch_handle.size * r->request_count,
             t->scratch_handle.align, none);
@@ -558,12 +721,14 @@ static void record(walk *w) {
     for (uint32_t s = 0; s < w->subgraphs && r->status == APLAN_OK; s++) {
         aplan_tflite_subgraph_info sg;
         keep(r, aplan_tflite_subgraph(r->model, r->model_size, s, &sg, err(r)));
-        if (r->status == APLAN_OK) keep(r, aplan__tflite_each_tensor(r->model, r->model_size, s, variable, &v, err(r)));
+        if (r->status == APLAN_OK)
+            keep(r, aplan__tflite_each_tensor(r->model, r->model_size, s, variable, &v, &r->work, err(r)));
         v.global += sg.tensor_count;
     }
     put(r, EV_PLAN, 0, 0, ARENA_ALIGN, none);
     io_tensors(w, false);
     io_tensors(w, true);
+    if (r->over) report_over(r);
 }
 
 /* ---- The replay ------------------------------------------------------------------------------------------------- */
@@ -813,6 +978,9 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     r->error = error;
     r->first_unknown_subgraph = r->first_unknown_op = APLAN_TFLITE_NONE;
     r->first_refused_subgraph = r->first_refused_op = APLAN_TFLITE_NONE;
+    if (__builtin_mul_overflow((uint64_t)APLAN_TFLM_WORK_PER_BYTE, (uint64_t)model_size, &r->budget) ||
+        !aplan__add(r->budget, APLAN_TFLM_WORK_BASE, &r->budget))
+        r->budget = UINT64_MAX;
     x->w.r = r;
     x->w.subgraphs = (uint32_t)info.subgraph_count;
     x->w.tensors = info.tensor_count;
@@ -963,6 +1131,25 @@ aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, c
     record(&x.w);
     const aplan_status done = recorded(&x, scratch_size);
     if (done != APLAN_OK) return done;
+    /* A walk visits every operator of each subgraph it enters, subgraph 0 always: steps that leave one out are not
+     * this model's, and would give its scratch requests no lifetime ([0, 0)), free to overlap live tensors. A
+     * subgraph no step enters (called by no operator) keeps [0, 0): it never runs. O(operators). */
+    for (uint32_t s = 0; s < x.w.subgraphs; s++) {
+        bool walked = s == 0, whole = true;
+        uint32_t missing = 0;
+        for (uint32_t g = ob[s]; g < ob[s + 1u]; g++) {
+            if (upper[g] != 0) walked = true;
+            else if (whole) whole = false, missing = g - ob[s];
+        }
+        if (walked && !whole) {
+            aplan_format_error *e = x.r.error;
+            (void)arg_error(e, "");
+            aplan__text w = {e->message, sizeof e->message, 0};
+            aplan__putf(&w, "steps do not belong to this model: no step runs op %u of subgraph %u", (uint64_t)missing,
+                        (uint64_t)s);
+            return APLAN_E_INVALID_ARG;
+        }
+    }
     *count = x.r.request_count;
     if (capacity < x.r.request_count) {
         x.r.error->status = APLAN_E_OUTPUT_TOO_SMALL;
@@ -1032,6 +1219,22 @@ static aplan_status record_plan(session *x, const void *model, size_t model_size
         (info)->refusal = (r)->refusal;                                                                                \
     } while (0)
 
+/* APLAN_E_SIZE_OVERFLOW with message, or, when an allocation of the kernels' passed 2^64 - 1 by itself
+ * (aplan__tflm_persistent_rows), with the operator, its kernel and the product named instead. */
+static aplan_status size_overflow(const recorder *r, const char *message) {
+    aplan_format_error *e = r->error;
+    e->status = APLAN_E_SIZE_OVERFLOW;
+    aplan__text w = {e->message, sizeof e->message, 0};
+    if (!r->overflow) {
+        aplan__put(&w, message);
+    } else {
+        aplan__putf(&w, "TFLM's arena passes 2^64 - 1 bytes: op %u of subgraph %u (%s) keeps %u rows x %u bytes",
+                    (uint64_t)r->overflow_op, (uint64_t)r->overflow_subgraph,
+                    r->overflow_kernel != NULL ? r->overflow_kernel : "?", r->overflow_rows, r->overflow_bytes);
+    }
+    return APLAN_E_SIZE_OVERFLOW;
+}
+
 aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_tflm_config *config,
                               const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
                               size_t scratch_size, aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
@@ -1047,12 +1250,8 @@ aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_
     replay_in in = {r->events, r->count, bits, planned, 0, config->planner, config->planner_scratch};
     if (!aplan__add(id_count, r->request_count, &in.buffers)) return arg_error(x.r.error, "too many buffers");
     uint64_t hi;
-    if (!upper_bound(&in, &hi) || !replay(&in, hi, NULL)) {
-        r->error->status = APLAN_E_SIZE_OVERFLOW;
-        aplan__text w = {r->error->message, sizeof r->error->message, 0};
-        aplan__put(&w, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
-        return APLAN_E_SIZE_OVERFLOW;
-    }
+    if (!upper_bound(&in, &hi) || !replay(&in, hi, NULL))
+        return size_overflow(r, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
     /* The least feasible multiple of 16 (feasibility is monotone over them: a larger arena only moves the tail
      * up), then the least feasible size above the multiple below it (padding of the tail's first allocations). */
     uint64_t lo = 0, top = hi / ARENA_ALIGN; /* 16 * top is feasible; 16 * lo is not unless lo == top */
@@ -1097,12 +1296,8 @@ aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const a
     uint64_t used, persistent_smallest, smallest = planned;
     if (!aplan__add(id_count, r->request_count, &in.buffers) || !replay_two(&in, &out) ||
         !aplan__add(out.persistent, planned, &used) ||
-        !aplan__align_up(out.persistent, ARENA_ALIGN, &persistent_smallest)) {
-        r->error->status = APLAN_E_SIZE_OVERFLOW;
-        aplan__text w = {r->error->message, sizeof r->error->message, 0};
-        aplan__put(&w, "TFLM's arenas for this model and plan pass 2^64 - 1 bytes");
-        return APLAN_E_SIZE_OVERFLOW;
-    }
+        !aplan__align_up(out.persistent, ARENA_ALIGN, &persistent_smallest))
+        return size_overflow(r, "TFLM's arenas for this model and plan pass 2^64 - 1 bytes");
     if (out.working > smallest) smallest = out.working;
     if (out.planner_end > smallest) smallest = out.planner_end;
     info->used = used;

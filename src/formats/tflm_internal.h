@@ -8,13 +8,21 @@
 
 #include "aplan/tflm.h"
 
+/* Every call below adds the reader's work (units of APLAN_TFLITE_WORK_PER_BYTE: the opening of the model and the
+ * subgraph, then each look-up's own) to *work, so that the arena model holds the sum over its whole pass to its own
+ * budget (APLAN_TFLM_WORK_PER_BYTE) while each look-up keeps the failures a look-up of its own would have. */
+
 /* What the model's reader (src/formats/tflite.c) does for the arena model's scan of every tensor: each tensor of
  * subgraph s in order, as aplan_tflite_tensor gives it (the same facts, the same failure at the same tensor, each
  * within the work budget a look-up of its own has), with the model opened once instead of once a tensor. each
  * returns false to stop. Returns APLAN_OK or the first look-up's failure, reported in error (required). */
 typedef bool (*aplan__tensor_fn)(void *context, uint32_t tensor, const aplan_tflite_tensor_info *info);
 aplan_status aplan__tflite_each_tensor(const void *model, size_t model_size, uint32_t s, aplan__tensor_fn each,
-                                       void *context, aplan_format_error *error);
+                                       void *context, uint64_t *work, aplan_format_error *error);
+/* The same over the tensors subgraph s lists as its inputs (outputs false) or outputs, in the list's order: each gets
+ * the entry's index in the list (a tensor listed twice is looked up twice, each charged to *work). */
+aplan_status aplan__tflite_each_io(const void *model, size_t model_size, uint32_t s, bool outputs,
+                                   aplan__tensor_fn each, void *context, uint64_t *work, aplan_format_error *error);
 
 /* A walk over the operators of subgraph s, which is opened once (aplan_tflite_operator opens the model and the
  * subgraph on every call): each gets every operator in order, as aplan_tflite_operator gives it, until it returns
@@ -26,7 +34,9 @@ typedef struct aplan__tflite_cursor aplan__tflite_cursor;
 typedef bool (*aplan__operator_fn)(void *context, aplan__tflite_cursor *cursor, uint32_t op,
                                    const aplan_tflite_operator_info *info);
 aplan_status aplan__tflite_each_operator(const void *model, size_t model_size, uint32_t s, aplan__operator_fn each,
-                                         void *context, aplan_format_error *error);
+                                         void *context, uint64_t *work, aplan_format_error *error);
+/* The byte of operator op's entry in its subgraph's operators vector (for messages); 0 past the end. O(1). */
+size_t aplan__tflite_cursor_position(const aplan__tflite_cursor *cursor, uint32_t op);
 aplan_status aplan__tflite_cursor_tensor(aplan__tflite_cursor *cursor, uint32_t tensor, aplan_tflite_tensor_info *info);
 aplan_status aplan__tflite_cursor_options(aplan__tflite_cursor *cursor, uint32_t op, aplan_tflite_options_info *info);
 aplan_status aplan__tflite_cursor_option(aplan__tflite_cursor *cursor, uint32_t op, unsigned field, unsigned width,
@@ -69,15 +79,23 @@ aplan__tflm_tensor aplan__tflm_intermediate(aplan__tflm_node *n, uint32_t k);
 int64_t aplan__tflm_option(aplan__tflm_node *n, unsigned field, unsigned width, bool is_signed, int64_t def);
 /* Element `index` of the custom options' flexbuffer map (keys sorted), as TFLM's FlexbufferWrapper::ElementAsInt32
  * reads it (the slot's bits as a signed integer, truncated to 32 bits; also what ElementAsBool tests against 0); 0
- * when the options are not a map or the map is shorter. */
+ * when the options are not a map or the map is shorter. O(1). */
 int32_t aplan__tflm_custom_int(aplan__tflm_node *n, uint32_t index);
-/* The value of key `key` in that map as flexbuffers' Map::operator[] and AsInt32 give it (ints, bools, floats
- * converted); 0 when absent. O(keys * strlen(key)). */
+/* The value of key `key` (a static string of at most 32 bytes) in that map as flexbuffers' Map::operator[] and
+ * AsInt32 give it (ints, bools, floats converted); 0 when absent. Map::operator[] is a bsearch over the keys, and
+ * so is this: O(log keys * strlen(key)), charged to the pass's work budget, and once per distinct options vector
+ * (by its position in the file) and key however many operators share it. */
 int32_t aplan__tflm_custom_key(aplan__tflm_node *n, const char *key);
 
 /* The allocations, in the kernel's order. Sizes that do not fit 64 bits saturate (the replay then fails, as TFLM
  * would). */
 void aplan__tflm_persistent(aplan__tflm_node *n, uint64_t bytes);   /* AllocatePersistentBuffer (16-aligned) */
+/* `rows` AllocatePersistentBuffer calls of `bytes` each in a row (a kernel's loop over its input's outer dimensions),
+ * as one event: the first takes bytes and its padding, each further one bytes rounded up to 16 (the tail is then
+ * 16-aligned), so the figures are those of the loop's, in O(1) whatever rows is. A product past 2^64 - 1 makes the
+ * arena not computable: aplan_tflm_arena and aplan_tflm_two_arenas fail with APLAN_E_SIZE_OVERFLOW naming the
+ * operator, its kernel, rows and bytes. */
+void aplan__tflm_persistent_rows(aplan__tflm_node *n, uint64_t rows, uint64_t bytes);
 void aplan__tflm_scratch(aplan__tflm_node *n, uint64_t bytes);      /* RequestScratchBufferInArena */
 void aplan__tflm_temp_input(aplan__tflm_node *n, uint32_t k);       /* AllocateTempInputTensor(node, k) */
 void aplan__tflm_temp_output(aplan__tflm_node *n, uint32_t k);      /* AllocateTempOutputTensor(node, k) */

@@ -403,8 +403,10 @@ static void p_lstm(aplan__tflm_node *n) { lstm(n, false); }
 static uint64_t circular_buffer(aplan__tflm_node *n, uint64_t capacity) {
     return add(add(mul(3u, aplan__tflm_ptr(n)), 8u + aplan__tflm_ptr(n)), mul(4u, capacity));
 }
-/* The rows a signal kernel processes: every dimension but the last (or the last two). */
+/* The rows a signal kernel processes: every dimension but the last (or the last two). A rank above
+ * APLAN_TFLITE_MAX_RANK reads its last dimensions as 0 (dim), so it has no rows: O(1) whatever the rank. */
 static uint64_t outer(const aplan__tflm_tensor *t, unsigned inner_dims) {
+    if (t->rank > APLAN_TFLITE_MAX_RANK) return 0;
     uint64_t inner = 1, rows = 1;
     for (unsigned i = 1; i <= inner_dims; i++) inner = mul(inner, dim(*t, -(int)i));
     /* the product of the other dimensions, not elements / inner: no 64-bit division on a 32-bit core */
@@ -412,7 +414,8 @@ static uint64_t outer(const aplan__tflm_tensor *t, unsigned inner_dims) {
     return inner == 0 ? 0 : rows;
 }
 
-/* delay.cc: options delay_length (element 0). Per row, a circular buffer of frame + delay slots. */
+/* delay.cc: options delay_length (element 0). Per row, a circular buffer of frame + delay slots (the kernel's loop
+ * over the rows, as one event: aplan__tflm_persistent_rows). */
 static void p_delay(aplan__tflm_node *n) {
     const aplan__tflm_tensor input = in(n, 0);
     const int32_t delay = aplan__tflm_custom_int(n, 0);
@@ -422,7 +425,7 @@ static void p_delay(aplan__tflm_node *n) {
     O(0);
     PERSISTENT(mul(rows, aplan__tflm_ptr(n)));
     PERSISTENT(mul(rows, aplan__tflm_ptr(n)));
-    for (uint64_t i = 0; i < rows; i++) PERSISTENT(circular_buffer(n, capacity));
+    aplan__tflm_persistent_rows(n, rows, circular_buffer(n, capacity));
 }
 
 /* filter_bank.cc: options num_channels (element 0); a work area of num_channels + 1 uint64. */
@@ -442,7 +445,7 @@ static void i_spectral_subtraction(aplan__tflm_node *n) {
 }
 
 /* framer.cc: options frame_size (0), frame_step (1). Per row, a circular buffer of frame_size rounded up to a
- * multiple of frame_step. */
+ * multiple of frame_step (one event for the rows). */
 static void p_framer(aplan__tflm_node *n) {
     const aplan__tflm_tensor input = in(n, 0);
     const int32_t size = aplan__tflm_custom_int(n, 0), step = aplan__tflm_custom_int(n, 1);
@@ -456,7 +459,7 @@ static void p_framer(aplan__tflm_node *n) {
     O(1);
     PERSISTENT(mul(rows, aplan__tflm_ptr(n)));
     PERSISTENT(mul(rows, aplan__tflm_ptr(n)));
-    for (uint64_t i = 0; i < rows; i++) PERSISTENT(circular_buffer(n, capacity));
+    aplan__tflm_persistent_rows(n, rows, circular_buffer(n, capacity));
 }
 
 /* rfft.cc, irfft.cc: options "T" (the element type, read by key) and fft_length (element 1). kiss_fftr's state:
@@ -493,7 +496,8 @@ static void i_irfft(aplan__tflm_node *n) {
     PERSISTENT(add(type == FLOAT32 ? 2u * aplan__tflm_ptr(n) : 0u, fftr_state(n, type, aplan__tflm_custom_int(n, 1))));
 }
 
-/* overlap_add.cc: options "T" (by key; int16 or float32). Per row, a frame of the input's last dimension. */
+/* overlap_add.cc: options "T" (by key; int16 or float32). Per row, a frame of the input's last dimension (one event
+ * for the rows). */
 static void i_overlap_add(aplan__tflm_node *n) {
     const int32_t type = aplan__tflm_custom_key(n, "T");
     if (type == INT16 || type == FLOAT32) PERSISTENT(by_abi(n, 24u, 32u));
@@ -505,7 +509,7 @@ static void p_overlap_add(aplan__tflm_node *n) {
     I(0);
     O(0);
     PERSISTENT(mul(rows, aplan__tflm_ptr(n)));
-    for (uint64_t i = 0; i < rows; i++) PERSISTENT(mul(frame, element));
+    aplan__tflm_persistent_rows(n, rows, mul(frame, element));
 }
 
 /* stacker.cc: options num_channels (0), stacker_left_context (1), stacker_right_context (2); one circular buffer

@@ -88,7 +88,8 @@ have_shared() {
 # aliases on purpose), SCRATCH (keyword_scrambled's: its kernels ask for scratch buffers), NAMES (names no other input
 # has), HUGE (a section just below 2^64, TFLM's arena past it), and
 # the hostile models of issue 21 (tables, names and shapes shared many times over): SHARED_NAME, SHARED_CONTROL,
-# FANIN, RANK, SHARED_CUSTOM and STEPS.
+# FANIN, RANK, SHARED_CUSTOM and STEPS; and those of issue 32 (TFLM's arena model on counts the file only names):
+# SIGNAL_ROWS, OVERLAP_ROWS, SIGNAL_HUGE, DETECTION, DETECTION_KEYS and CONCAT_RANK.
 made_inputs() {
     I12=$S/benchmarks/minimalloc/input.12.csv
     if [ ! -e "$I12" ]; then
@@ -110,4 +111,10 @@ made_inputs() {
     RANK=$1/rank.tflite
     SHARED_CUSTOM=$1/shared_custom.tflite
     STEPS=$1/steps.tflite
+    SIGNAL_ROWS=$1/signal_rows.tflite
+    OVERLAP_ROWS=$1/overlap_rows.tflite
+    SIGNAL_HUGE=$1/signal_huge.tflite
+    DETECTION=$1/detection.tflite
+    DETECTION_KEYS=$1/detection_keys.tflite
+    CONCAT_RANK=$1/concat_rank.tflite
 }

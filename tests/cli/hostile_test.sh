@@ -274,6 +274,57 @@ line out "$T/steps.csv: valid: 2 buffers, arena 32 bytes, lower bound 32 bytes (
 rm -f "$T"/steps.*
 fi
 
+# --- TFLM's arena model on counts the file only names (issue 32) ---------------------------------------------------
+# Each ran for seconds to minutes before (the figures in the commit adding these cases); now each command is well
+# under its 200 ms goal (1 s for the 920 KB model's plan and embed, which plan 44,000 scratch buffers), within
+# 256 MB where LIMITS holds. Signal kernels keep a buffer per row of their input: 2^24 rows of a 430-byte model (4-7 s
+# and 260 MB before) are one allocation of the rows' product, the loop's figures.
+for cmd in plan bound graph; do
+    bounded 0 200 "$A" $cmd "$SIGNAL_ROWS"
+done
+bounded 0 200 "$A" arena "$SIGNAL_ROWS"
+line out "    kernels' op data (Init, Prepare)                               939524116"
+bounded 0 200 "$A" embed "$SIGNAL_ROWS" -o "$T/rows.tflite"
+rm -f "$T/rows.tflite"
+# 2^32 rows (exit 1, "out of memory", after 6 s before).
+bounded 0 200 "$A" arena "$OVERLAP_ROWS"
+line out "  0         0      SignalOverlapAdd                          0 85899345956          0        0"
+# About 2^63 rows of a constant input, past 2^64 - 1 bytes (never ended before): not computable, the kernel and the
+# product named; plan still plans the tensors and says why there is no TFLM figure.
+bounded 3 200 "$A" arena "$SIGNAL_HUGE"
+line err "aplan: $SIGNAL_HUGE: cannot compute TFLM's arena: TFLM's arena passes 2^64 - 1 bytes: op 0 of subgraph 0 (SignalFramer) keeps 9223372028264841218 rows x 40 bytes"
+empty out
+bounded 0 200 "$A" plan "$SIGNAL_HUGE"
+line out "TFLM arena (tflite-micro 90b983c2, reference kernels, 32-bit ABI): cannot be computed: TFLM's arena passes 2^64 - 1 bytes: op 0 of subgraph 0 (SignalFramer) keeps 9223372028264841218 rows x 40 bytes"
+# Detection post-processing listed 4,000 times, its options 50,011 keys: read by a binary search once per options
+# vector (7.5 s for arena before, one linear scan per entry).
+bounded 0 1000 "$A" plan "$DETECTION_KEYS"
+line out "  TFLM's own planner:   smallest arena 4096824; arena_used_bytes() 753104 = planned tensors 240 + kernels' scratch 320 + persistent 752544"
+bounded 0 200 "$A" arena "$DETECTION_KEYS"
+line out "    what the kernels' scratch adds (44000 requests, 1232000 bytes)          320"
+bounded 0 1000 "$A" embed "$DETECTION_KEYS" -o "$T/keys.tflite"
+rm -f "$T/keys.tflite"
+# Listed 100,000 times (850 KB; more than a minute before): 1.1 million scratch requests pass the arena model's work
+# budget, exit 3 naming the operator where it ran out, for every command that plans.
+printf 'id,lower,upper,size,offset\n' >"$T/never.csv"
+for cmd in plan arena bound "embed -o $T/never.tflite" "verify"; do
+    extra=""
+    [ "$cmd" = verify ] && extra=$T/never.csv
+    # shellcheck disable=SC2086 # cmd's words are the arguments; $extra is one or none
+    bounded 3 200 "$A" $cmd "$DETECTION" $extra
+    line err "aplan: $DETECTION: byte 17508: op 4234 of subgraph 0 (TFLite_Detection_PostProcess): arena model's work budget (32 per byte + 1048576) exceeded"
+done
+checks=$((checks + 1))
+[ ! -e "$T/never.tflite" ] || fail "embed wrote its output on exit 3"
+rm -f "$T/never.csv"
+# CONCATENATION looks up each input: 60,000 naming one tensor of rank 60,000 (480 KB) would be 3.6e9 units of work
+# (more than a minute before).
+for cmd in plan arena; do
+    bounded 3 200 "$A" $cmd "$CONCAT_RANK"
+    line err "aplan: $CONCAT_RANK: byte 240264: op 0 of subgraph 0 (CONCATENATION): arena model's work budget (32 per byte + 1048576) exceeded"
+done
+bounded 0 200 "$A" graph "$CONCAT_RANK"
+
 # --- inputs that do not end, and sizes that are not content ----------------------------------------------------------
 # /dev/zero: refused at its first 64 KiB (a NUL byte, no model), not read to the cap.
 run 3 1000 "$A" plan /dev/zero

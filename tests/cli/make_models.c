@@ -4,7 +4,7 @@
  * writes DIR/chain.tflite, DIR/ties.tflite, DIR/ties4.tflite, DIR/ties_overlap.tflite, DIR/offline.tflite,
  * DIR/badnames.tflite, DIR/names.tflite, DIR/huge.tflite, DIR/buffers20k.tflite, DIR/steps.tflite, DIR/refuse.tflite,
  * DIR/refuse_fc.tflite, DIR/scratch.tflite and the hostile
- * models (see hostile below); exit 0, or 1 with a message when a file cannot be written.
+ * models (see hostile and hostile_tflm below); exit 0, or 1 with a message when a file cannot be written.
  *
  * Each model's figures are worked out by hand below, so the tests can pin them (TFLM's rules, aplan/tflite.h: step 1
  * holds the subgraph's inputs, op k runs at step k + 2, a tensor lives from the step that writes it through the last
@@ -342,6 +342,32 @@ static int scratch(const char *dir) {
     return write_model(dir, "scratch.tflite", &m, names, 5, NULL, 0);
 }
 
+/* The hostile models of issue 32, for TFLM's arena model (tw_build_signal, tw_build_detection and tw_build_shared's
+ * TW_SHARED_CONCAT in tests/tflite_writer.h build them; hostile_test.sh times every command on them):
+ *   signal_rows.tflite      SignalDelay of an INT16 [4096, 4096, 4] input: a persistent circular buffer (40 bytes,
+ *                           48 with padding) for each of 2^24 rows, in a file of about 450 bytes. The arena's op data
+ *                           is 2^24 x 48 bytes + the pointer arrays; the planned tensors 128 MiB + 16 bytes.
+ *   overlap_rows.tflite     SignalOverlapAdd of an INT16 [65536, 65536, 4, 4] input: 2^32 rows of an 8-byte frame
+ *                           (16 with padding).
+ *   signal_huge.tflite      SignalFramer of a constant INT16 [2^31 - 1, 2^31 - 1, 2, 1]: about 2^63 rows of 40 bytes,
+ *                           which pass 2^64 - 1 bytes: the arena is not computable.
+ *   detection.tflite        TFLite_Detection_PostProcess listed 100,000 times, one operator whose custom options
+ *                           hold 25,011 keys; about 850 KB: its 1.1 million scratch requests pass the work budget.
+ *   detection_keys.tflite   the same listed 4,000 times with 50,011 keys (about 920 KB): within it, 44,000 requests
+ *                           of 4 to 64 bytes, eleven per entry.
+ *   concat_rank.tflite      CONCATENATION whose 60,000 inputs all name one INT8 tensor of rank 60,000 (every entry
+ *                           1); about 480 KB. */
+static int hostile_tflm(const char *dir) {
+    static const int32_t rows[] = {4096, 4096, 4}, overlap[] = {65536, 65536, 4, 4},
+                         huge_rows[] = {2147483647, 2147483647, 2, 1};
+    return write_file(dir, "signal_rows.tflite", tw_build_signal("SignalDelay", rows, 3, false)) &&
+           write_file(dir, "overlap_rows.tflite", tw_build_signal("SignalOverlapAdd", overlap, 4, false)) &&
+           write_file(dir, "signal_huge.tflite", tw_build_signal("SignalFramer", huge_rows, 4, true)) &&
+           write_file(dir, "detection.tflite", tw_build_detection(100000, 25000)) &&
+           write_file(dir, "detection_keys.tflite", tw_build_detection(4000, 50000)) &&
+           write_file(dir, "concat_rank.tflite", tw_build_shared(TW_SHARED_CONCAT, 60000, 60000, 0));
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_models DIR\n");
@@ -349,7 +375,7 @@ int main(int argc, char **argv) {
     }
     return chain(argv[1]) && ties(argv[1]) && ties4(argv[1]) && names_model(argv[1]) && huge(argv[1]) &&
                    many_buffers(argv[1]) && hostile(argv[1]) && shared_steps(argv[1]) && refuse(argv[1]) &&
-                   scratch(argv[1])
+                   scratch(argv[1]) && hostile_tflm(argv[1])
                ? 0
                : 1;
 }
