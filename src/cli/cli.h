@@ -761,8 +761,16 @@ int cli_write_output(const char *path, cli_writer write, void *state);
 /* Write path so that it is never seen half-written: write() fills a new temporary file in path's directory (so the
  * rename cannot cross file systems), which is flushed, synced and renamed over path. On any failure the temporary
  * file is removed, path is left as it was and the error is printed. The new file keeps the mode of the one it
- * replaces (else 0666 less the umask). Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
+ * replaces (else 0666 less the umask). The temporary file is unnamed where the system allows (O_TMPFILE, linked
+ * under a hidden name just before the rename, with the signals below blocked); else the hidden file
+ * "<dir>/.<name>.XXXXXX". While it has a name, a signal that ends a process by default and can be caught (SIGHUP,
+ * SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF; not one ignored when
+ * aplan started) removes it, then ends the process by that signal; the handlers are the ones before on return.
+ * Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
 int cli_write_file_atomic(const char *path, cli_writer write, void *state);
+/* Ignore SIGXFSZ (where the system has it), at the start of main: a write past a file size limit (ulimit -f) then
+ * fails with EFBIG, which the writers report (exit 6) and clean up after, instead of ending the process. */
+void cli_ignore_file_size_signal(void);
 /* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
 bool cli_same_file(const char *a, const char *b);
 

@@ -242,6 +242,7 @@ static bool looks_like_file(const char *word) {
 }
 
 int main(int argc, char **argv) {
+    cli_ignore_file_size_signal(); /* a file size limit is a write error (exit 6), not the end of the process */
     const char *name = argc < 2 ? "" : argv[1];
     if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
         cli_print_help(stdout);
