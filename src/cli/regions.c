@@ -173,6 +173,16 @@ static int check_regions(const cli_session *s) {
                   in->kind == CLI_INPUT_CSV ? "; pin it with a region column" : "; plan it with one arena");
         return CLI_EXIT_BAD_INPUT;
     }
+    if (st == APLAN_E_SIZE_OVERFLOW && r.buffer_a < in->count) {
+        /* The problem itself passed cli_check_problem: what overflows is the traffic, the sum of size x uses over the
+         * buffers that may leave region 0 (report: the buffer where it passes, value its size, limit its uses). */
+        char who[160];
+        cli_describe_buffer(in, r.buffer_a, who, sizeof who);
+        cli_error("%s: invalid problem with these regions: the slow-memory traffic (each buffer's size times its uses, "
+                  "summed) passes 2^64 - 1 bytes at %s: size %llu, %llu use%s",
+                  in->name, who, (unsigned long long)r.value, (unsigned long long)r.limit, cli_s(r.limit));
+        return CLI_EXIT_BAD_INPUT;
+    }
     char text[400];
     cli_describe_report(s->input, st, &r, text, sizeof text);
     /* A buffer larger than every region it may go to: a question of fit (exit 4), as a capacity is for one arena. */

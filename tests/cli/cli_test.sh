@@ -2231,6 +2231,13 @@ if have_shared models/keyword_scrambled.tflite; then
 fi
 run 0 "$A" example -s banked --target stm32h743
 has out "2 regions, fastest first: dtcm 131072 bytes, axi 524288 bytes (offsets aligned to 32)"
+# Traffic past 2^64 - 1 (issue 32, point 9): bad input naming the traffic and the buffer where the sum passes (it
+# said "size or offset overflows 64 bits"): a's 2^62 x 3 uses fit, b's 2^62 more do not.
+printf 'id,lower,upper,size,uses\na,0,1,4611686018427387904,3\nb,1,2,4611686018427387904,1\n' >"$T/traffic.csv"
+run 3 "$A" plan "$T/traffic.csv" --region f:1 --region s:9223372036854775808
+line err "aplan: $T/traffic.csv: invalid problem with these regions: the slow-memory traffic (each buffer's size times its uses, summed) passes 2^64 - 1 bytes at buffer 1 'b' (line 3): size 4611686018427387904, 1 use"
+lacks err "size or offset overflows 64 bits"
+empty out
 # Usage errors, before any input is read.
 run 2 "$A" plan --region sram "$T/abc.csv"
 line err "aplan: plan: --region 'sram' is not NAME:SIZE[:ALIGN] (for example sram:128K or psram:8M:32)"
