@@ -719,6 +719,12 @@ cli_format_writer cli_write_table, cli_write_json, cli_write_csv, cli_write_c, c
 size_t cli_option_regions(const cli_options *o, const cli_region_spec **specs);
 /* As cli_check_strategy_list for the region strategies (<aplan/regions.h>): all, auto (select) or their names. */
 int cli_check_region_strategy_list(const char *command, const char *list);
+/* -f c with regions (o's --region, or its target's map): CLI_EXIT_OK, or CLI_EXIT_USAGE with the error printed,
+ * prefixed with command, naming both, when two regions' names would make the same macro of the header (a name
+ * beside another's _SIZE or _ALIGNMENT, names that differ only in '.', '-' and '_') or one would make a fixed one
+ * (PREFIX_REGION_COUNT, the guard PREFIX_REGION_PLAN_H), whatever --name: the header would define it twice with
+ * different values. Nothing for other formats. O(regions^2). */
+int cli_check_region_c_names(const char *command, const cli_options *o);
 /* `plan` and `example` with regions: uses (the graph's, or CSV's uses column), pins (CSV's region column), the
  * bounds, every region strategy of -s with the time limit, each plan verified independently, the best written in
  * the chosen format. CLI_EXIT_OK when the best plan fits every region; CLI_EXIT_NO_FIT (the table or JSON still

@@ -2179,6 +2179,69 @@ line out "#define M_REGION_PSRAM_ALIGNMENT 32u"
 line out "static const char *const m_region_names[M_REGION_COUNT] = {\"sram\", \"psram\"};"
 line out "    1, /* 0 psram */"
 line out "    64u, /* 2 c: steps [2, 4) */"
+# Every region header compiles as C11 with -Wall -Wextra -Werror -pedantic (issue 32, point 4) and means what it
+# says: each region's index macro is its place in PREFIX_region_names, each buffer's region is one of them and its
+# offset a multiple of that region's alignment; the program prints each region's size macro.
+# region_header NAMES PRINTED ARGS...: `aplan ARGS -f c --name Rh` (a prefix not in lower case: macros RH_, arrays Rh_),
+# whose regions are NAMES (space-separated, fastest first), compiled into a program that prints PRINTED.
+region_header() {
+    names=$1 printed=$2
+    shift 2
+    run 0 "$A" "$@" -f c --name Rh -o "$T/rh.h"
+    {
+        printf '#include <stdio.h>\n#include <string.h>\n#include "rh.h"\n#include "rh.h" /* the guard */\n'
+        printf 'static const unsigned long long size[RH_REGION_COUNT] = {'
+        for n in $names; do printf 'RH_REGION_%s_SIZE, ' "$(echo "$n" | tr 'a-z.-' 'A-Z__')"; done
+        printf '};\nstatic const unsigned long long align[RH_REGION_COUNT] = {'
+        for n in $names; do printf 'RH_REGION_%s_ALIGNMENT, ' "$(echo "$n" | tr 'a-z.-' 'A-Z__')"; done
+        printf '};\nstatic const unsigned index_of[RH_REGION_COUNT] = {'
+        for n in $names; do printf 'RH_REGION_%s, ' "$(echo "$n" | tr 'a-z.-' 'A-Z__')"; done
+        printf '};\nstatic const char *const name[RH_REGION_COUNT] = {'
+        for n in $names; do printf '"%s", ' "$n"; done
+        cat <<'EOF'
+};
+int main(void) {
+    for (unsigned k = 0; k < RH_REGION_COUNT; k++)
+        if (index_of[k] != k || strcmp(Rh_region_names[k], name[k]) != 0) return 1;
+    for (unsigned i = 0; i < RH_BUFFER_COUNT; i++) {
+        if (Rh_buffer_regions[i] >= RH_REGION_COUNT) return 2;
+        if (Rh_buffer_offsets[i] % align[Rh_buffer_regions[i]] != 0) return 3;
+    }
+    for (unsigned k = 0; k < RH_REGION_COUNT; k++) printf("%llu ", size[k]);
+    printf("%u\n", (unsigned)RH_BUFFER_COUNT);
+    return 0;
+}
+EOF
+    } >"$T/rh.c"
+    run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/rh" "$T/rh.c"
+    run 0 "$T/rh"
+    line out "$printed"
+}
+region_header "sram psram" "96 64 3" plan -s select "$T/abc.csv" --region sram:100 --region psram:1K:32
+region_header "s.r-a_m p-s.ram" "96 64 3" plan -s select "$T/abc.csv" --region s.r-a_m:100 --region p-s.ram:1K
+region_header "fast slow" "1024 512 5" plan -s banked "$CHAIN" --region fast:1K --region slow:64K
+region_header "sram psram" "32256 0 13" example -s banked --target esp32-s3-psram
+region_header "dtcm axi" "32256 0 13" example -s banked --target stm32h743
+region_header "dtcm ocram sdram" "32256 0 0 13" example -s banked --target imxrt1060
+# Region names whose macros collide are refused, naming both, before any input is read (exit 2, nothing written):
+# one that the header would define twice with different values, which a compiler only warns about (the second
+# region's index made APLAN_REGION_A_SIZE 1, so a program sizing region a from it reserved 1 byte).
+run 2 "$A" plan -f c -o "$T/collide.h" "$T/abc.csv" --region a:100 --region a_size:1K
+line err "aplan: plan: -f c: regions a and a_size would both define APLAN_REGION_A_SIZE (the size of a, the index of a_size); rename one (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+empty out
+checks=$((checks + 1))
+[ ! -e "$T/collide.h" ] || fail "a refused header was written"
+run 2 "$A" plan -o "$T/collide.h" "$T/abc.csv" --region a.b:100 --region a-b:1K
+line err "aplan: plan: -f c: regions a.b and a-b would both define APLAN_REGION_A_B (the index of a.b, the index of a-b); rename one (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+run 2 "$A" plan -f c "$T/abc.csv" --region x_alignment:100 --region x:1K
+line err "aplan: plan: -f c: regions x_alignment and x would both define APLAN_REGION_X_ALIGNMENT (the index of x_alignment, the alignment of x); rename one (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+run 2 "$A" plan -f c "$T/abc.csv" --region count:100 --region psram:1K
+line err "aplan: plan: -f c: region count would define APLAN_REGION_COUNT, which the header defines as the number of regions; rename the region (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+run 2 "$A" example -f c --name fw --region sram:100K --region Plan.H:1M
+line err "aplan: example: -f c: region Plan.H would define FW_REGION_PLAN_H, which the header defines as the include guard; rename the region (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+# The same names are fine in every other format, where nothing is a macro.
+run 0 "$A" plan -s banked -f csv "$T/abc.csv" --region a:100 --region a_size:1K
+line out "a,0,2,64,1,0,a"
 # JSON: the regions, the traffic and its bound, each run's regions and offsets.
 if [ -n "${PYTHON:-}" ]; then
     run 0 "$A" plan -f json "$T/abc.csv" --region sram:100 --region psram:1K
