@@ -730,6 +730,12 @@ int cli_check_region_c_names(const char *command, const cli_options *o);
  * the chosen format. CLI_EXIT_OK when the best plan fits every region; CLI_EXIT_NO_FIT (the table or JSON still
  * written) when none does; another exit code with the error printed. */
 int cli_plan_regions(const cli_options *o, cli_input *in);
+/* Region mode for s (cli_session_init'd over a loaded input): o's regions into s->regions, TFLM's persistent data of
+ * a model reserved (cli_tflm_reserve_persistent), each buffer's uses and pins (a CSV's region column) loaded, the
+ * problem and its regions checked (aplan_regions_validate, the rule in words). CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT,
+ * CLI_EXIT_NO_FIT (a buffer or TFLM's persistent data larger than every region it may use) or CLI_EXIT_INTERNAL with
+ * the error printed. `plan` and `verify` both start region mode with it. */
+int cli_region_setup(const cli_options *o, cli_session *s);
 /* Free what a region session holds (cli_session_free calls it). */
 void cli_region_session_free(cli_region_session *g);
 cli_region_writer cli_write_region_table, cli_write_region_json, cli_write_region_c, cli_write_region_csv,

@@ -336,15 +336,22 @@ static bool region_better(const cli_region_session *g, const cli_region_run *a, 
     return sa < sb;
 }
 
-/* What the region strategies were asked to do, and why nothing fits when nothing does. */
-static int run_regions(const cli_options *o, cli_session *s) {
-    const double deadline = cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6; /* the whole run's, as plan's */
+int cli_region_setup(const cli_options *o, cli_session *s) {
+    init_regions(s, o);
     cli_region_session *g = &s->regions;
-    int rc = load_uses(s);
+    int rc = cli_tflm_reserve_persistent(s);
+    if (rc == CLI_EXIT_OK) rc = load_uses(s);
     if (rc == CLI_EXIT_OK) rc = load_pins(s);
     if (rc != CLI_EXIT_OK) return rc;
     g->set = (aplan_regions){g->regions, g->count, g->allowed, g->uses, {0}};
     if ((rc = cli_check_problem(s)) != CLI_EXIT_OK || (rc = check_regions(s)) != CLI_EXIT_OK) return rc;
+    return CLI_EXIT_OK;
+}
+
+/* What the region strategies were asked to do (s set up by cli_region_setup), each stopped at deadline
+ * (cli_clock_ms), and why nothing fits when nothing does. */
+static int run_regions(const cli_options *o, cli_session *s, double deadline) {
+    cli_region_session *g = &s->regions;
     cli_progress("computing the bounds");
     size_t bytes = 0;
     void *scratch = NULL;
@@ -403,9 +410,9 @@ int cli_plan_regions(const cli_options *o, cli_input *in) {
     }
     cli_session s;
     cli_session_init(&s, o, in);
-    init_regions(&s, o);
-    int rc = cli_tflm_reserve_persistent(&s);
-    if (rc == CLI_EXIT_OK) rc = run_regions(o, &s);
+    const double deadline = cli_clock_ms() + (double)s.settings.time_limit_ns / 1e6; /* the whole run's, as plan's */
+    int rc = cli_region_setup(o, &s);
+    if (rc == CLI_EXIT_OK) rc = run_regions(o, &s, deadline);
     const cli_region_session *g = &s.regions;
     const cli_region_run *best = g->best != SIZE_MAX ? &g->runs[g->best] : NULL;
     size_t pinned_over = SIZE_MAX; /* a region whose pinned buffers alone pass its capacity: the bound's proof */

@@ -2157,6 +2157,56 @@ c,2,4,32,5,64,sram"
 run 0 "$A" plan -s banked "$T/abc_plan.csv" --region sram:100 --region psram:1K
 line out "lower bounds: sram 96, psram 64 bytes (what is pinned to each); traffic at least 64 bytes"
 hasre out "^\* banked +96 +64 +64 +\+0\.0% optimal "
+# verify --region (issue 32, point 6): the plan -f csv wrote checks region by region (aplan_region_verify); before,
+# verify took no --region, read every buffer into one arena and called this valid plan's a and b an overlap (exit 5).
+run 0 "$A" verify "$T/abc.csv" "$T/abc_plan.csv" --region sram:100 --region psram:1K
+line out "$T/abc_plan.csv: valid: 3 buffers in 2 regions: sram 96 of 100, psram 64 of 1024 bytes; traffic 64 bytes, lower bound 28 bytes (+128.6%)"
+empty err
+run 0 "$A" verify "$T/abc_plan.csv" "$T/abc_plan.csv" --region sram:100 --region psram:1K # PROBLEM's column pins
+line out "$T/abc_plan.csv: valid: 3 buffers in 2 regions: sram 96 of 100, psram 64 of 1024 bytes; traffic 64 bytes, lower bound 64 bytes, least"
+# Tampered: c moved onto b in sram; a moved into sram beside b; a pinned to psram by PROBLEM but put in sram.
+sed 's/^c,2,4,32,5,64,sram$/c,2,4,32,5,32,sram/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 5 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffers 1 and 2 overlap at steps [2, 3), bytes [32, 64): buffer 1 is 'b' (line 3), buffer 2 is 'c' (line 4) in sram"
+empty out
+sed 's/^a,0,2,64,1,0,psram$/a,0,2,64,1,0,sram/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 5 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffers 0 and 1 overlap at steps [1, 2), bytes [0, 64): buffer 0 is 'a' (line 2), buffer 1 is 'b' (line 3) in sram"
+run 5 "$A" verify "$T/abc_plan.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffer 0 is in region 0, which it may not use: buffer 0 is 'a' (line 2)"
+# A region the plan's row names that is none of them, or none; a buffer it omits is unplaced.
+sed 's/^a,0,2,64,1,0,psram$/a,0,2,64,1,0,dram/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 3 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: line 2: region 'dram' is not one of the regions (sram, psram)"
+sed 's/^a,0,2,64,1,0,psram$/a,0,2,64,1,0,/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 3 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: line 2: no region: a plan puts each buffer in one of the regions (sram, psram)"
+head -n 3 "$T/abc_plan.csv" >"$T/tampered.csv"
+run 5 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffer 2 is not placed (region 0): buffer 2 is 'c' (line 4) in sram"
+# Valid, but past a region's capacity: exit 4, as plan says it.
+run 4 "$A" verify "$T/abc.csv" "$T/abc_plan.csv" --region sram:90 --region psram:1K
+line out "does not fit: sram's arena, 96 bytes, is 6 more than its capacity (90)"
+# With regions the plan must say them; without, a region column is an error, not ignored (plan and verify).
+run 3 "$A" verify "$T/abc.csv" "$T/abc.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/abc.csv: it has no 'region' column: with regions, the plan is a CSV with 'offset' and 'region' columns (\`aplan plan -f csv --region ...\` writes one)"
+run 3 "$A" verify "$T/abc.csv" "$T/abc_plan.csv"
+line err "aplan: $T/abc_plan.csv: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the regions (--region NAME:SIZE, repeated, fastest first), or leave the column out"
+run 3 "$A" verify "$T/abc_plan.csv" "$T/abc_plan.csv"
+line err "aplan: $T/abc_plan.csv: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the regions (--region NAME:SIZE, repeated, fastest first), or leave the column out"
+run 3 "$A" plan "$T/abc_plan.csv"
+line err "aplan: $T/abc_plan.csv: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the regions (--region NAME:SIZE, repeated, fastest first), or leave the column out"
+empty out
+# A model's region plan, TFLM's persistent data counted in psram as plan counts it; a target's memory map.
+run 0 "$A" plan --region sram:1K --region psram:64K -f csv -o "$T/chain_regions.csv" "$CHAIN"
+run 0 "$A" verify --region sram:1K --region psram:64K "$CHAIN" "$T/chain_regions.csv"
+line out "$T/chain_regions.csv: valid: 5 buffers in 2 regions: sram 1024 of 1024, psram 512 of 64608 bytes; traffic 1024 bytes, lower bound 1024 bytes, least"
+line out "psram holds TFLM's persistent data too (928 bytes): the plan had 64608 of its 65536 bytes"
+run 0 "$A" plan --target stm32h743 -f csv -o "$T/chain_h7.csv" "$CHAIN"
+run 0 "$A" verify --target stm32h743 "$CHAIN" "$T/chain_h7.csv"
+has out "$T/chain_h7.csv: valid: 5 buffers in 2 regions: dtcm 1536 of 131072, axi 0 of "
+run 3 "$A" verify --target stm32h743 "$CHAIN" "$CHAIN"
+line err "aplan: $CHAIN: a model's offline plan is one arena: with regions, the plan is a CSV with 'offset' and 'region' columns (\`aplan plan -f csv --region ...\` writes one)"
 # Pins no plan keeps: a and b both in SRAM need 128 of its 100 bytes at step 1 (exit 4, the table still written).
 printf 'id,lower,upper,size,region\na,0,2,64,sram\nb,1,3,64,sram\n' >"$T/pinned.csv"
 run 4 "$A" plan "$T/pinned.csv" --region sram:100 --region psram:1K
