@@ -68,7 +68,8 @@ typedef struct aplan_regions {
  *         APLAN_E_BAD_REGION (a count out of range, a mask naming no region of the problem, a fixed buffer not
  *         pinned to one region), APLAN_E_BAD_ALIGNMENT (a region's alignment; report.region names it),
  *         APLAN_E_MISALIGNED_OFFSET, APLAN_E_CAPACITY_EXCEEDED (a buffer larger than every region it may use, or a
- *         fixed end past its region's capacity), APLAN_E_SIZE_OVERFLOW (the traffic passes 2^64 - 1).
+ *         fixed end past its region's capacity), APLAN_E_SIZE_OVERFLOW (the traffic passes 2^64 - 1: report.buffer_a
+ *         is the buffer whose size x uses makes it pass, report.value its size, report.limit its uses).
  *         O(n + regions).
  */
 APLAN_API aplan_status aplan_regions_validate(const aplan_problem *problem, const aplan_regions *regions,

@@ -719,11 +719,23 @@ cli_format_writer cli_write_table, cli_write_json, cli_write_csv, cli_write_c, c
 size_t cli_option_regions(const cli_options *o, const cli_region_spec **specs);
 /* As cli_check_strategy_list for the region strategies (<aplan/regions.h>): all, auto (select) or their names. */
 int cli_check_region_strategy_list(const char *command, const char *list);
+/* -f c with regions (o's --region, or its target's map): CLI_EXIT_OK, or CLI_EXIT_USAGE with the error printed,
+ * prefixed with command, naming both, when two regions' names would make the same macro of the header (a name
+ * beside another's _SIZE or _ALIGNMENT, names that differ only in '.', '-' and '_') or one would make a fixed one
+ * (PREFIX_REGION_COUNT, the guard PREFIX_REGION_PLAN_H), whatever --name: the header would define it twice with
+ * different values. Nothing for other formats. O(regions^2). */
+int cli_check_region_c_names(const char *command, const cli_options *o);
 /* `plan` and `example` with regions: uses (the graph's, or CSV's uses column), pins (CSV's region column), the
  * bounds, every region strategy of -s with the time limit, each plan verified independently, the best written in
  * the chosen format. CLI_EXIT_OK when the best plan fits every region; CLI_EXIT_NO_FIT (the table or JSON still
  * written) when none does; another exit code with the error printed. */
 int cli_plan_regions(const cli_options *o, cli_input *in);
+/* Region mode for s (cli_session_init'd over a loaded input): o's regions into s->regions, TFLM's persistent data of
+ * a model reserved (cli_tflm_reserve_persistent), each buffer's uses and pins (a CSV's region column) loaded, the
+ * problem and its regions checked (aplan_regions_validate, the rule in words). CLI_EXIT_OK, or CLI_EXIT_BAD_INPUT,
+ * CLI_EXIT_NO_FIT (a buffer or TFLM's persistent data larger than every region it may use) or CLI_EXIT_INTERNAL with
+ * the error printed. `plan` and `verify` both start region mode with it. */
+int cli_region_setup(const cli_options *o, cli_session *s);
 /* Free what a region session holds (cli_session_free calls it). */
 void cli_region_session_free(cli_region_session *g);
 cli_region_writer cli_write_region_table, cli_write_region_json, cli_write_region_c, cli_write_region_csv,
@@ -761,8 +773,16 @@ int cli_write_output(const char *path, cli_writer write, void *state);
 /* Write path so that it is never seen half-written: write() fills a new temporary file in path's directory (so the
  * rename cannot cross file systems), which is flushed, synced and renamed over path. On any failure the temporary
  * file is removed, path is left as it was and the error is printed. The new file keeps the mode of the one it
- * replaces (else 0666 less the umask). Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
+ * replaces (else 0666 less the umask). The temporary file is unnamed where the system allows (O_TMPFILE, linked
+ * under a hidden name just before the rename, with the signals below blocked); else the hidden file
+ * "<dir>/.<name>.XXXXXX". While it has a name, a signal that ends a process by default and can be caught (SIGHUP,
+ * SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF; not one ignored when
+ * aplan started) removes it, then ends the process by that signal; the handlers are the ones before on return.
+ * Returns CLI_EXIT_OK, CLI_EXIT_IO, or write()'s failure code. */
 int cli_write_file_atomic(const char *path, cli_writer write, void *state);
+/* Ignore SIGXFSZ (where the system has it), at the start of main: a write past a file size limit (ulimit -f) then
+ * fails with EFBIG, which the writers report (exit 6) and clean up after, instead of ending the process. */
+void cli_ignore_file_size_signal(void);
 /* True iff a and b name the same file: the same text, or the same device and inode (both exist). */
 bool cli_same_file(const char *a, const char *b);
 

@@ -159,8 +159,19 @@ static void tflm_capacity(cli_session *s) {
     s->settings.capacity = s->problem.capacity = cli_tflm_section_capacity(s, s->settings.capacity);
 }
 
+/* A CSV with a `region` column read without regions: said, not ignored (which would plan, or check, every buffer in
+ * one arena against what the file says). true when refused (the error printed). */
+static bool region_column_refused(const cli_input *in) {
+    if (in->kind != CLI_INPUT_CSV || (in->csv_columns & APLAN_CSV_HAS_REGION) == 0) return false;
+    cli_error("%s: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the "
+              "regions (--region NAME:SIZE, repeated, fastest first), or leave the column out",
+              in->name);
+    return true;
+}
+
 static int plan_input(const cli_options *o, cli_input *in) {
     if (cli_option_regions(o, NULL) > 0) return cli_plan_regions(o, in);
+    if (region_column_refused(in)) return CLI_EXIT_BAD_INPUT;
     cli_session s;
     cli_session_init(&s, o, in);
     tflm_capacity(&s);
@@ -297,10 +308,13 @@ static size_t find_id(const cli_input *problem, const char *id, size_t hint, apl
 }
 
 /* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
- * order); a .tflite plan gives its offline offsets. */
-static int plan_offsets(const char *path, cli_input *plan, const cli_input *problem, uint64_t *offsets) {
+ * order); a .tflite plan gives its offline offsets. row_of (NULL: not wanted), problem->count entries: the plan's
+ * row of each buffer, SIZE_MAX for one the plan omits. */
+static int plan_offsets(const char *path, cli_input *plan, const cli_input *problem, uint64_t *offsets,
+                        size_t *row_of) {
     int rc;
     for (size_t i = 0; i < problem->count; i++) offsets[i] = APLAN_NO_OFFSET;
+    for (size_t i = 0; row_of != NULL && i < problem->count; i++) row_of[i] = SIZE_MAX;
     if (plan->kind == CLI_INPUT_CSV && (plan->csv_columns & APLAN_CSV_HAS_OFFSET) == 0) {
         cli_error("%s: the plan has no 'offset' column", path);
         return CLI_EXIT_BAD_INPUT;
@@ -328,6 +342,7 @@ static int plan_offsets(const char *path, cli_input *plan, const cli_input *prob
             rc = CLI_EXIT_BAD_INPUT;
         } else {
             offsets[i] = b->offset;
+            if (row_of != NULL) row_of[i] = j;
         }
     }
     aplan_csv_id_index_free(index);
@@ -392,12 +407,156 @@ static int verify_tflm_arena(const cli_session *s, uint64_t section) {
     return CLI_EXIT_NO_FIT;
 }
 
+/* `verify` with regions (--region, or a --target with a memory map): PLAN is a CSV with `offset` and `region` columns
+ * (what `plan -f csv` writes with regions), its rows matched to PROBLEM's by id as without regions; each row's region
+ * is one of the regions by name. A buffer the plan omits is unplaced (in the first region it may use). Each region's
+ * arena is its highest end; aplan_region_verify checks the plan (each region's rules, the pins, the capacities, which
+ * for a model's slowest region holding TFLM's persistent data are what it leaves, as `plan` counts it). Exit 0 with
+ * the arenas and the traffic; 4 when it only passes a capacity; 5 naming the rule, the buffers and the region; 3 for a
+ * plan that cannot be read as a region plan. O(n log n) time, O(n) memory. */
+static int verify_regions(const cli_options *o, cli_input *in) {
+    const char *path = o->args[1];
+    cli_session s;
+    cli_session_init(&s, o, in);
+    cli_progress("checking the problem");
+    int rc = cli_region_setup(o, &s);
+    const cli_region_session *g = &s.regions;
+    uint32_t *region_of = malloc((in->count + 1u) * sizeof *region_of);
+    uint64_t *offsets = malloc((in->count + 1u) * sizeof *offsets);
+    size_t *row_of = malloc((in->count + 1u) * sizeof *row_of);
+    if (rc == CLI_EXIT_OK && (region_of == NULL || offsets == NULL || row_of == NULL)) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_INTERNAL;
+    }
+    cli_input plan;
+    bool loaded = false;
+    if (rc == CLI_EXIT_OK) {
+        char message[512];
+        cli_progress("reading %s", path);
+        rc = cli_load(path, cli_max_input(o), &plan, message, sizeof message);
+        if (rc != CLI_EXIT_OK) cli_error("%s", message);
+        loaded = rc == CLI_EXIT_OK;
+    }
+    if (rc == CLI_EXIT_OK && (plan.kind != CLI_INPUT_CSV || (plan.csv_columns & APLAN_CSV_HAS_REGION) == 0)) {
+        cli_error("%s: %s: with regions, the plan is a CSV with 'offset' and 'region' columns (`aplan plan -f csv "
+                  "--region ...` writes one)",
+                  path, plan.kind != CLI_INPUT_CSV ? "a model's offline plan is one arena" : "it has no 'region' column");
+        rc = CLI_EXIT_BAD_INPUT;
+    }
+    if (rc == CLI_EXIT_OK) rc = plan_offsets(path, &plan, in, offsets, row_of);
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
+        size_t r = 0;
+        if (row_of[i] == SIZE_MAX) { /* omitted: unplaced, which the verifier says, in a region it may use */
+            while (r + 1u < g->count && !aplan_region_allowed(&g->set, i, r)) r++;
+            region_of[i] = (uint32_t)r;
+            continue;
+        }
+        const char *name = plan.csv.regions[row_of[i]] != NULL ? plan.csv.regions[row_of[i]] : ""; /* NULL: empty */
+        while (r < g->count && strcmp(g->spec[r].name, name) != 0) r++;
+        if (r == g->count) {
+            char names[CLI_MAX_REGIONS * CLI_REGION_NAME] = "";
+            for (size_t k = 0; k < g->count; k++) {
+                size_t at = strlen(names);
+                snprintf(names + at, sizeof names - at, "%s%s", k > 0 ? ", " : "", g->spec[k].name);
+            }
+            char *shown = cli_display_text(name, strlen(name));
+            if (name[0] == '\0')
+                cli_error("%s: line %u: no region: a plan puts each buffer in one of the regions (%s)", path,
+                          (unsigned)plan.lines[row_of[i]], names);
+            else
+                cli_error("%s: line %u: region '%s' is not one of the regions (%s)", path,
+                          (unsigned)plan.lines[row_of[i]], shown != NULL ? shown : "?", names);
+            free(shown);
+            rc = CLI_EXIT_BAD_INPUT;
+            break;
+        }
+        region_of[i] = (uint32_t)r;
+    }
+    uint64_t arenas[CLI_MAX_REGIONS] = {0};
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
+        uint64_t end;
+        if (offsets[i] == APLAN_NO_OFFSET) continue;
+        if (__builtin_add_overflow(offsets[i], aplan_buffer_size(&s.problem, i), &end)) end = UINT64_MAX;
+        if (end > arenas[region_of[i]]) arenas[region_of[i]] = end; /* overflow: the verifier names it */
+    }
+    if (rc == CLI_EXIT_OK) {
+        cli_progress("verifying the plan");
+        size_t need = 0, bound_need = 0;
+        void *scratch = NULL;
+        aplan_report r;
+        aplan_report_clear(&r);
+        aplan_status st = aplan_region_verify_scratch_size(&s.problem, &g->set, &need);
+        if (st == APLAN_OK) st = aplan_region_bounds_scratch_size(&s.problem, &g->set, &bound_need);
+        if (st == APLAN_OK && (scratch = malloc((need > bound_need ? need : bound_need) + 8u)) == NULL)
+            st = APLAN_E_OUT_OF_MEMORY;
+        uint64_t bounds[CLI_MAX_REGIONS], traffic_bound = 0;
+        if (st == APLAN_OK) st = aplan_region_bounds(&s.problem, &g->set, scratch, bound_need, bounds, &traffic_bound);
+        if (st == APLAN_OK)
+            st = aplan_region_verify(&s.problem, &g->set, region_of, offsets, arenas, scratch, need, &r);
+        free(scratch);
+        const char *where = r.in_region && r.region < g->count ? g->spec[r.region].name : NULL;
+        if (st == APLAN_OK) {
+            const uint64_t traffic = aplan_region_traffic(&s.problem, &g->set, region_of);
+            cli_progress_writing(stdout, "the result");
+            printf("%s: valid: %zu buffer%s in %zu region%s: ", path, in->count, cli_s(in->count), g->count,
+                   cli_s(g->count));
+            for (size_t k = 0; k < g->count; k++)
+                printf("%s%s %llu of %llu", k > 0 ? ", " : "", g->spec[k].name, (unsigned long long)arenas[k],
+                       (unsigned long long)g->regions[k].capacity);
+            printf(" bytes; traffic %llu byte%s, lower bound %llu byte%s", (unsigned long long)traffic, cli_s(traffic),
+                   (unsigned long long)traffic_bound, cli_s(traffic_bound));
+            if (traffic == traffic_bound) printf(", least");
+            else if (traffic_bound > 0) printf(" (+%.1f%%)", cli_overhead_percent(traffic, traffic_bound));
+            fputc('\n', stdout);
+            if (g->persistent_region != SIZE_MAX)
+                printf("%s holds TFLM's persistent data too (%llu bytes): the plan had %llu of its %llu bytes\n",
+                       g->spec[g->persistent_region].name, (unsigned long long)g->persistent_bytes,
+                       (unsigned long long)g->regions[g->persistent_region].capacity,
+                       (unsigned long long)g->spec[g->persistent_region].size);
+            if (r.aliased_pairs > 0) printf("aliased fixed pairs (allowed): %zu\n", r.aliased_pairs);
+            rc = cli_flush_stdout();
+        } else if (st == APLAN_E_CAPACITY_EXCEEDED && where != NULL) { /* valid but too large: exit 4, as plan */
+            printf("does not fit: %s's arena, %llu byte%s, is %llu more than %s (%llu)\n", where,
+                   (unsigned long long)r.value, cli_s(r.value), (unsigned long long)(r.value - r.limit),
+                   r.region == g->persistent_region ? "what it leaves after TFLM's persistent data" : "its capacity",
+                   (unsigned long long)r.limit);
+            rc = cli_flush_stdout();
+            if (rc == CLI_EXIT_OK) rc = CLI_EXIT_NO_FIT;
+        } else if (st == APLAN_E_OUT_OF_MEMORY) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_INTERNAL;
+        } else {
+            char text[400];
+            cli_describe_report(in, st, &r, text, sizeof text);
+            cli_error("%s: verification failed: %s%s%s", path, text, where != NULL ? " in " : "",
+                      where != NULL ? where : "");
+            rc = CLI_EXIT_VERIFY;
+        }
+    }
+    if (loaded) cli_input_free(&plan);
+    free(region_of);
+    free(offsets);
+    free(row_of);
+    cli_session_free(&s);
+    return rc;
+}
+
 int cli_cmd_verify(const cli_options *o) {
     cli_progress_begin();
     cli_progress("reading %s", o->args[0]);
     cli_input in, plan;
     int rc = load_arg(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
+    if (cli_option_regions(o, NULL) > 0) {
+        if (in.kind == CLI_INPUT_TFLITE && (rc = add_scratch(o, &in)) != CLI_EXIT_OK) return rc; /* frees in */
+        rc = verify_regions(o, &in);
+        cli_input_free(&in);
+        return rc;
+    }
+    if (region_column_refused(&in)) {
+        cli_input_free(&in);
+        return CLI_EXIT_BAD_INPUT;
+    }
     /* A model's problem is what `plan` plans: its tensors and its kernels' scratch buffers. A plan written by `plan`
      * places both; a model's offline plan holds the tensors only, and TFLM's planner places the scratch around them,
      * as the check below does (a build without greedy_by_size_tflm, TFLM's planner, checks the tensors alone). */
@@ -440,7 +599,8 @@ int cli_cmd_verify(const cli_options *o) {
         rc = plan_data != NULL ? cli_load_bytes(o->args[1], plan_data, plan_size, &plan, message, sizeof message)
                                : cli_load(o->args[1], cli_max_input(o), &plan, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
-        else rc = plan_offsets(o->args[1], &plan, &in, offsets);
+        else if (region_column_refused(&plan)) rc = CLI_EXIT_BAD_INPUT;
+        else rc = plan_offsets(o->args[1], &plan, &in, offsets, NULL);
         if (rc == CLI_EXIT_OK && offline) rc = offline_plan(o->args[1], &plan, &s, offsets);
         cli_input_free(&plan);
     }

@@ -93,9 +93,12 @@ static const char help_example[] =
 static const char help_verify[] =
     "Check PLAN against PROBLEM and print the first violation in words. PLAN is a CSV with an `offset` column\n"
     "(rows matched to PROBLEM by id) or a .tflite model whose offline plan gives every offset.\n"
-    "Exit 0 when the plan is valid, 5 when it breaks a rule.\n\n"
-    "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --allow-alias,\n"
-    "  --abi 32|64, --kernels reference|cmsis-nn, --max-input-size BYTES\n"
+    "Exit 0 when the plan is valid, 5 when it breaks a rule.\n"
+    "With --region (or a --target with a memory map), PLAN is a region plan: a CSV with `offset` and `region`\n"
+    "columns, as `plan -f csv --region ...` writes it, checked region by region; without them a `region`\n"
+    "column (in PROBLEM or PLAN) is an error.\n\n"
+    "  -a, --align N, --round-sizes, --no-round-sizes, --capacity BYTES, --target NAME, --region NAME:SIZE[:ALIGN],\n"
+    "  --allow-alias, --abi 32|64, --kernels reference|cmsis-nn, --max-input-size BYTES\n"
     "                        as for `aplan plan`\n"
     "  -h, --help            this help\n";
 
@@ -163,7 +166,7 @@ static const cli_command commands[] = {
      "aplan plan [options] INPUT",
      "plan a .tflite model or CSV problem with one, several or all strategies", help_plan, cli_cmd_plan},
     {"verify", CLI_OPT_ALIGN | CLI_OPT_ROUND | CLI_OPT_CAPACITY | CLI_OPT_TARGET | CLI_OPT_ALIAS | CLI_OPT_ABI |
-                   CLI_OPT_KERNELS | CLI_OPT_MAX_INPUT,
+                   CLI_OPT_KERNELS | CLI_OPT_MAX_INPUT | CLI_OPT_REGION,
      2, 2,
      "aplan verify [options] PROBLEM PLAN", "check a plan (CSV with offsets, or a .tflite offline plan)", help_verify,
      cli_cmd_verify},
@@ -242,6 +245,7 @@ static bool looks_like_file(const char *word) {
 }
 
 int main(int argc, char **argv) {
+    cli_ignore_file_size_signal(); /* a file size limit is a write error (exit 6), not the end of the process */
     const char *name = argc < 2 ? "" : argv[1];
     if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
         cli_print_help(stdout);

@@ -523,6 +523,8 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                     CLI_PROGRAM, cmd->name, o->output, cli_formats[f].name, cli_formats[o->format].name);
         }
     }
+    if ((cmd->accepts & CLI_OPT_FORMAT) != 0 && cli_check_region_c_names(cmd->name, o) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
     /* An option that only some formats take (cli_format.options) is a usage error with any other. */
     unsigned format_only = 0;
     for (size_t f = 0; f < cli_format_count; f++) format_only |= cli_formats[f].options;

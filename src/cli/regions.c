@@ -61,6 +61,68 @@ int cli_check_region_strategy_list(const char *command, const char *list) {
     return each_region_strategy(command, list, NULL);
 }
 
+/* A region name as the part of a macro after PREFIX_REGION_ (c_part below): letters and digits upper-cased, any other
+ * character '_'; then suffix. */
+static void macro_part(char *out, size_t size, const char *name, const char *suffix) {
+    size_t n = 0;
+    for (; *name != '\0' && n + 1u < size; name++) {
+        char c = *name;
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        out[n++] = !keep ? '_' : c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+    }
+    out[n] = '\0';
+    snprintf(out + n, size - n, "%s", suffix);
+}
+
+int cli_check_region_c_names(const char *command, const cli_options *o) {
+    const cli_region_spec *specs = NULL;
+    const size_t count = cli_option_regions(o, &specs);
+    if (count == 0 || cli_formats[o->format].write_regions != cli_write_region_c) return CLI_EXIT_OK;
+    /* Every macro after PREFIX_REGION_ the header defines, and whose it is: the fixed ones, then each region's index,
+     * size and alignment (cli_write_region_c). Whatever the prefix, two of them are the same macro exactly when
+     * these parts are equal. At most 2 + 3 x CLI_MAX_REGIONS of them: the pairwise check is instant. */
+    enum { MOST = 2u + 3u * CLI_MAX_REGIONS };
+    static const char *const kinds[3] = {"index", "size", "alignment"};
+    static const char *const suffixes[3] = {"", "_SIZE", "_ALIGNMENT"};
+    char parts[MOST][CLI_REGION_NAME + 16u];
+    const char *owner[MOST]; /* the region's name, or NULL for a fixed macro */
+    const char *what[MOST];
+    size_t n = 0;
+    snprintf(parts[n], sizeof parts[n], "COUNT");
+    owner[n] = NULL, what[n++] = "the number of regions";
+    snprintf(parts[n], sizeof parts[n], "PLAN_H");
+    owner[n] = NULL, what[n++] = "the include guard";
+    for (size_t r = 0; r < count; r++) {
+        for (size_t k = 0; k < 3u; k++, n++) {
+            macro_part(parts[n], sizeof parts[n], specs[r].name, suffixes[k]);
+            owner[n] = specs[r].name, what[n] = kinds[k];
+            for (size_t j = 0; j < n; j++) {
+                if (strcmp(parts[j], parts[n]) != 0) continue;
+                const char *prefix = o->name != NULL ? o->name : "aplan";
+                char up[64];
+                size_t m = 0;
+                for (; prefix[m] != '\0' && m + 1u < sizeof up; m++)
+                    up[m] = prefix[m] >= 'a' && prefix[m] <= 'z' ? (char)(prefix[m] - 'a' + 'A') : prefix[m];
+                up[m] = '\0';
+                const char *more = prefix[m] != '\0' ? "..." : "";
+                if (owner[j] == NULL)
+                    cli_error("%s: -f c: region %s would define %s%s_REGION_%s, which the header defines as %s; rename "
+                              "the region (in a macro, letters and digits are kept, case aside, and any other character "
+                              "is '_')",
+                              command, specs[r].name, up, more, parts[n], what[j]);
+                else
+                    cli_error("%s: -f c: regions %s and %s would both define %s%s_REGION_%s (the %s of %s, the %s of "
+                              "%s); rename one (in a macro, letters and digits are kept, case aside, and any other "
+                              "character is '_')",
+                              command, owner[j], specs[r].name, up, more, parts[n], what[j], owner[j], what[n],
+                              specs[r].name);
+                return CLI_EXIT_USAGE;
+            }
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The session                                                                                                   */
 
@@ -173,6 +235,16 @@ static int check_regions(const cli_session *s) {
                   in->kind == CLI_INPUT_CSV ? "; pin it with a region column" : "; plan it with one arena");
         return CLI_EXIT_BAD_INPUT;
     }
+    if (st == APLAN_E_SIZE_OVERFLOW && r.buffer_a < in->count) {
+        /* The problem itself passed cli_check_problem: what overflows is the traffic, the sum of size x uses over the
+         * buffers that may leave region 0 (report: the buffer where it passes, value its size, limit its uses). */
+        char who[160];
+        cli_describe_buffer(in, r.buffer_a, who, sizeof who);
+        cli_error("%s: invalid problem with these regions: the slow-memory traffic (each buffer's size times its uses, "
+                  "summed) passes 2^64 - 1 bytes at %s: size %llu, %llu use%s",
+                  in->name, who, (unsigned long long)r.value, (unsigned long long)r.limit, cli_s(r.limit));
+        return CLI_EXIT_BAD_INPUT;
+    }
     char text[400];
     cli_describe_report(s->input, st, &r, text, sizeof text);
     /* A buffer larger than every region it may go to: a question of fit (exit 4), as a capacity is for one arena. */
@@ -264,15 +336,22 @@ static bool region_better(const cli_region_session *g, const cli_region_run *a, 
     return sa < sb;
 }
 
-/* What the region strategies were asked to do, and why nothing fits when nothing does. */
-static int run_regions(const cli_options *o, cli_session *s) {
-    const double deadline = cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6; /* the whole run's, as plan's */
+int cli_region_setup(const cli_options *o, cli_session *s) {
+    init_regions(s, o);
     cli_region_session *g = &s->regions;
-    int rc = load_uses(s);
+    int rc = cli_tflm_reserve_persistent(s);
+    if (rc == CLI_EXIT_OK) rc = load_uses(s);
     if (rc == CLI_EXIT_OK) rc = load_pins(s);
     if (rc != CLI_EXIT_OK) return rc;
     g->set = (aplan_regions){g->regions, g->count, g->allowed, g->uses, {0}};
     if ((rc = cli_check_problem(s)) != CLI_EXIT_OK || (rc = check_regions(s)) != CLI_EXIT_OK) return rc;
+    return CLI_EXIT_OK;
+}
+
+/* What the region strategies were asked to do (s set up by cli_region_setup), each stopped at deadline
+ * (cli_clock_ms), and why nothing fits when nothing does. */
+static int run_regions(const cli_options *o, cli_session *s, double deadline) {
+    cli_region_session *g = &s->regions;
     cli_progress("computing the bounds");
     size_t bytes = 0;
     void *scratch = NULL;
@@ -331,9 +410,9 @@ int cli_plan_regions(const cli_options *o, cli_input *in) {
     }
     cli_session s;
     cli_session_init(&s, o, in);
-    init_regions(&s, o);
-    int rc = cli_tflm_reserve_persistent(&s);
-    if (rc == CLI_EXIT_OK) rc = run_regions(o, &s);
+    const double deadline = cli_clock_ms() + (double)s.settings.time_limit_ns / 1e6; /* the whole run's, as plan's */
+    int rc = cli_region_setup(o, &s);
+    if (rc == CLI_EXIT_OK) rc = run_regions(o, &s, deadline);
     const cli_region_session *g = &s.regions;
     const cli_region_run *best = g->best != SIZE_MAX ? &g->runs[g->best] : NULL;
     size_t pinned_over = SIZE_MAX; /* a region whose pinned buffers alone pass its capacity: the bound's proof */
@@ -594,11 +673,12 @@ int cli_write_region_c(FILE *out, const cli_session *s, const cli_options *o) {
     const cli_region_session *g = &s->regions;
     const cli_region_run *run = &g->runs[g->best];
     const char *prefix = o->name != NULL ? o->name : "aplan";
-    char up[128];
-    size_t n = strlen(prefix) < sizeof up - 1u ? strlen(prefix) : sizeof up - 1u;
-    for (size_t i = 0; i < n; i++)
+    /* Region names whose macros collide were refused with the options (cli_check_region_c_names). */
+    const size_t n = strlen(prefix);
+    char *up = malloc(n + 1u); /* the prefix of macros, whole */
+    if (up == NULL) return CLI_EXIT_INTERNAL;
+    for (size_t i = 0; i <= n; i++)
         up[i] = prefix[i] >= 'a' && prefix[i] <= 'z' ? (char)(prefix[i] - 'a' + 'A') : prefix[i];
-    up[n] = '\0';
     uint64_t most = 0;
     for (size_t r = 0; r < g->count; r++) most = run->arenas[r] > most ? run->arenas[r] : most;
     const bool wide = most > UINT32_MAX;
@@ -649,5 +729,6 @@ int cli_write_region_c(FILE *out, const cli_session *s, const cli_options *o) {
         fputs("};\n", out);
     }
     fprintf(out, "\n#endif /* %s_REGION_PLAN_H */\n", up);
+    free(up);
     return CLI_EXIT_OK;
 }

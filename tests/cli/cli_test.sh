@@ -2157,6 +2157,56 @@ c,2,4,32,5,64,sram"
 run 0 "$A" plan -s banked "$T/abc_plan.csv" --region sram:100 --region psram:1K
 line out "lower bounds: sram 96, psram 64 bytes (what is pinned to each); traffic at least 64 bytes"
 hasre out "^\* banked +96 +64 +64 +\+0\.0% optimal "
+# verify --region (issue 32, point 6): the plan -f csv wrote checks region by region (aplan_region_verify); before,
+# verify took no --region, read every buffer into one arena and called this valid plan's a and b an overlap (exit 5).
+run 0 "$A" verify "$T/abc.csv" "$T/abc_plan.csv" --region sram:100 --region psram:1K
+line out "$T/abc_plan.csv: valid: 3 buffers in 2 regions: sram 96 of 100, psram 64 of 1024 bytes; traffic 64 bytes, lower bound 28 bytes (+128.6%)"
+empty err
+run 0 "$A" verify "$T/abc_plan.csv" "$T/abc_plan.csv" --region sram:100 --region psram:1K # PROBLEM's column pins
+line out "$T/abc_plan.csv: valid: 3 buffers in 2 regions: sram 96 of 100, psram 64 of 1024 bytes; traffic 64 bytes, lower bound 64 bytes, least"
+# Tampered: c moved onto b in sram; a moved into sram beside b; a pinned to psram by PROBLEM but put in sram.
+sed 's/^c,2,4,32,5,64,sram$/c,2,4,32,5,32,sram/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 5 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffers 1 and 2 overlap at steps [2, 3), bytes [32, 64): buffer 1 is 'b' (line 3), buffer 2 is 'c' (line 4) in sram"
+empty out
+sed 's/^a,0,2,64,1,0,psram$/a,0,2,64,1,0,sram/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 5 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffers 0 and 1 overlap at steps [1, 2), bytes [0, 64): buffer 0 is 'a' (line 2), buffer 1 is 'b' (line 3) in sram"
+run 5 "$A" verify "$T/abc_plan.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffer 0 is in region 0, which it may not use: buffer 0 is 'a' (line 2)"
+# A region the plan's row names that is none of them, or none; a buffer it omits is unplaced.
+sed 's/^a,0,2,64,1,0,psram$/a,0,2,64,1,0,dram/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 3 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: line 2: region 'dram' is not one of the regions (sram, psram)"
+sed 's/^a,0,2,64,1,0,psram$/a,0,2,64,1,0,/' "$T/abc_plan.csv" >"$T/tampered.csv"
+run 3 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: line 2: no region: a plan puts each buffer in one of the regions (sram, psram)"
+head -n 3 "$T/abc_plan.csv" >"$T/tampered.csv"
+run 5 "$A" verify "$T/abc.csv" "$T/tampered.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/tampered.csv: verification failed: buffer 2 is not placed (region 0): buffer 2 is 'c' (line 4) in sram"
+# Valid, but past a region's capacity: exit 4, as plan says it.
+run 4 "$A" verify "$T/abc.csv" "$T/abc_plan.csv" --region sram:90 --region psram:1K
+line out "does not fit: sram's arena, 96 bytes, is 6 more than its capacity (90)"
+# With regions the plan must say them; without, a region column is an error, not ignored (plan and verify).
+run 3 "$A" verify "$T/abc.csv" "$T/abc.csv" --region sram:100 --region psram:1K
+line err "aplan: $T/abc.csv: it has no 'region' column: with regions, the plan is a CSV with 'offset' and 'region' columns (\`aplan plan -f csv --region ...\` writes one)"
+run 3 "$A" verify "$T/abc.csv" "$T/abc_plan.csv"
+line err "aplan: $T/abc_plan.csv: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the regions (--region NAME:SIZE, repeated, fastest first), or leave the column out"
+run 3 "$A" verify "$T/abc_plan.csv" "$T/abc_plan.csv"
+line err "aplan: $T/abc_plan.csv: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the regions (--region NAME:SIZE, repeated, fastest first), or leave the column out"
+run 3 "$A" plan "$T/abc_plan.csv"
+line err "aplan: $T/abc_plan.csv: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the regions (--region NAME:SIZE, repeated, fastest first), or leave the column out"
+empty out
+# A model's region plan, TFLM's persistent data counted in psram as plan counts it; a target's memory map.
+run 0 "$A" plan --region sram:1K --region psram:64K -f csv -o "$T/chain_regions.csv" "$CHAIN"
+run 0 "$A" verify --region sram:1K --region psram:64K "$CHAIN" "$T/chain_regions.csv"
+line out "$T/chain_regions.csv: valid: 5 buffers in 2 regions: sram 1024 of 1024, psram 512 of 64608 bytes; traffic 1024 bytes, lower bound 1024 bytes, least"
+line out "psram holds TFLM's persistent data too (928 bytes): the plan had 64608 of its 65536 bytes"
+run 0 "$A" plan --target stm32h743 -f csv -o "$T/chain_h7.csv" "$CHAIN"
+run 0 "$A" verify --target stm32h743 "$CHAIN" "$T/chain_h7.csv"
+has out "$T/chain_h7.csv: valid: 5 buffers in 2 regions: dtcm 1536 of 131072, axi 0 of "
+run 3 "$A" verify --target stm32h743 "$CHAIN" "$CHAIN"
+line err "aplan: $CHAIN: a model's offline plan is one arena: with regions, the plan is a CSV with 'offset' and 'region' columns (\`aplan plan -f csv --region ...\` writes one)"
 # Pins no plan keeps: a and b both in SRAM need 128 of its 100 bytes at step 1 (exit 4, the table still written).
 printf 'id,lower,upper,size,region\na,0,2,64,sram\nb,1,3,64,sram\n' >"$T/pinned.csv"
 run 4 "$A" plan "$T/pinned.csv" --region sram:100 --region psram:1K
@@ -2179,6 +2229,69 @@ line out "#define M_REGION_PSRAM_ALIGNMENT 32u"
 line out "static const char *const m_region_names[M_REGION_COUNT] = {\"sram\", \"psram\"};"
 line out "    1, /* 0 psram */"
 line out "    64u, /* 2 c: steps [2, 4) */"
+# Every region header compiles as C11 with -Wall -Wextra -Werror -pedantic (issue 32, point 4) and means what it
+# says: each region's index macro is its place in PREFIX_region_names, each buffer's region is one of them and its
+# offset a multiple of that region's alignment; the program prints each region's size macro.
+# region_header NAMES PRINTED ARGS...: `aplan ARGS -f c --name Rh` (a prefix not in lower case: macros RH_, arrays Rh_),
+# whose regions are NAMES (space-separated, fastest first), compiled into a program that prints PRINTED.
+region_header() {
+    names=$1 printed=$2
+    shift 2
+    run 0 "$A" "$@" -f c --name Rh -o "$T/rh.h"
+    {
+        printf '#include <stdio.h>\n#include <string.h>\n#include "rh.h"\n#include "rh.h" /* the guard */\n'
+        printf 'static const unsigned long long size[RH_REGION_COUNT] = {'
+        for n in $names; do printf 'RH_REGION_%s_SIZE, ' "$(echo "$n" | tr 'a-z.-' 'A-Z__')"; done
+        printf '};\nstatic const unsigned long long align[RH_REGION_COUNT] = {'
+        for n in $names; do printf 'RH_REGION_%s_ALIGNMENT, ' "$(echo "$n" | tr 'a-z.-' 'A-Z__')"; done
+        printf '};\nstatic const unsigned index_of[RH_REGION_COUNT] = {'
+        for n in $names; do printf 'RH_REGION_%s, ' "$(echo "$n" | tr 'a-z.-' 'A-Z__')"; done
+        printf '};\nstatic const char *const name[RH_REGION_COUNT] = {'
+        for n in $names; do printf '"%s", ' "$n"; done
+        cat <<'EOF'
+};
+int main(void) {
+    for (unsigned k = 0; k < RH_REGION_COUNT; k++)
+        if (index_of[k] != k || strcmp(Rh_region_names[k], name[k]) != 0) return 1;
+    for (unsigned i = 0; i < RH_BUFFER_COUNT; i++) {
+        if (Rh_buffer_regions[i] >= RH_REGION_COUNT) return 2;
+        if (Rh_buffer_offsets[i] % align[Rh_buffer_regions[i]] != 0) return 3;
+    }
+    for (unsigned k = 0; k < RH_REGION_COUNT; k++) printf("%llu ", size[k]);
+    printf("%u\n", (unsigned)RH_BUFFER_COUNT);
+    return 0;
+}
+EOF
+    } >"$T/rh.c"
+    run 0 "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -I"$T" -o "$T/rh" "$T/rh.c"
+    run 0 "$T/rh"
+    line out "$printed"
+}
+region_header "sram psram" "96 64 3" plan -s select "$T/abc.csv" --region sram:100 --region psram:1K:32
+region_header "s.r-a_m p-s.ram" "96 64 3" plan -s select "$T/abc.csv" --region s.r-a_m:100 --region p-s.ram:1K
+region_header "fast slow" "1024 512 5" plan -s banked "$CHAIN" --region fast:1K --region slow:64K
+region_header "sram psram" "32256 0 13" example -s banked --target esp32-s3-psram
+region_header "dtcm axi" "32256 0 13" example -s banked --target stm32h743
+region_header "dtcm ocram sdram" "32256 0 0 13" example -s banked --target imxrt1060
+# Region names whose macros collide are refused, naming both, before any input is read (exit 2, nothing written):
+# one that the header would define twice with different values, which a compiler only warns about (the second
+# region's index made APLAN_REGION_A_SIZE 1, so a program sizing region a from it reserved 1 byte).
+run 2 "$A" plan -f c -o "$T/collide.h" "$T/abc.csv" --region a:100 --region a_size:1K
+line err "aplan: plan: -f c: regions a and a_size would both define APLAN_REGION_A_SIZE (the size of a, the index of a_size); rename one (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+empty out
+checks=$((checks + 1))
+[ ! -e "$T/collide.h" ] || fail "a refused header was written"
+run 2 "$A" plan -o "$T/collide.h" "$T/abc.csv" --region a.b:100 --region a-b:1K
+line err "aplan: plan: -f c: regions a.b and a-b would both define APLAN_REGION_A_B (the index of a.b, the index of a-b); rename one (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+run 2 "$A" plan -f c "$T/abc.csv" --region x_alignment:100 --region x:1K
+line err "aplan: plan: -f c: regions x_alignment and x would both define APLAN_REGION_X_ALIGNMENT (the index of x_alignment, the alignment of x); rename one (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+run 2 "$A" plan -f c "$T/abc.csv" --region count:100 --region psram:1K
+line err "aplan: plan: -f c: region count would define APLAN_REGION_COUNT, which the header defines as the number of regions; rename the region (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+run 2 "$A" example -f c --name fw --region sram:100K --region Plan.H:1M
+line err "aplan: example: -f c: region Plan.H would define FW_REGION_PLAN_H, which the header defines as the include guard; rename the region (in a macro, letters and digits are kept, case aside, and any other character is '_')"
+# The same names are fine in every other format, where nothing is a macro.
+run 0 "$A" plan -s banked -f csv "$T/abc.csv" --region a:100 --region a_size:1K
+line out "a,0,2,64,1,0,a"
 # JSON: the regions, the traffic and its bound, each run's regions and offsets.
 if [ -n "${PYTHON:-}" ]; then
     run 0 "$A" plan -f json "$T/abc.csv" --region sram:100 --region psram:1K
@@ -2231,6 +2344,13 @@ if have_shared models/keyword_scrambled.tflite; then
 fi
 run 0 "$A" example -s banked --target stm32h743
 has out "2 regions, fastest first: dtcm 131072 bytes, axi 524288 bytes (offsets aligned to 32)"
+# Traffic past 2^64 - 1 (issue 32, point 9): bad input naming the traffic and the buffer where the sum passes (it
+# said "size or offset overflows 64 bits"): a's 2^62 x 3 uses fit, b's 2^62 more do not.
+printf 'id,lower,upper,size,uses\na,0,1,4611686018427387904,3\nb,1,2,4611686018427387904,1\n' >"$T/traffic.csv"
+run 3 "$A" plan "$T/traffic.csv" --region f:1 --region s:9223372036854775808
+line err "aplan: $T/traffic.csv: invalid problem with these regions: the slow-memory traffic (each buffer's size times its uses, summed) passes 2^64 - 1 bytes at buffer 1 'b' (line 3): size 4611686018427387904, 1 use"
+lacks err "size or offset overflows 64 bits"
+empty out
 # Usage errors, before any input is read.
 run 2 "$A" plan --region sram "$T/abc.csv"
 line err "aplan: plan: --region 'sram' is not NAME:SIZE[:ALIGN] (for example sram:128K or psram:8M:32)"
