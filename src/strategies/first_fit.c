@@ -18,23 +18,25 @@
  * node knowing the gap below its buffer (down to the previous live buffer's end) and the largest such gap in its
  * subtree. The lowest gap that can hold a buffer is then found by one descent that skips every subtree whose largest
  * gap is too small; a gap large enough but too small once its start is aligned is passed over and the descent goes
- * on, so misaligned gaps cost O(log n) each. The fixed buffers sit in a second tree, over their (offset, index)
- * order, holding those not yet over (one leaves it for good once the walk's step reaches its upper step); the ones
- * in conflict with a buffer are then those still in it that start before the buffer ends. Each node sums up its
- * subtree: the first and last start, the highest end, the lowest offset, and a bound on the largest free gap. The
- * walk over them in offset order (aplan__first_gap's) passes a subtree over whole when none of its fixed buffers is
- * in conflict or all end below the candidate, or when all are in conflict and no gap among them holds the buffer
- * (the candidate then rises above them at once), and looks inside only otherwise. The search alternates between the
- * two trees with a rising floor until both agree.
+ * on, so misaligned gaps cost O(log n) each. Below TREE_MIN (8,192) buffers, the fixed buffers in conflict with each
+ * buffer come from an interval tree, sorted by offset, and aplan__first_gap walks them. From TREE_MIN they sit in a
+ * second tree, over their (offset, index) order, holding those not yet over (one leaves it for good once the walk's
+ * step reaches its upper step); the ones in conflict with a buffer are then those still in it that start before the
+ * buffer ends. Each node sums up its subtree: the first and last start, the highest end, the lowest offset, and a
+ * bound on the largest free gap. The walk over them in offset order (aplan__first_gap's) passes a subtree over whole
+ * when none of its fixed buffers is in conflict or all end below the candidate, or when all are in conflict and no
+ * gap among them holds the buffer (the candidate then rises above them at once), and looks inside only otherwise.
+ * The search alternates between the two trees with a rising floor until both agree.
  *
- * Complexity: O(n log n) expected (the orders are radix sorts; each allocation and release is O(log n)), plus
- * O(log n) per misaligned gap passed over and O(log f) per subtree of fixed buffers the walk looks into, for f fixed
+ * Complexity: O(n log n) expected (the orders are radix sorts; each allocation and release is O(log n)), plus O(log
+ * n) per misaligned gap passed over and O(log f) per subtree of fixed buffers the walk looks into, for f fixed
  * buffers (each leaves the tree once, O(log f)): O(log f) for a stack of fixed buffers live throughout, which were
- * listed and sorted for every allocation before (O(n f log f): 4.4 s on 957 KB of CSV). Worst shape: many gaps that
- * are just too small once aligned (alignments much larger than the gaps), or fixed buffers in conflict interleaved,
- * in offset order, with fixed buffers that are not (each subtree holding both is looked into). Scratch: 32 bytes per
- * buffer (orders by start and by end 8, tree links 12, previous live buffer 4, largest gap 8) plus, for the f fixed
- * buffers that occupy memory, 12 per fixed buffer (the offset order, the order by end step, sort space) and 24 per
+ * listed and sorted for every allocation before (O(n f log f): 4.4 s on 957 KB of CSV; below TREE_MIN buffers they
+ * still are, O(f log f) per allocation, under 0.2 s in all there). Worst shape: many gaps that are just too small
+ * once aligned (alignments much larger than the gaps), or fixed buffers in conflict interleaved, in offset order,
+ * with fixed buffers that are not (each subtree holding both is looked into). Scratch: 32 bytes per buffer (orders
+ * by start and by end 8, tree links 12, previous live buffer 4, largest gap 8) plus, for the f fixed buffers that
+ * occupy memory, 16 per fixed buffer (orders, maxima or the list, sort space) and, from TREE_MIN buffers, 24 per
  * node of the fixed tree (2 p nodes for p the power of two at or above f: 48 to 96 bytes per fixed buffer).
  * Guarantee: a valid plan; deterministic. It models an online allocator, so it is usually worse than greedy_by_size.
  */
@@ -44,7 +46,14 @@
 #define NONE UINT32_MAX
 
 enum { ORDER, BY_UPPER, LEFT, RIGHT, PARENT, PREV, ARRAYS };    /* n entries each */
-enum { FIXED_ORDER, FIXED_BY_UPPER, FIXED_TMP, FIXED_ARRAYS }; /* one entry per fixed buffer */
+/* One entry per fixed buffer. Below TREE_MIN buffers the interval tree lists the fixed buffers in conflict (order
+ * by lower step, maxima, the list); from TREE_MIN the fixed tree (order by offset, order by upper step, unused). */
+enum { FIXED_ORDER, FIXED_MAX, FIXED_HITS, FIXED_TMP, FIXED_ARRAYS };
+#define FIXED_BY_UPPER FIXED_MAX
+/* Problems of fewer buffers list the fixed buffers in conflict for each allocation and sort them, in 16 bytes per
+ * fixed buffer (the TFLM adapter's figure for problems below 8,192 buffers, kPlanScratchPerOfflineBuffer, holds the
+ * scratch of a microcontroller's arena to it): O(n f log f) there is under 0.2 s. From TREE_MIN the fixed tree. */
+#define TREE_MIN 8192u
 
 typedef struct {
     const aplan_problem *p;
@@ -91,7 +100,7 @@ static void layout(aplan__scratch *s, size_t n, size_t f, uint32_t **w, uint32_t
     (void)aplan__take_u32_arrays(s, n, w, ARRAYS);
     *gapmax = aplan__scratch_take(s, n, sizeof(uint64_t), sizeof(uint64_t));
     (void)aplan__take_u32_arrays(s, f, fw, FIXED_ARRAYS);
-    ft->leaves = f == 0 ? 0 : leaves_for(f);
+    ft->leaves = f == 0 || n < TREE_MIN ? 0 : leaves_for(f);
     ft->node = aplan__scratch_take(s, 2u * ft->leaves, sizeof(fixed_node), sizeof(uint64_t));
 }
 
@@ -354,13 +363,18 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     size_t online, listed;
     aplan__split(p, true, offsets, w[ORDER], &online, fw[FIXED_ORDER], &listed, NULL);
     APLAN_ASSERT(listed == f);
-    /* The fixed buffers, listed by rising index: by (offset, index) for the tree, by upper step for their end. */
-    for (size_t k = 0; k < f; k++) fw[FIXED_BY_UPPER][k] = fw[FIXED_ORDER][k];
-    aplan__sort_by(fw[FIXED_ORDER], fw[FIXED_TMP], f, APLAN__BY_OFFSET, p, offsets);
-    aplan__sort_by(fw[FIXED_BY_UPPER], fw[FIXED_TMP], f, APLAN__BY_UPPER, p, NULL);
-    ft.order = fw[FIXED_ORDER];
-    ft.count = f;
-    fixed_build(&ft);
+    const bool tree = ft.leaves > 0;
+    aplan__itree listed_fixed;
+    if (tree) { /* listed by rising index: by (offset, index) for the tree, by upper step for their end */
+        for (size_t k = 0; k < f; k++) fw[FIXED_BY_UPPER][k] = fw[FIXED_ORDER][k];
+        aplan__sort_by(fw[FIXED_ORDER], fw[FIXED_TMP], f, APLAN__BY_OFFSET, p, offsets);
+        aplan__sort_by(fw[FIXED_BY_UPPER], fw[FIXED_TMP], f, APLAN__BY_UPPER, p, NULL);
+        ft.order = fw[FIXED_ORDER];
+        ft.count = f;
+        fixed_build(&ft);
+    } else {
+        aplan__itree_build(&listed_fixed, p, offsets, fw[FIXED_ORDER], fw[FIXED_MAX], fw[FIXED_TMP], f);
+    }
     /* (start, size descending, index): stable sorts, the last key first, from a list by rising index. The tree's
      * arrays are free until the walk and serve as the sorts' second array. */
     for (size_t k = 0; k < online; k++) w[BY_UPPER][k] = w[ORDER][k];
@@ -376,19 +390,26 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
             release(&t, w[BY_UPPER][released]);
         }
         /* A fixed buffer over by this start conflicts with none of the buffers still to place (they start later). */
-        for (; fixed_over < f && p->buffers[fw[FIXED_BY_UPPER][fixed_over]].upper <= b->lower; fixed_over++) {
+        for (; tree && fixed_over < f && p->buffers[fw[FIXED_BY_UPPER][fixed_over]].upper <= b->lower; fixed_over++) {
             fixed_remove(&ft, fw[FIXED_BY_UPPER][fixed_over]);
         }
         const uint64_t size = aplan__size(p, x);
         const uint64_t align = aplan__alignment(p, x);
+        size_t n_fixed = 0, pos = 0;
+        if (!tree) {
+            n_fixed = aplan__itree_query(&listed_fixed, b->lower, b->upper, fw[FIXED_HITS]);
+            aplan__sort_by(fw[FIXED_HITS], fw[FIXED_TMP], n_fixed, APLAN__BY_OFFSET, p, offsets);
+        }
         /* Each side gives the lowest offset >= floor it allows; the floor rises until both allow the same one. */
         uint64_t floor = 0, at;
         aplan_status st;
         for (;;) {
             if ((st = lowest_fit(&t, floor, size, align, &at)) != APLAN_OK) break;
-            if (fixed_over == f) break; /* no fixed buffer left in the way */
+            if (tree ? fixed_over == f : n_fixed == 0) break; /* no fixed buffer left in the way */
             uint64_t fixed_at;
-            if ((st = fixed_fit(&ft, b->upper, at, size, align, &fixed_at)) != APLAN_OK || fixed_at == at) break;
+            st = tree ? fixed_fit(&ft, b->upper, at, size, align, &fixed_at)
+                      : aplan__first_gap(p, offsets, fw[FIXED_HITS], n_fixed, &pos, at, size, align, &fixed_at);
+            if (st != APLAN_OK || fixed_at == at) break;
             floor = fixed_at;
         }
         if (st != APLAN_OK) {
