@@ -857,11 +857,63 @@ static void test_fixed_buffers_clash(void **state) {
 
 /* exact under a budget: its best plan so far, flagged BEST_FOUND, whether the node limit or the callback stops it;
  * without one, the least traffic, proven. Ten buffers (found by a seeded search) where select's start is not least. */
-static uint64_t stop_calls;
+/* Calls with nodes > 0 (the search's) and with 0 (select's steps and heuristics, which keep the deadline too). */
+static uint64_t stop_calls, start_calls;
 static bool stop_at_three(void *context, uint64_t nodes) {
     (void)context;
-    stop_calls++;
+    if (nodes > 0) stop_calls++;
+    else start_calls++;
     return nodes >= 3;
+}
+
+static bool stop_always(void *context, uint64_t nodes) {
+    (void)context;
+    (void)nodes;
+    return true;
+}
+
+static bool stop_searches(void *context, uint64_t nodes) {
+    (void)context;
+    return nodes > 0;
+}
+
+/* select and exact keep the caller's stop from their start (issue 32): told to stop at once, select gives banked's
+ * placement with every buffer stacked on the aligned tops (the cheapest plan there is), outcome BEST_FOUND, and exact
+ * gives that plan with no search; a stop that lets the steps finish (it says stop only to a search, nodes > 0) leaves
+ * select's plan as it is with no options at all. */
+static void test_select_and_exact_keep_the_stop(void **state) {
+    (void)state;
+    const aplan_buffer b[4] = {{96, 0, 4, 0, NO}, {48, 1, 3, 0, NO}, {64, 2, 5, 0, NO}, {32, 0, 2, 0, NO}};
+    const uint64_t uses[4] = {1, 5, 3, 2};
+    const aplan_region g[2] = {{"sram", 128, 32, {0, 0}}, {"psram", UNL, 64, {0, 0}}};
+    aplan_problem p;
+    aplan_problem_init(&p, b, 4);
+    const aplan_regions rg = {g, 2, NULL, uses, {0}};
+    aplan_search_options opt;
+    aplan_search_options_init(&opt);
+    opt.stop = stop_always;
+    opt.check_every = 1;
+    const char *const names[2] = {"select", "exact"};
+    for (size_t k = 0; k < 2; k++) {
+        const outcome o = run(region_strategy(names[k]), &p, &rg, &opt);
+        assert_int_equal(o.status, APLAN_OK);
+        assert_int_equal(o.result.outcome, APLAN_OUTCOME_BEST_FOUND);
+        assert_int_equal(o.result.nodes, 0);
+        /* by size: 96 at sram 0 (placed before the first ask), then each on a top: 64 at sram 96 would end past 128,
+         * so psram 0; 48 at sram 96 would too, so psram 64 (aligned); 32 at sram 96 ends at 128 */
+        const uint32_t region[4] = {0, 1, 1, 0};
+        const uint64_t offset[4] = {0, 64, 0, 96};
+        assert_memory_equal(o.region, region, sizeof region);
+        assert_memory_equal(o.offset, offset, sizeof offset);
+        assert_int_equal(o.result.traffic, 48 * 5 + 64 * 3);
+    }
+    const outcome plain = run(region_strategy("select"), &p, &rg, NULL);
+    opt.stop = stop_searches;
+    const outcome heur = run(region_strategy("select"), &p, &rg, &opt);
+    assert_int_equal(plain.result.outcome, APLAN_OUTCOME_PLAN);
+    assert_int_equal(heur.result.outcome, APLAN_OUTCOME_PLAN);
+    assert_memory_equal(heur.region, plain.region, sizeof plain.region);
+    assert_memory_equal(heur.offset, plain.offset, sizeof plain.offset);
 }
 
 static void test_exact_under_a_budget(void **state) {
@@ -892,12 +944,13 @@ static void test_exact_under_a_budget(void **state) {
         aplan_search_options_init(&opt);
         opt.stop = stop_at_three;
         opt.check_every = every;
-        stop_calls = 0;
+        stop_calls = start_calls = 0;
         o = run(s, &p, &rg, &opt);
         assert_int_equal(o.status, APLAN_OK);
         assert_int_equal(o.result.outcome, APLAN_OUTCOME_BEST_FOUND);
         assert_int_equal(o.result.traffic, 1616);
         assert_int_equal(stop_calls, 3);
+        assert_int_equal(start_calls, 90); /* check_every 1: every placement of select's heuristics, and each step */
     }
     aplan_search_options_init(&opt);
     opt.goal = APLAN_GOAL_FIT; /* select's start fits: nothing to search, and APLAN_OK says it fits */
@@ -986,6 +1039,7 @@ int main(void) {
         cmocka_unit_test(test_failing_strategies),
         cmocka_unit_test(test_fixed_buffers_clash),
         cmocka_unit_test(test_exact_under_a_budget),
+        cmocka_unit_test(test_select_and_exact_keep_the_stop),
         cmocka_unit_test(test_claims_are_checked),
         cmocka_unit_test(test_exact_beyond_its_size),
     };

@@ -149,7 +149,11 @@ APLAN_API aplan_status aplan_region_verify(const aplan_problem *problem, const a
  *      no pointer kept past the call, no allocator, deterministic.
  *   4. ctx: the options (budget, goal) and the bounds; the strategy sets ctx->nodes, and ctx->outcome to what its
  *      plan proves about the traffic (OPTIMAL: no plan that fits has less; INFEASIBLE: no plan fits every region;
- *      BEST_FOUND: the budget ran out; PLAN otherwise).
+ *      BEST_FOUND: the budget ran out; PLAN otherwise). The built-ins keep options->stop from their start: their
+ *      heuristic steps (banked's placement, select's steps and the single-region strategies it runs) ask it every
+ *      check_every placements or steps with 0 nodes (a caller that answers false to 0 nodes lets them finish, as a
+ *      search making its start) and, told to stop, keep their best plan so far with outcome BEST_FOUND (banked's
+ *      placement, with what is left on the regions' aligned tops, at the least); max_nodes counts search nodes only.
  *   5. On failure: APLAN_E_STRATEGY_FAILED or APLAN_E_SIZE_OVERFLOW (an offset would end past 2^64 - 1).
  *   6. It writes region_of[0 .. count - 1] and offsets[0 .. count - 1] and nothing past them. Unlike aplan_plan's,
  *      these arrays are the caller's, with no guard slot after them: a strategy that writes past them is caught only

@@ -254,14 +254,19 @@ static int check_regions(const cli_session *s) {
     return fit ? CLI_EXIT_NO_FIT : CLI_EXIT_BAD_INPUT;
 }
 
-/* A search's stop: the session's clock against the run's deadline. */
+/* A search's stop: the session's clock against the run's deadline. The region strategies' heuristic steps (banked's
+ * placement, select's steps and the single-region strategies it runs) ask with 0 nodes and stop there too, each
+ * keeping its best plan so far; with --time-limit 0 they run to the end (as plan's fast strategies do) and only a
+ * search, asking with nodes > 0, stops at its first look at the clock. */
 typedef struct region_clock {
     double deadline_ms;
+    bool whole_start; /* --time-limit 0 */
 } region_clock;
 
 static bool past_deadline(void *context, uint64_t nodes) {
-    (void)nodes;
-    return cli_clock_ms() >= ((const region_clock *)context)->deadline_ms;
+    const region_clock *c = context;
+    if (c->whole_start && nodes == 0) return false;
+    return cli_clock_ms() >= c->deadline_ms;
 }
 
 /* Plan with run->strategy, stopped at deadline_ms (cli_clock_ms), then verify independently; failures in run->status
@@ -280,7 +285,7 @@ static void run_one(cli_session *s, cli_region_run *run, size_t k, double deadli
         if (st == APLAN_OK && bytes > 0 && (scratch = malloc(bytes)) == NULL) st = APLAN_E_OUT_OF_MEMORY;
     }
     if (st == APLAN_OK) {
-        region_clock clock = {deadline_ms};
+        region_clock clock = {deadline_ms, s->settings.time_limit_ns == 0};
         aplan_search_options options;
         aplan_search_options_init(&options);
         options.stop = past_deadline;

@@ -18,15 +18,26 @@
  * node knowing the gap below its buffer (down to the previous live buffer's end) and the largest such gap in its
  * subtree. The lowest gap that can hold a buffer is then found by one descent that skips every subtree whose largest
  * gap is too small; a gap large enough but too small once its start is aligned is passed over and the descent goes
- * on, so misaligned gaps cost O(log n) each. Conflicting fixed buffers (usually none) come from an interval tree;
- * the search alternates between them and the live tree with a rising floor until both agree.
+ * on, so misaligned gaps cost O(log n) each. Below TREE_MIN (8,192) buffers, the fixed buffers in conflict with each
+ * buffer come from an interval tree, sorted by offset, and aplan__first_gap walks them. From TREE_MIN they sit in a
+ * second tree, over their (offset, index) order, holding those not yet over (one leaves it for good once the walk's
+ * step reaches its upper step); the ones in conflict with a buffer are then those still in it that start before the
+ * buffer ends. Each node sums up its subtree: the first and last start, the highest end, the lowest offset, and a
+ * bound on the largest free gap. The walk over them in offset order (aplan__first_gap's) passes a subtree over whole
+ * when none of its fixed buffers is in conflict or all end below the candidate, or when all are in conflict and no
+ * gap among them holds the buffer (the candidate then rises above them at once), and looks inside only otherwise.
+ * The search alternates between the two trees with a rising floor until both agree.
  *
- * Complexity: O(n log n) expected (the orders are radix sorts; each allocation and release is O(log n)), plus
- * O(log n) per misaligned gap passed over and O(f log f) per allocation for its f conflicting fixed buffers.
- * Worst shape: many gaps that are just too small once aligned (alignments much larger than the gaps), or many fixed
- * buffers live throughout. Scratch: 32 bytes per buffer (orders by start and by end 8, tree links 12, previous live
- * buffer 4, largest gap 8) plus 16 per fixed buffer that occupies memory (interval tree 8, conflicting list 4, sort
- * space 4).
+ * Complexity: O(n log n) expected (the orders are radix sorts; each allocation and release is O(log n)), plus O(log
+ * n) per misaligned gap passed over and O(log f) per subtree of fixed buffers the walk looks into, for f fixed
+ * buffers (each leaves the tree once, O(log f)): O(log f) for a stack of fixed buffers live throughout, which were
+ * listed and sorted for every allocation before (O(n f log f): 4.4 s on 957 KB of CSV; below TREE_MIN buffers they
+ * still are, O(f log f) per allocation, under 0.2 s in all there). Worst shape: many gaps that are just too small
+ * once aligned (alignments much larger than the gaps), or fixed buffers in conflict interleaved, in offset order,
+ * with fixed buffers that are not (each subtree holding both is looked into). Scratch: 32 bytes per buffer (orders
+ * by start and by end 8, tree links 12, previous live buffer 4, largest gap 8) plus, for the f fixed buffers that
+ * occupy memory, 16 per fixed buffer (orders, maxima or the list, sort space) and, from TREE_MIN buffers, 24 per
+ * node of the fixed tree (2 p nodes for p the power of two at or above f: 48 to 96 bytes per fixed buffer).
  * Guarantee: a valid plan; deterministic. It models an online allocator, so it is usually worse than greedy_by_size.
  */
 #include "aplan/strategies.h"
@@ -35,7 +46,14 @@
 #define NONE UINT32_MAX
 
 enum { ORDER, BY_UPPER, LEFT, RIGHT, PARENT, PREV, ARRAYS };    /* n entries each */
-enum { FIXED_ORDER, FIXED_MAX, FIXED_HITS, FIXED_TMP, FIXED_ARRAYS }; /* one entry per fixed buffer */
+/* One entry per fixed buffer. Below TREE_MIN buffers the interval tree lists the fixed buffers in conflict (order
+ * by lower step, maxima, the list); from TREE_MIN the fixed tree (order by offset, order by upper step, unused). */
+enum { FIXED_ORDER, FIXED_MAX, FIXED_HITS, FIXED_TMP, FIXED_ARRAYS };
+#define FIXED_BY_UPPER FIXED_MAX
+/* Problems of fewer buffers list the fixed buffers in conflict for each allocation and sort them, in 16 bytes per
+ * fixed buffer (the TFLM adapter's figure for problems below 8,192 buffers, kPlanScratchPerOfflineBuffer, holds the
+ * scratch of a microcontroller's arena to it): O(n f log f) there is under 0.2 s. From TREE_MIN the fixed tree. */
+#define TREE_MIN 8192u
 
 typedef struct {
     const aplan_problem *p;
@@ -51,11 +69,39 @@ static size_t fixed_count(const aplan_problem *p) {
     return f;
 }
 
+/* The fixed tree: a complete binary tree over leaves = the power of two at or above f (node 1 the root, node v's
+ * children 2v and 2v + 1, leaf k at leaves + k), leaf k holding the k-th fixed buffer in (offset, index) order until
+ * it is over. Each node sums up the fixed buffers of its subtree not yet over: the one with the lowest lower step
+ * (first), the highest lower step (last), the highest end in bytes (high), the lowest offset (low: the leftmost),
+ * and a bound on the largest free gap between their bytes (gap: no gap between two of them, below the highest end
+ * of those before it, is larger). NONE (gap 0) when there is none. */
+typedef struct {
+    uint64_t gap;
+    uint32_t first, last, high, low;
+} fixed_node;
+
+typedef struct {
+    const aplan_problem *p;
+    const uint64_t *off;
+    const uint32_t *order; /* the fixed buffers by (offset, index) */
+    fixed_node *node;      /* 2 * leaves entries (entry 0 unused) */
+    size_t count, leaves;
+} fixed_tree;
+
+static size_t leaves_for(size_t f) {
+    size_t l = 1;
+    while (l < f && l <= SIZE_MAX / 4u) l <<= 1;
+    return l < f ? SIZE_MAX / 2u : l; /* past SIZE_MAX / 4: a count no scratch holds, so the take fails */
+}
+
 /* The one layout of the scratch: measures when s has no base. */
-static void layout(aplan__scratch *s, size_t n, size_t f, uint32_t **w, uint32_t **fw, uint64_t **gapmax) {
+static void layout(aplan__scratch *s, size_t n, size_t f, uint32_t **w, uint32_t **fw, uint64_t **gapmax,
+                   fixed_tree *ft) {
     (void)aplan__take_u32_arrays(s, n, w, ARRAYS);
     *gapmax = aplan__scratch_take(s, n, sizeof(uint64_t), sizeof(uint64_t));
     (void)aplan__take_u32_arrays(s, f, fw, FIXED_ARRAYS);
+    ft->leaves = f == 0 || n < TREE_MIN ? 0 : leaves_for(f);
+    ft->node = aplan__scratch_take(s, 2u * ft->leaves, sizeof(fixed_node), sizeof(uint64_t));
 }
 
 static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem *p, size_t *bytes) {
@@ -63,8 +109,9 @@ static aplan_status scratch_size(const aplan_strategy *self, const aplan_problem
     aplan__scratch s;
     uint32_t *w[ARRAYS], *fw[FIXED_ARRAYS];
     uint64_t *gapmax;
+    fixed_tree ft;
     aplan__scratch_init(&s, NULL, SIZE_MAX);
-    layout(&s, p->count, fixed_count(p), w, fw, &gapmax);
+    layout(&s, p->count, fixed_count(p), w, fw, &gapmax, &ft);
     if (s.failed) return APLAN_E_SIZE_OVERFLOW;
     *bytes = s.used;
     return APLAN_OK;
@@ -215,15 +262,99 @@ top:;
     return APLAN_OK;
 }
 
+static uint64_t fixed_end(const fixed_tree *ft, uint32_t j) { return ft->off[j] + aplan__size(ft->p, j); }
+
+static uint64_t lower_of(const fixed_tree *ft, uint32_t j) { return aplan__lower(ft->p, j); }
+
+/* Node v's summary from its children's. */
+static void fixed_pull(fixed_tree *ft, size_t v) {
+    const fixed_node *l = &ft->node[2u * v], *r = &ft->node[2u * v + 1u];
+    fixed_node *n = &ft->node[v];
+    if (l->first == NONE || r->first == NONE) {
+        *n = l->first == NONE ? *r : *l;
+        return;
+    }
+    n->first = lower_of(ft, r->first) < lower_of(ft, l->first) ? r->first : l->first;
+    n->last = lower_of(ft, r->last) > lower_of(ft, l->last) ? r->last : l->last;
+    n->high = fixed_end(ft, r->high) > fixed_end(ft, l->high) ? r->high : l->high;
+    n->low = l->low;
+    /* The gaps inside each side, and the one between them (the right side's first offset above the left's highest
+     * end); the left side's buffers can only narrow the right side's gaps, so the maximum stays a bound. */
+    const uint64_t lend = fixed_end(ft, l->high), roff = ft->off[r->low];
+    n->gap = l->gap > r->gap ? l->gap : r->gap;
+    if (roff > lend && roff - lend > n->gap) n->gap = roff - lend;
+}
+
+/* Fills the leaves from order (count fixed buffers sorted by (offset, index)) and every node above. O(leaves). */
+static void fixed_build(fixed_tree *ft) {
+    for (size_t k = 0; k < ft->leaves; k++) {
+        const uint32_t j = k < ft->count ? ft->order[k] : NONE;
+        ft->node[ft->leaves + k] = (fixed_node){0, j, j, j, j};
+    }
+    for (size_t v = ft->leaves; v-- > 1;) fixed_pull(ft, v);
+}
+
+/* Fixed buffer j is over: out of the tree. Its leaf by binary search over (offset, index). O(log f). */
+static void fixed_remove(fixed_tree *ft, uint32_t j) {
+    size_t lo = 0, hi = ft->count;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2u;
+        const uint32_t m = ft->order[mid];
+        if (ft->off[m] < ft->off[j] || (ft->off[m] == ft->off[j] && m < j)) lo = mid + 1u;
+        else hi = mid;
+    }
+    APLAN_ASSERT(lo < ft->count && ft->order[lo] == j);
+    size_t v = ft->leaves + lo;
+    ft->node[v] = (fixed_node){0, NONE, NONE, NONE, NONE};
+    for (v >>= 1; v >= 1; v >>= 1) fixed_pull(ft, v);
+}
+
+/*
+ * Lowest offset >= floor, aligned to align, at which size bytes miss every fixed buffer in the tree that starts
+ * before upper (with the tree holding only those not over at the buffer's lower step: exactly the fixed buffers whose
+ * lifetimes intersect the buffer's). The walk of aplan__first_gap over them in (offset, index) order, a subtree at a
+ * time: one none of whose buffers is in conflict (its first start is too late) or that ends below the candidate is
+ * passed over; one whose buffers are all in conflict (its last start is early enough) ends the walk when it starts
+ * above the candidate, and is passed over whole, the candidate rising above its highest end, when no gap in it can
+ * hold size bytes; else the walk looks inside. APLAN_E_SIZE_OVERFLOW when the offset or its end passes 2^64 - 1.
+ * No stack: the next subtree to the right of node v is found by climbing while v is a right child.
+ */
+static aplan_status fixed_fit(const fixed_tree *ft, uint64_t upper, uint64_t floor, uint64_t size, uint64_t align,
+                              uint64_t *out) {
+    uint64_t c, c_end;
+    if (!aplan__align_up(floor, align, &c) || !aplan__add(c, size, &c_end)) return APLAN_E_SIZE_OVERFLOW;
+    for (size_t v = ft->leaves == 0 ? 0 : 1; v != 0;) {
+        const fixed_node *n = &ft->node[v];
+        if (n->first != NONE && lower_of(ft, n->first) < upper && fixed_end(ft, n->high) > c) {
+            if (lower_of(ft, n->last) >= upper) { /* some are in conflict, some not: look inside */
+                v = 2u * v;                          /* (a leaf's one buffer is either) */
+                continue;
+            }
+            if (ft->off[n->low] >= c_end) break; /* it and every fixed buffer after it start above [c, c_end) */
+            if (n->gap >= size) { /* a gap inside may hold it (a leaf has none) */
+                v = 2u * v;
+                continue;
+            }
+            if (!aplan__align_up(fixed_end(ft, n->high), align, &c) || !aplan__add(c, size, &c_end))
+                return APLAN_E_SIZE_OVERFLOW;
+        }
+        while (v & 1u) v >>= 1; /* up while a right child (the root, 1, climbs to 0: the walk is over) */
+        if (v != 0) v++;
+    }
+    *out = c;
+    return APLAN_OK;
+}
+
 static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, void *scratch, size_t scratch_size,
                          uint64_t *offsets, aplan_report *report) {
     (void)self;
     aplan__scratch s;
     uint32_t *w[ARRAYS], *fw[FIXED_ARRAYS];
     live_tree t = {.p = p, .off = offsets, .root = NONE};
+    fixed_tree ft = {.p = p, .off = offsets};
     const size_t f = fixed_count(p);
     aplan__scratch_init(&s, scratch, scratch_size);
-    layout(&s, p->count, f, w, fw, &t.gapmax);
+    layout(&s, p->count, f, w, fw, &t.gapmax, &ft);
     if (s.failed) return APLAN_E_SCRATCH_TOO_SMALL;
     t.left = w[LEFT];
     t.right = w[RIGHT];
@@ -232,15 +363,25 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
     size_t online, listed;
     aplan__split(p, true, offsets, w[ORDER], &online, fw[FIXED_ORDER], &listed, NULL);
     APLAN_ASSERT(listed == f);
-    aplan__itree fixed;
-    aplan__itree_build(&fixed, p, offsets, fw[FIXED_ORDER], fw[FIXED_MAX], fw[FIXED_TMP], f);
+    const bool tree = ft.leaves > 0;
+    aplan__itree listed_fixed;
+    if (tree) { /* listed by rising index: by (offset, index) for the tree, by upper step for their end */
+        for (size_t k = 0; k < f; k++) fw[FIXED_BY_UPPER][k] = fw[FIXED_ORDER][k];
+        aplan__sort_by(fw[FIXED_ORDER], fw[FIXED_TMP], f, APLAN__BY_OFFSET, p, offsets);
+        aplan__sort_by(fw[FIXED_BY_UPPER], fw[FIXED_TMP], f, APLAN__BY_UPPER, p, NULL);
+        ft.order = fw[FIXED_ORDER];
+        ft.count = f;
+        fixed_build(&ft);
+    } else {
+        aplan__itree_build(&listed_fixed, p, offsets, fw[FIXED_ORDER], fw[FIXED_MAX], fw[FIXED_TMP], f);
+    }
     /* (start, size descending, index): stable sorts, the last key first, from a list by rising index. The tree's
      * arrays are free until the walk and serve as the sorts' second array. */
     for (size_t k = 0; k < online; k++) w[BY_UPPER][k] = w[ORDER][k];
     aplan__sort_by(w[ORDER], w[LEFT], online, APLAN__BY_SIZE_DESC, p, NULL);
     aplan__sort_by(w[ORDER], w[LEFT], online, APLAN__BY_LOWER, p, NULL);
     aplan__sort_by(w[BY_UPPER], w[LEFT], online, APLAN__BY_UPPER, p, NULL);
-    size_t released = 0;
+    size_t released = 0, fixed_over = 0;
     for (size_t k = 0; k < online; k++) {
         const uint32_t x = w[ORDER][k];
         const aplan_buffer b_at = aplan__buffer(p, x), *b = &b_at;
@@ -248,23 +389,27 @@ static aplan_status plan(const aplan_strategy *self, const aplan_problem *p, voi
         for (; released < online && aplan__upper(p, w[BY_UPPER][released]) <= b->lower; released++) {
             release(&t, w[BY_UPPER][released]);
         }
+        /* A fixed buffer over by this start conflicts with none of the buffers still to place (they start later). */
+        for (; tree && fixed_over < f && aplan__upper(p, fw[FIXED_BY_UPPER][fixed_over]) <= b->lower; fixed_over++) {
+            fixed_remove(&ft, fw[FIXED_BY_UPPER][fixed_over]);
+        }
         const uint64_t size = aplan__size(p, x);
         const uint64_t align = aplan__alignment(p, x);
-        const size_t n_fixed = aplan__itree_query(&fixed, b->lower, b->upper, fw[FIXED_HITS]);
-        aplan__sort_by(fw[FIXED_HITS], fw[FIXED_TMP], n_fixed, APLAN__BY_OFFSET, p, offsets);
+        size_t n_fixed = 0, pos = 0;
+        if (!tree) {
+            n_fixed = aplan__itree_query(&listed_fixed, b->lower, b->upper, fw[FIXED_HITS]);
+            aplan__sort_by(fw[FIXED_HITS], fw[FIXED_TMP], n_fixed, APLAN__BY_OFFSET, p, offsets);
+        }
         /* Each side gives the lowest offset >= floor it allows; the floor rises until both allow the same one. */
         uint64_t floor = 0, at;
-        size_t pos = 0;
         aplan_status st;
         for (;;) {
             if ((st = lowest_fit(&t, floor, size, align, &at)) != APLAN_OK) break;
-            if (n_fixed == 0) break;
+            if (tree ? fixed_over == f : n_fixed == 0) break; /* no fixed buffer left in the way */
             uint64_t fixed_at;
-            if ((st = aplan__first_gap(p, offsets, fw[FIXED_HITS], n_fixed, &pos, at, size, align, &fixed_at)) !=
-                    APLAN_OK ||
-                fixed_at == at) {
-                break;
-            }
+            st = tree ? fixed_fit(&ft, b->upper, at, size, align, &fixed_at)
+                      : aplan__first_gap(p, offsets, fw[FIXED_HITS], n_fixed, &pos, at, size, align, &fixed_at);
+            if (st != APLAN_OK || fixed_at == at) break;
             floor = fixed_at;
         }
         if (st != APLAN_OK) {

@@ -23,9 +23,10 @@
  * the next byte, then sorted. The smallest rule orders every bucket it walks, unless a gap fits exactly. Smaller
  * problems read the neighbours' offsets from the plan, bucket them by the same top byte and sort only the buckets
  * walked (walk_indices), which needs no spans in scratch.
- * When every buffer of the problem is live at one step and none is fixed, the placed buffers never share bytes, so
- * their total size says whether any gap below the top can hold the next one: when none can, it goes on top without
- * asking the tree.
+ * When every buffer of the problem is live at one step (and no two fixed ones may share bytes), the placed buffers
+ * never share bytes, so their total size, each rounded up to the smallest alignment (which divides every offset;
+ * for banked placement each region's alignment), says whether any gap below the top can hold the next one: when none
+ * can, it goes on top without asking the tree. So an alignment above the sizes' costs no walk.
  * Dense problems (8192 to 65,536 buffers whose conflicting pairs are at least a twelfth of all pairs, under the
  * lowest rule) do not ask the tree at all: the placed buffers are kept in offset order in blocks (the dense list,
  * below) and each new one walks them from the lowest, as TFLM's planner does but over contiguous memory and without
@@ -153,8 +154,10 @@ static bool bank_gap(const aplan_problem *p, const uint32_t *region_of, const ui
 }
 
 aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
-                              void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+                              aplan_search_context *ctx, void *scratch, size_t scratch_size, uint64_t *offsets,
+                              aplan_report *report) {
     const aplan_regions *rg = bank->regions;
+    if (ctx != NULL) ctx->outcome = APLAN_OUTCOME_PLAN; /* a device plans without a clock: never stopped */
     for (size_t i = 0; i < p->count; i++) bank->region_of[i] = (uint32_t)aplan__region_first(rg, i);
     if (p->count == 0) return APLAN_OK;
     if ((scratch_size >> (3u + rule->wide)) < p->count) return APLAN_E_SCRATCH_TOO_SMALL;
@@ -276,7 +279,7 @@ static void layout(aplan__scratch *s, size_t n, bool wide, bool lowest, uint32_t
 }
 
 /* Banked placement's part: the conflicts of one region (n entries), and per region its highest end and the bytes
- * placed in it (all_live's test per region). */
+ * placed in it, each size rounded up to the region's alignment (all_live's test per region, see bank_place). */
 typedef struct {
     uint32_t *hits;
     uint64_t *top, *sum;
@@ -785,9 +788,24 @@ static inline uint64_t dense_gap(const dense *d, uint32_t before, uint32_t live_
  * members' positions once asked (*asked), in w[HITS]. Returns APLAN_E_SIZE_OVERFLOW when no region can hold it within
  * 64 bits.
  */
+/* sum + size rounded up to align, saturating at 2^64 - 1 (then all_live's test below never passes: the tree decides). */
+static inline uint64_t add_rounded(uint64_t sum, uint64_t size, uint64_t align) {
+    uint64_t r;
+    return aplan__align_up(size, align, &r) && aplan__add(sum, r, &r) ? r : UINT64_MAX;
+}
+
+/*
+ * x's region and offset under banked placement. all_live: every member is live at one step and no two fixed buffers
+ * may share bytes, so the buffers of a region never share bytes and, each offset there being a multiple of the
+ * region's alignment, its free bytes below its aligned top are that top less its rounded sizes (b->sum): when those
+ * are fewer than x's size no gap below the top holds x, and x's place there is the aligned top, found without the
+ * tree. So the region alignment costs no walk (it made every gap of padding look free, and every buffer walk every
+ * buffer of its region). on_top (the rule was stopped): every region gives its aligned top, never a gap.
+ */
 static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, const conflicts *tree, uint32_t *const *w,
-                               span *const *spans, bool all_live, bool smallest, size_t at, uint32_t x, uint64_t size,
-                               uint64_t align, const uint64_t *offsets, size_t *region, uint64_t *offset) {
+                               span *const *spans, bool all_live, bool on_top, bool smallest, size_t at, uint32_t x,
+                               uint64_t size, uint64_t align, const uint64_t *offsets, size_t *region,
+                               uint64_t *offset) {
     const aplan_regions *rg = bank->regions;
     const uint64_t mask = aplan__region_mask(rg, x);
     size_t hits = 0;
@@ -798,7 +816,8 @@ static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, con
         const uint64_t ra = aplan__region_align(rg, r), a = align > ra ? align : ra;
         uint64_t o = 0, end;
         aplan_status st = APLAN_OK;
-        if (all_live && b->top[r] - b->sum[r] < size) { /* as in the engine's loop: no gap below its top holds x */
+        uint64_t aligned_top;
+        if (on_top || (all_live && aplan__align_up(b->top[r], ra, &aligned_top) && aligned_top - b->sum[r] < size)) {
             if (!aplan__align_up(b->top[r], a, &o)) st = APLAN_E_SIZE_OVERFLOW;
         } else {
             if (!asked) {
@@ -841,16 +860,18 @@ static aplan_status bank_place(const aplan__bank *bank, const bank_space *b, con
 /* Whether a search's options stop the rule before its next placement, with placed buffers placed so far: max_nodes
  * reached, or the callback, asked when placed reaches *next_check (check_every, then every check_every), says so. */
 static size_t check_every(const aplan_search_options *o) { return o->check_every != 0 ? o->check_every : 1u; }
-static bool told_to_stop(const aplan_search_options *o, size_t placed, size_t *next_check) {
-    if (o->max_nodes != 0 && placed >= o->max_nodes) return true;
+/* banked: banked placement, a part of a region strategy whose search nodes are its own (aplan__bank_plan): it asks the
+ * callback with 0 nodes, as a search making its start does, and max_nodes, a count of search nodes, does not apply. */
+static bool told_to_stop(const aplan_search_options *o, size_t placed, size_t *next_check, bool banked) {
+    if (!banked && o->max_nodes != 0 && placed >= o->max_nodes) return true;
     if (o->stop == NULL || placed < *next_check) return false;
     *next_check = placed + check_every(o);
-    return o->stop(o->context, placed);
+    return o->stop(o->context, banked ? 0 : placed);
 }
 
 #define AHEAD 8u /* placements ahead that the loop asks for (APLAN_PREFETCH) */
 
-/* ctx: NULL (plan every buffer by the rule), or a search's (aplan__greedy_search); only the bank == NULL copy has one. */
+/* ctx: NULL (plan every buffer by the rule), or a search's (aplan__greedy_search, aplan__bank_plan). */
 ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
                          aplan_search_context *ctx, void *scratch, size_t scratch_size, uint64_t *offsets,
                          aplan_report *report) {
@@ -871,6 +892,11 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
     if (bank != NULL) {
         for (size_t i = 0; i < p->count; i++) bank->region_of[i] = (uint32_t)aplan__region_first(bank->regions, i);
         for (size_t r = 0; r < bank->regions->count; r++) b.top[r] = b.sum[r] = 0;
+        for (size_t i = 0; i < p->count; i++) { /* the fixed buffers' rounded sizes (in their one region) */
+            const size_t r = bank->region_of[i];
+            if (offsets[i] == APLAN_NO_OFFSET || !aplan__occupies(p, i)) continue;
+            b.sum[r] = add_rounded(b.sum[r], aplan__size(p, i), aplan__region_align(bank->regions, r));
+        }
     }
     /* The size order; stable sorts over a list in index order, so equal keys keep the tie order below. */
     if (rule->tie == APLAN__TIE_LAST_ADDED) { /* list by falling index */
@@ -923,23 +949,31 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         for (size_t e = 0; e < tree.count[l + 1u]; e++) tree.maxima[tree.start[l] + e] = 0;
     }
     uint64_t top = 0; /* the highest end of a placed buffer: every offset among the hits is below it */
-    uint64_t latest_start = 0, earliest_end = UINT64_MAX;
+    uint64_t latest_start = 0, earliest_end = UINT64_MAX, common = m > 0 ? UINT64_MAX : 1u, placed_sum = 0;
     bool fixed = false;
-    for (size_t k = 0; k < m; k++) { /* the fixed members are placed already */
+    for (size_t k = 0; k < m; k++) { /* the smallest alignment, a divisor of every offset; the fixed members */
         const uint32_t i = w[TREE_ORDER][k];
         if (aplan__lower(p, i) > latest_start) latest_start = aplan__lower(p, i);
         if (aplan__upper(p, i) < earliest_end) earliest_end = aplan__upper(p, i);
+        if (aplan__alignment(p, i) < common) common = aplan__alignment(p, i);
+    }
+    for (size_t k = 0; k < m; k++) { /* the fixed members are placed already */
+        const uint32_t i = w[TREE_ORDER][k];
         if (offsets[i] == APLAN_NO_OFFSET) continue;
+        placed_sum = add_rounded(placed_sum, aplan__size(p, i), common);
         place(&tree, k, offsets[i], offsets[i] + aplan__size(p, i)); /* validated: fits 64 bits */
         if (offsets[i] + aplan__size(p, i) > top) top = offsets[i] + aplan__size(p, i);
         if (bank != NULL && offsets[i] + aplan__size(p, i) > b.top[bank->region_of[i]])
             b.top[bank->region_of[i]] = offsets[i] + aplan__size(p, i);
         fixed = true;
     }
-    /* Every buffer live at one step and none fixed: each conflicts with every placed one, and those never share bytes,
-     * so the free bytes below the highest end are that end less the placed sizes. When those are fewer than a buffer's
-     * size no gap can hold it and it goes on top (under either rule), found without asking the tree. */
-    const bool all_live = !fixed && latest_start < earliest_end;
+    /* Every buffer live at one step (and no two fixed ones may share bytes): each conflicts with every placed one, and
+     * those never share bytes. Every offset is a multiple of the smallest alignment (common), so a buffer's bytes up
+     * to the next multiple are no use to any other: the free bytes below the aligned highest end are that end less the
+     * placed sizes rounded up to it (placed_sum, which saturates). When those are fewer than a buffer's size no gap
+     * can hold it and it goes on top (under either rule), found without asking the tree. Without the rounding an
+     * alignment above the sizes' made every gap of padding look free, and every buffer walk every placed one. */
+    const bool all_live = latest_start < earliest_end && (!fixed || (p->flags & APLAN_ALLOW_FIXED_ALIAS) == 0);
     const bool smallest = rule->gap == APLAN__GAP_SMALLEST;
     /* The dense path (dense_gap): 2 P = 2 (sum of ranks) - m^2 - m, as each member overlaps rank(x) members that start
      * before it ends less those that end before it starts, and the latter sum to m^2 - (sum of ranks). reach bounds
@@ -967,7 +1001,6 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
                 dense_insert(&dn, offsets[i], offsets[i] + aplan__size(p, i), (uint32_t)k, w[RANK][k] & ~UNPLACED);
         }
     }
-    uint64_t placed_sum = 0;
     size_t next_check = ctx != NULL ? check_every(ctx->options) : 0;
     bool stopped = false;
     for (size_t k = 0; k < online; k++) {
@@ -1011,19 +1044,20 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         aplan_status st = APLAN_OK;
         size_t hits;
         uint64_t end;
-        if (ctx != NULL && !stopped && told_to_stop(ctx->options, k, &next_check)) {
+        if (ctx != NULL && !stopped && told_to_stop(ctx->options, k, &next_check, bank != NULL)) {
             stopped = true;
-            ctx->nodes = k;
+            if (bank == NULL) ctx->nodes = k; /* banked: the nodes are the region strategy's search's */
         }
         if (bank != NULL) {
             size_t r = 0;
-            st = bank_place(bank, &b, &tree, w, spans, all_live, smallest, at, x, size, align, offsets, &r, &offsets[x]);
+            st = bank_place(bank, &b, &tree, w, spans, all_live, stopped, smallest, at, x, size, align, offsets, &r,
+                            &offsets[x]);
             if (st == APLAN_OK) {
                 bank->region_of[x] = (uint32_t)r;
                 if (offsets[x] + size > b.top[r]) b.top[r] = offsets[x] + size;
-                b.sum[r] += size; /* all_live: disjoint within the region, so at most its top */
+                b.sum[r] = add_rounded(b.sum[r], size, aplan__region_align(bank->regions, r)); /* see bank_place */
             }
-        } else if (stopped || (all_live && top - placed_sum < size)) {
+        } else if (stopped || (all_live && aplan__align_up(top, common, &end) && end - placed_sum < size)) {
             /* on top: no gap below it can hold the buffer (all_live, see above), or the rule was stopped (each buffer
              * left goes above the highest end so far: valid whatever it conflicts with) */
             if (!aplan__align_up(top, align, &offsets[x]) || !aplan__add(offsets[x], size, &end)) {
@@ -1052,7 +1086,7 @@ ENGINE aplan_status plan(const aplan__greedy_rule *rule, const aplan_problem *p,
         if (use_dense) dense_insert(&dn, offsets[x], offsets[x] + size, (uint32_t)at, tree.rank[at] & ~UNPLACED);
         else place(&tree, at, offsets[x], offsets[x] + size);
         if (offsets[x] + size > top) top = offsets[x] + size;
-        placed_sum += size; /* all_live: disjoint, so at most top */
+        placed_sum = add_rounded(placed_sum, size, common); /* all_live: disjoint, so at most the aligned top */
     }
     if (ctx != NULL) ctx->outcome = stopped ? APLAN_OUTCOME_BEST_FOUND : APLAN_OUTCOME_PLAN;
     return APLAN_OK;
@@ -1073,9 +1107,10 @@ aplan_status aplan__greedy_plan(const aplan__greedy_rule *rule, const aplan_prob
 }
 
 aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
-                              void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report) {
+                              aplan_search_context *ctx, void *scratch, size_t scratch_size, uint64_t *offsets,
+                              aplan_report *report) {
     if (bank == NULL) return APLAN_E_INVALID_ARG; /* never (region_banked passes its own); lets the copy drop the
                                                    * single-region paths */
-    return plan(rule, p, bank, NULL, scratch, scratch_size, offsets, report);
+    return plan(rule, p, bank, ctx, scratch, scratch_size, offsets, report);
 }
 #endif

@@ -225,9 +225,17 @@ aplan_status aplan__greedy_search(const aplan__greedy_rule *rule, const aplan_pr
  *   key        NULL, or per buffer a key: the buffers are then placed by rising key, equal keys in the rule's order
  *              (select's order: the buffers it chose for region 0 first).
  * aplan__bank_scratch_size: the engine's scratch plus 4 bytes per buffer and 16 per region (compact builds: plus 0).
+ *   ctx        NULL, or a region strategy's context (default builds): the stop callback, asked every check_every
+ *              placements with 0 nodes (placements are no search nodes; as a search making its start, so a caller
+ *              can let the heuristics finish; max_nodes does not apply), may stop the rule; each buffer left goes to
+ *              the aligned top of the first region it may use where that ends within the capacity, else of the last
+ *              one (a valid plan) and ctx->outcome is BEST_FOUND, else PLAN; ctx->nodes is not touched.
+ *              Compact builds are never stopped (outcome PLAN).
  * The same failures as aplan__greedy_plan; a region whose gap would end past 2^64 - 1 is passed over, and only the
  * last region's failing fails the plan. Complexity: the engine's, plus O(k) per region tried for a buffer with k
- * conflicting placed buffers.
+ * conflicting placed buffers, but O(regions) for each buffer when every buffer is live at one step (and no two fixed
+ * ones may share bytes) and no gap of the region can hold it: its free bytes below its top, each size rounded up to
+ * the region's alignment, say so without the tree (so a region alignment costs no walk).
  */
 typedef struct aplan__bank {
     const aplan_regions *regions;
@@ -237,7 +245,8 @@ typedef struct aplan__bank {
 aplan_status aplan__bank_scratch_size(const aplan__greedy_rule *rule, const aplan_problem *p, size_t regions,
                                       size_t *bytes);
 aplan_status aplan__bank_plan(const aplan__greedy_rule *rule, const aplan_problem *p, const aplan__bank *bank,
-                              void *scratch, size_t scratch_size, uint64_t *offsets, aplan_report *report);
+                              aplan_search_context *ctx, void *scratch, size_t scratch_size, uint64_t *offsets,
+                              aplan_report *report);
 
 /* greedy_by_size's rule: largest first, equal sizes by index (exact starts from its plan too). */
 static inline bool aplan__larger_first(const void *ctx, uint32_t a, uint32_t b) {

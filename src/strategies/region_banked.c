@@ -26,9 +26,8 @@ static aplan_status banked_plan(const aplan_region_strategy *self, const aplan_p
                                 aplan_search_context *ctx, void *scratch, size_t scratch_size, uint32_t *region_of,
                                 uint64_t *offsets, aplan_report *report) {
     (void)self;
-    ctx->outcome = APLAN_OUTCOME_PLAN;
     const aplan__bank bank = {rg, region_of, NULL};
-    return aplan__bank_plan(&rule, p, &bank, scratch, scratch_size, offsets, report);
+    return aplan__bank_plan(&rule, p, &bank, ctx, scratch, scratch_size, offsets, report); /* sets the outcome */
 }
 
 static const aplan_region_strategy banked = {

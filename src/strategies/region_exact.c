@@ -4,7 +4,9 @@
  * or that no plan fits; under the search budget it returns the best plan found.
  *
  * Algorithm:
- *   1. The incumbent is select's plan; its traffic, when it fits every region, is the one to beat.
+ *   1. The incumbent is select's plan; its traffic, when it fits every region, is the one to beat. When the
+ *      caller's stop cut select short (outcome BEST_FOUND: select keeps the caller's deadline from its start), that
+ *      plan is the answer: the time is up.
  *   2. Buffers whose region is decided are placed first: fixed ones (their region), those allowed one region, and
  *      those that take no room at a step (size 0 or never live: the first region they may use whose capacity holds
  *      them). The others, the movable ones, are searched by falling value (size x uses; equal ones larger first,
@@ -179,6 +181,7 @@ static aplan_status exact_plan(const aplan_region_strategy *self, const aplan_pr
     aplan_status st = sel->scratch_size(sel, p, rg, &own);
     if (st == APLAN_OK) st = sel->plan(sel, p, rg, ctx, scratch, own, region_of, offsets, report);
     if (st != APLAN_OK) return st;
+    if (ctx->outcome == APLAN_OUTCOME_BEST_FOUND) return APLAN_OK; /* the caller's stop cut select short: no time left */
     ctx->outcome = APLAN_OUTCOME_PLAN;
     const size_t n = p->count;
     /* the incumbent's worth */

@@ -53,12 +53,113 @@ typedef struct {
     aplan_buffer *sub;
     unsigned char *phase;
     size_t phase_size;
+    aplan_search_context *ctx; /* the caller's: its options' stop ends the steps (time_up) */
+    bool stopped;              /* it did: the best plan so far is the answer */
 } space;
+
+/*
+ * Whether the caller's stop callback (asked with 0 nodes: these steps visit no search nodes, as a search making its
+ * start, so that a caller can let them finish) says to stop, or said so before. Asked before each step after the
+ * first (banked's plan), and every check_every placements inside the heuristics it runs (relay_stop), so that the
+ * steps keep the caller's deadline: the best plan so far is then the answer (outcome BEST_FOUND), banked's at least.
+ */
+static bool time_up(space *sp) {
+    const aplan_search_options *o = sp->ctx->options;
+    if (!sp->stopped && o->stop != NULL && o->stop(o->context, 0)) sp->stopped = true;
+    return sp->stopped;
+}
+
+/* The stop of a single-region heuristic select runs: the caller's, asked with 0 nodes (context: its options). */
+static bool relay_stop(void *context, uint64_t nodes) {
+    (void)nodes;
+    const aplan_search_options *o = context;
+    return o->stop(o->context, 0);
+}
+
+/*
+ * The live bytes of region 0's candidates at each start step (the points), under range additions and range maxima:
+ * a binary tree over leaves = the power of two at or above the points (node 1 the root, node v's children 2v and
+ * 2v + 1, point k at leaf leaves + k). mx[v] is the largest value below v counting the additions made to v and its
+ * descendants but not those made to its ancestors, ad[v] (inner nodes) what was added to v as a whole. Each buffer's
+ * leaving takes its size from the same nodes its coming back adds it to again (its points' range decomposes one
+ * way), so every mx[] is the live bytes of some buffers at a point, never below 0 in unsigned arithmetic. O(log
+ * points) an addition or a maximum, no stack: where a step of a lifetime above the target was a walk over its points
+ * (O(n x points): quadratic on dense inputs, whose lifetimes span most points).
+ */
+typedef struct {
+    uint64_t *mx, *ad;
+    size_t leaves;
+} peaks;
+
+static size_t leaves_for(size_t n) {
+    size_t l = 1;
+    while (l < n && l <= SIZE_MAX / 4u) l <<= 1;
+    return l < n ? SIZE_MAX / 2u : l; /* past SIZE_MAX / 4: no scratch holds it, so the take fails */
+}
+
+static void peaks_bump(const peaks *t, size_t v, uint64_t delta) {
+    t->mx[v] += delta;
+    if (v < t->leaves) t->ad[v] += delta;
+}
+
+/* The leaves hold the values (0 past the points): the inner nodes from them, nothing added. */
+static void peaks_build(const peaks *t) {
+    for (size_t v = t->leaves; v-- > 1;) {
+        t->ad[v] = 0;
+        t->mx[v] = t->mx[2u * v] > t->mx[2u * v + 1u] ? t->mx[2u * v] : t->mx[2u * v + 1u];
+    }
+    t->ad[0] = 0; /* read, never written, by peaks_max when its range is the whole of a one-leaf tree */
+}
+
+static void peaks_pull(const peaks *t, size_t v) {
+    for (v >>= 1; v >= 1; v >>= 1)
+        t->mx[v] = (t->mx[2u * v] > t->mx[2u * v + 1u] ? t->mx[2u * v] : t->mx[2u * v + 1u]) + t->ad[v];
+}
+
+/* Adds delta (mod 2^64: a subtraction is the addition of its negation) at points [lo, hi), lo < hi. */
+static void peaks_add(const peaks *t, size_t lo, size_t hi, uint64_t delta) {
+    size_t l = lo + t->leaves, r = hi + t->leaves;
+    const size_t first = l, last = r - 1u;
+    for (; l < r; l >>= 1, r >>= 1) {
+        if (l & 1u) peaks_bump(t, l++, delta);
+        if (r & 1u) peaks_bump(t, --r, delta);
+    }
+    peaks_pull(t, first);
+    peaks_pull(t, last);
+}
+
+/* The largest value at points [lo, hi), lo < hi. What is gathered on the left lies below node l - 1 of each level
+ * (on the right, below node r), which is the previous level's such node's parent: its addition counts once a level. */
+static uint64_t peaks_max(const peaks *t, size_t lo, size_t hi) {
+    size_t l = lo + t->leaves, r = hi + t->leaves;
+    uint64_t ml = 0, mr = 0;
+    bool left = false, right = false;
+    while (l < r) {
+        if (l & 1u) {
+            ml = left && ml > t->mx[l] ? ml : t->mx[l];
+            left = true;
+            l++;
+        }
+        if (r & 1u) {
+            r--;
+            mr = right && mr > t->mx[r] ? mr : t->mx[r];
+            right = true;
+        }
+        l >>= 1;
+        r >>= 1;
+        if (left) ml += t->ad[l - 1u];
+        if (right) mr += t->ad[r];
+    }
+    for (size_t v = (l - 1u) >> 1; left && v >= 1; v >>= 1) ml += t->ad[v];
+    for (size_t v = r >> 1; right && v >= 1; v >>= 1) mr += t->ad[v];
+    return !right || (left && ml > mr) ? ml : mr;
+}
 
 /* The selection's arrays, carved from the phase space. */
 typedef struct {
     uint32_t *order, *tmp, *by_upper, *lo, *hi, *busy;
-    uint64_t *point, *live, *okey;
+    uint64_t *point, *okey;
+    peaks live;
 } picks;
 
 static void carve(aplan__scratch *s, size_t n, space *sp) {
@@ -81,8 +182,10 @@ static void carve_picks(aplan__scratch *s, size_t n, picks *k) {
     k->hi = aplan__scratch_take(s, n, sizeof(uint32_t), 4u);
     k->busy = aplan__scratch_take(s, n + 1u, sizeof(uint32_t), 4u);
     k->point = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
-    k->live = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
     k->okey = aplan__scratch_take(s, n, sizeof(uint64_t), 8u);
+    k->live.leaves = leaves_for(n);
+    k->live.mx = aplan__scratch_take(s, 2u * k->live.leaves, sizeof(uint64_t), 8u);
+    k->live.ad = aplan__scratch_take(s, k->live.leaves, sizeof(uint64_t), 8u);
 }
 
 static const aplan_strategy *exact_strategy(const aplan_problem *p, size_t *need) {
@@ -189,10 +292,12 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
             if (!aplan__add(live, aplan__size(p, k.order[i]), &live)) return false;
         }
         k.point[points] = t;
-        k.live[points++] = live;
+        k.live.mx[k.live.leaves + points++] = live;
     }
+    for (size_t j = points; j < k.live.leaves; j++) k.live.mx[k.live.leaves + j] = 0;
+    peaks_build(&k.live);
     k.busy[0] = 0;
-    for (size_t j = 0; j < points; j++) k.busy[j + 1u] = k.busy[j] + (k.live[j] > target);
+    for (size_t j = 0; j < points; j++) k.busy[j + 1u] = k.busy[j] + (k.live.mx[k.live.leaves + j] > target);
     if (k.busy[points] == 0) return true;
     /* The buffers that may leave and are live across a busy step, by rising uses per busy step. */
     size_t movable = 0;
@@ -216,11 +321,8 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
     size_t left = 0;
     for (size_t j = 0; j < movable; j++) {
         const uint32_t i = leave[j];
-        bool over = false;
-        for (uint32_t x = k.lo[i]; x < k.hi[i] && !over; x++) over = k.live[x] > target;
-        if (!over) continue;
-        const uint64_t size = aplan__size(p, i);
-        for (uint32_t x = k.lo[i]; x < k.hi[i]; x++) k.live[x] -= size;
+        if (peaks_max(&k.live, k.lo[i], k.hi[i]) <= target) continue; /* no step of its lifetime is above */
+        peaks_add(&k.live, k.lo[i], k.hi[i], (uint64_t)0 - aplan__size(p, i));
         sp->key[i] = 1u;
         leave[left++] = i;
     }
@@ -244,11 +346,9 @@ static bool choose(const aplan_problem *p, const aplan_regions *rg, const space 
     }
     for (size_t j = 0; j < left; j++) {
         const uint32_t i = leave[j];
-        const uint64_t size = aplan__size(p, i);
-        bool room = true;
-        for (uint32_t x = k.lo[i]; x < k.hi[i] && room; x++) room = k.live[x] <= target && target - k.live[x] >= size;
-        if (!room) continue;
-        for (uint32_t x = k.lo[i]; x < k.hi[i]; x++) k.live[x] += size;
+        const uint64_t size = aplan__size(p, i), most = peaks_max(&k.live, k.lo[i], k.hi[i]);
+        if (most > target || target - most < size) continue; /* no room at some step of its lifetime */
+        peaks_add(&k.live, k.lo[i], k.hi[i], size);
         sp->key[i] = 0u;
     }
     return true;
@@ -291,12 +391,18 @@ static void keep(const aplan_problem *p, const aplan_regions *rg, space *sp, con
     APLAN_MEMCPY(sp->best_off, offsets, p->count * sizeof *sp->best_off);
 }
 
-/* The banked placement of p under regions rg and keys (NULL: banked's order) into cur_region and offsets. */
-static aplan_status place(const aplan_problem *p, const aplan_regions *rg, const space *sp, const uint32_t *key,
+/* The banked placement of p under regions rg and keys (NULL: banked's order) into cur_region and offsets, under the
+ * caller's stop (then what is left is stacked: still a plan, and sp->stopped is set). */
+static aplan_status place(const aplan_problem *p, const aplan_regions *rg, space *sp, const uint32_t *key,
                           uint64_t *offsets, aplan_report *report) {
     for (size_t i = 0; i < p->count; i++) offsets[i] = APLAN_NO_OFFSET;
     const aplan__bank bank = {rg, sp->cur_region, key};
-    return aplan__bank_plan(&rule, p, &bank, sp->phase, sp->phase_size, offsets, report);
+    aplan_search_context c;
+    APLAN_MEMSET(&c, 0, sizeof c);
+    c.options = sp->ctx->options;
+    const aplan_status st = aplan__bank_plan(&rule, p, &bank, &c, sp->phase, sp->phase_size, offsets, report);
+    if (c.outcome == APLAN_OUTCOME_BEST_FOUND) sp->stopped = true;
+    return st;
 }
 
 /* The highest end of a sub-problem's plan. */
@@ -312,9 +418,15 @@ static uint64_t sub_arena(const aplan_problem *sub, const uint64_t *offsets) {
 /*
  * Step 4's packing of region r (the buffers with cur_region r, at their offsets in off): the best of the auto
  * strategies and, for region 0 when allowed, the exact search from it; off is changed only where that beats it.
+ * Each runs only while time_up says no, a heuristic with a search member under the caller's stop (relay_stop).
  */
-static void repack(const aplan_problem *p, const aplan_regions *rg, size_t r, space *sp, aplan_search_context *ctx,
-                   uint64_t *off) {
+static void repack(const aplan_problem *p, const aplan_regions *rg, size_t r, space *sp, uint64_t *off) {
+    aplan_search_context *ctx = sp->ctx;
+    aplan_search_options heuristic;
+    aplan_search_options_init(&heuristic);
+    heuristic.stop = ctx->options->stop != NULL ? relay_stop : NULL;
+    heuristic.context = (void *)(uintptr_t)ctx->options; /* read only, by relay_stop */
+    heuristic.check_every = ctx->options->check_every;
     aplan_problem sub;
     const size_t m = aplan__region_sub(p, rg, r, sp->cur_region, sp->sub, sp->map, &sub);
     if (m == 0) return;
@@ -322,12 +434,22 @@ static void repack(const aplan_problem *p, const aplan_regions *rg, size_t r, sp
     for (size_t k = 0; k < m; k++) sp->sub_best[k] = off[sp->map[k]];
     uint64_t best = sub_arena(&sub, sp->sub_best);
     aplan_report unused;
-    for (size_t a = 0; a < aplan_strategy_auto_count(); a++) {
+    for (size_t a = 0; a < aplan_strategy_auto_count() && !time_up(sp); a++) {
         const aplan_strategy *x = aplan_strategy_auto_at(a);
         size_t need;
         if (x->scratch_size(x, &sub, &need) != APLAN_OK || need > sp->phase_size) continue;
         for (size_t k = 0; k < m; k++) sp->sub_off[k] = APLAN_NO_OFFSET;
-        if (x->plan(x, &sub, need ? sp->phase : NULL, need, sp->sub_off, &unused) != APLAN_OK) continue;
+        aplan_status st;
+        if (x->abi_version >= 2u && x->search != NULL) {
+            aplan_search_context c;
+            APLAN_MEMSET(&c, 0, sizeof c);
+            c.options = &heuristic;
+            st = x->search(x, &sub, &c, need ? sp->phase : NULL, need, sp->sub_off, &unused);
+            if (c.outcome == APLAN_OUTCOME_BEST_FOUND) sp->stopped = true; /* a plan still, its rest stacked */
+        } else {
+            st = x->plan(x, &sub, need ? sp->phase : NULL, need, sp->sub_off, &unused);
+        }
+        if (st != APLAN_OK) continue;
         const uint64_t arena = sub_arena(&sub, sp->sub_off);
         if (arena < best) {
             best = arena;
@@ -339,7 +461,7 @@ static void repack(const aplan_problem *p, const aplan_regions *rg, size_t r, sp
     uint64_t bound = 0;
     size_t bound_need = 0;
     (void)aplan_lower_bound_scratch_size(&sub, &bound_need);
-    if (e != NULL && e->scratch_size(e, &sub, &need) == APLAN_OK && need <= sp->phase_size &&
+    if (e != NULL && !time_up(sp) && e->scratch_size(e, &sub, &need) == APLAN_OK && need <= sp->phase_size &&
         bound_need <= sp->phase_size &&
         aplan__lower_bound(&sub, bound_need ? sp->phase : NULL, sp->phase_size, &bound, NULL) == APLAN_OK &&
         bound < best) {
@@ -398,26 +520,29 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
     if (s.failed || at > scratch_size) return APLAN_E_STRATEGY_FAILED;
     sp.phase = (unsigned char *)scratch + at;
     sp.phase_size = scratch_size - at;
+    sp.ctx = ctx;
+    sp.stopped = false;
 
     worth best = {0, 0, 0};
     bool have = false;
     aplan_status st;
     if (rg->count == 1u) { /* the single-region choice: the best auto strategy, from banked's (greedy_by_size's) */
         if ((st = place(p, rg, &sp, NULL, offsets, report)) != APLAN_OK) return st;
-        repack(p, rg, 0, &sp, ctx, offsets);
+        if (!time_up(&sp)) repack(p, rg, 0, &sp, offsets);
         APLAN_MEMCPY(region_of, sp.cur_region, n * sizeof *region_of);
+        if (sp.stopped) ctx->outcome = APLAN_OUTCOME_BEST_FOUND;
         return APLAN_OK;
     }
     /* banked's plan, then the selections (steps 1-3) */
     if ((st = place(p, rg, &sp, NULL, offsets, report)) != APLAN_OK) return st;
     keep(p, rg, &sp, offsets, &best, &have);
     const uint64_t cap = rg->regions[0].capacity;
-    for (unsigned t = 0; t < TARGETS; t++) {
+    for (unsigned t = 0; t < TARGETS && !time_up(&sp); t++) {
         static const uint64_t sixteenths[TARGETS] = {16u, 14u};
         const uint64_t target =
             cap == APLAN_UNLIMITED ? cap : cap / 16u * sixteenths[t] + cap % 16u * sixteenths[t] / 16u;
         bool all_in = true; /* a chosen set fit region 0 whole: a lower target would only leave more out */
-        for (unsigned order = 0; order < 2u; order++) {
+        for (unsigned order = 0; order < 2u && !time_up(&sp); order++) {
             const bool chosen = choose(p, rg, &sp, target, order == 1u);
             if ((st = place(p, rg, &sp, chosen ? sp.key : NULL, offsets, report)) != APLAN_OK) return st;
             keep(p, rg, &sp, offsets, &best, &have);
@@ -428,16 +553,19 @@ static aplan_status select_plan(const aplan_region_strategy *self, const aplan_p
         if (all_in || cap == APLAN_UNLIMITED) break;
     }
     /* step 4 */
-    APLAN_MEMCPY(sp.cur_region, sp.best_region, n * sizeof *sp.cur_region);
-    APLAN_MEMCPY(offsets, sp.best_off, n * sizeof *offsets);
-    repack(p, rg, 0, &sp, ctx, offsets);
-    keep(p, rg, &sp, offsets, &best, &have);
-    if ((st = refill(p, rg, &sp, offsets, report)) == APLAN_OK) {
-        for (size_t r = 1; r < rg->count; r++) repack(p, rg, r, &sp, ctx, offsets);
+    if (!time_up(&sp)) {
+        APLAN_MEMCPY(sp.cur_region, sp.best_region, n * sizeof *sp.cur_region);
+        APLAN_MEMCPY(offsets, sp.best_off, n * sizeof *offsets);
+        repack(p, rg, 0, &sp, offsets);
         keep(p, rg, &sp, offsets, &best, &have);
+        if (!time_up(&sp) && (st = refill(p, rg, &sp, offsets, report)) == APLAN_OK) {
+            for (size_t r = 1; r < rg->count && !time_up(&sp); r++) repack(p, rg, r, &sp, offsets);
+            keep(p, rg, &sp, offsets, &best, &have);
+        }
     }
     APLAN_MEMCPY(region_of, sp.best_region, n * sizeof *region_of);
     APLAN_MEMCPY(offsets, sp.best_off, n * sizeof *offsets);
+    if (sp.stopped) ctx->outcome = APLAN_OUTCOME_BEST_FOUND;
     return APLAN_OK;
 }
 

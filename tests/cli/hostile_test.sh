@@ -325,6 +325,41 @@ for cmd in plan arena; do
 done
 bounded 0 200 "$A" graph "$CONCAT_RANK"
 
+# --- dense inputs with regions, many fixed buffers (issue 32) -------------------------------------------------------
+# The classes of hostile_csv.sh, 38,000 rows (600 to 900 KB; 2,000 in compact builds, whose engine is O(n^2) by
+# design). Before: 9.2 s for select on `live` (2.8 s for 20,000 rows with --time-limit 0.1), 19 s for `-s all`, over
+# 30 s with --target esp32-s3-psram or on `overlap`; first_fit 5.1 s on `fixed` and 4.7 s on `fixed-late` (so the
+# default plan's 1 s limit did not hold). Each within a goal of 1 s of CPU under 256 MB (bounded), exit 4 when no plan
+# fits the regions, exit 0 for the single-region plans; 200 ms for select with --time-limit 0.1 and for first_fit
+# alone (each now takes under 0.1 s).
+R32=38000
+[ "${APLAN_COMPACT:-0}" = 1 ] && R32=2000
+GEN=$(dirname "$0")/hostile_csv.sh
+for class in live overlap fixed fixed-late; do sh "$GEN" "$class" "$R32" >"$T/$class.csv"; done
+bounded 4 200 "$A" plan -s select --time-limit 0.1 --region a:4M --region b:64M "$T/live.csv"
+has err "aplan: $T/live.csv: no plan fits every region: the best (select): b needs "
+for s in select exact all; do
+    bounded 4 1000 "$A" plan -s "$s" --region a:4M --region b:64M:32 "$T/live.csv"
+    has err "aplan: $T/live.csv: no plan fits every region: the best ("
+    bounded 4 1000 "$A" plan -s "$s" --region a:4M --region b:64M "$T/overlap.csv"
+    has err "aplan: $T/overlap.csv: no plan fits every region: the best ("
+done
+for target in esp32-s3-psram stm32h743 imxrt1060; do
+    bounded 4 1000 "$A" plan --target "$target" "$T/live.csv"
+    has err "aplan: $T/live.csv: no plan fits every region: the best ("
+done
+# Every region strategy's plan is verified (cut or not) and the best one written: JSON, as exit 4 still writes it.
+bounded 4 1000 "$A" plan --region a:4M --region b:64M -f json "$T/overlap.csv"
+count out '"verified": true' 3
+has out '"fits": false'
+for class in fixed fixed-late; do
+    bounded 0 200 "$A" plan -s first_fit "$T/$class.csv"
+    has out "first_fit "
+    bounded 0 1000 "$A" plan "$T/$class.csv"
+    empty err
+done
+rm -f "$T/live.csv" "$T/overlap.csv" "$T/fixed.csv" "$T/fixed-late.csv"
+
 # --- inputs that do not end, and sizes that are not content ----------------------------------------------------------
 # /dev/zero: refused at its first 64 KiB (a NUL byte, no model), not read to the cap.
 run 3 1000 "$A" plan /dev/zero
