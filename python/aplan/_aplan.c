@@ -818,9 +818,10 @@ static PyObject *py_tflm_arena(PyObject *self, PyObject *args) {
     }
     if (s == APLAN_E_OUT_OF_MEMORY) {
         PyErr_NoMemory();
-    } else if (s != APLAN_OK) {
+    } else if (s != APLAN_OK) { /* the tool's words (src/cli/tflm.c, cli_tflm_failure) */
         char message[400];
-        snprintf(message, sizeof message, "%s: byte %llu: %s", name, (unsigned long long)e.byte_offset,
+        snprintf(message, sizeof message, "%s: %s%s", name,
+                 s == APLAN_E_FORMAT_UNSUPPORTED ? "" : "cannot compute TFLM's arena: ",
                  e.message[0] != '\0' ? e.message : aplan_status_str(s));
         raise_status(s, message, "tflm");
     } else {
