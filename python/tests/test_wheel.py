@@ -29,17 +29,19 @@ def test_pip_install_into_a_fresh_venv(tmp_path):
             os.makedirs(tree / os.path.dirname(name), exist_ok=True)
             shutil.copy2(os.path.join(source, name), tree / name)
     venv = tmp_path / "V"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the venv's package, not the build tree's
     t0 = time.monotonic()
     subprocess.run([PYTHON, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-build-isolation", "--no-index", str(tree)],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=env)
     seconds = time.monotonic() - t0
     assert pip.returncode == 0, pip.stdout + pip.stderr
     print(f"pip install into a fresh venv: {seconds:.1f} s")
     assert seconds < 120
     code = ("import aplan, sys; p = aplan.Problem([1024, 2048, 1024], [0, 1, 2], [2, 3, 4]); "
             "print(aplan.__version__, aplan.plan(p).arena_size, aplan.__file__)")
-    out = subprocess.run([str(venv / "bin" / "python"), "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run([str(venv / "bin" / "python"), "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                         env=env)
     assert out.returncode == 0, out.stderr
     version, arena, where = out.stdout.split()
     assert arena == "3072" and where.startswith(str(venv))
