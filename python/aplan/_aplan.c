@@ -1,0 +1,921 @@
+/*
+ * aplan._aplan: the CPython extension under the `aplan` package, a thin layer over the public C API (the headers
+ * of include/aplan) and nothing else: no struct is restated in Python. Buffers travel between the functions below
+ * as a bytes object holding an array of aplan_buffer (made by pack_buffers or by the readers, concatenated by
+ * Python, read only here), and TFLM's tensor ids as an array of aplan_tflite_id, so a change to a C struct is a
+ * recompile, never a silent mismatch.
+ *
+ * Errors: a failure of the library is raised through the factory the package registers at import
+ * (_set_error_factory): factory(status, message, context) returns the exception to raise (aplan.Error's subclass
+ * for the status and the context: "input", "verify", "plan", "usage", "tflm"). Python's own TypeError and
+ * OverflowError are used for arguments of the wrong type or past 64 bits.
+ *
+ * Memory: every scratch and output array is allocated here (PyMem_RawMalloc, usable without the GIL) and freed
+ * before the function returns; Python objects returned are new references owned by the caller.
+ *
+ * Planning (plan) releases the GIL while the library runs. Its stop callback reads CLOCK_MONOTONIC (the clock of
+ * time.monotonic()) against the deadline at every call, and at most every SIGNAL_CHECK_NS takes the GIL back to run
+ * PyErr_CheckSignals: a Ctrl-C (KeyboardInterrupt, or any exception a signal handler raises) stops the search there,
+ * and plan returns NULL with that exception set, its offsets and scratch freed: nothing half-made is returned.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "aplan/aplan.h"
+#include "aplan/csv.h"
+#include "aplan/strategies.h"
+#include "aplan/tflite.h"
+#include "aplan/tflm.h"
+
+/* How often (at most) a running plan takes the GIL back to look for a signal: 10 ms, so a Ctrl-C stops it well
+ * within 0.1 s while the GIL round trip (about a microsecond) costs nothing measurable. */
+#define SIGNAL_CHECK_NS 10000000LL
+
+static PyObject *error_factory = NULL; /* set by _set_error_factory; owned here */
+
+/* Raise the exception the factory makes for (status, message, context); always returns NULL. */
+static PyObject *raise_status(aplan_status status, const char *message, const char *context) {
+    if (error_factory == NULL) {
+        PyErr_Format(PyExc_RuntimeError, "%s (status %d)", message, (int)status);
+        return NULL;
+    }
+    PyObject *exc = PyObject_CallFunction(error_factory, "iss", (int)status, message, context);
+    if (exc != NULL) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+    }
+    return NULL;
+}
+
+static PyObject *set_error_factory(PyObject *self, PyObject *factory) {
+    (void)self;
+    if (!PyCallable_Check(factory)) {
+        PyErr_SetString(PyExc_TypeError, "the error factory must be callable");
+        return NULL;
+    }
+    Py_INCREF(factory);
+    Py_XSETREF(error_factory, factory);
+    Py_RETURN_NONE;
+}
+
+/* Heap memory for one library call, APLAN_SCRATCH_ALIGN aligned (malloc's alignment covers 8 on every host). */
+static void *scratch_new(size_t bytes) { return PyMem_RawMalloc(bytes > 0 ? bytes : 1u); }
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000LL + (int64_t)t.tv_nsec;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* The library's facts                                                                                               */
+
+static PyObject *py_version(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return PyUnicode_FromString(aplan_version());
+}
+
+/* Every status code the header declares, by its C name, for aplan.Status. */
+static PyObject *py_statuses(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    static const struct {
+        const char *name;
+        aplan_status value;
+    } all[] = {
+#define S(x) {#x, APLAN_##x}
+        S(OK), S(E_INVALID_ARG), S(E_TOO_MANY_BUFFERS), S(E_BAD_ALIGNMENT), S(E_BAD_LIFETIME),
+        S(E_MISALIGNED_OFFSET), S(E_SIZE_OVERFLOW), S(E_CAPACITY_EXCEEDED), S(E_SCRATCH_TOO_SMALL),
+        S(E_SCRATCH_MISALIGNED), S(E_UNKNOWN_STRATEGY), S(E_UNSUPPORTED_VERSION), S(E_OFFSET_MISSING),
+        S(E_UNPLACED), S(E_FIXED_MOVED), S(E_OUT_OF_ARENA), S(E_ARENA_MISMATCH), S(E_OVERLAP), S(E_FIXED_OVERLAP),
+        S(E_PLAN_REJECTED), S(E_STRATEGY_FAILED), S(E_OUT_OF_MEMORY), S(E_BAD_REGION), S(E_WRONG_REGION),
+        S(E_FORMAT_TRUNCATED), S(E_FORMAT_BAD_OFFSET), S(E_FORMAT_BAD_VALUE), S(E_FORMAT_UNSUPPORTED),
+        S(E_FORMAT_BAD_METADATA), S(E_FORMAT_SYNTAX), S(E_FORMAT_UNKNOWN), S(E_OUTPUT_TOO_SMALL),
+#undef S
+    };
+    PyObject *list = PyList_New(0);
+    for (size_t k = 0; list != NULL && k < sizeof all / sizeof all[0]; k++) {
+        PyObject *row = Py_BuildValue("(sis)", all[k].name, (int)all[k].value, aplan_status_str(all[k].value));
+        if (row == NULL || PyList_Append(list, row) != 0) Py_CLEAR(list);
+        Py_XDECREF(row);
+    }
+    return list;
+}
+
+/* [(name, description, searches, in_auto)] in registry order. */
+static PyObject *py_strategies(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list != NULL && i < aplan_strategy_count(); i++) {
+        const aplan_strategy *s = aplan_strategy_at(i);
+        bool in_auto = false;
+        for (size_t k = 0; k < aplan_strategy_auto_count(); k++) in_auto = in_auto || aplan_strategy_auto_at(k) == s;
+        PyObject *row = Py_BuildValue("(ssOO)", s->name, s->description, aplan_strategy_searches(s) ? Py_True : Py_False,
+                                      in_auto ? Py_True : Py_False);
+        if (row == NULL || PyList_Append(list, row) != 0) Py_CLEAR(list);
+        Py_XDECREF(row);
+    }
+    return list;
+}
+
+/* The names auto runs, in its tie order. */
+static PyObject *py_auto_strategies(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list != NULL && i < aplan_strategy_auto_count(); i++) {
+        PyObject *name = PyUnicode_FromString(aplan_strategy_auto_at(i)->name);
+        if (name == NULL || PyList_Append(list, name) != 0) Py_CLEAR(list);
+        Py_XDECREF(name);
+    }
+    return list;
+}
+
+static PyObject *py_type_name(PyObject *self, PyObject *arg) {
+    (void)self;
+    unsigned long type = PyLong_AsUnsignedLong(arg);
+    if (type == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+    const char *name = type <= UINT32_MAX ? aplan_tflite_type_name((uint32_t)type) : NULL;
+    if (name == NULL) Py_RETURN_NONE;
+    return PyUnicode_FromString(name);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Buffers                                                                                                           */
+
+/* One value of a column: an int in 0 .. 2^64 - 1 (None gives none_value when allowed). -1 with an exception set on
+ * failure: TypeError for a non-integer, BadInputError ("sizes[3] is -1: ...") for a value out of range. */
+static int column_value(PyObject *item, const char *column, Py_ssize_t i, bool none_ok, uint64_t none_value,
+                        uint64_t *out) {
+    if (item == Py_None && none_ok) {
+        *out = none_value;
+        return 0;
+    }
+    if (!PyLong_Check(item)) {
+        PyErr_Format(PyExc_TypeError, "%s[%zd] is %.60R, not an int", column, i, item);
+        return -1;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(item);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        char text[200];
+        PyObject *repr = PyObject_Repr(item);
+        const char *r = repr != NULL ? PyUnicode_AsUTF8(repr) : NULL;
+        snprintf(text, sizeof text, "%s[%zd] is %.60s: not in 0 .. 2^64 - 1", column, i, r != NULL ? r : "?");
+        Py_XDECREF(repr);
+        PyErr_Clear();
+        raise_status(APLAN_E_INVALID_ARG, text, "input");
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* pack_buffers(sizes, lowers, uppers, alignments, offsets) -> bytes of aplan_buffer[n]. alignments and offsets may
+ * be None (all 0 = the problem's default / all free) and hold None entries (the same, per buffer). O(n). */
+static PyObject *py_pack_buffers(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cols[5];
+    if (!PyArg_ParseTuple(args, "OOOOO", &cols[0], &cols[1], &cols[2], &cols[3], &cols[4])) return NULL;
+    static const char *const names[5] = {"sizes", "lowers", "uppers", "alignments", "offsets"};
+    PyObject *fast[5] = {NULL, NULL, NULL, NULL, NULL};
+    PyObject *out = NULL;
+    Py_ssize_t n = 0;
+    for (int c = 0; c < 5; c++) {
+        if (c >= 3 && cols[c] == Py_None) continue;
+        fast[c] = PySequence_Fast(cols[c], "the buffers' columns must be sequences");
+        if (fast[c] == NULL) goto done;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(fast[c]);
+        if (c == 0) {
+            n = len;
+        } else if (len != n) {
+            char text[160];
+            snprintf(text, sizeof text, "%s has %zd entries and sizes %zd: one each per buffer", names[c], len, n);
+            raise_status(APLAN_E_INVALID_ARG, text, "usage");
+            goto done;
+        }
+    }
+    if ((size_t)n > APLAN_MAX_BUFFERS) {
+        raise_status(APLAN_E_TOO_MANY_BUFFERS, "more buffers than APLAN_MAX_BUFFERS", "input");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(aplan_buffer));
+    if (out == NULL) goto done;
+    aplan_buffer *b = (aplan_buffer *)PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t v[5] = {0, 0, 0, 0, APLAN_NO_OFFSET};
+        for (int c = 0; c < 5; c++) {
+            if (fast[c] == NULL) continue;
+            if (column_value(PySequence_Fast_GET_ITEM(fast[c], i), names[c], i, c >= 3, c == 4 ? APLAN_NO_OFFSET : 0,
+                             &v[c]) != 0) {
+                Py_CLEAR(out);
+                goto done;
+            }
+        }
+        b[i] = (aplan_buffer){v[0], v[1], v[2], v[3], v[4]};
+    }
+done:
+    for (int c = 0; c < 5; c++) Py_XDECREF(fast[c]);
+    return out;
+}
+
+/* Reads a bytes object of aplan_buffer; false with TypeError when its length is not a whole number of them. */
+static bool get_buffers(PyObject *bytes, const aplan_buffer **buffers, size_t *count) {
+    if (!PyBytes_Check(bytes) || PyBytes_GET_SIZE(bytes) % (Py_ssize_t)sizeof(aplan_buffer) != 0) {
+        PyErr_SetString(PyExc_TypeError, "buffers must be bytes made by aplan (pack_buffers or a reader)");
+        return false;
+    }
+    *buffers = (const aplan_buffer *)PyBytes_AS_STRING(bytes);
+    *count = (size_t)PyBytes_GET_SIZE(bytes) / sizeof(aplan_buffer);
+    return true;
+}
+
+/* unpack_buffers(bytes) -> (sizes, lowers, uppers, alignments, offsets) lists; None for 0 alignments and free
+ * offsets. */
+static PyObject *py_unpack_buffers(PyObject *self, PyObject *bytes) {
+    (void)self;
+    const aplan_buffer *b;
+    size_t n;
+    if (!get_buffers(bytes, &b, &n)) return NULL;
+    PyObject *lists[5] = {NULL, NULL, NULL, NULL, NULL};
+    for (int c = 0; c < 5; c++) {
+        lists[c] = PyList_New((Py_ssize_t)n);
+        if (lists[c] == NULL) goto fail;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v[5] = {b[i].size, b[i].lower, b[i].upper, b[i].alignment, b[i].offset};
+        for (int c = 0; c < 5; c++) {
+            PyObject *o;
+            if ((c == 3 && v[c] == 0) || (c == 4 && v[c] == APLAN_NO_OFFSET)) o = Py_NewRef(Py_None);
+            else o = PyLong_FromUnsignedLongLong(v[c]);
+            if (o == NULL) goto fail;
+            PyList_SET_ITEM(lists[c], (Py_ssize_t)i, o);
+        }
+    }
+    return Py_BuildValue("(NNNNN)", lists[0], lists[1], lists[2], lists[3], lists[4]);
+fail:
+    for (int c = 0; c < 5; c++) Py_XDECREF(lists[c]);
+    return NULL;
+}
+
+/* The problem every function below takes: (buffers bytes, alignment, capacity or None, flags). */
+static bool problem_from(PyObject *buffers, unsigned long long alignment, PyObject *capacity, unsigned int flags,
+                         aplan_problem *p) {
+    const aplan_buffer *b;
+    size_t n;
+    if (!get_buffers(buffers, &b, &n)) return false;
+    aplan_problem_init(p, b, n);
+    p->alignment = alignment;
+    p->flags = flags;
+    if (capacity != Py_None) {
+        unsigned long long c = PyLong_AsUnsignedLongLong(capacity);
+        if (c == (unsigned long long)-1 && PyErr_Occurred()) return false;
+        p->capacity = c;
+    }
+    return true;
+}
+
+/* "invalid problem: <the report>": the report's text (aplan_report_format), with the ids of the buffers it names
+ * when ids (a sequence of str, or None) has them. */
+static void describe(const aplan_report *r, PyObject *ids, char *out, size_t size) {
+    char detail[200];
+    (void)aplan_report_format(r, detail, sizeof detail);
+    size_t used = (size_t)snprintf(out, size, "%s", detail);
+    const size_t at[2] = {r->buffer_a, r->buffer_b};
+    for (int k = 0; k < 2 && ids != NULL && ids != Py_None && used < size; k++) {
+        if (at[k] == APLAN_NO_BUFFER || (Py_ssize_t)at[k] >= PySequence_Size(ids)) continue;
+        PyObject *id = PySequence_GetItem(ids, (Py_ssize_t)at[k]);
+        const char *text = id != NULL && PyUnicode_Check(id) ? PyUnicode_AsUTF8(id) : NULL;
+        if (text != NULL)
+            used += (size_t)snprintf(out + used, size - used, "%s buffer %zu is '%s'", k == 0 ? ":" : ",", at[k], text);
+        Py_XDECREF(id);
+        PyErr_Clear();
+    }
+}
+
+/* validate(buffers, alignment, capacity, flags, ids) -> None; raises BadInputError (or the status's class). */
+static PyObject *py_validate(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *buffers, *capacity, *ids;
+    unsigned long long alignment;
+    unsigned int flags;
+    if (!PyArg_ParseTuple(args, "OKOIO", &buffers, &alignment, &capacity, &flags, &ids)) return NULL;
+    aplan_problem p;
+    if (!problem_from(buffers, alignment, capacity, flags, &p)) return NULL;
+    aplan_report r;
+    aplan_report_clear(&r);
+    aplan_status st = aplan_problem_validate(&p, &r);
+    if (st != APLAN_OK) {
+        char text[400], message[440];
+        describe(&r, ids, text, sizeof text);
+        snprintf(message, sizeof message, "invalid problem: %s", text);
+        return raise_status(st, message, "input");
+    }
+    Py_RETURN_NONE;
+}
+
+/* lower_bound(buffers, alignment, capacity, flags) -> (bound, step). */
+static PyObject *py_lower_bound(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *buffers, *capacity;
+    unsigned long long alignment;
+    unsigned int flags;
+    if (!PyArg_ParseTuple(args, "OKOI", &buffers, &alignment, &capacity, &flags)) return NULL;
+    aplan_problem p;
+    if (!problem_from(buffers, alignment, capacity, flags, &p)) return NULL;
+    p.capacity = APLAN_UNLIMITED; /* the bound is the bound; the capacity is plan's verdict */
+    size_t bytes = 0;
+    aplan_status st = aplan_lower_bound_scratch_size(&p, &bytes);
+    void *scratch = st == APLAN_OK ? scratch_new(bytes) : NULL;
+    if (st == APLAN_OK && scratch == NULL) return PyErr_NoMemory();
+    uint64_t bound = 0, step = 0;
+    if (st == APLAN_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        st = aplan_lower_bound(&p, scratch, bytes, &bound, &step);
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_RawFree(scratch);
+    if (st == APLAN_E_SIZE_OVERFLOW)
+        return raise_status(st, "the lower bound passes 2^64 - 1 bytes: the buffers live at one step add up past it",
+                            "input");
+    if (st != APLAN_OK) return raise_status(st, aplan_status_str(st), "input");
+    return Py_BuildValue("(KK)", (unsigned long long)bound, (unsigned long long)step);
+}
+
+/* Offsets from a sequence of int (None: unplaced) into a new array of count entries (PyMem_RawFree it). */
+static uint64_t *offsets_from(PyObject *seq, size_t count) {
+    PyObject *fast = PySequence_Fast(seq, "offsets must be a sequence");
+    if (fast == NULL) return NULL;
+    if ((size_t)PySequence_Fast_GET_SIZE(fast) != count) {
+        char text[160];
+        snprintf(text, sizeof text, "%zd offsets for %zu buffers: one each", PySequence_Fast_GET_SIZE(fast), count);
+        Py_DECREF(fast);
+        raise_status(APLAN_E_INVALID_ARG, text, "usage");
+        return NULL;
+    }
+    uint64_t *out = PyMem_RawMalloc((count + 1u) * sizeof *out);
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (column_value(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i), "offsets", (Py_ssize_t)i, true,
+                         APLAN_NO_OFFSET, &out[i]) != 0) {
+            PyMem_RawFree(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+/* verify(buffers, alignment, capacity, flags, ids, offsets, arena) -> (arena, aliased_pairs). arena None: the
+ * highest end of the placed buffers. Raises VerificationError with the report's text (aplan_report_format). */
+static PyObject *py_verify(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *buffers, *capacity, *ids, *offsets_seq, *arena_obj;
+    unsigned long long alignment;
+    unsigned int flags;
+    if (!PyArg_ParseTuple(args, "OKOIOOO", &buffers, &alignment, &capacity, &flags, &ids, &offsets_seq, &arena_obj))
+        return NULL;
+    aplan_problem p;
+    if (!problem_from(buffers, alignment, capacity, flags, &p)) return NULL;
+    uint64_t *offsets = offsets_from(offsets_seq, p.count);
+    if (offsets == NULL) return NULL;
+    aplan_report r;
+    aplan_report_clear(&r);
+    aplan_status st = aplan_problem_validate(&p, &r);
+    uint64_t arena = 0;
+    if (arena_obj != Py_None) {
+        unsigned long long a = PyLong_AsUnsignedLongLong(arena_obj);
+        if (a == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyMem_RawFree(offsets);
+            return NULL;
+        }
+        arena = a;
+    } else if (st == APLAN_OK) {
+        for (size_t i = 0; i < p.count; i++) { /* a sum past 2^64 - 1 is the verifier's to report (rule 4) */
+            uint64_t size = aplan_buffer_size(&p, i);
+            if (offsets[i] != APLAN_NO_OFFSET && offsets[i] <= UINT64_MAX - size && offsets[i] + size > arena)
+                arena = offsets[i] + size;
+        }
+    }
+    size_t bytes = 0;
+    void *scratch = NULL;
+    if (st == APLAN_OK) st = aplan_verify_scratch_size(&p, &bytes);
+    if (st == APLAN_OK && (scratch = scratch_new(bytes)) == NULL) {
+        PyMem_RawFree(offsets);
+        return PyErr_NoMemory();
+    }
+    if (st == APLAN_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        st = aplan_verify(&p, offsets, arena, scratch, bytes, &r);
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_RawFree(scratch);
+    PyMem_RawFree(offsets);
+    if (st != APLAN_OK) {
+        char text[400];
+        describe(&r, ids, text, sizeof text);
+        return raise_status(st, text, "verify");
+    }
+    return Py_BuildValue("(Kn)", (unsigned long long)arena, (Py_ssize_t)r.aliased_pairs);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Planning                                                                                                          */
+
+typedef struct stop_state {
+    PyThreadState *thread; /* the thread state saved while the GIL is released */
+    int64_t deadline_ns;   /* INT64_MAX: none */
+    int64_t next_signal_ns;
+    bool stopped;          /* the deadline passed */
+    bool interrupted;      /* a signal handler raised: its exception is set */
+} stop_state;
+
+static bool stop_check(void *context, uint64_t nodes) {
+    (void)nodes;
+    stop_state *s = context;
+    if (s->interrupted) return true;
+    int64_t now = now_ns();
+    if (now >= s->next_signal_ns) {
+        s->next_signal_ns = now + SIGNAL_CHECK_NS;
+        PyEval_RestoreThread(s->thread);
+        s->interrupted = PyErr_CheckSignals() != 0;
+        s->thread = PyEval_SaveThread();
+        if (s->interrupted) return true;
+    }
+    if (now >= s->deadline_ns) s->stopped = true;
+    return s->stopped;
+}
+
+/*
+ * plan(buffers, alignment, capacity, flags, ids, strategy, deadline, start) -> dict with status, status_name,
+ * message, offsets (list, or None without a plan), arena, bound, outcome (aplan_outcome), nodes, unsearched,
+ * best_node, out_of_time, goal_fit, seconds. deadline: time.monotonic() seconds at which a search stops, or None.
+ * start: offsets of a valid plan to search from, or None. As the CLI runs one strategy: only a search is given the
+ * capacity (goal FIT); a heuristic plans without it and its plan is judged after. Failures of the plan come back in
+ * the dict (status); an unknown strategy raises UsageError, a signal its exception.
+ */
+static PyObject *py_plan(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *buffers, *capacity, *ids, *deadline_obj, *start_obj;
+    unsigned long long alignment;
+    unsigned int flags;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "OKOIOsOO", &buffers, &alignment, &capacity, &flags, &ids, &name, &deadline_obj,
+                          &start_obj))
+        return NULL;
+    aplan_problem p;
+    if (!problem_from(buffers, alignment, capacity, flags, &p)) return NULL;
+    const aplan_strategy *strategy = NULL;
+    if (aplan_strategy_find(name, &strategy) != APLAN_OK) {
+        char text[200];
+        snprintf(text, sizeof text, "unknown strategy '%.80s' (see aplan.strategies())", name);
+        return raise_status(APLAN_E_UNKNOWN_STRATEGY, text, "usage");
+    }
+    stop_state stop = {NULL, INT64_MAX, 0, false, false};
+    if (deadline_obj != Py_None) {
+        double d = PyFloat_AsDouble(deadline_obj);
+        if (d == -1.0 && PyErr_Occurred()) return NULL;
+        stop.deadline_ns = d >= 9.2e9 ? INT64_MAX : (int64_t)(d * 1e9);
+    }
+    const bool searches = aplan_strategy_searches(strategy);
+    const bool fit = searches && p.capacity != APLAN_UNLIMITED;
+    if (!fit) p.capacity = APLAN_UNLIMITED;
+    uint64_t *start = NULL;
+    if (start_obj != Py_None && (start = offsets_from(start_obj, p.count)) == NULL) return NULL;
+    uint64_t *offsets = PyMem_RawMalloc((p.count + 1u) * sizeof *offsets);
+    size_t bytes = 0;
+    aplan_problem any = p;
+    any.capacity = APLAN_UNLIMITED;
+    aplan_status st = aplan_plan_scratch_size(strategy, &p, &bytes);
+    if (st == APLAN_E_CAPACITY_EXCEEDED) st = aplan_plan_scratch_size(strategy, &any, &bytes);
+    void *scratch = st == APLAN_OK ? scratch_new(bytes) : NULL;
+    if (offsets == NULL || (st == APLAN_OK && scratch == NULL)) {
+        PyMem_RawFree(offsets);
+        PyMem_RawFree(scratch);
+        PyMem_RawFree(start);
+        return PyErr_NoMemory();
+    }
+    for (size_t i = 0; i <= p.count; i++) offsets[i] = APLAN_NO_OFFSET;
+    aplan_search_options options;
+    aplan_search_options_init(&options);
+    options.goal = fit ? APLAN_GOAL_FIT : APLAN_GOAL_MINIMISE;
+    options.start = start;
+    options.stop = stop_check;
+    options.context = &stop;
+    /* As the CLI: the clock is read every 1024 nodes on small problems, more often on large ones. */
+    options.check_every = p.count < 64u ? 1024u : p.count > 65536u ? 1u : (uint32_t)(65536u / p.count);
+    aplan_result result;
+    memset(&result, 0, sizeof result);
+    int64_t t0 = now_ns();
+    if (st == APLAN_OK) {
+        stop.next_signal_ns = t0 + SIGNAL_CHECK_NS;
+        stop.thread = PyEval_SaveThread();
+        st = aplan_plan_search(strategy, &p, &options, scratch, bytes, offsets, &result);
+        PyEval_RestoreThread(stop.thread);
+    }
+    double seconds = (double)(now_ns() - t0) / 1e9;
+    PyMem_RawFree(scratch);
+    PyMem_RawFree(start);
+    if (stop.interrupted) { /* the handler's exception is set: nothing of the plan is returned */
+        PyMem_RawFree(offsets);
+        return NULL;
+    }
+    bool above = st == APLAN_E_CAPACITY_EXCEEDED && result.arena_size > p.capacity;
+    bool planned = st == APLAN_OK || above;
+    char message[400] = "";
+    if (st != APLAN_OK && !above) describe(&result.report, ids, message, sizeof message);
+    PyObject *offsets_list = Py_NewRef(Py_None);
+    if (planned) {
+        Py_DECREF(offsets_list);
+        offsets_list = PyList_New((Py_ssize_t)p.count);
+        for (size_t i = 0; offsets_list != NULL && i < p.count; i++) {
+            PyObject *o = PyLong_FromUnsignedLongLong(offsets[i]);
+            if (o == NULL) Py_CLEAR(offsets_list);
+            else PyList_SET_ITEM(offsets_list, (Py_ssize_t)i, o);
+        }
+    }
+    PyMem_RawFree(offsets);
+    if (offsets_list == NULL) return NULL;
+    return Py_BuildValue("{s:i,s:s,s:s,s:N,s:K,s:K,s:I,s:K,s:K,s:K,s:O,s:O,s:O,s:d}", "status", (int)st,
+                         "status_name", aplan_status_str(st), "message", message, "offsets", offsets_list, "arena",
+                         (unsigned long long)result.arena_size, "bound", (unsigned long long)result.lower_bound,
+                         "outcome", (unsigned int)result.outcome, "nodes", (unsigned long long)result.nodes,
+                         "unsearched", (unsigned long long)result.unsearched, "best_node",
+                         (unsigned long long)result.best_node, "out_of_time", stop.stopped ? Py_True : Py_False,
+                         "goal_fit", fit ? Py_True : Py_False, "searches", searches ? Py_True : Py_False, "seconds",
+                         seconds);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Readers                                                                                                           */
+
+/* csv_parse(text bytes, name) -> (buffers, ids, lines, columns). Raises BadInputError "NAME:LINE:COL: message". */
+static PyObject *py_csv_parse(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer text;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "y*s", &text, &name)) return NULL;
+    aplan_csv_table t;
+    aplan_format_error e;
+    aplan_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = aplan_csv_parse(text.buf, (size_t)text.len, &t, &e);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&text);
+    if (s != APLAN_OK) {
+        char message[400];
+        if (e.line != 0 && e.column != 0)
+            snprintf(message, sizeof message, "%s:%u:%u: %s", name, (unsigned)e.line, (unsigned)e.column, e.message);
+        else if (e.line != 0)
+            snprintf(message, sizeof message, "%s:%u: %s", name, (unsigned)e.line, e.message);
+        else
+            snprintf(message, sizeof message, "%s: %s", name, e.message[0] != '\0' ? e.message : aplan_status_str(s));
+        if (s == APLAN_E_OUT_OF_MEMORY) return PyErr_NoMemory();
+        return raise_status(s, message, "input");
+    }
+    PyObject *buffers = PyBytes_FromStringAndSize((const char *)t.buffers, (Py_ssize_t)(t.count * sizeof(aplan_buffer)));
+    PyObject *ids = PyList_New((Py_ssize_t)t.count), *lines = PyList_New((Py_ssize_t)t.count);
+    bool ok = buffers != NULL && ids != NULL && lines != NULL;
+    for (size_t i = 0; ok && i < t.count; i++) {
+        PyObject *id = PyUnicode_DecodeUTF8(t.ids[i], (Py_ssize_t)strlen(t.ids[i]), "replace");
+        PyObject *line = PyLong_FromUnsignedLong(t.lines[i]);
+        ok = id != NULL && line != NULL;
+        if (id != NULL) PyList_SET_ITEM(ids, (Py_ssize_t)i, id);
+        if (line != NULL) PyList_SET_ITEM(lines, (Py_ssize_t)i, line);
+    }
+    unsigned int columns = t.columns;
+    aplan_csv_free(&t);
+    if (!ok) {
+        Py_XDECREF(buffers);
+        Py_XDECREF(ids);
+        Py_XDECREF(lines);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNI)", buffers, ids, lines, columns);
+}
+
+/* The CLI's words for a model the reader refuses (src/cli/input.c): a file cut short first, else the byte. */
+static PyObject *model_error(const char *name, size_t size, aplan_status s, const aplan_format_error *e) {
+    char message[400];
+    bool cut = s == APLAN_E_FORMAT_TRUNCATED || (s == APLAN_E_FORMAT_BAD_OFFSET && strstr(e->message, "past the end"));
+    if (cut)
+        snprintf(message, sizeof message,
+                 "%s: truncated: the file has %zu byte%s and the model points past them (byte %llu: %s)", name, size,
+                 size == 1 ? "" : "s", (unsigned long long)e->byte_offset, e->message);
+    else
+        snprintf(message, sizeof message, "%s: byte %llu: %s", name, (unsigned long long)e->byte_offset,
+                 e->message[0] != '\0' ? e->message : aplan_status_str(s));
+    return raise_status(s, message, "input");
+}
+
+/* tflite_read(model bytes, name) -> (buffers, tflite ids bytes, id strings, subgraph count): the tensors TFLM plans,
+ * as aplan_tflite_read gives them. */
+static PyObject *py_tflite_read(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer model;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "y*s", &model, &name)) return NULL;
+    aplan_tflite_info info;
+    aplan_format_error e;
+    memset(&e, 0, sizeof e);
+    aplan_status s = aplan_tflite_query(model.buf, (size_t)model.len, &info, &e);
+    PyObject *buffers = NULL, *ids = NULL, *texts = NULL, *result = NULL;
+    void *scratch = NULL;
+    size_t count = 0;
+    if (s == APLAN_OK) {
+        buffers = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(info.buffer_count * sizeof(aplan_buffer)));
+        ids = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(info.buffer_count * sizeof(aplan_tflite_id)));
+        scratch = scratch_new(info.scratch_size);
+        if (buffers == NULL || ids == NULL || scratch == NULL) {
+            if (scratch == NULL) PyErr_NoMemory();
+            goto done;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        s = aplan_tflite_read(model.buf, (size_t)model.len, scratch, info.scratch_size,
+                              (aplan_buffer *)PyBytes_AS_STRING(buffers), (aplan_tflite_id *)PyBytes_AS_STRING(ids),
+                              info.buffer_count, &count, &e);
+        Py_END_ALLOW_THREADS
+    }
+    if (s != APLAN_OK) {
+        model_error(name, (size_t)model.len, s, &e);
+        goto done;
+    }
+    texts = PyList_New((Py_ssize_t)count);
+    const aplan_tflite_id *id = (const aplan_tflite_id *)PyBytes_AS_STRING(ids);
+    for (size_t i = 0; texts != NULL && i < count; i++) {
+        char text[24];
+        (void)aplan_tflite_id_format(id[i], text, sizeof text);
+        PyObject *o = PyUnicode_FromString(text);
+        if (o == NULL) Py_CLEAR(texts);
+        else PyList_SET_ITEM(texts, (Py_ssize_t)i, o);
+    }
+    if (texts != NULL) result = Py_BuildValue("(OOOn)", buffers, ids, texts, (Py_ssize_t)info.subgraph_count);
+done:
+    PyMem_RawFree(scratch);
+    Py_XDECREF(buffers);
+    Py_XDECREF(ids);
+    Py_XDECREF(texts);
+    PyBuffer_Release(&model);
+    return result;
+}
+
+/* The arena model's configuration from (abi, kernels, isa, planner, planner_scratch); false with UsageError. */
+static bool tflm_config(unsigned int abi, unsigned int kernels, unsigned int isa, unsigned int planner,
+                        unsigned long long planner_scratch, aplan_tflm_config *c) {
+    aplan_tflm_config_init(c);
+    c->abi = abi;
+    c->kernels = kernels;
+    c->isa = isa;
+    c->planner = planner;
+    c->planner_scratch = planner_scratch;
+    /* The library's query checks the other fields (APLAN_E_INVALID_ARG); the package passes only valid ones. */
+    if (abi != APLAN_TFLM_ABI_32 && abi != APLAN_TFLM_ABI_64) {
+        raise_status(APLAN_E_INVALID_ARG, "abi must be 32 or 64 (the target's pointer width in bits)", "usage");
+        return false;
+    }
+    return true;
+}
+
+/* tflm_scratch(model, name, abi, kernels, isa) -> (buffers of the kernels' scratch requests, their ids
+ * "s<subgraph>o<op>r<index>"): aplan_tflm_scratch_requests over the model's steps, as the CLI adds them to a model's
+ * problem (src/cli/tflm.c). */
+static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer model;
+    const char *name;
+    unsigned int abi, kernels, isa;
+    if (!PyArg_ParseTuple(args, "y*sIII", &model, &name, &abi, &kernels, &isa)) return NULL;
+    aplan_tflm_config c;
+    PyObject *result = NULL;
+    if (!tflm_config(abi, kernels, isa, APLAN_TFLM_GREEDY_IN_ARENA, 0, &c)) {
+        PyBuffer_Release(&model);
+        return NULL;
+    }
+    aplan_format_error e;
+    memset(&e, 0, sizeof e);
+    size_t scratch_size = 0, requests = 0, steps_count = 0;
+    aplan_tflite_step *steps = NULL;
+    aplan_tflm_scratch *out = NULL;
+    void *scratch = NULL, *read_scratch = NULL;
+    aplan_tflite_info info;
+    aplan_status s = aplan_tflm_query(model.buf, (size_t)model.len, &c, &scratch_size, &requests, &e);
+    if (s == APLAN_OK) s = aplan_tflite_query(model.buf, (size_t)model.len, &info, &e);
+    if (s == APLAN_OK) {
+        read_scratch = scratch_new(info.scratch_size);
+        s = read_scratch == NULL ? APLAN_E_OUT_OF_MEMORY
+                                 : aplan_tflite_steps(model.buf, (size_t)model.len, read_scratch, info.scratch_size,
+                                                      NULL, 0, &steps_count, &e);
+    }
+    if (s == APLAN_OK) {
+        steps = PyMem_RawMalloc((steps_count + 1u) * sizeof *steps);
+        s = steps == NULL ? APLAN_E_OUT_OF_MEMORY
+                          : aplan_tflite_steps(model.buf, (size_t)model.len, read_scratch, info.scratch_size, steps,
+                                               steps_count, &steps_count, &e);
+    }
+    if (s == APLAN_OK) {
+        scratch = scratch_new(scratch_size);
+        out = PyMem_RawMalloc((requests + 1u) * sizeof *out);
+        if (scratch == NULL || out == NULL) s = APLAN_E_OUT_OF_MEMORY;
+    }
+    if (s == APLAN_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        s = aplan_tflm_scratch_requests(model.buf, (size_t)model.len, &c, steps, steps_count, scratch, scratch_size,
+                                        out, requests, &requests, &e);
+        Py_END_ALLOW_THREADS
+    }
+    if (s == APLAN_E_OUT_OF_MEMORY) {
+        PyErr_NoMemory();
+    } else if (s != APLAN_OK) {
+        char message[400];
+        snprintf(message, sizeof message, "%s: byte %llu: %s", name, (unsigned long long)e.byte_offset,
+                 e.message[0] != '\0' ? e.message : aplan_status_str(s));
+        raise_status(s, message, "tflm");
+    } else {
+        PyObject *buffers = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(requests * sizeof(aplan_buffer)));
+        PyObject *ids = PyList_New((Py_ssize_t)requests);
+        for (size_t k = 0; buffers != NULL && ids != NULL && k < requests; k++) {
+            ((aplan_buffer *)PyBytes_AS_STRING(buffers))[k] = out[k].buffer;
+            PyObject *id = PyUnicode_FromFormat("s%uo%ur%u", (unsigned)out[k].subgraph, (unsigned)out[k].op,
+                                                (unsigned)out[k].index);
+            if (id == NULL) Py_CLEAR(ids);
+            else PyList_SET_ITEM(ids, (Py_ssize_t)k, id);
+        }
+        if (buffers != NULL && ids != NULL) result = Py_BuildValue("(OO)", buffers, ids);
+        Py_XDECREF(buffers);
+        Py_XDECREF(ids);
+    }
+    PyMem_RawFree(steps);
+    PyMem_RawFree(out);
+    PyMem_RawFree(scratch);
+    PyMem_RawFree(read_scratch);
+    PyBuffer_Release(&model);
+    return result;
+}
+
+/* The name of operator op of subgraph (builtin name or custom code), or None. */
+static PyObject *operator_name(const void *model, size_t size, uint32_t subgraph, uint32_t op) {
+    aplan_tflite_operator_info info;
+    if (aplan_tflite_operator(model, size, subgraph, op, &info, NULL) != APLAN_OK || info.name.data == NULL)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeUTF8(info.name.data, (Py_ssize_t)info.name.size, "replace");
+}
+
+/*
+ * tflm_arena(model, name, abi, kernels, isa, planner, planner_scratch, tflite ids bytes, section) -> dict of
+ * aplan_tflm_arena_info's fields (by their C names), "ops": [(subgraph, op, name, params, op_data, scratch,
+ * scratch_requests, known)], "unknown_name" and "refused_name" (the first such operator's, or None).
+ */
+static PyObject *py_tflm_arena(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer model;
+    const char *name;
+    unsigned int abi, kernels, isa, planner;
+    unsigned long long planner_scratch, section;
+    PyObject *ids_obj;
+    if (!PyArg_ParseTuple(args, "y*sIIIIKOK", &model, &name, &abi, &kernels, &isa, &planner, &planner_scratch,
+                          &ids_obj, &section))
+        return NULL;
+    PyObject *result = NULL;
+    aplan_tflm_config c;
+    if (!tflm_config(abi, kernels, isa, planner, planner_scratch, &c)) {
+        PyBuffer_Release(&model);
+        return NULL;
+    }
+    if (!PyBytes_Check(ids_obj) || PyBytes_GET_SIZE(ids_obj) % (Py_ssize_t)sizeof(aplan_tflite_id) != 0) {
+        PyBuffer_Release(&model);
+        PyErr_SetString(PyExc_TypeError, "ids must be the bytes tflite_read gave");
+        return NULL;
+    }
+    const aplan_tflite_id *ids = (const aplan_tflite_id *)PyBytes_AS_STRING(ids_obj);
+    size_t id_count = (size_t)PyBytes_GET_SIZE(ids_obj) / sizeof *ids;
+    aplan_format_error e;
+    memset(&e, 0, sizeof e);
+    aplan_tflite_info minfo;
+    size_t bytes = 0, requests = 0;
+    aplan_status s = aplan_tflite_query(model.buf, (size_t)model.len, &minfo, &e);
+    if (s == APLAN_OK) s = aplan_tflm_query(model.buf, (size_t)model.len, &c, &bytes, &requests, &e);
+    void *scratch = s == APLAN_OK ? scratch_new(bytes) : NULL;
+    aplan_tflm_op_cost *costs = s == APLAN_OK ? PyMem_RawMalloc((minfo.operator_count + 1u) * sizeof *costs) : NULL;
+    if (s == APLAN_OK && (scratch == NULL || costs == NULL)) s = APLAN_E_OUT_OF_MEMORY;
+    aplan_tflm_arena_info i;
+    memset(&i, 0, sizeof i);
+    if (s == APLAN_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        s = aplan_tflm_arena(model.buf, (size_t)model.len, &c, ids, id_count, section, scratch, bytes, &i, costs,
+                             minfo.operator_count, &e);
+        Py_END_ALLOW_THREADS
+    }
+    if (s == APLAN_E_OUT_OF_MEMORY) {
+        PyErr_NoMemory();
+    } else if (s != APLAN_OK) { /* the tool's words (src/cli/tflm.c, cli_tflm_failure) */
+        char message[400];
+        snprintf(message, sizeof message, "%s: %s%s", name,
+                 s == APLAN_E_FORMAT_UNSUPPORTED ? "" : "cannot compute TFLM's arena: ",
+                 e.message[0] != '\0' ? e.message : aplan_status_str(s));
+        raise_status(s, message, "tflm");
+    } else {
+        PyObject *ops = PyList_New(0);
+        for (size_t k = 0; ops != NULL && k < minfo.operator_count; k++) {
+            const aplan_tflm_op_cost *o = &costs[k];
+            PyObject *row = Py_BuildValue("(IINKKKIO)", (unsigned)o->subgraph, (unsigned)o->op,
+                                          operator_name(model.buf, (size_t)model.len, o->subgraph, o->op),
+                                          (unsigned long long)o->params, (unsigned long long)o->op_data,
+                                          (unsigned long long)o->scratch, (unsigned)o->scratch_requests,
+                                          o->known ? Py_True : Py_False);
+            if (row == NULL || PyList_Append(ops, row) != 0) Py_CLEAR(ops);
+            Py_XDECREF(row);
+        }
+        aplan_tflite_text unknown = aplan_tflm_unknown_name(model.buf, (size_t)model.len, &i);
+        PyObject *unknown_name = unknown.data != NULL
+                                     ? PyUnicode_DecodeUTF8(unknown.data, (Py_ssize_t)unknown.size, "replace")
+                                     : Py_NewRef(Py_None);
+        PyObject *refused_name = i.refused_ops > 0 ? operator_name(model.buf, (size_t)model.len,
+                                                                   i.first_refused_subgraph, i.first_refused_op)
+                                                   : Py_NewRef(Py_None);
+        if (ops != NULL && unknown_name != NULL && refused_name != NULL)
+            result = Py_BuildValue(
+                "{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:N,s:N,s:N}",
+                "used", (unsigned long long)i.used, "smallest", (unsigned long long)i.smallest, "planned",
+                (unsigned long long)i.planned, "persistent", (unsigned long long)i.persistent, "tflm_objects",
+                (unsigned long long)i.tflm_objects, "eval_tensors", (unsigned long long)i.eval_tensors, "nodes",
+                (unsigned long long)i.nodes, "params", (unsigned long long)i.params, "op_data",
+                (unsigned long long)i.op_data, "variables", (unsigned long long)i.variables, "scratch_handles",
+                (unsigned long long)i.scratch_handles, "io_tensors", (unsigned long long)i.io_tensors,
+                "scratch_bytes", (unsigned long long)i.scratch_bytes, "scratch_requests", (unsigned)i.scratch_requests,
+                "unknown_ops", (unsigned)i.unknown_ops, "first_unknown_subgraph", (unsigned)i.first_unknown_subgraph,
+                "first_unknown_op", (unsigned)i.first_unknown_op, "refused_ops", (unsigned)i.refused_ops,
+                "first_refused_subgraph", (unsigned)i.first_refused_subgraph, "first_refused_op",
+                (unsigned)i.first_refused_op, "refusal", (unsigned)i.refusal, "ops", ops, "unknown_name",
+                unknown_name, "refused_name", refused_name);
+        else {
+            Py_XDECREF(ops);
+            Py_XDECREF(unknown_name);
+            Py_XDECREF(refused_name);
+        }
+    }
+    PyMem_RawFree(scratch);
+    PyMem_RawFree(costs);
+    PyBuffer_Release(&model);
+    return result;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"_set_error_factory", set_error_factory, METH_O, "Register factory(status, message, context) -> exception."},
+    {"version", py_version, METH_NOARGS, "The C library's version, MAJOR.MINOR.PATCH."},
+    {"statuses", py_statuses, METH_NOARGS, "[(C name without APLAN_, value, aplan_status_str)]."},
+    {"strategies", py_strategies, METH_NOARGS, "[(name, description, searches, in_auto)] in registry order."},
+    {"auto_strategies", py_auto_strategies, METH_NOARGS, "The names auto runs, in its tie order."},
+    {"type_name", py_type_name, METH_O, "A TensorType code's name, or None."},
+    {"pack_buffers", py_pack_buffers, METH_VARARGS, "Columns -> bytes of aplan_buffer."},
+    {"unpack_buffers", py_unpack_buffers, METH_O, "bytes of aplan_buffer -> the five columns."},
+    {"validate", py_validate, METH_VARARGS, "aplan_problem_validate."},
+    {"lower_bound", py_lower_bound, METH_VARARGS, "aplan_lower_bound -> (bytes, step)."},
+    {"verify", py_verify, METH_VARARGS, "aplan_verify -> (arena, aliased pairs)."},
+    {"plan", py_plan, METH_VARARGS, "aplan_plan_search for one strategy (GIL released)."},
+    {"csv_parse", py_csv_parse, METH_VARARGS, "aplan_csv_parse -> (buffers, ids, lines, columns)."},
+    {"tflite_read", py_tflite_read, METH_VARARGS, "aplan_tflite_read -> (buffers, ids, id texts, subgraphs)."},
+    {"tflm_scratch", py_tflm_scratch, METH_VARARGS, "aplan_tflm_scratch_requests -> (buffers, ids)."},
+    {"tflm_arena", py_tflm_arena, METH_VARARGS, "aplan_tflm_arena -> dict."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int module_exec(PyObject *m) {
+    return PyModule_AddStringConstant(m, "TFLM_COMMIT", APLAN_TFLM_COMMIT) != 0 ||
+                   PyModule_AddIntConstant(m, "TFLM_GREEDY_IN_ARENA", APLAN_TFLM_GREEDY_IN_ARENA) != 0 ||
+                   PyModule_AddIntConstant(m, "KERNELS_REFERENCE", APLAN_TFLM_KERNELS_REFERENCE) != 0 ||
+                   PyModule_AddIntConstant(m, "KERNELS_CMSIS_NN", APLAN_TFLM_KERNELS_CMSIS_NN) != 0 ||
+                   PyModule_AddIntConstant(m, "ISA_PORTABLE", APLAN_TFLM_ISA_PORTABLE) != 0 ||
+                   PyModule_AddIntConstant(m, "ISA_DSP", APLAN_TFLM_ISA_DSP) != 0 ||
+                   PyModule_AddIntConstant(m, "REFUSED_WEIGHTS", APLAN_TFLM_REFUSED_WEIGHTS) != 0 ||
+                   PyModule_AddIntConstant(m, "ROUND_SIZES", APLAN_ROUND_SIZES) != 0 ||
+                   PyModule_AddIntConstant(m, "ALLOW_FIXED_ALIAS", APLAN_ALLOW_FIXED_ALIAS) != 0 ||
+                   PyModule_AddIntConstant(m, "TFLITE_ALIGNMENT", APLAN_TFLITE_ALIGNMENT) != 0 ||
+                   PyModule_AddIntConstant(m, "CSV_START_END", APLAN_CSV_START_END) != 0
+               ? -1
+               : 0;
+}
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_aplan", "aplan's C library, bound for the aplan package (see aplan/__init__.py).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__aplan(void);
+PyMODINIT_FUNC PyInit__aplan(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && module_exec(m) != 0) Py_CLEAR(m);
+    return m;
+}
