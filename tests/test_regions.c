@@ -950,7 +950,9 @@ static void test_exact_under_a_budget(void **state) {
         assert_int_equal(o.result.outcome, APLAN_OUTCOME_BEST_FOUND);
         assert_int_equal(o.result.traffic, 1616);
         assert_int_equal(stop_calls, 3);
-        assert_int_equal(start_calls, 90); /* check_every 1: every placement of select's heuristics, and each step */
+        /* check_every 1: every placement of select's heuristics, and each step; compact builds' heuristics have no
+         * search member (a device plans without a clock), so only select's steps ask there */
+        assert_int_equal(start_calls, compact_build() ? 19 : 90);
     }
     aplan_search_options_init(&opt);
     opt.goal = APLAN_GOAL_FIT; /* select's start fits: nothing to search, and APLAN_OK says it fits */
