@@ -555,11 +555,8 @@ static void test_hand_made_figures(void **state) {
     tw_free(&f);
 }
 
-/* A kernel's scratch request, sized by the ABI: ADD_N of three float32 inputs gathers their pointers in a scratch
- * buffer (add_n.cc): 3 * 4 bytes on a 32-bit target, 3 * 8 on a 64-bit one, live at its operator's step (2). TFLM
- * plans it with the tensors: t0..t2 (16 bytes each) live [1, 3), t3 [2, 3), the request [2, 3) rounded up to 16. */
-static void test_scratch_request(void **state) {
-    (void)state;
+/* ADD_N of three float32 [4] inputs into a fourth tensor: one operator that asks for a scratch buffer (add_n.cc). */
+static tw_file add_n_model(void) {
     static const int32_t in_0_1_2[] = {0, 1, 2};
     static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
                                         {shape_4, 2, FLOAT32, 0, false},
@@ -570,7 +567,15 @@ static void test_scratch_request(void **state) {
     static const tw_subgraph sg[] = {{tensors, 4, in_0_1_2, 3, out_3, 1, ops, 1}};
     static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
     const tw_model model = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
-    tw_file f = tw_build(&model);
+    return tw_build(&model);
+}
+
+/* A kernel's scratch request, sized by the ABI: ADD_N of three float32 inputs gathers their pointers in a scratch
+ * buffer (add_n.cc): 3 * 4 bytes on a 32-bit target, 3 * 8 on a 64-bit one, live at its operator's step (2). TFLM
+ * plans it with the tensors: t0..t2 (16 bytes each) live [1, 3), t3 [2, 3), the request [2, 3) rounded up to 16. */
+static void test_scratch_request(void **state) {
+    (void)state;
+    tw_file f = add_n_model();
     static const unsigned abis[2] = {APLAN_TFLM_ABI_32, APLAN_TFLM_ABI_64};
     for (unsigned k = 0; k < 2u; k++) {
         planned_model m;
@@ -598,17 +603,7 @@ static void test_scratch_request(void **state) {
  * lifetime ([0, 0)), free to overlap live tensors: APLAN_E_INVALID_ARG naming the operator, not APLAN_OK. */
 static void test_scratch_request_needs_steps(void **state) {
     (void)state;
-    static const int32_t in_0_1_2[] = {0, 1, 2};
-    static const tw_tensor tensors[] = {{shape_4, 2, FLOAT32, 0, false},
-                                        {shape_4, 2, FLOAT32, 0, false},
-                                        {shape_4, 2, FLOAT32, 0, false},
-                                        {shape_4, 2, FLOAT32, 0, false}};
-    static const tw_opcode codes[] = {{ADD_N_DEPRECATED, ADD_N}};
-    static const tw_op ops[] = {{0, in_0_1_2, 3, out_3, 1, 0, {0, 0}, 0}};
-    static const tw_subgraph sg[] = {{tensors, 4, in_0_1_2, 3, out_3, 1, ops, 1}};
-    static const tw_buffer buffers[] = {{NULL, 0, 0, 0}};
-    const tw_model model = {3, codes, 1, sg, 1, buffers, 1, NULL, 0};
-    tw_file f = tw_build(&model);
+    tw_file f = add_n_model();
     aplan_tflm_config c;
     aplan_tflm_config_init(&c);
     size_t need = 0, requests = 0, found = 99;
