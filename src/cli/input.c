@@ -124,6 +124,7 @@ void cli_input_free(cli_input *in) {
     free(in->tflite_ids);
     free(in->scratch_id_text);
     free(in->scratch);
+    free(in->tflm_recording);
     free(in->owned_model);
     memset(in, 0, sizeof *in);
 }
