@@ -320,10 +320,20 @@ static aplan_tflm_two_arena_info two_of(const planned_model *m, unsigned abi, ui
     assert_int_equal(aplan_tflm_query(m->data, m->size, &c, &scratch_size, &requests, NULL), APLAN_OK);
     void *scratch = malloc(scratch_size + 8u);
     assert_non_null(scratch);
-    aplan_tflm_two_arena_info t;
+    aplan_tflm_two_arena_info t, again;
     assert_int_equal(aplan_tflm_two_arenas(m->data, m->size, &c, m->ids, m->tensors, section, scratch, scratch_size,
                                            &t, NULL),
                      APLAN_OK);
+    /* From the recording the call left, and after a one-arena question to it: the same. */
+    aplan_tflm_arena_info one;
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, m->ids, m->tensors, section,
+                                               &one, NULL, 0, NULL),
+                     APLAN_OK);
+    memset(&again, 0xff, sizeof again);
+    assert_int_equal(aplan_tflm_recorded_two_arenas(scratch, (aplan_tflm_planner)planner, planner_scratch, m->ids,
+                                                    m->tensors, section, &again, NULL),
+                     APLAN_OK);
+    assert_memory_equal(&again, &t, sizeof t);
     free(scratch);
     assert_int_equal(t.planned, section);
     assert_int_equal(t.non_persistent, section);
@@ -1122,6 +1132,10 @@ static void test_failures(void **state) {
     assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, 64, NULL, NULL, 0, &e),
                      APLAN_E_INVALID_ARG);
     assert_string_equal(e.message, "info is NULL");
+    aplan_tflm_two_arena_info none;
+    assert_int_equal(aplan_tflm_recorded_two_arenas(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, 64, &none, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "scratch holds no recording (aplan_tflm_record did not succeed on it)");
     /* The two arenas' call: the same checks, its own overflow message, and info zeroed on failure. */
     aplan_tflm_two_arena_info two;
     memset(&two, 0xff, sizeof two);

@@ -325,6 +325,18 @@ APLAN_API aplan_status aplan_tflm_two_arenas(const void *model, size_t model_siz
                                              aplan_format_error *error);
 
 /**
+ * TFLM's two arenas (as aplan_tflm_two_arenas gives them for a config with this planner and planner_scratch) from a
+ * recording (aplan_tflm_record), as aplan_tflm_recorded_arena gives one arena; the same recording answers both.
+ * Since 0.5.1.
+ * @return APLAN_OK; APLAN_E_INVALID_ARG as aplan_tflm_recorded_arena; APLAN_E_SIZE_OVERFLOW as
+ *         aplan_tflm_two_arenas. O(events).
+ */
+APLAN_API aplan_status aplan_tflm_recorded_two_arenas(void *scratch, aplan_tflm_planner planner,
+                                                      uint64_t planner_scratch, const aplan_tflite_id *ids,
+                                                      size_t id_count, uint64_t planned,
+                                                      aplan_tflm_two_arena_info *info, aplan_format_error *error);
+
+/**
  * The name of the first operator the table lacks, from info (the builtin's name or the custom code, in the model),
  * or {NULL, 0} when it knows them all. O(1) past aplan_tflite_operator.
  */

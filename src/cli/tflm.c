@@ -673,23 +673,15 @@ static bool own_section(const cli_session *s, uint64_t *section, char *why, size
  * single arena beside them; false with *why set when they cannot be computed. */
 static bool two_arena_figures(const cli_session *s, uint64_t section, aplan_tflm_two_arena_info *two,
                               aplan_tflm_arena_info *one, char *why, size_t why_size) {
-    const cli_input *in = s->input;
-    aplan_tflm_config c = in->tflm;
-    c.planner = APLAN_TFLM_GREEDY_IN_ARENA;
-    c.planner_scratch = 0;
-    size_t bytes = 0;
+    cli_input *in = s->input;
     aplan_format_error e;
-    memset(&e, 0, sizeof e);
-    aplan_status st = tflm_scratch_size(in, &c, &bytes, &e);
-    void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
-    if (st == APLAN_OK && scratch == NULL) st = APLAN_E_OUT_OF_MEMORY;
+    aplan_status st = recording(in, &e);
     if (st == APLAN_OK)
-        st = aplan_tflm_two_arenas(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch,
-                                   bytes, two, &e);
+        st = aplan_tflm_recorded_two_arenas(in->tflm_recording, APLAN_TFLM_GREEDY_IN_ARENA, 0, in->tflite_ids,
+                                            in->tensor_count, section, two, &e);
     if (st == APLAN_OK)
-        st = aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch, bytes,
-                              one, NULL, 0, &e);
-    free(scratch);
+        st = aplan_tflm_recorded_arena(in->tflm_recording, APLAN_TFLM_GREEDY_IN_ARENA, 0, in->tflite_ids,
+                                       in->tensor_count, section, one, NULL, 0, &e);
     if (st != APLAN_OK)
         snprintf(why, why_size, "%s", e.message[0] != '\0' ? e.message : aplan_status_str(st));
     return st == APLAN_OK;

@@ -1398,10 +1398,23 @@ aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const a
     if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
     if (info == NULL) return arg_error(error, "info is NULL");
     if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
-    aplan_status st = aplan_tflm_record(model, model_size, config, scratch, scratch_size, error);
+    const aplan_status st = aplan_tflm_record(model, model_size, config, scratch, scratch_size, error);
+    if (st != APLAN_OK) return st;
+    return aplan_tflm_recorded_two_arenas(scratch, (aplan_tflm_planner)config->planner, config->planner_scratch, ids,
+                                          id_count, planned, info, error);
+}
+
+aplan_status aplan_tflm_recorded_two_arenas(void *scratch, aplan_tflm_planner planner, uint64_t planner_scratch,
+                                            const aplan_tflite_id *ids, size_t id_count, uint64_t planned,
+                                            aplan_tflm_two_arena_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    APLAN_MEMSET(error, 0, sizeof *error);
+    if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
+    if (info == NULL) return arg_error(error, "info is NULL");
     replay_in in;
-    if (st == APLAN_OK)
-        st = question(scratch, config->planner, config->planner_scratch, ids, id_count, planned, true, &in, error);
+    const aplan_status st = question(scratch, (uint32_t)planner, planner_scratch, ids, id_count, planned, true, &in,
+                                     error);
     if (st != APLAN_OK) return st;
     const recording *h = scratch;
     two_out out;
