@@ -925,8 +925,8 @@ static bool replay_two(const replay_in *in, two_out *out) {
             /* GetAvailableMemory: from the temporaries' end aligned up to 16 to the arena's end aligned down to 16;
              * TFLM's greedy planner needs GREEDY_PER_BUFFER bytes a buffer of it, another planner its own figure. */
             uint64_t from, need, end;
-            if (!planner_need(in, &need) || !aplan__align_up(temp, ARENA_ALIGN, &from) || !aplan__add(from, need, &end) ||
-                !aplan__align_up(end, ARENA_ALIGN, &end))
+            if (!planner_need(in, &need) || !aplan__align_up(temp, ARENA_ALIGN, &from) ||
+                !aplan__add(from, need, &end) || !aplan__align_up(end, ARENA_ALIGN, &end))
                 return false;
             out->planner_end = end;
             head = temp = in->planned;
