@@ -1,6 +1,7 @@
 /*
  * aplan._aplan: the CPython extension under the `aplan` package, a thin layer over the public C API (the headers
- * of include/aplan) and nothing else: no struct is restated in Python. Buffers travel between the functions below
+ * of include/aplan) and the host layer the CLI is built on (src/host/host.h: what the tool and the package share,
+ * so that a figure is computed by one piece of code for both) and nothing else: no struct is restated in Python. Buffers travel between the functions below
  * as a bytes object holding an array of aplan_buffer (made by pack_buffers or by the readers, concatenated by
  * Python, read only here), and TFLM's tensor ids as an array of aplan_tflite_id, so a change to a C struct is a
  * recompile, never a silent mismatch.
@@ -10,8 +11,8 @@
  * for the status and the context: "input", "verify", "plan", "usage", "tflm"). Python's own TypeError and
  * OverflowError are used for arguments of the wrong type or past 64 bits.
  *
- * Memory: every scratch and output array is allocated here (PyMem_RawMalloc, usable without the GIL) and freed
- * before the function returns; Python objects returned are new references owned by the caller.
+ * Memory: every scratch and output array is allocated here (PyMem_RawMalloc, usable without the GIL; the host
+ * layer's with malloc) and freed before the function returns; Python objects returned are new references owned by the caller.
  *
  * Planning (plan) releases the GIL while the library runs. Its stop callback reads CLOCK_MONOTONIC (the clock of
  * time.monotonic()) against the deadline at every call, and at most every SIGNAL_CHECK_NS takes the GIL back to run
@@ -30,6 +31,7 @@
 #include "aplan/strategies.h"
 #include "aplan/tflite.h"
 #include "aplan/tflm.h"
+#include "host/host.h"
 
 /* How often (at most) a running plan takes the GIL back to look for a signal: 10 ms, so a Ctrl-C stops it well
  * within 0.1 s while the GIL round trip (about a microsecond) costs nothing measurable. */
@@ -688,8 +690,8 @@ static bool tflm_config(unsigned int abi, unsigned int kernels, unsigned int isa
 }
 
 /* tflm_scratch(model, name, abi, kernels, isa) -> (buffers of the kernels' scratch requests, their ids
- * "s<subgraph>o<op>r<index>"): aplan_tflm_scratch_requests over the model's steps, as the CLI adds them to a model's
- * problem (src/cli/tflm.c). */
+ * "s<subgraph>o<op>r<index>"): the requests the CLI adds to a model's problem, by the same code (the host layer's
+ * aplan_host_add_tflm_scratch over the model loaded by aplan_host_load_bytes), without the GIL. */
 static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer model;
@@ -702,52 +704,36 @@ static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
         PyBuffer_Release(&model);
         return NULL;
     }
-    aplan_format_error e;
-    memset(&e, 0, sizeof e);
-    size_t scratch_size = 0, requests = 0, steps_count = 0;
-    aplan_tflite_step *steps = NULL;
-    aplan_tflm_scratch *out = NULL;
-    void *scratch = NULL, *read_scratch = NULL;
-    aplan_tflite_info info;
-    aplan_status s = aplan_tflm_query(model.buf, (size_t)model.len, &c, &scratch_size, &requests, &e);
-    if (s == APLAN_OK) s = aplan_tflite_query(model.buf, (size_t)model.len, &info, &e);
-    if (s == APLAN_OK) {
-        read_scratch = scratch_new(info.scratch_size);
-        s = read_scratch == NULL ? APLAN_E_OUT_OF_MEMORY
-                                 : aplan_tflite_steps(model.buf, (size_t)model.len, read_scratch, info.scratch_size,
-                                                      NULL, 0, &steps_count, &e);
-    }
-    if (s == APLAN_OK) {
-        steps = PyMem_RawMalloc((steps_count + 1u) * sizeof *steps);
-        s = steps == NULL ? APLAN_E_OUT_OF_MEMORY
-                          : aplan_tflite_steps(model.buf, (size_t)model.len, read_scratch, info.scratch_size, steps,
-                                               steps_count, &steps_count, &e);
-    }
-    if (s == APLAN_OK) {
-        scratch = scratch_new(scratch_size);
-        out = PyMem_RawMalloc((requests + 1u) * sizeof *out);
-        if (scratch == NULL || out == NULL) s = APLAN_E_OUT_OF_MEMORY;
-    }
-    if (s == APLAN_OK) {
-        Py_BEGIN_ALLOW_THREADS
-        s = aplan_tflm_scratch_requests(model.buf, (size_t)model.len, &c, steps, steps_count, scratch, scratch_size,
-                                        out, requests, &requests, &e);
-        Py_END_ALLOW_THREADS
-    }
-    if (s == APLAN_E_OUT_OF_MEMORY) {
-        PyErr_NoMemory();
-    } else if (s != APLAN_OK) {
-        char message[400];
-        snprintf(message, sizeof message, "%s: byte %llu: %s", name, (unsigned long long)e.byte_offset,
-                 e.message[0] != '\0' ? e.message : aplan_status_str(s));
-        raise_status(s, message, "tflm");
+    aplan_host_input in;
+    memset(&in, 0, sizeof in);
+    char message[512] = "";
+    aplan_status s = APLAN_OK;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = aplan_host_load_bytes(name, model.buf, (size_t)model.len, &in, message, sizeof message);
+    /* The package reads the model first (tflite_read), so a model that does not load here is a model that is not
+     * a .tflite at all: the same words, status APLAN_E_FORMAT_UNKNOWN. */
+    if (rc != APLAN_HOST_OK) {
+        s = rc == APLAN_HOST_INTERNAL ? APLAN_E_OUT_OF_MEMORY : APLAN_E_FORMAT_UNKNOWN;
+    } else if (in.kind != APLAN_HOST_INPUT_TFLITE) {
+        s = APLAN_E_FORMAT_UNKNOWN;
+        rc = APLAN_HOST_BAD_INPUT;
+        snprintf(message, sizeof message, "%s: not a .tflite model", name);
     } else {
-        PyObject *buffers = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(requests * sizeof(aplan_buffer)));
+        rc = aplan_host_add_tflm_scratch(&in, &c, message, sizeof message, &s);
+    }
+    Py_END_ALLOW_THREADS
+    if (rc == APLAN_HOST_INTERNAL || s == APLAN_E_OUT_OF_MEMORY) {
+        PyErr_NoMemory();
+    } else if (rc != APLAN_HOST_OK) {
+        raise_status(s != APLAN_OK ? s : APLAN_E_FORMAT_UNKNOWN, message, "tflm");
+    } else {
+        const size_t requests = in.count - in.tensor_count;
+        PyObject *buffers = PyBytes_FromStringAndSize((const char *)(in.buffers + in.tensor_count),
+                                                      (Py_ssize_t)(requests * sizeof(aplan_buffer)));
         PyObject *ids = PyList_New((Py_ssize_t)requests);
         for (size_t k = 0; buffers != NULL && ids != NULL && k < requests; k++) {
-            ((aplan_buffer *)PyBytes_AS_STRING(buffers))[k] = out[k].buffer;
-            PyObject *id = PyUnicode_FromFormat("s%uo%ur%u", (unsigned)out[k].subgraph, (unsigned)out[k].op,
-                                                (unsigned)out[k].index);
+            PyObject *id = PyUnicode_FromString(in.ids[in.tensor_count + k]);
             if (id == NULL) Py_CLEAR(ids);
             else PyList_SET_ITEM(ids, (Py_ssize_t)k, id);
         }
@@ -755,10 +741,7 @@ static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
         Py_XDECREF(buffers);
         Py_XDECREF(ids);
     }
-    PyMem_RawFree(steps);
-    PyMem_RawFree(out);
-    PyMem_RawFree(scratch);
-    PyMem_RawFree(read_scratch);
+    aplan_host_input_free(&in);
     PyBuffer_Release(&model);
     return result;
 }

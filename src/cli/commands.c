@@ -229,7 +229,7 @@ static int add_scratch(const cli_options *o, aplan_host_input *in) {
     char message[512];
     aplan_tflm_config c;
     int rc = aplan_host_tflm_config(&o->host, &c, message, sizeof message);
-    if (rc == CLI_EXIT_OK) rc = aplan_host_add_tflm_scratch(in, &c, message, sizeof message);
+    if (rc == CLI_EXIT_OK) rc = aplan_host_add_tflm_scratch(in, &c, message, sizeof message, NULL);
     if (rc != CLI_EXIT_OK) {
         cli_error("%s", message);
         aplan_host_input_free(in);

@@ -532,8 +532,10 @@ int aplan_host_tflm_config(const aplan_host_options *o, aplan_tflm_config *c, ch
 const char *aplan_host_tflm_kernels_text(const aplan_tflm_config *c);
 /* Append the kernels' scratch requests of a .tflite input (aplan_tflm_scratch_requests for c) to its buffers, after
  * the tensors (in->tensor_count stays), with ids s<subgraph>o<operator>r<request>; requests for another build are
- * replaced. Nothing for other inputs. APLAN_HOST_OK, or an exit code with message filled. */
-int aplan_host_add_tflm_scratch(aplan_host_input *in, const aplan_tflm_config *c, char *message, size_t message_size);
+ * replaced. Nothing for other inputs. APLAN_HOST_OK, or an exit code with message filled ("NAME: byte B: why") and
+ * *status (when not NULL) the library's status that failed. The CLI and the Python package add them through it. */
+int aplan_host_add_tflm_scratch(aplan_host_input *in, const aplan_tflm_config *c, char *message, size_t message_size,
+                                aplan_status *status);
 /* TFLM's own planner on the input as it is: run greedy_by_size_tflm (TFLM's GreedyMemoryPlanner, which keeps fixed
  * offsets as TFLM does) and set s->tflm_arena to its section (0 when that strategy is not built or cannot plan it)
  * and, for a model, s->tflm_own to TFLM's whole arena with it (or its status and why, when it cannot be had). */

@@ -85,7 +85,8 @@ static aplan_status model_steps(const aplan_host_input *in, aplan_tflite_step **
 }
 
 int aplan_host_add_tflm_scratch(aplan_host_input *in, const aplan_tflm_config *config, char *message,
-                                size_t message_size) {
+                                size_t message_size, aplan_status *status) {
+    if (status != NULL) *status = APLAN_OK;
     if (in->kind != APLAN_HOST_INPUT_TFLITE || in->model == NULL) return APLAN_HOST_OK;
     if (in->has_tflm && memcmp(&in->tflm, config, sizeof *config) == 0) return APLAN_HOST_OK;
     in->count = in->tensor_count; /* requests of another build go first */
@@ -112,6 +113,7 @@ int aplan_host_add_tflm_scratch(aplan_host_input *in, const aplan_tflm_config *c
                                         in->scratch, requests, &requests, &e);
     free(steps);
     free(scratch);
+    if (status != NULL) *status = s;
     if (s != APLAN_OK) return tflm_error(in, &e, s, message, message_size);
     /* Grow the per-buffer arrays: the requests come after the tensors, in TFLM's order (its AddBuffer order). */
     size_t total = in->tensor_count + requests;
@@ -125,6 +127,7 @@ int aplan_host_add_tflm_scratch(aplan_host_input *in, const aplan_tflm_config *c
     enum { ID_BYTES = 36 }; /* "s4294967295o4294967295r4294967295" and its NUL */
     in->scratch_id_text = malloc(ID_BYTES * requests + 1u);
     if (buffers == NULL || ids == NULL || (in->tensors != NULL && tensors == NULL) || in->scratch_id_text == NULL) {
+        if (status != NULL) *status = APLAN_E_OUT_OF_MEMORY;
         snprintf(message, message_size, "out of memory");
         return APLAN_HOST_INTERNAL;
     }
