@@ -345,6 +345,21 @@ static void check_tflm(const uint8_t *model, size_t size, const aplan_tflite_inf
                      (unsigned long long)a.smallest);
             FZ_CHECK(NULL, a.unknown_ops <= info->operator_count, "%u unknown of %zu operators", a.unknown_ops,
                      info->operator_count);
+            /* The recording aplan_tflm_arena left answers again: the same figures, and 16 bytes more of section
+             * raise arena_used_bytes() by 16 and the smallest arena by at most 16 (each check the replay makes
+             * moves by at most that), which holds the one-pass search for the smallest to a second answer. */
+            aplan_tflm_arena_info b;
+            st = aplan_tflm_recorded_arena(scratch, (aplan_tflm_planner)c.planner, c.planner_scratch, ids, count,
+                                           section, &b, NULL, 0, &e);
+            FZ_CHECK(NULL, st == APLAN_OK && memcmp(&a, &b, sizeof a) == 0, "recorded arena: status %d, smallest %llu",
+                     (int)st, (unsigned long long)b.smallest);
+            if (section <= UINT64_MAX - 16u &&
+                aplan_tflm_recorded_arena(scratch, (aplan_tflm_planner)c.planner, c.planner_scratch, ids, count,
+                                          section + 16u, &b, NULL, 0, &e) == APLAN_OK)
+                FZ_CHECK(NULL, b.used == a.used + 16u && b.smallest >= a.smallest && b.smallest - a.smallest <= 16u,
+                         "16 bytes more of section: used %llu -> %llu, smallest %llu -> %llu",
+                         (unsigned long long)a.used, (unsigned long long)b.used, (unsigned long long)a.smallest,
+                         (unsigned long long)b.smallest);
         }
         /* The two arenas (since 0.4): persistent rounded up to 16 is its smallest, the non-persistent one is the
          * largest of the section and what planning and Prepare need, and the two add up to arena_used_bytes(). */

@@ -267,10 +267,40 @@ static aplan_tflm_arena_info arena_of(const planned_model *m, unsigned abi, uint
     assert_int_equal(aplan_tflm_query(m->data, m->size, &c, &scratch_size, &requests, NULL), APLAN_OK);
     void *scratch = malloc(scratch_size + 8u);
     assert_non_null(scratch);
-    aplan_tflm_arena_info info;
+    aplan_tflm_arena_info info, again;
+    aplan_tflite_info ti;
+    assert_int_equal(aplan_tflite_query(m->data, m->size, &ti, NULL), APLAN_OK);
+    aplan_tflm_op_cost *costs = calloc(ti.operator_count + 1u, sizeof *costs);
+    aplan_tflm_op_cost *replayed = calloc(ti.operator_count + 1u, sizeof *replayed);
+    assert_true(costs != NULL && replayed != NULL);
     assert_int_equal(aplan_tflm_arena(m->data, m->size, &c, m->ids, m->tensors, section, scratch, scratch_size, &info,
-                                      NULL, 0, NULL),
+                                      costs, ti.operator_count, NULL),
                      APLAN_OK);
+    /* The two halves give the same, the recording made for another planner: one recording serves every planner,
+     * question after question. */
+    aplan_tflm_config other = c;
+    other.planner = c.planner == APLAN_TFLM_GREEDY_IN_ARENA ? APLAN_TFLM_OTHER_OUTSIDE : APLAN_TFLM_GREEDY_IN_ARENA;
+    other.planner_scratch = 0;
+    assert_int_equal(aplan_tflm_record(m->data, m->size, &other, scratch, scratch_size, NULL), APLAN_OK);
+    for (int k = 0; k < 2; k++) {
+        memset(&again, 0xff, sizeof again);
+        memset(replayed, 0xff, (ti.operator_count + 1u) * sizeof *replayed);
+        assert_int_equal(aplan_tflm_recorded_arena(scratch, (aplan_tflm_planner)c.planner, c.planner_scratch, m->ids,
+                                                   m->tensors, section, &again, replayed, ti.operator_count, NULL),
+                         APLAN_OK);
+        assert_memory_equal(&again, &info, sizeof info);
+        for (size_t i = 0; i < ti.operator_count; i++) {
+            assert_int_equal(replayed[i].subgraph, costs[i].subgraph);
+            assert_int_equal(replayed[i].op, costs[i].op);
+            assert_int_equal(replayed[i].params, costs[i].params);
+            assert_int_equal(replayed[i].op_data, costs[i].op_data);
+            assert_int_equal(replayed[i].scratch, costs[i].scratch);
+            assert_int_equal(replayed[i].scratch_requests, costs[i].scratch_requests);
+            assert_int_equal(replayed[i].known, costs[i].known);
+        }
+    }
+    free(costs);
+    free(replayed);
     free(scratch);
     assert_int_equal(info.used, info.planned + info.persistent);
     assert_int_equal(info.persistent, info.tflm_objects + info.eval_tensors + info.nodes + info.params + info.op_data +
@@ -290,10 +320,20 @@ static aplan_tflm_two_arena_info two_of(const planned_model *m, unsigned abi, ui
     assert_int_equal(aplan_tflm_query(m->data, m->size, &c, &scratch_size, &requests, NULL), APLAN_OK);
     void *scratch = malloc(scratch_size + 8u);
     assert_non_null(scratch);
-    aplan_tflm_two_arena_info t;
+    aplan_tflm_two_arena_info t, again;
     assert_int_equal(aplan_tflm_two_arenas(m->data, m->size, &c, m->ids, m->tensors, section, scratch, scratch_size,
                                            &t, NULL),
                      APLAN_OK);
+    /* From the recording the call left, and after a one-arena question to it: the same. */
+    aplan_tflm_arena_info one;
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, m->ids, m->tensors, section,
+                                               &one, NULL, 0, NULL),
+                     APLAN_OK);
+    memset(&again, 0xff, sizeof again);
+    assert_int_equal(aplan_tflm_recorded_two_arenas(scratch, (aplan_tflm_planner)planner, planner_scratch, m->ids,
+                                                    m->tensors, section, &again, NULL),
+                     APLAN_OK);
+    assert_memory_equal(&again, &t, sizeof t);
     free(scratch);
     assert_int_equal(t.planned, section);
     assert_int_equal(t.non_persistent, section);
@@ -1066,6 +1106,36 @@ static void test_failures(void **state) {
                      APLAN_E_SIZE_OVERFLOW);
     assert_int_equal(e.status, APLAN_E_SIZE_OVERFLOW);
     assert_string_equal(e.message, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
+    /* The two halves: a question needs a recording, which a failed one does not leave; the planner is checked. */
+    assert_int_equal(aplan_tflm_record(f.data, f.size, &c, scratch, scratch_size, &e), APLAN_OK);
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, 64, &info, NULL, 0, &e),
+                     APLAN_OK);
+    assert_int_equal(info.planned, 64);
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, (aplan_tflm_planner)3, 0, ids, 4, 64, &info, NULL, 0, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "planner is not a planner");
+    assert_int_equal(info.used, 0);
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, outside, 1, 64, &info, NULL, 0,
+                                               &e),
+                     APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "an id names no tensor of the model");
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, UINT64_MAX - 8u, &info,
+                                               NULL, 0, &e),
+                     APLAN_E_SIZE_OVERFLOW);
+    assert_string_equal(e.message, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
+    assert_int_equal(aplan_tflm_record(f.data, f.size, &c, scratch, scratch_size - 8u, &e), APLAN_E_SCRATCH_TOO_SMALL);
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, 64, &info, NULL, 0, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "scratch holds no recording (aplan_tflm_record did not succeed on it)");
+    assert_int_equal(aplan_tflm_recorded_arena(NULL, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, 64, &info, NULL, 0, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_int_equal(aplan_tflm_recorded_arena(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, 64, NULL, NULL, 0, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "info is NULL");
+    aplan_tflm_two_arena_info none;
+    assert_int_equal(aplan_tflm_recorded_two_arenas(scratch, APLAN_TFLM_GREEDY_IN_ARENA, 0, ids, 4, 64, &none, &e),
+                     APLAN_E_INVALID_ARG);
+    assert_string_equal(e.message, "scratch holds no recording (aplan_tflm_record did not succeed on it)");
     /* The two arenas' call: the same checks, its own overflow message, and info zeroed on failure. */
     aplan_tflm_two_arena_info two;
     memset(&two, 0xff, sizeof two);

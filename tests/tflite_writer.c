@@ -485,6 +485,17 @@ size_t tw_flex_map(const char *const *keys, const int32_t *values, uint32_t n, u
     return size;
 }
 
+/* The extras of a model with one custom operator: its code and its options. */
+static tw_extra one_custom(const tw_string *code, const tw_string *options) {
+    tw_extra x;
+    memset(&x, 0, sizeof x);
+    x.custom_codes = code;
+    x.n_custom_codes = 1;
+    x.custom_options = options;
+    x.n_custom_options = 1;
+    return x;
+}
+
 tw_file tw_build_signal(const char *kernel, const int32_t *shape, uint32_t rank, bool constant) {
     enum { INT16 = 7, CUSTOM = 32 };
     static const int32_t s4[] = {1, 4}, in_0[] = {0}, out_1[] = {1};
@@ -505,12 +516,7 @@ tw_file tw_build_signal(const char *kernel, const int32_t *shape, uint32_t rank,
     const tw_op op = {0, in_0, 1, out_1, 1, 0, {0, 0}, 0};
     const tw_subgraph g = {t, 2, constant ? NULL : in_0, constant ? 0u : 1u, out_1, 1, &op, 1};
     const tw_string codes[] = {{0, 0, kernel, 0}}, custom[] = {{0, 0, (const char *)options, (uint32_t)n}};
-    tw_extra x;
-    memset(&x, 0, sizeof x);
-    x.custom_codes = codes;
-    x.n_custom_codes = 1;
-    x.custom_options = custom;
-    x.n_custom_options = 1;
+    tw_extra x = one_custom(codes, custom);
     const tw_model m = {3, code, 1, &g, 1, buffers, 2, NULL, 0};
     tw_file f = tw_build_ex(&m, &x);
     free(options);
@@ -550,12 +556,7 @@ tw_file tw_build_detection(uint32_t entries, uint32_t keys) {
     const tw_subgraph g = {t, 7, ins, 3, outs, 4, &op, entries};
     const tw_string codes[] = {{0, 0, "TFLite_Detection_PostProcess", 0}},
                     custom[] = {{0, 0, (const char *)options, (uint32_t)size}};
-    tw_extra x;
-    memset(&x, 0, sizeof x);
-    x.custom_codes = codes;
-    x.n_custom_codes = 1;
-    x.custom_options = custom;
-    x.n_custom_options = 1;
+    tw_extra x = one_custom(codes, custom);
     x.share_ops = true;
     const tw_model m = {3, code, 1, &g, 1, buffers, 1, NULL, 0};
     tw_file f = tw_build_ex(&m, &x);

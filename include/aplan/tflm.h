@@ -32,7 +32,8 @@
  * units (a scratch request, which its caller plans as a buffer, costs 512 of them): a model whose tables
  * are shared so that a pass would need more (one tensor of rank L named K times in a CONCATENATION's inputs: K * L)
  * fails with APLAN_E_FORMAT_UNSUPPORTED, at the operator's entry, naming it. So a pass is O(model_size), its events
- * (16 bytes of scratch each) at most a quarter of the budget, and an arena's search O(events * log arena).
+ * (16 bytes of scratch each) at most a quarter of the budget, and an arena's search O(events): the least multiple
+ * of 16 in one pass over them, checked by a replay, then four replays for the 15 sizes below it.
  */
 #ifndef APLAN_TFLM_H
 #define APLAN_TFLM_H
@@ -49,7 +50,7 @@ extern "C" {
 #define APLAN_TFLM_COMMIT "90b983c2"
 
 /** The arena model's work budget (since 0.5.1), in the units of APLAN_TFLITE_WORK_PER_BYTE (a table opened, a field
- *  looked up, a vector element read), plus 4 per allocation recorded (what the arena's search replays), 512 more
+ *  looked up, a vector element read), plus 4 per allocation recorded (what each arena question replays), 512 more
  *  per scratch request (a buffer its caller plans) and 2 plus the key's length per key compared in custom options:
  *  a pass over a model of model_size bytes does at most APLAN_TFLM_WORK_PER_BYTE * model_size + APLAN_TFLM_WORK_BASE
  *  of them (and one look-up more, itself within the reader's budget); a model that needs more fails with
@@ -218,13 +219,40 @@ APLAN_API aplan_status aplan_tflm_scratch_requests(const void *model, size_t mod
  * @return APLAN_OK; APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; APLAN_E_SIZE_OVERFLOW when the arena passes 2^64 - 1
  *         (message "TFLM's arena for this model and plan passes 2^64 - 1 bytes", or, when one kernel's rows do by
  *         themselves, "TFLM's arena passes 2^64 - 1 bytes: op N of subgraph S (KERNEL) keeps R rows x B bytes");
- *         APLAN_E_INVALID_ARG (an id outside the model); what aplan_tflm_query returns. O(model_size) to replay,
- *         times O(log arena) to find the smallest.
+ *         APLAN_E_INVALID_ARG (an id outside the model); what aplan_tflm_query returns. O(model_size): one pass
+ *         over the model (aplan_tflm_record), then some eight over what it recorded (aplan_tflm_recorded_arena).
  */
 APLAN_API aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_tflm_config *config,
                                         const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
                                         size_t scratch_size, aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
                                         size_t capacity, aplan_format_error *error);
+
+/**
+ * aplan_tflm_arena in two halves, for a caller that asks one model several questions (the aplan tool asks up to
+ * four: TFLM's own planner, a plan embedded, compiled in, planned by the adapter) without walking the model for
+ * each. Since 0.5.1.
+ *
+ * aplan_tflm_record walks the model once and leaves what AllocateTensors() would allocate in scratch
+ * (aplan_tflm_query's scratch_size; config.planner and config.planner_scratch are not read: the recording serves
+ * every planner). It fails as aplan_tflm_query does, and with APLAN_E_SCRATCH_TOO_SMALL / _MISALIGNED; a failure
+ * leaves no recording (the next question fails). O(model_size).
+ */
+APLAN_API aplan_status aplan_tflm_record(const void *model, size_t model_size, const aplan_tflm_config *config,
+                                         void *scratch, size_t scratch_size, aplan_format_error *error);
+
+/**
+ * TFLM's arena (as aplan_tflm_arena gives it for a config with this planner and planner_scratch) from a recording:
+ * the planned section of `planned` bytes holding the tensors ids (id_count of them) and every scratch request.
+ * Reads the scratch only (the model may be gone) and writes into it (the ids' bits): one question at a time per
+ * recording; any number of them, until the caller reuses the scratch.
+ * @return APLAN_OK; APLAN_E_INVALID_ARG (scratch holding no recording: "scratch holds no recording
+ *         (aplan_tflm_record did not succeed on it)"; a planner out of its domain; a NULL info, or ids or costs
+ *         NULL with a count; an id outside the model); APLAN_E_SIZE_OVERFLOW as aplan_tflm_arena. O(events).
+ */
+APLAN_API aplan_status aplan_tflm_recorded_arena(void *scratch, aplan_tflm_planner planner, uint64_t planner_scratch,
+                                                 const aplan_tflite_id *ids, size_t id_count, uint64_t planned,
+                                                 aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
+                                                 size_t capacity, aplan_format_error *error);
 
 /**
  * TFLM's two arenas for one model and one plan (aplan_tflm_two_arenas; since 0.4).
@@ -295,6 +323,18 @@ APLAN_API aplan_status aplan_tflm_two_arenas(const void *model, size_t model_siz
                                              const aplan_tflite_id *ids, size_t id_count, uint64_t planned,
                                              void *scratch, size_t scratch_size, aplan_tflm_two_arena_info *info,
                                              aplan_format_error *error);
+
+/**
+ * TFLM's two arenas (as aplan_tflm_two_arenas gives them for a config with this planner and planner_scratch) from a
+ * recording (aplan_tflm_record), as aplan_tflm_recorded_arena gives one arena; the same recording answers both.
+ * Since 0.5.1.
+ * @return APLAN_OK; APLAN_E_INVALID_ARG as aplan_tflm_recorded_arena; APLAN_E_SIZE_OVERFLOW as
+ *         aplan_tflm_two_arenas. O(events).
+ */
+APLAN_API aplan_status aplan_tflm_recorded_two_arenas(void *scratch, aplan_tflm_planner planner,
+                                                      uint64_t planner_scratch, const aplan_tflite_id *ids,
+                                                      size_t id_count, uint64_t planned,
+                                                      aplan_tflm_two_arena_info *info, aplan_format_error *error);
 
 /**
  * The name of the first operator the table lacks, from info (the builtin's name or the custom code, in the model),

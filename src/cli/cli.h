@@ -28,10 +28,10 @@ enum {
     CLI_EXIT_NO_FIT = APLAN_HOST_NO_FIT,       /* no plan fits --capacity / the target's RAM */
     CLI_EXIT_VERIFY = APLAN_HOST_VERIFY,       /* `aplan verify`: the plan breaks a rule */
     CLI_EXIT_IO = APLAN_HOST_IO,               /* a file cannot be read or written */
-    CLI_EXIT_TOO_LARGE =
-        APLAN_HOST_TOO_LARGE, /* an input is larger than --max-input-size (APLAN_HOST_DEFAULT_MAX_INPUT by default) */
-    CLI_EXIT_REFUSED =
-        APLAN_HOST_REFUSED /* `aplan arena`: TFLM refuses the model (a kernel's Prepare fails), so no arena works */
+    /* an input is larger than --max-input-size (APLAN_HOST_DEFAULT_MAX_INPUT by default) */
+    CLI_EXIT_TOO_LARGE = APLAN_HOST_TOO_LARGE,
+    /* `aplan arena`: TFLM refuses the model (a kernel's Prepare fails), so no arena works */
+    CLI_EXIT_REFUSED = APLAN_HOST_REFUSED
 };
 
 /* options.c: the command line: options, their parser, suggestions and the error line. */

@@ -24,8 +24,9 @@
  *   7. the input and output TfLiteTensor pointer arrays and, per input and output, its TfLiteTensor and, when
  *      quantized, its TfLiteAffineQuantization and zero point array.
  * arena_used_bytes() is then the head plus the tail. Both depend on S modulo 16 through the tail's padding: `used`
- * is given for S a multiple of 16, `smallest` is the least S for which every step succeeds (the search checks every
- * S below its answer down to where no padding can help).
+ * is given for S a multiple of 16, `smallest` is the least S for which every step succeeds: the least multiple of 16
+ * from one pass (least16), then a binary search over the 15 sizes below it (feasibility is monotone in S). One
+ * recording (aplan_tflm_record) answers every planner, one arena or two (EV_WHEN), and any planned section.
  */
 #include "formats/tflm_internal.h"
 
@@ -83,7 +84,11 @@ enum {
     EV_NODE_END,   /* temporaries released; the request array regrown to size bytes (the requests so far + 12) */
     EV_VARIABLE,   /* a variable tensor's buffer, persistent unless the plan holds it; op is its global index */
     EV_PLAN,       /* the planner's Init takes what is left; then the head becomes the planned section */
+    EV_WHEN,       /* a persistent allocation (size, align, part) made only where condition `op` (WHEN_) holds */
 };
+
+/* EV_WHEN's conditions: one recording serves one arena and two, every planner. */
+enum { WHEN_ONE_ARENA, WHEN_TWO_ARENAS, WHEN_PLANNER_IN_ARENA };
 
 enum { PART_TFLM, PART_EVAL, PART_NODES, PART_PARAMS, PART_OP_DATA, PART_VARIABLES, PART_HANDLES, PART_IO };
 
@@ -102,13 +107,11 @@ typedef struct recorder {
     event *events;         /* NULL while counting; else event_capacity entries, past which events are counted only */
     size_t event_capacity;
     size_t count;
-    size_t absent;         /* events another layout or planner would add (the query counts them: one size for all) */
     const uint32_t *op_lower; /* per global operator: the first step it runs at and one past the last (NULL:
                                  requests not wanted) */
     const uint32_t *op_upper;
     aplan_tflm_scratch *requests; /* NULL: not wanted */
-    aplan_tflm_op_cost *costs;    /* NULL: not wanted; else cost_capacity entries, named in the parser's pass */
-    size_t cost_capacity;
+    uint8_t *known;               /* NULL: not wanted; else a bit per global operator, set when its kernel is known */
     size_t request_capacity;
     size_t request_count;
     uint32_t unknown;
@@ -144,8 +147,10 @@ typedef struct recorder {
     } options_cache[16];
 } recorder;
 
-/* Work units per event: each costs the replays that follow about what four of the reader's units cost (the arena's
- * search replays the events some 70 times), so a model cannot make the replays slow within the budget. */
+/* Work units per event: each costs the replays that follow about what four of the reader's units cost (an arena
+ * question passes over the events six times, and the aplan tool asks a model up to seven: its own planner's arena,
+ * a plan embedded, compiled in, by the adapter, the breakdown, the capacity's and the two arenas'), so a model
+ * cannot make the replays slow within the budget. */
 #define EVENT_UNITS 4u
 /* Units per scratch request, beyond its event: each becomes a buffer its caller plans (the aplan tool: every
  * strategy, the bound, the verifier, the report), at a cost per buffer some 60 units of the reader's pay for. */
@@ -572,8 +577,6 @@ typedef struct walk {
     uint32_t subgraphs;
     uint64_t tensors;   /* over all subgraphs */
     uint64_t operators;
-    uint32_t planner;
-    bool two_arenas; /* MicroAllocator::Create(persistent, P, non_persistent, NP): two allocator objects */
 } walk;
 
 /* One pass over every operator of every subgraph (subgraph 0 first, operators in order), as TFLM's interpreter
@@ -601,12 +604,7 @@ static bool visit(void *context, aplan__tflite_cursor *cursor, uint32_t op, cons
     const aplan__tflm_kernel *k = find_kernel(r, &n.info);
     n.kernel = k;
     if (node_over(&n)) return false; /* the operator's own look-up, and the events and look-ups before it */
-    if (phase == 0u && global < r->cost_capacity) {
-        APLAN_MEMSET(&r->costs[global], 0, sizeof r->costs[global]);
-        r->costs[global].subgraph = s;
-        r->costs[global].op = op;
-        r->costs[global].known = k != NULL;
-    }
+    if (phase == 0u && k != NULL && r->known != NULL) r->known[global / 8u] |= (uint8_t)(1u << (global % 8u));
     if (phase == 0u && k == NULL) {
         if (r->unknown++ == 0) {
             r->first_unknown_subgraph = s;
@@ -674,21 +672,15 @@ static void record(walk *w) {
     recorder *r = w->r;
     const target *t = r->t;
     const uint32_t none = UINT32_MAX;
-    r->absent = 0;
     r->work = 0;
     r->over = false;
     r->overflow = false;
-    if (w->two_arenas) { /* the persistent allocator object, then the non-persistent one, both in the tail */
-        put(r, EV_PERSISTENT, PART_TFLM, t->persistent_allocator.size, t->persistent_allocator.align, none);
-        put(r, EV_PERSISTENT, PART_TFLM, t->non_persistent_allocator.size, t->non_persistent_allocator.align, none);
-    } else {
-        put(r, EV_PERSISTENT, PART_TFLM, t->arena_allocator.size, t->arena_allocator.align, none);
-        r->absent++;
-    }
-    if (w->planner == APLAN_TFLM_GREEDY_IN_ARENA)
-        put(r, EV_PERSISTENT, PART_TFLM, t->greedy_planner.size, t->greedy_planner.align, none);
-    else
-        r->absent++;
+    /* One arena's allocator object, or two arenas': the persistent one, then the non-persistent one, both in the
+     * tail; then TFLM's planner when it lives in the arena. */
+    put(r, EV_WHEN, PART_TFLM, t->arena_allocator.size, t->arena_allocator.align, WHEN_ONE_ARENA);
+    put(r, EV_WHEN, PART_TFLM, t->persistent_allocator.size, t->persistent_allocator.align, WHEN_TWO_ARENAS);
+    put(r, EV_WHEN, PART_TFLM, t->non_persistent_allocator.size, t->non_persistent_allocator.align, WHEN_TWO_ARENAS);
+    put(r, EV_WHEN, PART_TFLM, t->greedy_planner.size, t->greedy_planner.align, WHEN_PLANNER_IN_ARENA);
     put(r, EV_PERSISTENT, PART_TFLM, t->micro_allocator.size, t->micro_allocator.align, none);
     put(r, EV_PERSISTENT, PART_TFLM, t->builtin_data_allocator.size, t->builtin_data_allocator.align, none);
     put(r, EV_HEAD, 0, (uint64_t)MAX_REQUESTS_PER_OP * t->scratch_request.size, t->scratch_request.align, none);
@@ -742,6 +734,7 @@ typedef struct replay_in {
     uint64_t buffers;            /* buffers the planner is given: tensors and scratch requests */
     uint32_t planner;
     uint64_t planner_scratch;
+    bool two_arenas;             /* MicroAllocator::Create(persistent, P, non_persistent, NP): two allocator objects */
 } replay_in;
 
 typedef struct replay_out {
@@ -752,6 +745,27 @@ typedef struct replay_out {
 } replay_out;
 
 static bool bit(const uint8_t *bits, uint32_t i) { return (bits[i / 8u] >> (i % 8u) & 1u) != 0; }
+
+/* Whether a persistent event allocates for the question asked: a variable the plan holds does not, an EV_WHEN only
+ * where its condition holds. */
+static bool made(const replay_in *in, const event *e) {
+    if (e->kind == EV_VARIABLE) return !bit(in->planned_bits, e->op);
+    if (e->kind != EV_WHEN) return true;
+    return e->op == WHEN_ONE_ARENA    ? !in->two_arenas
+           : e->op == WHEN_TWO_ARENAS ? in->two_arenas
+                                      : in->planner == APLAN_TFLM_GREEDY_IN_ARENA;
+}
+
+/* What the planner needs of the space left for it: TFLM's greedy planner GREEDY_PER_BUFFER bytes a buffer (a
+ * product, not remaining / GREEDY_PER_BUFFER: no 64-bit division on a 32-bit core), another its own figure. false
+ * past 2^64 - 1. */
+static bool planner_need(const replay_in *in, uint64_t *need) {
+    if (in->planner == APLAN_TFLM_OTHER_OUTSIDE) {
+        *need = in->planner_scratch;
+        return true;
+    }
+    return !__builtin_mul_overflow(in->buffers, (uint64_t)GREEDY_PER_BUFFER, need);
+}
 
 /* AllocateTensors() on an arena [0, S) (a 16-aligned start): true iff every allocation succeeds, with out filled.
  * O(events). */
@@ -768,8 +782,9 @@ static bool replay(const replay_in *in, uint64_t S, replay_out *out) {
         const event *e = &in->events[i];
         switch (e->kind) {
         case EV_VARIABLE: /* a persistent buffer unless the plan holds the tensor */
+        case EV_WHEN:
         case EV_PERSISTENT: {
-            if (e->kind == EV_VARIABLE && bit(in->planned_bits, e->op)) break;
+            if (!made(in, e)) break;
             if (e->size > tail) return false;
             /* TFLM checks only the head; a buffer over live temporaries overwrites them (an LSTM's per-channel
              * arrays over its temporary tensors end in "All temp buffers must be freed" and a crash), so the
@@ -807,14 +822,8 @@ static bool replay(const replay_in *in, uint64_t S, replay_out *out) {
             const uint64_t from = (temp + (ARENA_ALIGN - 1u)) & ~(uint64_t)(ARENA_ALIGN - 1u);
             const uint64_t to = tail & ~(uint64_t)(ARENA_ALIGN - 1u);
             if (temp > UINT64_MAX - ARENA_ALIGN || to < from) return false;
-            const uint64_t remaining = to - from;
-            /* GreedyMemoryPlanner takes the whole free space as scratch and needs GREEDY_PER_BUFFER bytes a buffer
-             * (a product, not remaining / GREEDY_PER_BUFFER: no 64-bit division on a 32-bit core) */
-            if (in->planner == APLAN_TFLM_OTHER_OUTSIDE
-                    ? remaining < in->planner_scratch
-                    : (uint64_t)in->buffers > UINT64_MAX / GREEDY_PER_BUFFER ||
-                          remaining < (uint64_t)in->buffers * GREEDY_PER_BUFFER)
-                return false;
+            uint64_t need; /* the planner takes the whole free space as its scratch */
+            if (!planner_need(in, &need) || to - from < need) return false;
             if (in->planned > tail) return false; /* the head's buffer released, then the plan reserved */
             head = temp = in->planned;
             break;
@@ -826,26 +835,48 @@ static bool replay(const replay_in *in, uint64_t S, replay_out *out) {
     return true;
 }
 
-/* Every byte any event could take at once, plus every padding: an arena this large always suffices. false when it
- * passes 2^64 - 1. */
-static bool upper_bound(const replay_in *in, uint64_t *out) {
-    uint64_t sum = 0, head = 0;
+/* The least multiple of 16 replay accepts, in one pass. For S a multiple of 16 every alignment (a divisor of 16)
+ * pads the tail alike, so after each event the tail's distance T from S, the head and the temporaries are the same
+ * for every such S, and each check replay makes reads S >= a figure known at that event: the answer is the largest
+ * of them rounded up to 16. false when it passes 2^64 - 1 (or a temporary's end does: no S works). O(events). */
+static bool least16(const replay_in *in, uint64_t *out) {
+    uint64_t T = 0, head = 0, temp = 0, least = 0, x;
     bool ok = true;
     for (size_t i = 0; i < in->count && ok; i++) {
         const event *e = &in->events[i];
-        if (e->kind == EV_HEAD || e->kind == EV_NODE_END) {
-            if (e->size > head) head = e->size;
-        } else if (e->kind != EV_REQUEST && e->kind != EV_PLAN) {
-            ok = aplan__add(sum, e->size, &sum) && aplan__add(sum, e->align, &sum);
+        x = 0;
+        switch (e->kind) {
+        case EV_VARIABLE:
+        case EV_WHEN:
+        case EV_PERSISTENT: /* at = S - align_up(T + size, align), at least the head and the temporaries */
+            if (!made(in, e)) break;
+            ok = aplan__add(T, e->size, &T) && aplan__align_up(T, e->align, &T) &&
+                 aplan__add(T, head > temp ? head : temp, &x);
+            break;
+        case EV_TEMP: { /* its end within the tail */
+            uint64_t at;
+            ok = aplan__align_up(temp, e->align, &at) && aplan__add(at, e->size, &temp) && aplan__add(T, temp, &x);
+            break;
         }
+        case EV_NODE_END:
+        case EV_HEAD:
+            head = temp = e->size;
+            ok = aplan__add(T, e->size, &x);
+            break;
+        case EV_PLAN: { /* from the temporaries' end aligned up to the tail aligned down, the planner's need */
+            uint64_t from, need, to, within;
+            ok = aplan__align_up(temp, ARENA_ALIGN, &from) && planner_need(in, &need) &&
+                 aplan__align_up(T, ARENA_ALIGN, &to) && aplan__add(to, from, &x) && aplan__add(x, need, &x) &&
+                 aplan__add(T, in->planned, &within);
+            if (ok && within > x) x = within; /* the planned section within the tail */
+            head = temp = in->planned;
+            break;
+        }
+        default: break;
+        }
+        if (x > least) least = x;
     }
-    uint64_t planner = in->planner_scratch;
-    if (in->planner != APLAN_TFLM_OTHER_OUTSIDE)
-        ok = ok && !__builtin_mul_overflow(in->buffers, (uint64_t)GREEDY_PER_BUFFER, &planner);
-    ok = ok && aplan__add(sum, head, &sum) && aplan__add(sum, in->planned, &sum) && aplan__add(sum, planner, &sum) &&
-         aplan__add(sum, 4u * ARENA_ALIGN, &sum) && aplan__align_up(sum, ARENA_ALIGN, &sum);
-    *out = sum;
-    return ok;
+    return ok && aplan__align_up(least, ARENA_ALIGN, out);
 }
 
 /* What the two arenas need (replay_two). */
@@ -870,8 +901,9 @@ static bool replay_two(const replay_in *in, two_out *out) {
         const event *e = &in->events[i];
         switch (e->kind) {
         case EV_VARIABLE:
+        case EV_WHEN:
         case EV_PERSISTENT: {
-            if (e->kind == EV_VARIABLE && bit(in->planned_bits, e->op)) break;
+            if (!made(in, e)) break;
             uint64_t end; /* the tail is 16-aligned and every alignment divides 16: align_down(tail - used - size) */
             if (!aplan__add(used, e->size, &end) || !aplan__align_up(end, e->align, &end)) return false;
             out->parts[e->part] += end - used;
@@ -893,10 +925,8 @@ static bool replay_two(const replay_in *in, two_out *out) {
             /* GetAvailableMemory: from the temporaries' end aligned up to 16 to the arena's end aligned down to 16;
              * TFLM's greedy planner needs GREEDY_PER_BUFFER bytes a buffer of it, another planner its own figure. */
             uint64_t from, need, end;
-            if (in->planner == APLAN_TFLM_OTHER_OUTSIDE) need = in->planner_scratch;
-            else if (__builtin_mul_overflow(in->buffers, (uint64_t)GREEDY_PER_BUFFER, &need)) return false;
-            if (!aplan__align_up(temp, ARENA_ALIGN, &from) || !aplan__add(from, need, &end) ||
-                !aplan__align_up(end, ARENA_ALIGN, &end))
+            if (!planner_need(in, &need) || !aplan__align_up(temp, ARENA_ALIGN, &from) ||
+                !aplan__add(from, need, &end) || !aplan__align_up(end, ARENA_ALIGN, &end))
                 return false;
             out->planner_end = end;
             head = temp = in->planned;
@@ -929,11 +959,30 @@ static aplan_status arg_error(aplan_format_error *error, const char *message) {
     return APLAN_E_INVALID_ARG;
 }
 
-/* Where the scratch goes: per subgraph the first global tensor and operator index, per global tensor a bit (in the
- * plan), per global operator its first step and one past its last, then the events, as many as fit (their count is
- * known only once recorded: the recording pass checks it at its end, so that no call walks the model twice). */
+/* What aplan_tflm_record leaves at the start of the scratch for aplan_tflm_recorded_arena: what the recording pass
+ * found (the rest of the scratch is laid out as begin() says, the layout kept here). */
+typedef struct recording {
+    uint64_t magic; /* RECORDING_MAGIC once recorded; 0 while recording and after a failure */
+    size_t tensor_base, op_base, bits, known, events;
+    size_t count, request_count;
+    uint32_t subgraphs;
+    uint64_t tensors, operators;
+    uint32_t unknown, first_unknown_subgraph, first_unknown_op;
+    uint32_t refused, first_refused_subgraph, first_refused_op, refusal;
+    bool overflow; /* as the recorder's */
+    uint32_t overflow_subgraph, overflow_op;
+    const char *overflow_kernel;
+    uint64_t overflow_rows, overflow_bytes;
+} recording;
+
+#define RECORDING_MAGIC UINT64_C(0x61706c616e74666c) /* "aplantfl" */
+
+/* Where the scratch goes: the recording's header (aplan_tflm_record), per subgraph the first global tensor and
+ * operator index, per global tensor a bit (in the plan), per global operator a bit (its kernel known), its first
+ * step and one past its last, then the events, as many as fit (their count is known only once recorded: the
+ * recording pass checks it at its end, so that no call walks the model twice). */
 typedef struct layout {
-    size_t tensor_base, op_base, bits, op_lower, op_upper, events;
+    size_t head, tensor_base, op_base, bits, known, op_lower, op_upper, events;
 } layout;
 
 static bool place(size_t *at, size_t bytes, size_t *out) {
@@ -985,12 +1034,12 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     x->w.subgraphs = (uint32_t)info.subgraph_count;
     x->w.tensors = info.tensor_count;
     x->w.operators = info.operator_count;
-    x->w.planner = config->planner;
     size_t at = 0;
     layout *l = &x->lay;
     const size_t subgraphs = (size_t)x->w.subgraphs + 1u;
-    if (!place(&at, subgraphs * 4u, &l->tensor_base) || !place(&at, subgraphs * 4u, &l->op_base) ||
-        !place(&at, (size_t)(x->w.tensors / 8u) + 1u, &l->bits) || x->w.operators > SIZE_MAX / 8u ||
+    if (!place(&at, sizeof(recording), &l->head) || !place(&at, subgraphs * 4u, &l->tensor_base) ||
+        !place(&at, subgraphs * 4u, &l->op_base) || !place(&at, (size_t)(x->w.tensors / 8u) + 1u, &l->bits) ||
+        !place(&at, (size_t)(x->w.operators / 8u) + 1u, &l->known) || x->w.operators > SIZE_MAX / 8u ||
         !place(&at, (size_t)x->w.operators * 4u, &l->op_lower) ||
         !place(&at, (size_t)x->w.operators * 4u, &l->op_upper))
         return arg_error(error, "the model needs more scratch than size_t can count");
@@ -999,22 +1048,19 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
 }
 
 /* The scratch the model needs once a pass has recorded (or counted) its events: what aplan_tflm_query gives, the
- * same for every layout and planner (r->absent). false past SIZE_MAX. */
+ * same for every layout and planner (EV_WHEN). false past SIZE_MAX. */
 static bool needed(const session *x, size_t *total) {
     const recorder *r = &x->r;
-    size_t events, at = x->lay.events, unused;
-    if (__builtin_add_overflow(r->count, r->absent, &events) || events > SIZE_MAX / sizeof(event) ||
-        !place(&at, events * sizeof(event), &unused))
+    size_t at = x->lay.events, unused;
+    if (r->count > SIZE_MAX / sizeof(event) || !place(&at, r->count * sizeof(event), &unused))
         return false;
     *total = at;
     return true;
 }
 
-/* The counting pass: the events of either layout, for aplan_tflm_query and for the message of a scratch too small
- * for even the fixed part. */
+/* The counting pass, for aplan_tflm_query and for the message of a scratch too small for even the fixed part. */
 static aplan_status count(session *x, size_t *total) {
     x->r.events = NULL;
-    x->w.two_arenas = true;
     record(&x->w);
     if (x->r.status != APLAN_OK) return x->r.status;
     if (!needed(x, total)) return arg_error(x->r.error, "the model needs more scratch than size_t can count");
@@ -1094,7 +1140,6 @@ static aplan_status start(session *x, const void *model, size_t model_size, cons
     st = bases(x, scratch);
     x->r.events = (event *)(void *)((unsigned char *)scratch + x->lay.events);
     x->r.event_capacity = (scratch_size - x->lay.events) / sizeof(event);
-    x->w.two_arenas = false; /* one arena unless the caller says otherwise */
     return st;
 }
 
@@ -1161,39 +1206,84 @@ aplan_status aplan_tflm_scratch_requests(const void *model, size_t model_size, c
     return APLAN_OK;
 }
 
-/* The common start of aplan_tflm_arena and aplan_tflm_two_arenas: start() and the caller's scratch, the bit of each
- * planned tensor (ids) in *bits, and the recording pass (the operators' costs into costs, capacity of them; the two
- * arenas' placements when two_arenas). */
-static aplan_status record_plan(session *x, const void *model, size_t model_size, const aplan_tflm_config *config,
-                                const aplan_tflite_id *ids, size_t id_count, void *scratch, size_t scratch_size,
-                                bool two_arenas, aplan_tflm_op_cost *costs, size_t capacity, uint8_t **bits,
-                                aplan_format_error *error) {
-    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
-    if (costs == NULL && capacity > 0) return arg_error(error, "costs is NULL");
-    const aplan_status st = start(x, model, model_size, config, scratch, scratch_size, error);
+aplan_status aplan_tflm_record(const void *model, size_t model_size, const aplan_tflm_config *config, void *scratch,
+                               size_t scratch_size, aplan_format_error *error) {
+    session x;
+    recording *h = scratch;
+    if (scratch != NULL && ((uintptr_t)scratch & (APLAN_SCRATCH_ALIGN - 1u)) == 0 && scratch_size >= sizeof *h)
+        h->magic = 0; /* a failure leaves no recording behind */
+    aplan_status st = start(&x, model, model_size, config, scratch, scratch_size, error);
     if (st != APLAN_OK) return st;
     unsigned char *base = scratch;
-    const uint32_t *tb = (const uint32_t *)(void *)(base + x->lay.tensor_base);
-    *bits = base + x->lay.bits;
-    APLAN_MEMSET(*bits, 0, (size_t)(x->w.tensors / 8u) + 1u);
+    x.r.known = base + x.lay.known;
+    APLAN_MEMSET(x.r.known, 0, (size_t)(x.w.operators / 8u) + 1u);
+    record(&x.w);
+    st = recorded(&x, scratch_size);
+    if (st != APLAN_OK) return st;
+    const recorder *r = &x.r;
+    APLAN_MEMSET(h, 0, sizeof *h);
+    h->tensor_base = x.lay.tensor_base;
+    h->op_base = x.lay.op_base;
+    h->bits = x.lay.bits;
+    h->known = x.lay.known;
+    h->events = x.lay.events;
+    h->count = r->count;
+    h->request_count = r->request_count;
+    h->subgraphs = x.w.subgraphs;
+    h->tensors = x.w.tensors;
+    h->operators = x.w.operators;
+    h->unknown = r->unknown;
+    h->first_unknown_subgraph = r->first_unknown_subgraph;
+    h->first_unknown_op = r->first_unknown_op;
+    h->refused = r->refused;
+    h->first_refused_subgraph = r->first_refused_subgraph;
+    h->first_refused_op = r->first_refused_op;
+    h->refusal = r->refusal;
+    h->overflow = r->overflow;
+    h->overflow_subgraph = r->overflow_subgraph;
+    h->overflow_op = r->overflow_op;
+    h->overflow_kernel = r->overflow_kernel;
+    h->overflow_rows = r->overflow_rows;
+    h->overflow_bytes = r->overflow_bytes;
+    h->magic = RECORDING_MAGIC;
+    return APLAN_OK;
+}
+
+/* A question to a recording, checked: the planned tensors' bits written into the scratch and the replay's input
+ * filled. error is never NULL here. */
+static aplan_status question(void *scratch, uint32_t planner, uint64_t planner_scratch, const aplan_tflite_id *ids,
+                             size_t id_count, uint64_t planned, bool two_arenas, replay_in *in,
+                             aplan_format_error *error) {
+    const recording *h = scratch;
+    if (scratch == NULL || ((uintptr_t)scratch & (APLAN_SCRATCH_ALIGN - 1u)) != 0 || h->magic != RECORDING_MAGIC)
+        return arg_error(error, "scratch holds no recording (aplan_tflm_record did not succeed on it)");
+    if (planner > APLAN_TFLM_OTHER_OUTSIDE) return arg_error(error, "planner is not a planner");
+    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
+    unsigned char *base = scratch;
+    const uint32_t *tb = (const uint32_t *)(void *)(base + h->tensor_base);
+    uint8_t *bits = base + h->bits;
+    APLAN_MEMSET(bits, 0, (size_t)(h->tensors / 8u) + 1u);
     for (size_t i = 0; i < id_count; i++) {
         const aplan_tflite_id id = ids[i];
-        if (id.subgraph >= x->w.subgraphs || id.tensor >= tb[id.subgraph + 1u] - tb[id.subgraph])
-            return arg_error(x->r.error, "an id names no tensor of the model");
+        if (id.subgraph >= h->subgraphs || id.tensor >= tb[id.subgraph + 1u] - tb[id.subgraph])
+            return arg_error(error, "an id names no tensor of the model");
         const uint32_t g = tb[id.subgraph] + id.tensor;
-        (*bits)[g / 8u] |= (uint8_t)(1u << (g % 8u));
+        bits[g / 8u] |= (uint8_t)(1u << (g % 8u));
     }
-    recorder *r = &x->r;
-    r->costs = costs;
-    r->cost_capacity = capacity < x->w.operators ? capacity : (size_t)x->w.operators;
-    x->w.two_arenas = two_arenas;
-    record(&x->w);
-    return recorded(x, scratch_size);
+    in->events = (const event *)(const void *)(base + h->events);
+    in->count = h->count;
+    in->planned_bits = bits;
+    in->planned = planned;
+    in->planner = planner;
+    in->planner_scratch = planner_scratch;
+    in->two_arenas = two_arenas;
+    if (!aplan__add(id_count, h->request_count, &in->buffers)) return arg_error(error, "too many buffers");
+    return APLAN_OK;
 }
 
 /* What both infos say alike: the persistent parts, the kernels' scratch requests (their sum, saturated) and the
  * operators the table lacks. */
-#define FILL_COMMON(info, parts, r)                                                                                    \
+#define FILL_COMMON(info, parts, h, in)                                                                                \
     do {                                                                                                               \
         (info)->tflm_objects = (parts)[PART_TFLM];                                                                     \
         (info)->eval_tensors = (parts)[PART_EVAL];                                                                     \
@@ -1204,100 +1294,134 @@ static aplan_status record_plan(session *x, const void *model, size_t model_size
         (info)->scratch_handles = (parts)[PART_HANDLES];                                                               \
         (info)->io_tensors = (parts)[PART_IO];                                                                         \
         uint64_t bytes_ = 0;                                                                                           \
-        for (size_t i_ = 0; i_ < (r)->count; i_++) {                                                                   \
-            if ((r)->events[i_].kind == EV_REQUEST && !aplan__add(bytes_, (r)->events[i_].size, &bytes_))             \
+        for (size_t i_ = 0; i_ < (in)->count; i_++) {                                                                  \
+            if ((in)->events[i_].kind == EV_REQUEST && !aplan__add(bytes_, (in)->events[i_].size, &bytes_))           \
                 bytes_ = UINT64_MAX;                                                                                   \
         }                                                                                                              \
         (info)->scratch_bytes = bytes_;                                                                                \
-        (info)->scratch_requests = (uint32_t)(r)->request_count;                                                       \
-        (info)->unknown_ops = (r)->unknown;                                                                            \
-        (info)->first_unknown_subgraph = (r)->first_unknown_subgraph;                                                  \
-        (info)->first_unknown_op = (r)->first_unknown_op;                                                              \
-        (info)->refused_ops = (r)->refused;                                                                            \
-        (info)->first_refused_subgraph = (r)->first_refused_subgraph;                                                  \
-        (info)->first_refused_op = (r)->first_refused_op;                                                              \
-        (info)->refusal = (r)->refusal;                                                                                \
+        (info)->scratch_requests = (uint32_t)(h)->request_count;                                                       \
+        (info)->unknown_ops = (h)->unknown;                                                                            \
+        (info)->first_unknown_subgraph = (h)->first_unknown_subgraph;                                                  \
+        (info)->first_unknown_op = (h)->first_unknown_op;                                                              \
+        (info)->refused_ops = (h)->refused;                                                                            \
+        (info)->first_refused_subgraph = (h)->first_refused_subgraph;                                                  \
+        (info)->first_refused_op = (h)->first_refused_op;                                                              \
+        (info)->refusal = (h)->refusal;                                                                                \
     } while (0)
 
 /* APLAN_E_SIZE_OVERFLOW with message, or, when an allocation of the kernels' passed 2^64 - 1 by itself
  * (aplan__tflm_persistent_rows), with the operator, its kernel and the product named instead. */
-static aplan_status size_overflow(const recorder *r, const char *message) {
-    aplan_format_error *e = r->error;
+static aplan_status size_overflow(const recording *h, aplan_format_error *e, const char *message) {
     e->status = APLAN_E_SIZE_OVERFLOW;
     aplan__text w = {e->message, sizeof e->message, 0};
-    if (!r->overflow) {
+    if (!h->overflow) {
         aplan__put(&w, message);
     } else {
         aplan__putf(&w, "TFLM's arena passes 2^64 - 1 bytes: op %u of subgraph %u (%s) keeps %u rows x %u bytes",
-                    (uint64_t)r->overflow_op, (uint64_t)r->overflow_subgraph,
-                    r->overflow_kernel != NULL ? r->overflow_kernel : "?", r->overflow_rows, r->overflow_bytes);
+                    (uint64_t)h->overflow_op, (uint64_t)h->overflow_subgraph,
+                    h->overflow_kernel != NULL ? h->overflow_kernel : "?", h->overflow_rows, h->overflow_bytes);
     }
     return APLAN_E_SIZE_OVERFLOW;
+}
+
+aplan_status aplan_tflm_recorded_arena(void *scratch, aplan_tflm_planner planner, uint64_t planner_scratch,
+                                       const aplan_tflite_id *ids, size_t id_count, uint64_t planned,
+                                       aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs, size_t capacity,
+                                       aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    APLAN_MEMSET(error, 0, sizeof *error);
+    if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
+    if (info == NULL) return arg_error(error, "info is NULL");
+    if (costs == NULL && capacity > 0) return arg_error(error, "costs is NULL");
+    replay_in in;
+    aplan_status st = question(scratch, (uint32_t)planner, planner_scratch, ids, id_count, planned, false, &in, error);
+    if (st != APLAN_OK) return st;
+    const recording *h = scratch;
+    /* The least feasible multiple of 16, then, feasibility being monotone in S (a larger arena only moves every
+     * allocation of the tail up or leaves it), the least feasible size above the multiple below it: a binary search
+     * over the 15 sizes where the tail's first allocations pad less. */
+    uint64_t s16;
+    replay_out out;
+    out.costs = costs;
+    out.capacity = capacity < h->operators ? capacity : (size_t)h->operators;
+    /* The operators' names (replay gives their figures): per subgraph its operators in order, each kernel known or
+     * not. */
+    const unsigned char *base = scratch;
+    const uint32_t *ob = (const uint32_t *)(const void *)(base + h->op_base);
+    const uint8_t *known = base + h->known;
+    uint32_t sg = 0;
+    for (size_t g = 0; g < out.capacity; g++) {
+        while (g >= ob[sg + 1u]) sg++;
+        APLAN_MEMSET(&costs[g], 0, sizeof costs[g]);
+        costs[g].subgraph = sg;
+        costs[g].op = (uint32_t)(g - ob[sg]);
+        costs[g].known = bit(known, (uint32_t)g);
+    }
+    if (!least16(&in, &s16) || !replay(&in, s16, &out))
+        return size_overflow(h, error, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
+    uint64_t lo = s16 >= ARENA_ALIGN ? s16 - ARENA_ALIGN + 1u : 0, smallest = s16;
+    while (lo < smallest) {
+        const uint64_t mid = lo + (smallest - lo) / 2u;
+        if (replay(&in, mid, NULL)) smallest = mid;
+        else lo = mid + 1u;
+    }
+    info->used = out.used;
+    info->smallest = smallest;
+    info->planned = planned;
+    info->persistent = out.used - planned;
+    FILL_COMMON(info, out.parts, h, &in);
+    return APLAN_OK;
 }
 
 aplan_status aplan_tflm_arena(const void *model, size_t model_size, const aplan_tflm_config *config,
                               const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
                               size_t scratch_size, aplan_tflm_arena_info *info, aplan_tflm_op_cost *costs,
                               size_t capacity, aplan_format_error *error) {
-    session x;
-    uint8_t *bits;
+    aplan_format_error local;
+    if (error == NULL) error = &local;
     if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
     if (info == NULL) return arg_error(error, "info is NULL");
-    const aplan_status st = record_plan(&x, model, model_size, config, ids, id_count, scratch, scratch_size, false,
-                                        costs, capacity, &bits, error);
+    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
+    if (costs == NULL && capacity > 0) return arg_error(error, "costs is NULL");
+    const aplan_status st = aplan_tflm_record(model, model_size, config, scratch, scratch_size, error);
     if (st != APLAN_OK) return st;
-    recorder *r = &x.r;
-    replay_in in = {r->events, r->count, bits, planned, 0, config->planner, config->planner_scratch};
-    if (!aplan__add(id_count, r->request_count, &in.buffers)) return arg_error(x.r.error, "too many buffers");
-    uint64_t hi;
-    if (!upper_bound(&in, &hi) || !replay(&in, hi, NULL))
-        return size_overflow(r, "TFLM's arena for this model and plan passes 2^64 - 1 bytes");
-    /* The least feasible multiple of 16 (feasibility is monotone over them: a larger arena only moves the tail
-     * up), then the least feasible size above the multiple below it (padding of the tail's first allocations). */
-    uint64_t lo = 0, top = hi / ARENA_ALIGN; /* 16 * top is feasible; 16 * lo is not unless lo == top */
-    while (lo < top) {
-        const uint64_t mid = lo + (top - lo) / 2u;
-        if (replay(&in, mid * ARENA_ALIGN, NULL)) top = mid;
-        else lo = mid + 1u;
-    }
-    const uint64_t s16 = top * ARENA_ALIGN;
-    replay_out out;
-    out.costs = costs;
-    out.capacity = r->cost_capacity;
-    replay(&in, s16, &out);
-    uint64_t smallest = s16;
-    for (uint64_t s = s16 >= ARENA_ALIGN ? s16 - ARENA_ALIGN + 1u : 0; s < s16; s++) {
-        if (replay(&in, s, NULL)) {
-            smallest = s;
-            break;
-        }
-    }
-    info->used = out.used;
-    info->smallest = smallest;
-    info->planned = planned;
-    info->persistent = out.used - planned;
-    FILL_COMMON(info, out.parts, r);
-    return APLAN_OK;
+    return aplan_tflm_recorded_arena(scratch, (aplan_tflm_planner)config->planner, config->planner_scratch, ids,
+                                     id_count, planned, info, costs, capacity, error);
 }
 
 aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const aplan_tflm_config *config,
                                    const aplan_tflite_id *ids, size_t id_count, uint64_t planned, void *scratch,
                                    size_t scratch_size, aplan_tflm_two_arena_info *info, aplan_format_error *error) {
-    session x;
-    uint8_t *bits;
+    aplan_format_error local;
+    if (error == NULL) error = &local;
     if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
     if (info == NULL) return arg_error(error, "info is NULL");
-    const aplan_status st = record_plan(&x, model, model_size, config, ids, id_count, scratch, scratch_size, true,
-                                        NULL, 0, &bits, error);
+    if (ids == NULL && id_count > 0) return arg_error(error, "ids is NULL");
+    const aplan_status st = aplan_tflm_record(model, model_size, config, scratch, scratch_size, error);
     if (st != APLAN_OK) return st;
-    recorder *r = &x.r;
-    replay_in in = {r->events, r->count, bits, planned, 0, config->planner, config->planner_scratch};
+    return aplan_tflm_recorded_two_arenas(scratch, (aplan_tflm_planner)config->planner, config->planner_scratch, ids,
+                                          id_count, planned, info, error);
+}
+
+aplan_status aplan_tflm_recorded_two_arenas(void *scratch, aplan_tflm_planner planner, uint64_t planner_scratch,
+                                            const aplan_tflite_id *ids, size_t id_count, uint64_t planned,
+                                            aplan_tflm_two_arena_info *info, aplan_format_error *error) {
+    aplan_format_error local;
+    if (error == NULL) error = &local;
+    APLAN_MEMSET(error, 0, sizeof *error);
+    if (info != NULL) APLAN_MEMSET(info, 0, sizeof *info);
+    if (info == NULL) return arg_error(error, "info is NULL");
+    replay_in in;
+    const aplan_status st = question(scratch, (uint32_t)planner, planner_scratch, ids, id_count, planned, true, &in,
+                                     error);
+    if (st != APLAN_OK) return st;
+    const recording *h = scratch;
     two_out out;
     uint64_t used, persistent_smallest, smallest = planned;
-    if (!aplan__add(id_count, r->request_count, &in.buffers) || !replay_two(&in, &out) ||
-        !aplan__add(out.persistent, planned, &used) ||
+    if (!replay_two(&in, &out) || !aplan__add(out.persistent, planned, &used) ||
         !aplan__align_up(out.persistent, ARENA_ALIGN, &persistent_smallest))
-        return size_overflow(r, "TFLM's arenas for this model and plan pass 2^64 - 1 bytes");
+        return size_overflow(h, error, "TFLM's arenas for this model and plan pass 2^64 - 1 bytes");
     if (out.working > smallest) smallest = out.working;
     if (out.planner_end > smallest) smallest = out.planner_end;
     info->used = used;
@@ -1308,7 +1432,7 @@ aplan_status aplan_tflm_two_arenas(const void *model, size_t model_size, const a
     info->non_persistent_smallest = smallest;
     info->working = out.working;
     info->planner_end = out.planner_end;
-    FILL_COMMON(info, out.parts, r);
+    FILL_COMMON(info, out.parts, h, &in);
     return APLAN_OK;
 }
 

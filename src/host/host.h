@@ -210,6 +210,9 @@ typedef struct aplan_host_input {
     aplan_tflm_config tflm; /* the TFLM build the requests were computed for (ABI, kernels), when has_tflm */
     bool has_tflm;
     size_t tflm_scratch_size; /* aplan_tflm_query's scratch_size for tflm, which no planner setting changes */
+    void *tflm_recording;  /* aplan_tflm_record's scratch for tflm (owned), made by the first arena figure and kept
+                              for the others: NULL until then, or when it failed (tflm_record_error says why) */
+    aplan_format_error tflm_record_error;
     aplan_host_names names;   /* .tflite: the text of the tensors' names and custom codes, one per distinct string of
                               the model (owned): what tensors[i].name and steps[k].op_name point to */
 } aplan_host_input;

@@ -123,6 +123,7 @@ void aplan_host_input_free(aplan_host_input *in) {
     free(in->tflite_ids);
     free(in->scratch_id_text);
     free(in->scratch);
+    free(in->tflm_recording);
     free(in->owned_model);
     memset(in, 0, sizeof *in);
 }

@@ -246,6 +246,29 @@ static uint64_t tensors_alone(const aplan_host_session *s, const aplan_strategy 
     return *known ? best : 0;
 }
 
+/* The model's recording for in->tflm (aplan_tflm_record), made on the first call and kept in in: every arena figure
+ * a command gives replays it, so that the model is walked once however many it gives. APLAN_OK, or the recording's
+ * failure (the same on every call) with e set. */
+static aplan_status recording(aplan_host_input *in, aplan_format_error *e) {
+    memset(e, 0, sizeof *e);
+    if (in->tflm_recording == NULL && in->tflm_record_error.status == APLAN_OK) {
+        aplan_format_error *r = &in->tflm_record_error;
+        size_t bytes = 0;
+        aplan_status st = tflm_scratch_size(in, &in->tflm, &bytes, r);
+        void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
+        if (st == APLAN_OK && scratch == NULL) {
+            r->status = st = APLAN_E_OUT_OF_MEMORY;
+            snprintf(r->message, sizeof r->message, "out of memory");
+        }
+        if (st == APLAN_OK) st = aplan_tflm_record(in->model, in->model_size, &in->tflm, scratch, bytes, r);
+        if (st == APLAN_OK) in->tflm_recording = scratch;
+        else free(scratch);
+        r->status = st;
+    }
+    *e = in->tflm_record_error;
+    return e->status;
+}
+
 /* figures()'s planner for a plan compiled into the firmware: a planner outside the arena that needs no scratch. */
 #define PLANNER_COMPILED 3u
 
@@ -255,24 +278,15 @@ static uint64_t tensors_alone(const aplan_host_session *s, const aplan_strategy 
  * be NULL) gets the operators'. false when it cannot be computed. */
 static bool figures(const aplan_host_session *s, uint64_t section, uint64_t tensors, bool tensors_known,
                     uint32_t planner, aplan_host_tflm_figures *f, aplan_tflm_op_cost *costs, size_t capacity) {
-    const aplan_host_input *in = s->input;
+    aplan_host_input *in = s->input;
     memset(f, 0, sizeof *f);
-    aplan_tflm_config c = in->tflm;
-    c.planner = planner == PLANNER_COMPILED ? APLAN_TFLM_OTHER_OUTSIDE : planner;
-    if (planner == APLAN_TFLM_OTHER_OUTSIDE) c.planner_scratch = adapter_scratch(s);
-    size_t bytes = 0;
     aplan_format_error e;
-    memset(&e, 0, sizeof e);
-    aplan_status st = tflm_scratch_size(in, &c, &bytes, &e);
-    void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
-    if (st == APLAN_OK && scratch == NULL) {
-        st = APLAN_E_OUT_OF_MEMORY;
-        snprintf(e.message, sizeof e.message, "out of memory");
-    }
+    aplan_status st = recording(in, &e);
     if (st == APLAN_OK)
-        st = aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch, bytes,
-                              &f->info, costs, capacity, &e);
-    free(scratch);
+        st = aplan_tflm_recorded_arena(in->tflm_recording,
+                                       planner == PLANNER_COMPILED ? APLAN_TFLM_OTHER_OUTSIDE : planner,
+                                       planner == APLAN_TFLM_OTHER_OUTSIDE ? adapter_scratch(s) : 0, in->tflite_ids,
+                                       in->tensor_count, section, &f->info, costs, capacity, &e);
     f->planner = planner;
     f->tensors = tensors;
     f->tensors_known = tensors_known;
@@ -664,23 +678,15 @@ static bool own_section(const aplan_host_session *s, uint64_t *section, char *wh
  * single arena beside them; false with *why set when they cannot be computed. */
 static bool two_arena_figures(const aplan_host_session *s, uint64_t section, aplan_tflm_two_arena_info *two,
                               aplan_tflm_arena_info *one, char *why, size_t why_size) {
-    const aplan_host_input *in = s->input;
-    aplan_tflm_config c = in->tflm;
-    c.planner = APLAN_TFLM_GREEDY_IN_ARENA;
-    c.planner_scratch = 0;
-    size_t bytes = 0;
+    aplan_host_input *in = s->input;
     aplan_format_error e;
-    memset(&e, 0, sizeof e);
-    aplan_status st = tflm_scratch_size(in, &c, &bytes, &e);
-    void *scratch = st == APLAN_OK ? malloc(bytes + 1u) : NULL;
-    if (st == APLAN_OK && scratch == NULL) st = APLAN_E_OUT_OF_MEMORY;
+    aplan_status st = recording(in, &e);
     if (st == APLAN_OK)
-        st = aplan_tflm_two_arenas(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch,
-                                   bytes, two, &e);
+        st = aplan_tflm_recorded_two_arenas(in->tflm_recording, APLAN_TFLM_GREEDY_IN_ARENA, 0, in->tflite_ids,
+                                            in->tensor_count, section, two, &e);
     if (st == APLAN_OK)
-        st = aplan_tflm_arena(in->model, in->model_size, &c, in->tflite_ids, in->tensor_count, section, scratch, bytes,
-                              one, NULL, 0, &e);
-    free(scratch);
+        st = aplan_tflm_recorded_arena(in->tflm_recording, APLAN_TFLM_GREEDY_IN_ARENA, 0, in->tflite_ids,
+                                       in->tensor_count, section, one, NULL, 0, &e);
     if (st != APLAN_OK)
         snprintf(why, why_size, "%s", e.message[0] != '\0' ? e.message : aplan_status_str(st));
     return st == APLAN_OK;
