@@ -607,64 +607,44 @@ static PyObject *py_csv_parse(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NNNI)", buffers, ids, lines, columns);
 }
 
-/* The CLI's words for a model the reader refuses (src/cli/input.c): a file cut short first, else the byte. */
-static PyObject *model_error(const char *name, size_t size, aplan_status s, const aplan_format_error *e) {
-    char message[400];
-    bool cut = s == APLAN_E_FORMAT_TRUNCATED || (s == APLAN_E_FORMAT_BAD_OFFSET && strstr(e->message, "past the end"));
-    if (cut)
-        snprintf(message, sizeof message,
-                 "%s: truncated: the file has %zu byte%s and the model points past them (byte %llu: %s)", name, size,
-                 size == 1 ? "" : "s", (unsigned long long)e->byte_offset, e->message);
-    else
-        snprintf(message, sizeof message, "%s: byte %llu: %s", name, (unsigned long long)e->byte_offset,
-                 e->message[0] != '\0' ? e->message : aplan_status_str(s));
-    return raise_status(s, message, "input");
+/* The model's bytes loaded into *in as the host layer loads them for the CLI (aplan_host_load_tflite, without the
+ * GIL; the caller frees in with aplan_host_input_free). false with the exception set: MemoryError, or the reader's
+ * status with the CLI's words (a file cut short first, else the byte); in is then empty. */
+static bool load_model(const char *name, const Py_buffer *model, aplan_host_input *in) {
+    char message[512] = "";
+    aplan_status s = APLAN_OK;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = aplan_host_load_tflite(name, model->buf, (size_t)model->len, in, message, sizeof message, &s);
+    Py_END_ALLOW_THREADS
+    if (rc == APLAN_HOST_OK) return true;
+    if (rc == APLAN_HOST_INTERNAL) PyErr_NoMemory();
+    else raise_status(s, message, "input");
+    return false;
 }
 
 /* tflite_read(model bytes, name) -> (buffers, tflite ids bytes, id strings, subgraph count): the tensors TFLM plans,
- * as aplan_tflite_read gives them. */
+ * as aplan_tflite_read gives them (through the host layer's loader, the CLI's). */
 static PyObject *py_tflite_read(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer model;
     const char *name;
     if (!PyArg_ParseTuple(args, "y*s", &model, &name)) return NULL;
-    aplan_tflite_info info;
-    aplan_format_error e;
-    memset(&e, 0, sizeof e);
-    aplan_status s = aplan_tflite_query(model.buf, (size_t)model.len, &info, &e);
+    aplan_host_input in;
     PyObject *buffers = NULL, *ids = NULL, *texts = NULL, *result = NULL;
-    void *scratch = NULL;
-    size_t count = 0;
-    if (s == APLAN_OK) {
-        buffers = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(info.buffer_count * sizeof(aplan_buffer)));
-        ids = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(info.buffer_count * sizeof(aplan_tflite_id)));
-        scratch = scratch_new(info.scratch_size);
-        if (buffers == NULL || ids == NULL || scratch == NULL) {
-            if (scratch == NULL) PyErr_NoMemory();
-            goto done;
-        }
-        Py_BEGIN_ALLOW_THREADS
-        s = aplan_tflite_read(model.buf, (size_t)model.len, scratch, info.scratch_size,
-                              (aplan_buffer *)PyBytes_AS_STRING(buffers), (aplan_tflite_id *)PyBytes_AS_STRING(ids),
-                              info.buffer_count, &count, &e);
-        Py_END_ALLOW_THREADS
-    }
-    if (s != APLAN_OK) {
-        model_error(name, (size_t)model.len, s, &e);
-        goto done;
-    }
-    texts = PyList_New((Py_ssize_t)count);
-    const aplan_tflite_id *id = (const aplan_tflite_id *)PyBytes_AS_STRING(ids);
+    if (!load_model(name, &model, &in)) goto done;
+    const size_t count = in.tensor_count;
+    buffers = PyBytes_FromStringAndSize((const char *)in.buffers, (Py_ssize_t)(count * sizeof(aplan_buffer)));
+    ids = PyBytes_FromStringAndSize((const char *)in.tflite_ids, (Py_ssize_t)(count * sizeof(aplan_tflite_id)));
+    texts = buffers != NULL && ids != NULL ? PyList_New((Py_ssize_t)count) : NULL;
     for (size_t i = 0; texts != NULL && i < count; i++) {
-        char text[24];
-        (void)aplan_tflite_id_format(id[i], text, sizeof text);
-        PyObject *o = PyUnicode_FromString(text);
+        PyObject *o = PyUnicode_FromString(in.ids[i]);
         if (o == NULL) Py_CLEAR(texts);
         else PyList_SET_ITEM(texts, (Py_ssize_t)i, o);
     }
-    if (texts != NULL) result = Py_BuildValue("(OOOn)", buffers, ids, texts, (Py_ssize_t)info.subgraph_count);
+    if (texts != NULL) result = Py_BuildValue("(OOOn)", buffers, ids, texts, (Py_ssize_t)in.subgraphs);
+    aplan_host_input_free(&in);
 done:
-    PyMem_RawFree(scratch);
     Py_XDECREF(buffers);
     Py_XDECREF(ids);
     Py_XDECREF(texts);
@@ -691,7 +671,7 @@ static bool tflm_config(unsigned int abi, unsigned int kernels, unsigned int isa
 
 /* tflm_scratch(model, name, abi, kernels, isa) -> (buffers of the kernels' scratch requests, their ids
  * "s<subgraph>o<op>r<index>"): the requests the CLI adds to a model's problem, by the same code (the host layer's
- * aplan_host_add_tflm_scratch over the model loaded by aplan_host_load_bytes), without the GIL. */
+ * aplan_host_add_tflm_scratch over the model loaded by aplan_host_load_tflite), without the GIL. */
 static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer model;
@@ -705,28 +685,20 @@ static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
         return NULL;
     }
     aplan_host_input in;
-    memset(&in, 0, sizeof in);
+    if (!load_model(name, &model, &in)) {
+        PyBuffer_Release(&model);
+        return NULL;
+    }
     char message[512] = "";
     aplan_status s = APLAN_OK;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = aplan_host_load_bytes(name, model.buf, (size_t)model.len, &in, message, sizeof message);
-    /* The package reads the model first (tflite_read), so a model that does not load here is a model that is not
-     * a .tflite at all: the same words, status APLAN_E_FORMAT_UNKNOWN. */
-    if (rc != APLAN_HOST_OK) {
-        s = rc == APLAN_HOST_INTERNAL ? APLAN_E_OUT_OF_MEMORY : APLAN_E_FORMAT_UNKNOWN;
-    } else if (in.kind != APLAN_HOST_INPUT_TFLITE) {
-        s = APLAN_E_FORMAT_UNKNOWN;
-        rc = APLAN_HOST_BAD_INPUT;
-        snprintf(message, sizeof message, "%s: not a .tflite model", name);
-    } else {
-        rc = aplan_host_add_tflm_scratch(&in, &c, message, sizeof message, &s);
-    }
+    rc = aplan_host_add_tflm_scratch(&in, &c, message, sizeof message, &s);
     Py_END_ALLOW_THREADS
     if (rc == APLAN_HOST_INTERNAL || s == APLAN_E_OUT_OF_MEMORY) {
         PyErr_NoMemory();
     } else if (rc != APLAN_HOST_OK) {
-        raise_status(s != APLAN_OK ? s : APLAN_E_FORMAT_UNKNOWN, message, "tflm");
+        raise_status(s, message, "tflm");
     } else {
         const size_t requests = in.count - in.tensor_count;
         PyObject *buffers = PyBytes_FromStringAndSize((const char *)(in.buffers + in.tensor_count),

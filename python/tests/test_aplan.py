@@ -233,6 +233,7 @@ def test_model_errors_name_the_byte(made_models, tmp_path):
         aplan.load(str(cut))
     assert "aplan: " + str(e.value) == shown.stderr.strip().splitlines()[-1]
     assert str(e.value).startswith(f"{cut}: truncated: the file has 200 bytes")
+    assert e.value.status == aplan.Status.E_FORMAT_BAD_OFFSET  # the reader's status, through the host layer's loader
     with pytest.raises(aplan.BadInputError) as e:
         aplan.load(b"not a model")
     assert str(e.value) == "<bytes>: not a .tflite model (no \"TFL3\" at bytes 4..7)"

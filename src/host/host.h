@@ -471,7 +471,13 @@ typedef int aplan_host_region_writer(FILE *out, const aplan_host_session *s, con
 int aplan_host_load(const char *path, uint64_t max_size, aplan_host_input *in, char *message, size_t message_size);
 /* The same from bytes already read; name is what messages and in->name call them. data stays the caller's. */
 int aplan_host_load_bytes(const char *name, const char *data, size_t size, aplan_host_input *in, char *message,
-                   size_t message_size);
+                          size_t message_size);
+/* The same for bytes that must be a .tflite model, whatever they hold (no detection by content): the model's
+ * tensors, ids, names and steps, data staying the caller's. APLAN_HOST_OK; APLAN_HOST_BAD_INPUT with message filled
+ * (a file cut short first, else the byte: "NAME: byte B: why") and *status (when not NULL) the reader's status;
+ * APLAN_HOST_INTERNAL ("out of memory", APLAN_E_OUT_OF_MEMORY). The Python package reads its models with it. O(size). */
+int aplan_host_load_tflite(const char *name, const char *data, size_t size, aplan_host_input *in, char *message,
+                           size_t message_size, aplan_status *status);
 /* True iff data holds a .tflite flatbuffer (identifier "TFL3" at bytes 4..7). */
 bool aplan_host_is_tflite(const char *data, size_t size);
 /* NULL when data may be a CSV table (its first non-blank line, after a UTF-8 byte order mark, is ASCII text with a

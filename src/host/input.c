@@ -399,8 +399,10 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
     return ok;
 }
 
-static int load_tflite(const char *path, const char *data, size_t size, aplan_host_input *in, char *message,
-                       size_t message_size) {
+int aplan_host_load_tflite(const char *path, const char *data, size_t size, aplan_host_input *in, char *message,
+                           size_t message_size, aplan_status *status) {
+    memset(in, 0, sizeof *in);
+    in->name = path;
     aplan_tflite_info info;
     aplan_format_error e;
     aplan_status s = aplan_tflite_query(data, size, &info, &e);
@@ -417,11 +419,13 @@ static int load_tflite(const char *path, const char *data, size_t size, aplan_ho
             free(ids);
             aplan_host_input_free(in);
             snprintf(message, message_size, "out of memory");
+            if (status != NULL) *status = APLAN_E_OUT_OF_MEMORY;
             return APLAN_HOST_INTERNAL;
         }
         s = aplan_tflite_read(data, size, scratch, info.scratch_size, in->buffers, ids, info.buffer_count, &count,
                               &e);
     }
+    if (status != NULL) *status = s;
     if (s != APLAN_OK) {
         free(scratch);
         free(ids);
@@ -460,13 +464,14 @@ static int load_tflite(const char *path, const char *data, size_t size, aplan_ho
     if (!ok) {
         aplan_host_input_free(in);
         snprintf(message, message_size, "out of memory");
+        if (status != NULL) *status = APLAN_E_OUT_OF_MEMORY;
         return APLAN_HOST_INTERNAL;
     }
     return APLAN_HOST_OK;
 }
 
 int aplan_host_load_bytes(const char *name, const char *data, size_t size, aplan_host_input *in, char *message,
-                   size_t message_size) {
+                          size_t message_size) {
     memset(in, 0, sizeof *in);
     int rc;
     const char *why = NULL;
@@ -474,7 +479,7 @@ int aplan_host_load_bytes(const char *name, const char *data, size_t size, aplan
         snprintf(message, message_size, "%s: empty file (0 bytes): neither a .tflite model nor a CSV table", name);
         rc = APLAN_HOST_BAD_INPUT;
     } else if (aplan_host_is_tflite(data, size)) {
-        rc = load_tflite(name, data, size, in, message, message_size);
+        rc = aplan_host_load_tflite(name, data, size, in, message, message_size, NULL);
     } else if ((why = aplan_host_not_csv(data, size)) == NULL) {
         rc = load_csv(name, data, size, in, message, message_size);
     } else {
