@@ -1,10 +1,10 @@
 /*
  * aplan._aplan: the CPython extension under the `aplan` package, a thin layer over the public C API (the headers
  * of include/aplan) and the host layer the CLI is built on (src/host/host.h: what the tool and the package share,
- * so that a figure is computed by one piece of code for both) and nothing else: no struct is restated in Python. Buffers travel between the functions below
- * as a bytes object holding an array of aplan_buffer (made by pack_buffers or by the readers, concatenated by
- * Python, read only here), and TFLM's tensor ids as an array of aplan_tflite_id, so a change to a C struct is a
- * recompile, never a silent mismatch.
+ * so that a figure is computed by one piece of code for both) and nothing else: no struct is restated in Python.
+ * Buffers travel between the functions below as a bytes object holding an array of aplan_buffer (made by
+ * pack_buffers or by the readers, concatenated by Python, read only here), and TFLM's tensor ids as an array of
+ * aplan_tflite_id, so a change to a C struct is a recompile, never a silent mismatch.
  *
  * Errors: a failure of the library is raised through the factory the package registers at import
  * (_set_error_factory): factory(status, message, context) returns the exception to raise (aplan.Error's subclass
@@ -12,7 +12,8 @@
  * OverflowError are used for arguments of the wrong type or past 64 bits.
  *
  * Memory: every scratch and output array is allocated here (PyMem_RawMalloc, usable without the GIL; the host
- * layer's with malloc) and freed before the function returns; Python objects returned are new references owned by the caller.
+ * layer's with malloc) and freed before the function returns; Python objects returned are new references owned by
+ * the caller.
  *
  * Planning (plan) releases the GIL while the library runs. Its stop callback reads CLOCK_MONOTONIC (the clock of
  * time.monotonic()) against the deadline at every call, and at most every SIGNAL_CHECK_NS takes the GIL back to run

@@ -407,14 +407,15 @@ int aplan_host_compute_bound(aplan_host_session *s, aplan_host_error *err);
  * strategy must keep those offsets). auto takes the same less the searching ones (aplan_host_auto_search adds its
  * search after). APLAN_HOST_USAGE for a bad name (err set). */
 int aplan_host_select_strategies(const char *list, aplan_host_session *s, aplan_host_error *err);
-/* Plan with run->strategy through aplan_plan_search and verify the plan independently; failures end up in
- * run->status and run->error. A strategy that does not search plans with the capacity aside and the capacity is
- * applied after, so a plan above it (even one above a bound that already exceeds it) is still shown with its size:
- * status APLAN_E_CAPACITY_EXCEEDED, planned; a heuristic with a search member (the greedy family) is stopped at
- * run->deadline_ms all the same (outcome BEST_FOUND: its rule cut short, the rest stacked above), except with a
- * time limit of 0, which leaves heuristics to finish. A searching one gets goal FIT with the capacity when there is
- * one (APLAN_E_CAPACITY_EXCEEDED then comes with outcome INFEASIBLE, proven, or BEST_FOUND, the time ran out), else
- * goal MINIMISE; it starts from run->start when set and stops at run->deadline_ms, or after the time limit. */
+/* Plan with run->strategy through aplan_plan_search and verify the plan independently (run->offsets allocated here,
+ * count + 1 entries, freed by aplan_host_session_free); failures end up in run->status and run->error. A strategy that
+ * does not search plans with the capacity aside and the capacity is applied after, so a plan above it (even one above a
+ * bound that already exceeds it) is still shown with its size: status APLAN_E_CAPACITY_EXCEEDED, planned; a heuristic
+ * with a search member (the greedy family) is stopped at run->deadline_ms all the same (outcome BEST_FOUND: its rule
+ * cut short, the rest stacked above), except with a time limit of 0, which leaves heuristics to finish. A searching one
+ * gets goal FIT with the capacity when there is one (APLAN_E_CAPACITY_EXCEEDED then comes with outcome INFEASIBLE,
+ * proven, or BEST_FOUND, the time ran out), else goal MINIMISE; it starts from run->start when set and stops at
+ * run->deadline_ms, or after the time limit. */
 void aplan_host_run_one(aplan_host_session *s, aplan_host_run *run);
 /* -s auto, after its cheap runs (started at t0_ms, aplan_host_clock_ms): when the best of them is above the lower
  * bound, or none planned, the time limit is not 0, some time of it is left and the build has `exact`, run exact from
@@ -475,7 +476,8 @@ int aplan_host_load_bytes(const char *name, const char *data, size_t size, aplan
 /* The same for bytes that must be a .tflite model, whatever they hold (no detection by content): the model's
  * tensors, ids, names and steps, data staying the caller's. APLAN_HOST_OK; APLAN_HOST_BAD_INPUT with message filled
  * (a file cut short first, else the byte: "NAME: byte B: why") and *status (when not NULL) the reader's status;
- * APLAN_HOST_INTERNAL ("out of memory", APLAN_E_OUT_OF_MEMORY). The Python package reads its models with it. O(size). */
+ * APLAN_HOST_INTERNAL ("out of memory", APLAN_E_OUT_OF_MEMORY). The Python package reads its models with it.
+ * O(size). */
 int aplan_host_load_tflite(const char *name, const char *data, size_t size, aplan_host_input *in, char *message,
                            size_t message_size, aplan_status *status);
 /* True iff data holds a .tflite flatbuffer (identifier "TFL3" at bytes 4..7). */
