@@ -131,7 +131,7 @@ expect("src/core/verify.c", r"Scratch: (\d+) bytes per buffer plus the segment t
 
 expect("include/aplan/csv.h", r"the row arrays \((\d+) bytes a row on a 64-bit host, 8 more for each of a `region` and a",
        fig["csv_row_bytes"])
-expect("src/cli/cli.h", r"the parsed table itself \((\d+) bytes a buffer and its ids' text\)", fig["csv_row_bytes"])
+expect("src/host/host.h", r"the parsed table itself \((\d+) bytes a buffer and its ids' text\)", fig["csv_row_bytes"])
 
 # --- the TFLM adapter ---------------------------------------------------------------------------------------------
 tflm = "docs/tflm.md"

@@ -2,7 +2,8 @@
 """The tree agrees with its declarations: every list of built-in strategies is the one APLAN_BUILTIN_STRATEGIES
 declares (include/aplan/strategies.h), every strategy has its file and every file its strategy, meson.build's
 public_headers are include/aplan's headers, every fuzz target has its corpus folder (which registers it), and every
-file docs/contributing.md says a change touches exists. (The CLI's commands and formats are held to the helps, the
+file docs/contributing.md says a change touches exists; the host layer (src/host) includes no src/cli header and
+calls no cli_ function, and the headers of src/host and src/cli include each other in no circle. (The CLI's commands and formats are held to the helps, the
 man page and docs/cli.md by tests/cli/help_test.py.) Needs nothing but python3 and the source tree.
 
 Usage: tree_test.py [SOURCE_ROOT]. Prints each disagreement and exits 1, or prints a summary and exits 0.
@@ -99,6 +100,60 @@ harnesses = sorted(f[5:-2] for f in os.listdir(os.path.join(ROOT, "fuzz")) if re
 corpora = sorted(os.listdir(os.path.join(ROOT, "fuzz", "corpus")))
 check(harnesses == corpora, "fuzz targets (fuzz/fuzz_NAME.c) %s and corpora (fuzz/corpus/NAME/) %s differ: each "
       "target has a seed corpus, which is what registers it" % (", ".join(harnesses), ", ".join(corpora)))
+
+# --- the layers: library -> host -> CLI / Python (docs/design.md, "Layers") ---------------------------------------
+def resolve_include(rel, name):
+    """The file a quoted #include names from rel, as the build finds it (the file's folder, then src/, then
+    include/), relative to ROOT; None when none of them holds it (a system header)."""
+    for base in (os.path.dirname(rel), "src", "include"):
+        if os.path.isfile(os.path.join(ROOT, base, name)):
+            return os.path.normpath(os.path.join(base, name))
+    return None
+
+
+def code_only(text):
+    """C text without its comments and string or character literals (so a comment naming cli_error is no call)."""
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', " ", text, flags=re.S)
+
+
+def layer_files(room):
+    folder = os.path.join(ROOT, "src", room)
+    return sorted("src/%s/%s" % (room, f) for f in os.listdir(folder) if f.endswith((".c", ".h")))
+
+
+includes = {}  # file -> the files of the tree it includes
+for rel in layer_files("host") + layer_files("cli"):
+    names = re.findall(r'^\s*#\s*include\s*"([^"]+)"', read(rel), re.M)
+    includes[rel] = [r for r in (resolve_include(rel, n) for n in names) if r is not None]
+for rel in layer_files("host"):
+    for inc in includes[rel]:
+        check(inc.startswith(("src/host/", "include/aplan/", "src/formats/")),
+              "%s includes %s: the host layer includes only aplan's public headers, src/formats and src/host" % (
+                  rel, inc))
+    for call in sorted(set(re.findall(r"\b(cli_\w+)\s*\(", code_only(read(rel))))):
+        check(False, "%s calls %s: the host layer never calls the CLI (errors come back as aplan_host_error)" % (
+            rel, call))
+# No circle among the headers of the two rooms: each includes only headers below it.
+headers = [h for h in includes if h.endswith(".h")]
+state = {}  # header -> 1 while on the path, 2 when done
+
+
+def visit(h, path):
+    state[h] = 1
+    for inc in includes.get(h, []):
+        if inc not in includes:
+            continue
+        if state.get(inc) == 1:
+            cycle = path[path.index(inc):] + [inc] if inc in path else [h, inc]
+            check(False, "#include circle: %s" % " -> ".join(cycle))
+        elif state.get(inc) is None:
+            visit(inc, path + [inc])
+    state[h] = 2
+
+
+for h in headers:
+    if h not in state:
+        visit(h, [h])
 
 # --- what docs/contributing.md says a change touches -------------------------------------------------------------
 contributing = read("docs/contributing.md")

@@ -1,17 +1,19 @@
 /*
  * aplan._aplan: the CPython extension under the `aplan` package, a thin layer over the public C API (the headers
- * of include/aplan) and nothing else: no struct is restated in Python. Buffers travel between the functions below
- * as a bytes object holding an array of aplan_buffer (made by pack_buffers or by the readers, concatenated by
- * Python, read only here), and TFLM's tensor ids as an array of aplan_tflite_id, so a change to a C struct is a
- * recompile, never a silent mismatch.
+ * of include/aplan) and the host layer the CLI is built on (src/host/host.h: what the tool and the package share,
+ * so that a figure is computed by one piece of code for both) and nothing else: no struct is restated in Python.
+ * Buffers travel between the functions below as a bytes object holding an array of aplan_buffer (made by
+ * pack_buffers or by the readers, concatenated by Python, read only here), and TFLM's tensor ids as an array of
+ * aplan_tflite_id, so a change to a C struct is a recompile, never a silent mismatch.
  *
  * Errors: a failure of the library is raised through the factory the package registers at import
  * (_set_error_factory): factory(status, message, context) returns the exception to raise (aplan.Error's subclass
  * for the status and the context: "input", "verify", "plan", "usage", "tflm"). Python's own TypeError and
  * OverflowError are used for arguments of the wrong type or past 64 bits.
  *
- * Memory: every scratch and output array is allocated here (PyMem_RawMalloc, usable without the GIL) and freed
- * before the function returns; Python objects returned are new references owned by the caller.
+ * Memory: every scratch and output array is allocated here (PyMem_RawMalloc, usable without the GIL; the host
+ * layer's with malloc) and freed before the function returns; Python objects returned are new references owned by
+ * the caller.
  *
  * Planning (plan) releases the GIL while the library runs. Its stop callback reads CLOCK_MONOTONIC (the clock of
  * time.monotonic()) against the deadline at every call, and at most every SIGNAL_CHECK_NS takes the GIL back to run
@@ -30,6 +32,7 @@
 #include "aplan/strategies.h"
 #include "aplan/tflite.h"
 #include "aplan/tflm.h"
+#include "host/host.h"
 
 /* How often (at most) a running plan takes the GIL back to look for a signal: 10 ms, so a Ctrl-C stops it well
  * within 0.1 s while the GIL round trip (about a microsecond) costs nothing measurable. */
@@ -605,64 +608,44 @@ static PyObject *py_csv_parse(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NNNI)", buffers, ids, lines, columns);
 }
 
-/* The CLI's words for a model the reader refuses (src/cli/input.c): a file cut short first, else the byte. */
-static PyObject *model_error(const char *name, size_t size, aplan_status s, const aplan_format_error *e) {
-    char message[400];
-    bool cut = s == APLAN_E_FORMAT_TRUNCATED || (s == APLAN_E_FORMAT_BAD_OFFSET && strstr(e->message, "past the end"));
-    if (cut)
-        snprintf(message, sizeof message,
-                 "%s: truncated: the file has %zu byte%s and the model points past them (byte %llu: %s)", name, size,
-                 size == 1 ? "" : "s", (unsigned long long)e->byte_offset, e->message);
-    else
-        snprintf(message, sizeof message, "%s: byte %llu: %s", name, (unsigned long long)e->byte_offset,
-                 e->message[0] != '\0' ? e->message : aplan_status_str(s));
-    return raise_status(s, message, "input");
+/* The model's bytes loaded into *in as the host layer loads them for the CLI (aplan_host_load_tflite, without the
+ * GIL; the caller frees in with aplan_host_input_free). false with the exception set: MemoryError, or the reader's
+ * status with the CLI's words (a file cut short first, else the byte); in is then empty. */
+static bool load_model(const char *name, const Py_buffer *model, aplan_host_input *in) {
+    char message[512] = "";
+    aplan_status s = APLAN_OK;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = aplan_host_load_tflite(name, model->buf, (size_t)model->len, in, message, sizeof message, &s);
+    Py_END_ALLOW_THREADS
+    if (rc == APLAN_HOST_OK) return true;
+    if (rc == APLAN_HOST_INTERNAL) PyErr_NoMemory();
+    else raise_status(s, message, "input");
+    return false;
 }
 
 /* tflite_read(model bytes, name) -> (buffers, tflite ids bytes, id strings, subgraph count): the tensors TFLM plans,
- * as aplan_tflite_read gives them. */
+ * as aplan_tflite_read gives them (through the host layer's loader, the CLI's). */
 static PyObject *py_tflite_read(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer model;
     const char *name;
     if (!PyArg_ParseTuple(args, "y*s", &model, &name)) return NULL;
-    aplan_tflite_info info;
-    aplan_format_error e;
-    memset(&e, 0, sizeof e);
-    aplan_status s = aplan_tflite_query(model.buf, (size_t)model.len, &info, &e);
+    aplan_host_input in;
     PyObject *buffers = NULL, *ids = NULL, *texts = NULL, *result = NULL;
-    void *scratch = NULL;
-    size_t count = 0;
-    if (s == APLAN_OK) {
-        buffers = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(info.buffer_count * sizeof(aplan_buffer)));
-        ids = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(info.buffer_count * sizeof(aplan_tflite_id)));
-        scratch = scratch_new(info.scratch_size);
-        if (buffers == NULL || ids == NULL || scratch == NULL) {
-            if (scratch == NULL) PyErr_NoMemory();
-            goto done;
-        }
-        Py_BEGIN_ALLOW_THREADS
-        s = aplan_tflite_read(model.buf, (size_t)model.len, scratch, info.scratch_size,
-                              (aplan_buffer *)PyBytes_AS_STRING(buffers), (aplan_tflite_id *)PyBytes_AS_STRING(ids),
-                              info.buffer_count, &count, &e);
-        Py_END_ALLOW_THREADS
-    }
-    if (s != APLAN_OK) {
-        model_error(name, (size_t)model.len, s, &e);
-        goto done;
-    }
-    texts = PyList_New((Py_ssize_t)count);
-    const aplan_tflite_id *id = (const aplan_tflite_id *)PyBytes_AS_STRING(ids);
+    if (!load_model(name, &model, &in)) goto done;
+    const size_t count = in.tensor_count;
+    buffers = PyBytes_FromStringAndSize((const char *)in.buffers, (Py_ssize_t)(count * sizeof(aplan_buffer)));
+    ids = PyBytes_FromStringAndSize((const char *)in.tflite_ids, (Py_ssize_t)(count * sizeof(aplan_tflite_id)));
+    texts = buffers != NULL && ids != NULL ? PyList_New((Py_ssize_t)count) : NULL;
     for (size_t i = 0; texts != NULL && i < count; i++) {
-        char text[24];
-        (void)aplan_tflite_id_format(id[i], text, sizeof text);
-        PyObject *o = PyUnicode_FromString(text);
+        PyObject *o = PyUnicode_FromString(in.ids[i]);
         if (o == NULL) Py_CLEAR(texts);
         else PyList_SET_ITEM(texts, (Py_ssize_t)i, o);
     }
-    if (texts != NULL) result = Py_BuildValue("(OOOn)", buffers, ids, texts, (Py_ssize_t)info.subgraph_count);
+    if (texts != NULL) result = Py_BuildValue("(OOOn)", buffers, ids, texts, (Py_ssize_t)in.subgraphs);
+    aplan_host_input_free(&in);
 done:
-    PyMem_RawFree(scratch);
     Py_XDECREF(buffers);
     Py_XDECREF(ids);
     Py_XDECREF(texts);
@@ -688,8 +671,8 @@ static bool tflm_config(unsigned int abi, unsigned int kernels, unsigned int isa
 }
 
 /* tflm_scratch(model, name, abi, kernels, isa) -> (buffers of the kernels' scratch requests, their ids
- * "s<subgraph>o<op>r<index>"): aplan_tflm_scratch_requests over the model's steps, as the CLI adds them to a model's
- * problem (src/cli/tflm.c). */
+ * "s<subgraph>o<op>r<index>"): the requests the CLI adds to a model's problem, by the same code (the host layer's
+ * aplan_host_add_tflm_scratch over the model loaded by aplan_host_load_tflite), without the GIL. */
 static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer model;
@@ -702,52 +685,28 @@ static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
         PyBuffer_Release(&model);
         return NULL;
     }
-    aplan_format_error e;
-    memset(&e, 0, sizeof e);
-    size_t scratch_size = 0, requests = 0, steps_count = 0;
-    aplan_tflite_step *steps = NULL;
-    aplan_tflm_scratch *out = NULL;
-    void *scratch = NULL, *read_scratch = NULL;
-    aplan_tflite_info info;
-    aplan_status s = aplan_tflm_query(model.buf, (size_t)model.len, &c, &scratch_size, &requests, &e);
-    if (s == APLAN_OK) s = aplan_tflite_query(model.buf, (size_t)model.len, &info, &e);
-    if (s == APLAN_OK) {
-        read_scratch = scratch_new(info.scratch_size);
-        s = read_scratch == NULL ? APLAN_E_OUT_OF_MEMORY
-                                 : aplan_tflite_steps(model.buf, (size_t)model.len, read_scratch, info.scratch_size,
-                                                      NULL, 0, &steps_count, &e);
+    aplan_host_input in;
+    if (!load_model(name, &model, &in)) {
+        PyBuffer_Release(&model);
+        return NULL;
     }
-    if (s == APLAN_OK) {
-        steps = PyMem_RawMalloc((steps_count + 1u) * sizeof *steps);
-        s = steps == NULL ? APLAN_E_OUT_OF_MEMORY
-                          : aplan_tflite_steps(model.buf, (size_t)model.len, read_scratch, info.scratch_size, steps,
-                                               steps_count, &steps_count, &e);
-    }
-    if (s == APLAN_OK) {
-        scratch = scratch_new(scratch_size);
-        out = PyMem_RawMalloc((requests + 1u) * sizeof *out);
-        if (scratch == NULL || out == NULL) s = APLAN_E_OUT_OF_MEMORY;
-    }
-    if (s == APLAN_OK) {
-        Py_BEGIN_ALLOW_THREADS
-        s = aplan_tflm_scratch_requests(model.buf, (size_t)model.len, &c, steps, steps_count, scratch, scratch_size,
-                                        out, requests, &requests, &e);
-        Py_END_ALLOW_THREADS
-    }
-    if (s == APLAN_E_OUT_OF_MEMORY) {
+    char message[512] = "";
+    aplan_status s = APLAN_OK;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = aplan_host_add_tflm_scratch(&in, &c, message, sizeof message, &s);
+    Py_END_ALLOW_THREADS
+    if (rc == APLAN_HOST_INTERNAL || s == APLAN_E_OUT_OF_MEMORY) {
         PyErr_NoMemory();
-    } else if (s != APLAN_OK) {
-        char message[400];
-        snprintf(message, sizeof message, "%s: byte %llu: %s", name, (unsigned long long)e.byte_offset,
-                 e.message[0] != '\0' ? e.message : aplan_status_str(s));
+    } else if (rc != APLAN_HOST_OK) {
         raise_status(s, message, "tflm");
     } else {
-        PyObject *buffers = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(requests * sizeof(aplan_buffer)));
+        const size_t requests = in.count - in.tensor_count;
+        PyObject *buffers = PyBytes_FromStringAndSize((const char *)(in.buffers + in.tensor_count),
+                                                      (Py_ssize_t)(requests * sizeof(aplan_buffer)));
         PyObject *ids = PyList_New((Py_ssize_t)requests);
         for (size_t k = 0; buffers != NULL && ids != NULL && k < requests; k++) {
-            ((aplan_buffer *)PyBytes_AS_STRING(buffers))[k] = out[k].buffer;
-            PyObject *id = PyUnicode_FromFormat("s%uo%ur%u", (unsigned)out[k].subgraph, (unsigned)out[k].op,
-                                                (unsigned)out[k].index);
+            PyObject *id = PyUnicode_FromString(in.ids[in.tensor_count + k]);
             if (id == NULL) Py_CLEAR(ids);
             else PyList_SET_ITEM(ids, (Py_ssize_t)k, id);
         }
@@ -755,10 +714,7 @@ static PyObject *py_tflm_scratch(PyObject *self, PyObject *args) {
         Py_XDECREF(buffers);
         Py_XDECREF(ids);
     }
-    PyMem_RawFree(steps);
-    PyMem_RawFree(out);
-    PyMem_RawFree(scratch);
-    PyMem_RawFree(read_scratch);
+    aplan_host_input_free(&in);
     PyBuffer_Release(&model);
     return result;
 }

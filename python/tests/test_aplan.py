@@ -1,6 +1,8 @@
 """The aplan package against the C tool: the same figures for the same input (TFLM's arena for every model the tests
 build and every shared model, both ABIs; the plan rows), exact messages and statuses, the verifier round trip
 through `aplan verify`, and Ctrl-C during a long search."""
+import csv
+import io
 import json
 import os
 import re
@@ -111,6 +113,15 @@ def test_scratch_requests_join_the_problem(made_models):
     assert len(m) == js["input"]["buffers"] and m.tensor_count == js["tflm"]["tensors"]
     assert len(m) - m.tensor_count == js["tflm"]["scratch_buffers"] > 0
     assert all(re.fullmatch(r"s\d+o\d+r\d+", i) for i in m.ids[m.tensor_count:])
+    # The requests are the CLI's own (one code, the host layer's aplan_host_add_tflm_scratch): every buffer's id,
+    # size and lifetime as the tool's plan writes them, kernels' scratch included, for both ABIs.
+    for abi in (32, 64):
+        rows = list(csv.DictReader(io.StringIO(run("plan", "-f", "csv", "-s", "greedy_by_size", "--abi", str(abi),
+                                                   path).stdout)))
+        m = aplan.load(path, abi=abi)
+        assert m.ids == [r["id"] for r in rows]
+        assert m.sizes == [int(r["size"]) for r in rows]
+        assert (m.lowers, m.uppers) == ([int(r["lower"]) for r in rows], [int(r["upper"]) for r in rows])
 
 
 def rows_of(js):
@@ -222,6 +233,7 @@ def test_model_errors_name_the_byte(made_models, tmp_path):
         aplan.load(str(cut))
     assert "aplan: " + str(e.value) == shown.stderr.strip().splitlines()[-1]
     assert str(e.value).startswith(f"{cut}: truncated: the file has 200 bytes")
+    assert e.value.status == aplan.Status.E_FORMAT_BAD_OFFSET  # the reader's status, through the host layer's loader
     with pytest.raises(aplan.BadInputError) as e:
         aplan.load(b"not a model")
     assert str(e.value) == "<bytes>: not a .tflite model (no \"TFL3\" at bytes 4..7)"

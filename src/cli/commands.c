@@ -13,8 +13,8 @@
 /* What emit writes: the session in the format -o and -f chose, from run. */
 typedef struct emit_state {
     const cli_options *o;
-    const cli_session *s;
-    const cli_run *run;
+    const aplan_host_session *s;
+    const aplan_host_run *run;
 } emit_state;
 
 /* cli_writer of emit. */
@@ -23,14 +23,15 @@ static int write_session(FILE *out, void *state) {
     const cli_format *f = &cli_formats[e->o->format];
     cli_progress_writing(out, f->what);
     errno = 0;
-    int rc = f->write(out, e->s, e->run, e->o);
+    aplan_host_error err = {0};
+    int rc = cli_report(f->write(out, e->s, e->run, &e->o->host, &err), &err);
     return rc == CLI_EXIT_OK && ferror(out) != 0 ? CLI_EXIT_IO : rc;
 }
 
 /* Write the session to -o FILE (replaced only when complete) or stdout in the chosen format, from run: the best plan
  * (NULL: none, which only a format of the whole session takes), or the smallest when none fits; any write failure is
  * an I/O error, printed with its reason. */
-static int emit(const cli_options *o, const cli_session *s, const cli_run *run) {
+static int emit(const cli_options *o, const aplan_host_session *s, const aplan_host_run *run) {
     const cli_format *f = &cli_formats[o->format];
     if (f->needs == CLI_NEEDS_PLAN && run == NULL) { /* run_strategies never asks for it */
         cli_error("no plan to write as %s", f->what);
@@ -44,15 +45,16 @@ static int emit(const cli_options *o, const cli_session *s, const cli_run *run) 
  * verified plan within the capacity. Returns CLI_EXIT_OK, or the exit code with the reason printed; with show (plan:
  * the table or JSON is the result) the table or JSON of a failed run is written too, so that a plan that does not
  * fit still shows every strategy's size, the verdict and what dominates the peak. */
-static int run_strategies(const cli_options *o, cli_session *s, const char *list, bool show) {
-    const cli_input *in = s->input;
-    const double t0 = cli_clock_ms(); /* the time limit's start: the input is read */
+static int run_strategies(const cli_options *o, aplan_host_session *s, const char *list, bool show) {
+    aplan_host_error err = {0};
+    const aplan_host_input *in = s->input;
+    const double t0 = aplan_host_clock_ms(); /* the time limit's start: the input is read */
     cli_progress("checking the problem");
-    int rc = cli_check_problem(s);
-    if (rc == CLI_EXIT_OK) rc = cli_check_fixed(s);
+    int rc = cli_report(aplan_host_check_problem(s, &err), &err);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_check_fixed(s, &err), &err);
     cli_progress("computing the lower bound");
-    if (rc == CLI_EXIT_OK) rc = cli_compute_bound(s);
-    if (rc == CLI_EXIT_OK) rc = cli_select_strategies(list, s);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_compute_bound(s, &err), &err);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_select_strategies(list, s, &err), &err);
     if (rc != CLI_EXIT_OK) return rc;
     /* One deadline for the whole run, counted from before the checks (reading the input is done, writing the output
      * comes after: neither counts). The runs go cheapest first, whatever the table's order: those that cannot be
@@ -64,42 +66,43 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
     const double deadline = t0 + (double)s->settings.time_limit_ns / 1e6;
     for (int pass = 0; pass < 3; pass++) {
         for (size_t i = 0; i < s->run_count; i++) {
-            cli_run *r = &s->runs[i];
+            aplan_host_run *r = &s->runs[i];
             const bool stoppable = r->strategy->abi_version >= 2u && r->strategy->search != NULL;
             if (pass != (!stoppable ? 0 : aplan_strategy_searches(r->strategy) ? 2 : 1)) continue;
             r->deadline_ms = deadline;
-            if (pass > 0 && s->settings.time_limit_ns > 0 && cli_clock_ms() >= deadline &&
-                cli_smallest_plan(s) != NULL) {
+            if (pass > 0 && s->settings.time_limit_ns > 0 && aplan_host_clock_ms() >= deadline &&
+                aplan_host_smallest_plan(s) != NULL) {
                 char limit[40];
-                cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+                aplan_host_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
                 r->searched = aplan_strategy_searches(r->strategy);
                 r->status = APLAN_E_STRATEGY_FAILED;
-                snprintf(r->error, sizeof r->error, "not run: the time limit, %s s, had run out before its turn", limit);
+                snprintf(r->error, sizeof r->error, "not run: the time limit, %s s, had run out before its turn",
+                         limit);
                 continue;
             }
-            cli_run_one(s, r);
+            aplan_host_run_one(s, r);
         }
     }
-    if (s->auto_mode) cli_auto_search(s, t0);
+    if (s->auto_mode) aplan_host_auto_search(s, t0);
     /* What TFLM's own planner gives, for the report's "in TFLM" lines and JSON, whatever -s chose. */
-    if (show && in->kind == CLI_INPUT_TFLITE) cli_compute_tflm_arena(s);
-    const cli_run *smallest = cli_smallest_plan(s);
+    if (show && in->kind == APLAN_HOST_INPUT_TFLITE) aplan_host_compute_tflm_arena(s);
+    const aplan_host_run *smallest = aplan_host_smallest_plan(s);
     /* auto's search started from the smallest cheap plan: when its plan fits and is no larger, its run (that plan, or
      * one as large, with what the search proved and the nodes it took) is the one to show. */
-    const cli_run *search = s->auto_mode && s->run_count > 0 && s->runs[s->run_count - 1u].start != NULL
+    const aplan_host_run *search = s->auto_mode && s->run_count > 0 && s->runs[s->run_count - 1u].start != NULL
                                 ? &s->runs[s->run_count - 1u]
                                 : NULL;
     if (search != NULL && search->status == APLAN_OK && smallest != NULL &&
         search->result.arena_size <= smallest->result.arena_size)
         smallest = search;
-    if (show && in->kind == CLI_INPUT_TFLITE) cli_compute_tflm_figures(s, smallest);
+    if (show && in->kind == APLAN_HOST_INPUT_TFLITE) aplan_host_compute_tflm_figures(s, smallest);
     if (smallest != NULL && smallest->status == APLAN_OK) {
         s->best = (size_t)(smallest - s->runs);
         return CLI_EXIT_OK;
     }
     /* What a search found out about the capacity: proven that nothing fits, or out of time before finding a fit. */
-    const cli_run *proof, *ran_out;
-    cli_capacity_verdicts(s, &proof, &ran_out);
+    const aplan_host_run *proof, *ran_out;
+    aplan_host_capacity_verdicts(s, &proof, &ran_out);
     /* Plans that do not fit are still plans: a format of the whole session (the table, JSON) shows them (exit 4), and
      * so does a search that proved that none fits; a format of one plan that is written then (cli_format.when_no_fit)
      * gets the smallest. When no strategy planned (exit 3) there is nothing to show, and nothing is written. */
@@ -114,37 +117,38 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
                  (unsigned long long)s->settings.capacity, (unsigned long long)s->settings.whole_capacity);
     else
         snprintf(than, sizeof than, "the capacity of %llu byte%s", (unsigned long long)s->settings.capacity,
-                 cli_s(s->settings.capacity));
+                 aplan_host_s(s->settings.capacity));
     if (s->bound > s->settings.capacity) {
         cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than %s", in->name,
-                  (unsigned long long)s->bound, cli_s(s->bound), (unsigned long long)(s->bound - s->settings.capacity),
-                  than);
+                  (unsigned long long)s->bound, aplan_host_s(s->bound),
+                  (unsigned long long)(s->bound - s->settings.capacity), than);
         return CLI_EXIT_NO_FIT;
     }
     if (smallest != NULL) {
-        const cli_run *r = smallest;
+        const aplan_host_run *r = smallest;
         unsigned long long capacity = (unsigned long long)s->settings.capacity;
         char why[160];
         if (proof != NULL) {
             snprintf(why, sizeof why, "proven: no plan fits %llu byte%s (%s searched %llu node%s)", capacity,
-                     cli_s(capacity), proof->strategy->name, (unsigned long long)proof->result.nodes,
-                     cli_s(proof->result.nodes));
+                     aplan_host_s(capacity), proof->strategy->name, (unsigned long long)proof->result.nodes,
+                     aplan_host_s(proof->result.nodes));
         } else if (ran_out != NULL) {
             const char *how = ran_out->out_of_time ? "in the time limit" : "by sliding a group too large to search";
             snprintf(why, sizeof why, "no plan within %llu byte%s found %s (%s, best: %llu byte%s)", capacity,
-                     cli_s(capacity), how, ran_out->strategy->name, (unsigned long long)ran_out->result.arena_size,
-                     cli_s(ran_out->result.arena_size));
+                     aplan_host_s(capacity), how, ran_out->strategy->name,
+                     (unsigned long long)ran_out->result.arena_size, aplan_host_s(ran_out->result.arena_size));
         } else {
-            snprintf(why, sizeof why, "nothing fits the capacity of %llu byte%s", capacity, cli_s(capacity));
+            snprintf(why, sizeof why, "nothing fits the capacity of %llu byte%s", capacity, aplan_host_s(capacity));
         }
         cli_error("%s: %s: the smallest plan (%s) needs %llu byte%s, %llu more", in->name, why, r->strategy->name,
-                  (unsigned long long)r->result.arena_size, cli_s(r->result.arena_size),
+                  (unsigned long long)r->result.arena_size, aplan_host_s(r->result.arena_size),
                   (unsigned long long)(r->result.arena_size - s->settings.capacity));
         return CLI_EXIT_NO_FIT;
     }
     /* A strategy that ran out of memory says nothing of the input: the run is an internal failure, not bad input. */
     bool out_of_memory = false;
-    for (size_t i = 0; i < s->run_count; i++) out_of_memory = out_of_memory || s->runs[i].status == APLAN_E_OUT_OF_MEMORY;
+    for (size_t i = 0; i < s->run_count; i++)
+        out_of_memory = out_of_memory || s->runs[i].status == APLAN_E_OUT_OF_MEMORY;
     cli_error("%s: no strategy could plan the input%s", in->name, out_of_memory ? ": out of memory" : "");
     for (size_t i = 0; i < s->run_count; i++)
         fprintf(stderr, "  %s: %s\n", s->runs[i].strategy->name, s->runs[i].error);
@@ -153,32 +157,32 @@ static int run_strategies(const cli_options *o, cli_session *s, const char *list
 
 /* A .tflite input with a capacity: the capacity is TFLM's whole arena's, so the strategies get what it leaves the
  * planned section after TFLM's persistent data. */
-static void tflm_capacity(cli_session *s) {
-    if (s->input->kind != CLI_INPUT_TFLITE || s->settings.capacity == APLAN_UNLIMITED) return;
+static void tflm_capacity(aplan_host_session *s) {
+    if (s->input->kind != APLAN_HOST_INPUT_TFLITE || s->settings.capacity == APLAN_UNLIMITED) return;
     s->settings.whole_capacity = s->settings.capacity;
-    s->settings.capacity = s->problem.capacity = cli_tflm_section_capacity(s, s->settings.capacity);
+    s->settings.capacity = s->problem.capacity = aplan_host_tflm_section_capacity(s, s->settings.capacity);
 }
 
 /* A CSV with a `region` column read without regions: said, not ignored (which would plan, or check, every buffer in
  * one arena against what the file says). true when refused (the error printed). */
-static bool region_column_refused(const cli_input *in) {
-    if (in->kind != CLI_INPUT_CSV || (in->csv_columns & APLAN_CSV_HAS_REGION) == 0) return false;
+static bool region_column_refused(const aplan_host_input *in) {
+    if (in->kind != APLAN_HOST_INPUT_CSV || (in->csv_columns & APLAN_CSV_HAS_REGION) == 0) return false;
     cli_error("%s: it has a 'region' column, which only --region (or a --target with a memory map) reads: give the "
               "regions (--region NAME:SIZE, repeated, fastest first), or leave the column out",
               in->name);
     return true;
 }
 
-static int plan_input(const cli_options *o, cli_input *in) {
-    if (cli_option_regions(o, NULL) > 0) return cli_plan_regions(o, in);
+static int plan_input(const cli_options *o, aplan_host_input *in) {
+    if (aplan_host_option_regions(&o->host, NULL) > 0) return cli_plan_regions(o, in);
     if (region_column_refused(in)) return CLI_EXIT_BAD_INPUT;
-    cli_session s;
+    aplan_host_session s;
     cli_session_init(&s, o, in);
     tflm_capacity(&s);
-    int rc = run_strategies(o, &s, o->strategies, true);
+    int rc = run_strategies(o, &s, o->host.strategies, true);
     if (rc == CLI_EXIT_OK && s.auto_mode) {
         /* Keep only the best run. */
-        cli_run keep = s.runs[s.best];
+        aplan_host_run keep = s.runs[s.best];
         for (size_t i = 0; i < s.run_count; i++) {
             if (i != s.best) free(s.runs[i].offsets);
         }
@@ -194,38 +198,41 @@ static int plan_input(const cli_options *o, cli_input *in) {
         cli_error("%s: %s", in->name, s.tflm_own.why); /* a capacity asks whether TFLM runs it there: it does not */
         rc = CLI_EXIT_REFUSED;
     }
-    const cli_tflm_figures *f = cli_tflm_setup(&s); /* the verdict's setup: one that fits when any does */
+    const aplan_host_tflm_figures *f = aplan_host_tflm_setup(&s); /* the verdict's setup: one that fits when any does */
     if (rc == CLI_EXIT_OK && s.settings.whole_capacity != APLAN_UNLIMITED && f != NULL &&
         f->info.smallest > s.settings.whole_capacity) {
         cli_error("%s: TFLM's smallest arena (%s) is %llu byte%s, %llu more than the capacity of %llu bytes", in->name,
-                  cli_tflm_way(&s, f), (unsigned long long)f->info.smallest, cli_s(f->info.smallest),
+                  aplan_host_tflm_way(&s, f), (unsigned long long)f->info.smallest, aplan_host_s(f->info.smallest),
                   (unsigned long long)(f->info.smallest - s.settings.whole_capacity),
                   (unsigned long long)s.settings.whole_capacity);
         rc = CLI_EXIT_NO_FIT;
     }
-    cli_session_free(&s);
+    aplan_host_session_free(&s);
     return rc;
 }
 
 /* Loads the command's input file (the problem), printing the error on failure, or a warning when its lifetimes look
  * inclusive or empty. */
-static int load_arg(const cli_options *o, cli_input *in) {
+static int load_arg(const cli_options *o, aplan_host_input *in) {
     char message[512];
-    int rc = cli_load(o->args[0], cli_max_input(o), in, message, sizeof message);
+    int rc = aplan_host_load(o->args[0], cli_max_input(o), in, message, sizeof message);
     if (rc != CLI_EXIT_OK) cli_error("%s", message);
-    else cli_warn_lifetimes(in);
+    else if (aplan_host_warn_lifetimes(NULL, in)) {
+        cli_progress_end(); /* the warning's lines start on a clear line */
+        (void)aplan_host_warn_lifetimes(stderr, in);
+    }
     return rc;
 }
 
 /* A model's buffers are its tensors and its kernels' scratch requests, as TFLM plans them. */
-static int add_scratch(const cli_options *o, cli_input *in) {
+static int add_scratch(const cli_options *o, aplan_host_input *in) {
     char message[512];
     aplan_tflm_config c;
-    int rc = cli_tflm_config(o, &c, message, sizeof message);
-    if (rc == CLI_EXIT_OK) rc = cli_add_tflm_scratch(in, &c, message, sizeof message);
+    int rc = aplan_host_tflm_config(&o->host, &c, message, sizeof message);
+    if (rc == CLI_EXIT_OK) rc = aplan_host_add_tflm_scratch(in, &c, message, sizeof message, NULL);
     if (rc != CLI_EXIT_OK) {
         cli_error("%s", message);
-        cli_input_free(in);
+        aplan_host_input_free(in);
     }
     return rc;
 }
@@ -233,61 +240,63 @@ static int add_scratch(const cli_options *o, cli_input *in) {
 int cli_cmd_plan(const cli_options *o) {
     cli_progress_begin(); /* plan, bound and verify: the commands that run long on large inputs */
     cli_progress("reading %s", o->args[0]);
-    cli_input in;
+    aplan_host_input in;
     int rc = load_arg(o, &in);
     if (rc == CLI_EXIT_OK) rc = add_scratch(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
     rc = plan_input(o, &in);
-    cli_input_free(&in);
+    aplan_host_input_free(&in);
     return rc;
 }
 
 int cli_cmd_example(const cli_options *o) {
-    cli_input in;
-    if (cli_example(&in) != CLI_EXIT_OK) {
+    aplan_host_input in;
+    if (aplan_host_example(&in) != CLI_EXIT_OK) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
     int rc;
     if (o->graph) {
-        cli_example_describe(stdout, &in);
+        aplan_host_example_describe(stdout, &in);
         rc = cli_flush_stdout();
     } else {
         rc = plan_input(o, &in);
     }
-    cli_input_free(&in);
+    aplan_host_input_free(&in);
     return rc;
 }
 
 int cli_cmd_bound(const cli_options *o) {
+    aplan_host_error err = {0};
     cli_progress_begin();
     cli_progress("reading %s", o->args[0]);
-    cli_input in;
+    aplan_host_input in;
     int rc = load_arg(o, &in);
     if (rc == CLI_EXIT_OK) rc = add_scratch(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    cli_session s;
+    aplan_host_session s;
     cli_session_init(&s, o, &in);
     cli_progress("checking the problem");
-    rc = cli_check_problem(&s);
+    rc = cli_report(aplan_host_check_problem(&s, &err), &err);
     cli_progress("computing the lower bound");
-    if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_compute_bound(&s, &err), &err);
     if (rc == CLI_EXIT_OK) {
         cli_progress_writing(stdout, "the bound");
         enum { SHOWN = 20 };
         size_t largest[SHOWN];
         uint64_t live_sum;
-        size_t live = cli_live_at(&s, s.bound_step, largest, SHOWN, &live_sum);
-        cli_write_heading(stdout, &s);
-        printf("at step %llu: %zu buffer%s live, %llu byte%s%s\n", (unsigned long long)s.bound_step, live, cli_s(live),
-               (unsigned long long)live_sum, cli_s(live_sum), live > 1 ? ", largest first" : "");
+        size_t live = aplan_host_live_at(&s, s.bound_step, largest, SHOWN, &live_sum);
+        aplan_host_write_heading(stdout, &s);
+        printf("at step %llu: %zu buffer%s live, %llu byte%s%s\n", (unsigned long long)s.bound_step, live,
+               aplan_host_s(live), (unsigned long long)live_sum, aplan_host_s(live_sum),
+               live > 1 ? ", largest first" : "");
         if (live_sum < s.bound)
             printf("(the bound comes from a single buffer or a fixed offset, above the live sum)\n");
-        cli_write_buffer_rows(stdout, &s, largest, live < SHOWN ? live : SHOWN);
+        aplan_host_write_buffer_rows(stdout, &s, largest, live < SHOWN ? live : SHOWN);
         if (live > SHOWN) printf("  ... and %zu more\n", live - SHOWN);
         rc = cli_flush_stdout();
     }
-    cli_input_free(&in);
+    aplan_host_input_free(&in);
     return rc;
 }
 
@@ -295,7 +304,8 @@ int cli_cmd_bound(const cli_options *o) {
  * problem's order), else a look-up in *index, the library's id index (aplan_csv_id_index_build), built on the first
  * miss (O(n) expected, at most 16 bytes a buffer). SIZE_MAX when there is none; *oom set when the index cannot be
  * built. */
-static size_t find_id(const cli_input *problem, const char *id, size_t hint, aplan_csv_id_index **index, bool *oom) {
+static size_t find_id(const aplan_host_input *problem, const char *id, size_t hint, aplan_csv_id_index **index,
+                      bool *oom) {
     if (hint < problem->count && strcmp(problem->ids[hint], id) == 0) return hint;
     if (*index == NULL) {
         size_t dup, first; /* a problem's ids are distinct: its reader checked them */
@@ -310,12 +320,12 @@ static size_t find_id(const cli_input *problem, const char *id, size_t hint, apl
 /* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
  * order); a .tflite plan gives its offline offsets. row_of (NULL: not wanted), problem->count entries: the plan's
  * row of each buffer, SIZE_MAX for one the plan omits. */
-static int plan_offsets(const char *path, cli_input *plan, const cli_input *problem, uint64_t *offsets,
+static int plan_offsets(const char *path, aplan_host_input *plan, const aplan_host_input *problem, uint64_t *offsets,
                         size_t *row_of) {
     int rc;
     for (size_t i = 0; i < problem->count; i++) offsets[i] = APLAN_NO_OFFSET;
     for (size_t i = 0; row_of != NULL && i < problem->count; i++) row_of[i] = SIZE_MAX;
-    if (plan->kind == CLI_INPUT_CSV && (plan->csv_columns & APLAN_CSV_HAS_OFFSET) == 0) {
+    if (plan->kind == APLAN_HOST_INPUT_CSV && (plan->csv_columns & APLAN_CSV_HAS_OFFSET) == 0) {
         cli_error("%s: the plan has no 'offset' column", path);
         return CLI_EXIT_BAD_INPUT;
     }
@@ -328,7 +338,8 @@ static int plan_offsets(const char *path, cli_input *plan, const cli_input *prob
         const aplan_buffer *a = i != SIZE_MAX ? &problem->buffers[i] : NULL;
         const aplan_buffer *b = &plan->buffers[j];
         bool same = a != NULL && a->size == b->size && a->lower == b->lower && a->upper == b->upper;
-        if (!same) cli_describe_buffer(plan, j, where, sizeof where); /* only for the message: snprintf is slow */
+        if (!same)
+            aplan_host_describe_buffer(plan, j, where, sizeof where); /* only for the message: snprintf is slow */
         if (oom) {
             cli_error("out of memory");
             rc = CLI_EXIT_INTERNAL;
@@ -352,7 +363,8 @@ static int plan_offsets(const char *path, cli_input *plan, const cli_input *prob
 /* A model's offline plan (plan, read from a .tflite) over s's problem: none at all is said plainly (bad input); the
  * kernels' scratch buffers, which no offline plan holds, go where TFLM's planner puts them around the tensors
  * (offsets: the tensors' from plan_offsets in, every buffer's out). */
-static int offline_plan(const char *path, const cli_input *plan, const cli_session *s, uint64_t *offsets) {
+static int offline_plan(const char *path, const aplan_host_input *plan, const aplan_host_session *s,
+                        uint64_t *offsets) {
     size_t fixed = 0;
     for (size_t i = 0; i < plan->count; i++) fixed += plan->buffers[i].offset != APLAN_NO_OFFSET;
     if (fixed == 0) {
@@ -361,9 +373,10 @@ static int offline_plan(const char *path, const cli_input *plan, const cli_sessi
                   path);
         return CLI_EXIT_BAD_INPUT;
     }
-    if (s->input->count == s->input->tensor_count) return CLI_EXIT_OK; /* no scratch, or a build without TFLM's planner */
+    if (s->input->count == s->input->tensor_count)
+        return CLI_EXIT_OK; /* no scratch, or a build without TFLM's planner */
     uint64_t *placed = malloc((s->input->count + 1u) * sizeof *placed);
-    if (placed == NULL || cli_tflm_embedded_plan(s, offsets, placed) == 0) {
+    if (placed == NULL || aplan_host_tflm_embedded_plan(s, offsets, placed) == 0) {
         free(placed);
         cli_error("%s: cannot place the kernels' scratch buffers as TFLM's planner does (out of memory, or its plan "
                   "fails)",
@@ -378,32 +391,33 @@ static int offline_plan(const char *path, const cli_input *plan, const cli_sessi
 /* For a model: TFLM's whole arena with a planned section of `section` bytes (its own planner in the arena, as when the
  * plan is embedded), judged against the capacity when one was given. CLI_EXIT_OK; CLI_EXIT_NO_FIT when it does not
  * fit; CLI_EXIT_REFUSED (message printed) when TFLM refuses the model and a capacity asks whether it runs. */
-static int verify_tflm_arena(const cli_session *s, uint64_t section) {
-    const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE || !in->has_tflm) return CLI_EXIT_OK;
-    cli_tflm_figures f;
-    const bool known = cli_tflm_section_figures(s, section, &f);
+static int verify_tflm_arena(const aplan_host_session *s, uint64_t section) {
+    const aplan_host_input *in = s->input;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || !in->has_tflm) return CLI_EXIT_OK;
+    aplan_host_tflm_figures f;
+    const bool known = aplan_host_tflm_section_figures(s, section, &f);
     printf("TFLM arena (tflite-micro %s, %s, %u-bit ABI, TFLM's own planner in the arena, this section): ",
-           APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+           APLAN_TFLM_COMMIT, aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi);
     if (!known) {
-        (void)cli_write_shown(stdout, f.why);
+        (void)aplan_host_write_shown(stdout, f.why);
         fputc('\n', stdout);
         if (f.status != APLAN_E_FORMAT_UNSUPPORTED || s->settings.whole_capacity == APLAN_UNLIMITED) return CLI_EXIT_OK;
         cli_error("%s: %s", in->name, f.why);
         return CLI_EXIT_REFUSED;
     }
-    cli_write_tflm_sum(stdout, &f);
+    aplan_host_write_tflm_sum(stdout, &f);
     fputc('\n', stdout);
     const uint64_t whole = s->settings.whole_capacity, need = f.info.smallest;
     if (whole == APLAN_UNLIMITED) return CLI_EXIT_OK;
     if (need <= whole) {
         printf("fits: TFLM's arena needs %llu of %llu byte%s (%.1f%%); %llu byte%s free\n", (unsigned long long)need,
-               (unsigned long long)whole, cli_s(whole), whole > 0 ? (double)need * 100.0 / (double)whole : 0.0,
-               (unsigned long long)(whole - need), cli_s(whole - need));
+               (unsigned long long)whole, aplan_host_s(whole), whole > 0 ? (double)need * 100.0 / (double)whole : 0.0,
+               (unsigned long long)(whole - need), aplan_host_s(whole - need));
         return CLI_EXIT_OK;
     }
-    printf("does not fit: TFLM's smallest arena with this plan is %llu byte%s, %llu more than the capacity (%llu bytes)\n",
-           (unsigned long long)need, cli_s(need), (unsigned long long)(need - whole), (unsigned long long)whole);
+    printf(
+        "does not fit: TFLM's smallest arena with this plan is %llu byte%s, %llu more than the capacity (%llu bytes)\n",
+        (unsigned long long)need, aplan_host_s(need), (unsigned long long)(need - whole), (unsigned long long)whole);
     return CLI_EXIT_NO_FIT;
 }
 
@@ -414,13 +428,14 @@ static int verify_tflm_arena(const cli_session *s, uint64_t section) {
  * for a model's slowest region holding TFLM's persistent data are what it leaves, as `plan` counts it). Exit 0 with
  * the arenas and the traffic; 4 when it only passes a capacity; 5 naming the rule, the buffers and the region; 3 for a
  * plan that cannot be read as a region plan. O(n log n) time, O(n) memory. */
-static int verify_regions(const cli_options *o, cli_input *in) {
+static int verify_regions(const cli_options *o, aplan_host_input *in) {
+    aplan_host_error err = {0};
     const char *path = o->args[1];
-    cli_session s;
+    aplan_host_session s;
     cli_session_init(&s, o, in);
     cli_progress("checking the problem");
-    int rc = cli_region_setup(o, &s);
-    const cli_region_session *g = &s.regions;
+    int rc = cli_report(aplan_host_region_setup(&o->host, &s, &err), &err);
+    const aplan_host_region_session *g = &s.regions;
     uint32_t *region_of = malloc((in->count + 1u) * sizeof *region_of);
     uint64_t *offsets = malloc((in->count + 1u) * sizeof *offsets);
     size_t *row_of = malloc((in->count + 1u) * sizeof *row_of);
@@ -428,19 +443,21 @@ static int verify_regions(const cli_options *o, cli_input *in) {
         cli_error("out of memory");
         rc = CLI_EXIT_INTERNAL;
     }
-    cli_input plan;
+    aplan_host_input plan;
     bool loaded = false;
     if (rc == CLI_EXIT_OK) {
         char message[512];
         cli_progress("reading %s", path);
-        rc = cli_load(path, cli_max_input(o), &plan, message, sizeof message);
+        rc = aplan_host_load(path, cli_max_input(o), &plan, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
         loaded = rc == CLI_EXIT_OK;
     }
-    if (rc == CLI_EXIT_OK && (plan.kind != CLI_INPUT_CSV || (plan.csv_columns & APLAN_CSV_HAS_REGION) == 0)) {
+    if (rc == CLI_EXIT_OK && (plan.kind != APLAN_HOST_INPUT_CSV || (plan.csv_columns & APLAN_CSV_HAS_REGION) == 0)) {
         cli_error("%s: %s: with regions, the plan is a CSV with 'offset' and 'region' columns (`aplan plan -f csv "
                   "--region ...` writes one)",
-                  path, plan.kind != CLI_INPUT_CSV ? "a model's offline plan is one arena" : "it has no 'region' column");
+                  path,
+                  plan.kind != APLAN_HOST_INPUT_CSV ? "a model's offline plan is one arena"
+                                                    : "it has no 'region' column");
         rc = CLI_EXIT_BAD_INPUT;
     }
     if (rc == CLI_EXIT_OK) rc = plan_offsets(path, &plan, in, offsets, row_of);
@@ -454,12 +471,12 @@ static int verify_regions(const cli_options *o, cli_input *in) {
         const char *name = plan.csv.regions[row_of[i]] != NULL ? plan.csv.regions[row_of[i]] : ""; /* NULL: empty */
         while (r < g->count && strcmp(g->spec[r].name, name) != 0) r++;
         if (r == g->count) {
-            char names[CLI_MAX_REGIONS * CLI_REGION_NAME] = "";
+            char names[APLAN_HOST_MAX_REGIONS * APLAN_HOST_REGION_NAME] = "";
             for (size_t k = 0; k < g->count; k++) {
                 size_t at = strlen(names);
                 snprintf(names + at, sizeof names - at, "%s%s", k > 0 ? ", " : "", g->spec[k].name);
             }
-            char *shown = cli_display_text(name, strlen(name));
+            char *shown = aplan_host_display_text(name, strlen(name));
             if (name[0] == '\0')
                 cli_error("%s: line %u: no region: a plan puts each buffer in one of the regions (%s)", path,
                           (unsigned)plan.lines[row_of[i]], names);
@@ -472,7 +489,7 @@ static int verify_regions(const cli_options *o, cli_input *in) {
         }
         region_of[i] = (uint32_t)r;
     }
-    uint64_t arenas[CLI_MAX_REGIONS] = {0};
+    uint64_t arenas[APLAN_HOST_MAX_REGIONS] = {0};
     for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
         uint64_t end;
         if (offsets[i] == APLAN_NO_OFFSET) continue;
@@ -489,7 +506,7 @@ static int verify_regions(const cli_options *o, cli_input *in) {
         if (st == APLAN_OK) st = aplan_region_bounds_scratch_size(&s.problem, &g->set, &bound_need);
         if (st == APLAN_OK && (scratch = malloc((need > bound_need ? need : bound_need) + 8u)) == NULL)
             st = APLAN_E_OUT_OF_MEMORY;
-        uint64_t bounds[CLI_MAX_REGIONS], traffic_bound = 0;
+        uint64_t bounds[APLAN_HOST_MAX_REGIONS], traffic_bound = 0;
         if (st == APLAN_OK) st = aplan_region_bounds(&s.problem, &g->set, scratch, bound_need, bounds, &traffic_bound);
         if (st == APLAN_OK)
             st = aplan_region_verify(&s.problem, &g->set, region_of, offsets, arenas, scratch, need, &r);
@@ -498,15 +515,15 @@ static int verify_regions(const cli_options *o, cli_input *in) {
         if (st == APLAN_OK) {
             const uint64_t traffic = aplan_region_traffic(&s.problem, &g->set, region_of);
             cli_progress_writing(stdout, "the result");
-            printf("%s: valid: %zu buffer%s in %zu region%s: ", path, in->count, cli_s(in->count), g->count,
-                   cli_s(g->count));
+            printf("%s: valid: %zu buffer%s in %zu region%s: ", path, in->count, aplan_host_s(in->count), g->count,
+                   aplan_host_s(g->count));
             for (size_t k = 0; k < g->count; k++)
                 printf("%s%s %llu of %llu", k > 0 ? ", " : "", g->spec[k].name, (unsigned long long)arenas[k],
                        (unsigned long long)g->regions[k].capacity);
-            printf(" bytes; traffic %llu byte%s, lower bound %llu byte%s", (unsigned long long)traffic, cli_s(traffic),
-                   (unsigned long long)traffic_bound, cli_s(traffic_bound));
+            printf(" bytes; traffic %llu byte%s, lower bound %llu byte%s", (unsigned long long)traffic,
+                   aplan_host_s(traffic), (unsigned long long)traffic_bound, aplan_host_s(traffic_bound));
             if (traffic == traffic_bound) printf(", least");
-            else if (traffic_bound > 0) printf(" (+%.1f%%)", cli_overhead_percent(traffic, traffic_bound));
+            else if (traffic_bound > 0) printf(" (+%.1f%%)", aplan_host_overhead_percent(traffic, traffic_bound));
             fputc('\n', stdout);
             if (g->persistent_region != SIZE_MAX)
                 printf("%s holds TFLM's persistent data too (%llu bytes): the plan had %llu of its %llu bytes\n",
@@ -517,7 +534,7 @@ static int verify_regions(const cli_options *o, cli_input *in) {
             rc = cli_flush_stdout();
         } else if (st == APLAN_E_CAPACITY_EXCEEDED && where != NULL) { /* valid but too large: exit 4, as plan */
             printf("does not fit: %s's arena, %llu byte%s, is %llu more than %s (%llu)\n", where,
-                   (unsigned long long)r.value, cli_s(r.value), (unsigned long long)(r.value - r.limit),
+                   (unsigned long long)r.value, aplan_host_s(r.value), (unsigned long long)(r.value - r.limit),
                    r.region == g->persistent_region ? "what it leaves after TFLM's persistent data" : "its capacity",
                    (unsigned long long)r.limit);
             rc = cli_flush_stdout();
@@ -527,34 +544,35 @@ static int verify_regions(const cli_options *o, cli_input *in) {
             rc = CLI_EXIT_INTERNAL;
         } else {
             char text[400];
-            cli_describe_report(in, st, &r, text, sizeof text);
+            aplan_host_describe_report(in, st, &r, text, sizeof text);
             cli_error("%s: verification failed: %s%s%s", path, text, where != NULL ? " in " : "",
                       where != NULL ? where : "");
             rc = CLI_EXIT_VERIFY;
         }
     }
-    if (loaded) cli_input_free(&plan);
+    if (loaded) aplan_host_input_free(&plan);
     free(region_of);
     free(offsets);
     free(row_of);
-    cli_session_free(&s);
+    aplan_host_session_free(&s);
     return rc;
 }
 
 int cli_cmd_verify(const cli_options *o) {
+    aplan_host_error err = {0};
     cli_progress_begin();
     cli_progress("reading %s", o->args[0]);
-    cli_input in, plan;
+    aplan_host_input in, plan;
     int rc = load_arg(o, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    if (cli_option_regions(o, NULL) > 0) {
-        if (in.kind == CLI_INPUT_TFLITE && (rc = add_scratch(o, &in)) != CLI_EXIT_OK) return rc; /* frees in */
+    if (aplan_host_option_regions(&o->host, NULL) > 0) {
+        if (in.kind == APLAN_HOST_INPUT_TFLITE && (rc = add_scratch(o, &in)) != CLI_EXIT_OK) return rc; /* frees in */
         rc = verify_regions(o, &in);
-        cli_input_free(&in);
+        aplan_host_input_free(&in);
         return rc;
     }
     if (region_column_refused(&in)) {
-        cli_input_free(&in);
+        aplan_host_input_free(&in);
         return CLI_EXIT_BAD_INPUT;
     }
     /* A model's problem is what `plan` plans: its tensors and its kernels' scratch buffers. A plan written by `plan`
@@ -564,45 +582,45 @@ int cli_cmd_verify(const cli_options *o) {
     size_t plan_size = 0;
     const aplan_strategy *tflm_planner = NULL;
     bool offline = false; /* the plan is a model's offline plan */
-    if (in.kind == CLI_INPUT_TFLITE) {
+    if (in.kind == APLAN_HOST_INPUT_TFLITE) {
         cli_progress("reading %s", o->args[1]);
-        rc = cli_read_file(o->args[1], cli_max_input(o), &plan_data, &plan_size, message, sizeof message);
+        rc = aplan_host_read_file(o->args[1], cli_max_input(o), &plan_data, &plan_size, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
-        offline = rc == CLI_EXIT_OK && cli_is_tflite(plan_data, plan_size);
+        offline = rc == CLI_EXIT_OK && aplan_host_is_tflite(plan_data, plan_size);
         if (rc == CLI_EXIT_OK && (!offline || aplan_strategy_find("greedy_by_size_tflm", &tflm_planner) == APLAN_OK))
             rc = add_scratch(o, &in); /* frees in on failure */
         else if (rc != CLI_EXIT_OK)
-            cli_input_free(&in);
+            aplan_host_input_free(&in);
         if (rc != CLI_EXIT_OK) {
             free(plan_data);
             return rc;
         }
     }
-    cli_session s;
+    aplan_host_session s;
     cli_session_init(&s, o, &in);
     tflm_capacity(&s); /* a model's capacity is TFLM's whole arena's, as for plan */
     uint64_t *offsets = malloc((in.count + 1u) * sizeof *offsets);
     if (offsets == NULL) {
         free(plan_data);
-        cli_input_free(&in);
+        aplan_host_input_free(&in);
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
     cli_progress("checking the problem");
-    rc = cli_check_problem(&s);
+    rc = cli_report(aplan_host_check_problem(&s, &err), &err);
     /* Fixed buffers of the problem that clash are its mistake, whatever the plan: bad input, as `plan` says. */
-    if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_check_fixed(&s, &err), &err);
     cli_progress("computing the lower bound");
-    if (rc == CLI_EXIT_OK) rc = cli_compute_bound(&s);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_compute_bound(&s, &err), &err);
     if (rc == CLI_EXIT_OK) {
         if (plan_data == NULL) cli_progress("reading %s", o->args[1]);
-        rc = plan_data != NULL ? cli_load_bytes(o->args[1], plan_data, plan_size, &plan, message, sizeof message)
-                               : cli_load(o->args[1], cli_max_input(o), &plan, message, sizeof message);
+        rc = plan_data != NULL ? aplan_host_load_bytes(o->args[1], plan_data, plan_size, &plan, message, sizeof message)
+                               : aplan_host_load(o->args[1], cli_max_input(o), &plan, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
         else if (region_column_refused(&plan)) rc = CLI_EXIT_BAD_INPUT;
         else rc = plan_offsets(o->args[1], &plan, &in, offsets, NULL);
         if (rc == CLI_EXIT_OK && offline) rc = offline_plan(o->args[1], &plan, &s, offsets);
-        cli_input_free(&plan);
+        aplan_host_input_free(&plan);
     }
     free(plan_data);
     cli_progress("verifying the plan");
@@ -617,39 +635,40 @@ int cli_cmd_verify(const cli_options *o) {
         }
         aplan_report r;
         aplan_report_clear(&r);
-        aplan_status st = cli_verify(&s.problem, offsets, arena, &r);
+        aplan_status st = aplan_host_verify(&s.problem, offsets, arena, &r);
         if (st == APLAN_OK) {
             cli_progress_writing(stdout, "the result");
-            printf("%s: valid: %zu buffer%s", o->args[1], in.count, cli_s(in.count));
+            printf("%s: valid: %zu buffer%s", o->args[1], in.count, aplan_host_s(in.count));
             if (offline && in.count > in.tensor_count)
                 printf(" (%zu tensor%s at the offline plan's offsets, %zu kernel scratch buffer%s where TFLM's planner "
                        "places them)",
-                       in.tensor_count, cli_s(in.tensor_count), in.count - in.tensor_count,
-                       cli_s(in.count - in.tensor_count));
+                       in.tensor_count, aplan_host_s(in.tensor_count), in.count - in.tensor_count,
+                       aplan_host_s(in.count - in.tensor_count));
             printf(", arena %llu byte%s, lower bound %llu byte%s (+%.1f%%)%s\n", (unsigned long long)arena,
-                   cli_s(arena), (unsigned long long)s.bound, cli_s(s.bound), cli_overhead_percent(arena, s.bound),
-                   arena == s.bound ? ", optimal" : "");
+                   aplan_host_s(arena), (unsigned long long)s.bound, aplan_host_s(s.bound),
+                   aplan_host_overhead_percent(arena, s.bound), arena == s.bound ? ", optimal" : "");
             if (r.aliased_pairs > 0) printf("aliased fixed pairs (allowed): %zu\n", r.aliased_pairs);
             rc = verify_tflm_arena(&s, arena);
             const int flushed = cli_flush_stdout();
             if (rc == CLI_EXIT_OK) rc = flushed;
         } else if (st == APLAN_E_CAPACITY_EXCEEDED) { /* a valid plan too large: exit 4, as plan says it */
             printf("does not fit: the plan's arena, %llu byte%s, is %llu more than %s (%llu)\n",
-                   (unsigned long long)arena, cli_s(arena), (unsigned long long)(arena - s.settings.capacity),
-                   s.settings.whole_capacity != APLAN_UNLIMITED ? "what the capacity leaves after TFLM's persistent data"
-                                                                : "the capacity",
+                   (unsigned long long)arena, aplan_host_s(arena), (unsigned long long)(arena - s.settings.capacity),
+                   s.settings.whole_capacity != APLAN_UNLIMITED
+                       ? "what the capacity leaves after TFLM's persistent data"
+                       : "the capacity",
                    (unsigned long long)s.settings.capacity);
             rc = cli_flush_stdout();
             if (rc == CLI_EXIT_OK) rc = CLI_EXIT_NO_FIT;
         } else {
             char text[400];
-            cli_describe_report(&in, st, &r, text, sizeof text);
+            aplan_host_describe_report(&in, st, &r, text, sizeof text);
             cli_error("%s: verification failed: %s", o->args[1], text);
             rc = CLI_EXIT_VERIFY;
         }
     }
     free(offsets);
-    cli_input_free(&in);
+    aplan_host_input_free(&in);
     return rc;
 }
 
@@ -673,8 +692,8 @@ int cli_cmd_list(const cli_options *o) {
 int cli_cmd_targets(const cli_options *o) {
     (void)o;
     printf("%-22s %-9s %-12s %s\n", "target", "alignment", "RAM bytes", "part");
-    for (size_t i = 0; i < cli_target_count(); i++) {
-        const cli_target *t = cli_target_at(i);
+    for (size_t i = 0; i < aplan_host_target_count(); i++) {
+        const aplan_host_target *t = aplan_host_target_at(i);
         printf("%-22s %-9llu %-12llu %s\n", t->name, (unsigned long long)t->alignment, (unsigned long long)t->ram,
                t->core);
         printf("%-22s alignment: %s\n", "", t->why_alignment);
@@ -712,8 +731,9 @@ static int write_bytes(FILE *out, void *state) {
 
 /* Write run's plan into a copy of the model (data, size) at -o OUT; print the warning and the result: the planned
  * section and TFLM's whole arena before (its own planner) and after (the plan embedded). */
-static int embed_plan(const cli_options *o, const cli_session *s, const cli_run *run, const char *data, size_t size) {
-    const cli_input *in = s->input;
+static int embed_plan(const cli_options *o, const aplan_host_session *s, const aplan_host_run *run, const char *data,
+                      size_t size) {
+    const aplan_host_input *in = s->input;
     aplan_format_error e;
     aplan_tflite_embed_info info;
     (void)data; /* in->model is the same bytes */
@@ -723,16 +743,17 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
     const size_t guess = size <= SIZE_MAX - 65536u - 4u * in->tensor_count ? size + 65536u + 4u * in->tensor_count : 0;
     void *out = guess != 0 ? malloc(guess) : NULL;
     size_t need = 0; /* set by a call that ran out of room */
-    aplan_status st = out != NULL ? cli_embed(in, run->offsets, out, guess, &need, &info, &e) : APLAN_E_OUTPUT_TOO_SMALL;
+    aplan_status st =
+        out != NULL ? aplan_host_embed(in, run->offsets, out, guess, &need, &info, &e) : APLAN_E_OUTPUT_TOO_SMALL;
     if (st == APLAN_E_OUTPUT_TOO_SMALL) {
         free(out);
         out = NULL;
-        st = need != 0 ? APLAN_OK : cli_embed(in, run->offsets, NULL, 0, &need, &info, &e); /* no guess: ask */
+        st = need != 0 ? APLAN_OK : aplan_host_embed(in, run->offsets, NULL, 0, &need, &info, &e); /* no guess: ask */
         if (st == APLAN_OK && (out = malloc(need)) == NULL) {
             cli_error("out of memory");
             return CLI_EXIT_INTERNAL;
         }
-        if (st == APLAN_OK) st = cli_embed(in, run->offsets, out, need, &need, &info, &e);
+        if (st == APLAN_OK) st = aplan_host_embed(in, run->offsets, out, need, &need, &info, &e);
     }
     if (st != APLAN_OK) {
         free(out);
@@ -743,9 +764,10 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
         }
         cli_error("%s: cannot embed the plan of %s: %s", in->name, run->strategy->name, why);
         /* a plan TFLM cannot use (the verifier's rules at TFLM's alignment): --align below 16, --no-round */
-        return st == APLAN_E_CAPACITY_EXCEEDED                                   ? CLI_EXIT_NO_FIT
-               : st == APLAN_E_MISALIGNED_OFFSET || st == APLAN_E_OVERLAP || st == APLAN_E_SIZE_OVERFLOW ? CLI_EXIT_VERIFY
-                                                                                 : CLI_EXIT_INTERNAL;
+        return st == APLAN_E_CAPACITY_EXCEEDED ? CLI_EXIT_NO_FIT
+               : st == APLAN_E_MISALIGNED_OFFSET || st == APLAN_E_OVERLAP || st == APLAN_E_SIZE_OVERFLOW
+                   ? CLI_EXIT_VERIFY
+                   : CLI_EXIT_INTERNAL;
     }
     bytes b = {out, need};
     int rc = cli_write_output(o->output, write_bytes, &b);
@@ -760,22 +782,22 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
     printf("%s: planned section ", o->output);
     if (s->tflm_arena != 0) printf("%llu -> ", (unsigned long long)s->tflm_arena);
     printf("%llu byte%s (%s%s; TFLM places the kernels' scratch around its tensors",
-           (unsigned long long)s->tflm_embed_section, cli_s(s->tflm_embed_section),
+           (unsigned long long)s->tflm_embed_section, aplan_host_s(s->tflm_embed_section),
            s->tflm_arena != 0 ? "TFLM's greedy planner -> " : "", run->strategy->name);
     if (joint != s->tflm_embed_section)
         printf("; its plan of tensors and scratch together: %llu", (unsigned long long)joint);
     printf("), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n", (unsigned long long)s->bound,
-           cli_s(s->bound), cli_best_proven(s) && joint == s->tflm_embed_section ? ", optimal" : "",
-           info.planned_count, info.tensor_count, cli_s(info.tensor_count));
+           aplan_host_s(s->bound), aplan_host_best_proven(s) && joint == s->tflm_embed_section ? ", optimal" : "",
+           info.planned_count, info.tensor_count, aplan_host_s(info.tensor_count));
     if (s->tflm_own.known && s->tflm_embed.known) {
         const aplan_tflm_arena_info *a = &s->tflm_own.info, *z = &s->tflm_embed.info;
         printf("TFLM arena (tflite-micro %s, %s, %u-bit ABI): %llu -> %llu byte%s used, smallest arena "
                "%llu -> %llu%s\n",
-               APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi, (unsigned long long)a->used,
+               APLAN_TFLM_COMMIT, aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi, (unsigned long long)a->used,
                (unsigned long long)z->used,
-               cli_s(z->used), (unsigned long long)a->smallest, (unsigned long long)z->smallest,
+               aplan_host_s(z->used), (unsigned long long)a->smallest, (unsigned long long)z->smallest,
                z->unknown_ops > 0 ? " (lower bounds)" : "");
-        cli_write_tflm_unknown(stdout, s, z);
+        aplan_host_write_tflm_unknown(stdout, s, z);
     }
     return cli_flush_stdout();
 }
@@ -783,13 +805,13 @@ static int embed_plan(const cli_options *o, const cli_session *s, const cli_run 
 /* Of the runs that planned, the one whose tensor offsets give the smallest section once TFLM has placed the kernels'
  * scratch around them (ties: the smaller plan, then the first); s->tflm_embed and _adapter are then its (the whole
  * arena is worked out for that one run only). NULL when none planned. */
-static const cli_run *best_to_embed(cli_session *s) {
-    const cli_run *best = NULL;
+static const aplan_host_run *best_to_embed(aplan_host_session *s) {
+    const aplan_host_run *best = NULL;
     uint64_t best_section = 0;
     for (size_t i = 0; i < s->run_count; i++) {
-        const cli_run *r = &s->runs[i];
+        const aplan_host_run *r = &s->runs[i];
         if (!r->planned || r->status != APLAN_OK) continue;
-        const uint64_t section = cli_tflm_embedded_section(s, r->offsets);
+        const uint64_t section = aplan_host_tflm_embedded_section(s, r->offsets);
         if (section == 0) continue;
         if (best == NULL || section < best_section ||
             (section == best_section && r->result.arena_size < best->result.arena_size)) {
@@ -799,7 +821,7 @@ static const cli_run *best_to_embed(cli_session *s) {
     }
     /* Without greedy_by_size_tflm in the build TFLM's section cannot be worked out: the best plan, unjudged. */
     if (best == NULL && s->best != SIZE_MAX) best = &s->runs[s->best];
-    if (best != NULL) cli_compute_tflm_figures(s, best);
+    if (best != NULL) aplan_host_compute_tflm_figures(s, best);
     return best;
 }
 
@@ -807,9 +829,9 @@ static const cli_run *best_to_embed(cli_session *s) {
  * that go back to the model: embed and graph. Anything but a .tflite model is bad input, with `why` saying what the
  * command needs one for. Returns CLI_EXIT_OK, or the exit code with the error printed (nothing to free then). */
 static int load_model(const char *path, uint64_t max_size, const char *why, char **data, size_t *size,
-                      cli_input *in) {
+                      aplan_host_input *in) {
     char message[512];
-    int rc = cli_read_file(path, max_size, data, size, message, sizeof message);
+    int rc = aplan_host_read_file(path, max_size, data, size, message, sizeof message);
     if (rc != CLI_EXIT_OK) {
         cli_error("%s", message);
         return rc;
@@ -817,10 +839,10 @@ static int load_model(const char *path, uint64_t max_size, const char *why, char
     if (*size == 0) {
         cli_error("%s: empty file (0 bytes): not a .tflite model", path);
         rc = CLI_EXIT_BAD_INPUT;
-    } else if (!cli_is_tflite(*data, *size)) {
+    } else if (!aplan_host_is_tflite(*data, *size)) {
         cli_error("%s: not a .tflite model (no \"TFL3\" at bytes 4..7): %s", path, why);
         rc = CLI_EXIT_BAD_INPUT;
-    } else if ((rc = cli_load_bytes(path, *data, *size, in, message, sizeof message)) != CLI_EXIT_OK) {
+    } else if ((rc = aplan_host_load_bytes(path, *data, *size, in, message, sizeof message)) != CLI_EXIT_OK) {
         cli_error("%s", message);
     }
     if (rc != CLI_EXIT_OK) free(*data);
@@ -828,22 +850,23 @@ static int load_model(const char *path, uint64_t max_size, const char *why, char
 }
 
 /* add_scratch on a model load_model read, its bytes (data) freed with it on failure. */
-static int add_model_scratch(const cli_options *o, char *data, cli_input *in) {
+static int add_model_scratch(const cli_options *o, char *data, aplan_host_input *in) {
     const int rc = add_scratch(o, in);
     if (rc != CLI_EXIT_OK) free(data);
     return rc;
 }
 
 int cli_cmd_graph(const cli_options *o) {
+    aplan_host_error err = {0};
     char *data;
     size_t size;
-    cli_input in;
-    int rc = load_model(o->args[0], cli_max_input(o), "a CSV problem has no operators, only buffers and their lifetimes",
-                        &data, &size, &in);
+    aplan_host_input in;
+    int rc = load_model(o->args[0], cli_max_input(o),
+                        "a CSV problem has no operators, only buffers and their lifetimes", &data, &size, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    rc = cli_write_graph(stdout, &in, data, size);
+    rc = cli_report(aplan_host_write_graph(stdout, &in, data, size, &err), &err);
     if (rc == CLI_EXIT_OK) rc = cli_flush_stdout();
-    cli_input_free(&in);
+    aplan_host_input_free(&in);
     free(data);
     return rc;
 }
@@ -858,16 +881,16 @@ int cli_cmd_embed(const cli_options *o) {
      * is written, so even --force never reads a half-written file. */
     char *data;
     size_t size;
-    cli_input in;
+    aplan_host_input in;
     int rc = load_model(model, cli_max_input(o), "embed writes a TFLM offline plan into one", &data, &size, &in);
     if (rc == CLI_EXIT_OK) rc = add_model_scratch(o, data, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    cli_session s;
+    aplan_host_session s;
     cli_session_init(&s, o, &in);
     tflm_capacity(&s);
-    cli_compute_tflm_arena(&s); /* TFLM's own planner on the model as it is */
+    aplan_host_compute_tflm_arena(&s); /* TFLM's own planner on the model as it is */
     uint64_t before = s.tflm_arena;
-    cli_tflm_figures own = s.tflm_own;
+    aplan_host_tflm_figures own = s.tflm_own;
     if (o->replan) {
         for (size_t i = 0; i < in.count; i++) in.buffers[i].offset = APLAN_NO_OFFSET;
         in.has_fixed = false;
@@ -875,8 +898,8 @@ int cli_cmd_embed(const cli_options *o) {
         tflm_capacity(&s);
         s.tflm_own = own;
     }
-    rc = run_strategies(o, &s, o->strategies != NULL ? o->strategies : "auto", false);
-    const cli_run *run = NULL;
+    rc = run_strategies(o, &s, o->host.strategies != NULL ? o->host.strategies : "auto", false);
+    const aplan_host_run *run = NULL;
     if (rc == CLI_EXIT_OK) {
         s.tflm_arena = before; /* "before" is the model as given to TFLM */
         run = best_to_embed(&s);
@@ -902,44 +925,45 @@ int cli_cmd_embed(const cli_options *o) {
         }
     }
     if (rc == CLI_EXIT_OK) rc = embed_plan(o, &s, run, data, size);
-    cli_session_free(&s);
-    cli_input_free(&in);
+    aplan_host_session_free(&s);
+    aplan_host_input_free(&in);
     free(data);
     return rc;
 }
 
 int cli_cmd_arena(const cli_options *o) {
+    aplan_host_error err = {0};
     char *data;
     size_t size;
-    cli_input in;
+    aplan_host_input in;
     int rc = load_model(o->args[0], cli_max_input(o), "the arena is TFLM's, which runs models", &data, &size, &in);
     if (rc == CLI_EXIT_OK) rc = add_model_scratch(o, data, &in);
     if (rc != CLI_EXIT_OK) return rc;
-    cli_session s;
+    aplan_host_session s;
     cli_session_init(&s, o, &in);
-    rc = cli_check_problem(&s);
-    if (rc == CLI_EXIT_OK) rc = cli_check_fixed(&s);
+    rc = cli_report(aplan_host_check_problem(&s, &err), &err);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_check_fixed(&s, &err), &err);
     if (rc == CLI_EXIT_OK) {
-        cli_compute_tflm_arena(&s);
-        if (!s.tflm_own.known) rc = cli_tflm_failure(&s, &s.tflm_own);
+        aplan_host_compute_tflm_arena(&s);
+        if (!s.tflm_own.known) rc = cli_report(aplan_host_tflm_failure(&s, &s.tflm_own, &err), &err);
     }
-    if (rc == CLI_EXIT_OK) rc = cli_write_tflm_breakdown(stdout, &s);
+    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_write_tflm_breakdown(stdout, &s, &err), &err);
     if (rc == CLI_EXIT_OK && s.settings.capacity != APLAN_UNLIMITED) {
         uint64_t need = s.tflm_own.info.smallest, capacity = s.settings.capacity;
         if (need <= capacity) {
             printf("fits: the smallest arena, %llu byte%s, of %llu; %llu byte%s free\n", (unsigned long long)need,
-                   cli_s(need), (unsigned long long)capacity, (unsigned long long)(capacity - need),
-                   cli_s(capacity - need));
+                   aplan_host_s(need), (unsigned long long)capacity, (unsigned long long)(capacity - need),
+                   aplan_host_s(capacity - need));
         } else {
             printf("does not fit: the smallest arena, %llu byte%s, is %llu more than %llu\n", (unsigned long long)need,
-                   cli_s(need), (unsigned long long)(need - capacity), (unsigned long long)capacity);
+                   aplan_host_s(need), (unsigned long long)(need - capacity), (unsigned long long)capacity);
             rc = CLI_EXIT_NO_FIT;
         }
     }
     int flushed = cli_flush_stdout();
     if (rc == CLI_EXIT_OK) rc = flushed;
-    cli_session_free(&s);
-    cli_input_free(&in);
+    aplan_host_session_free(&s);
+    aplan_host_input_free(&in);
     free(data);
     return rc;
 }

@@ -12,21 +12,21 @@
 /* The first row is the default. */
 const cli_format cli_formats[] = {
     {"table", CLI_NEEDS_SESSION, true, 0, "the table",
-     "the strategies compared, the verdict, and for a model how to use the plan", cli_write_table,
-     cli_write_region_table, NULL},
+     "the strategies compared, the verdict, and for a model how to use the plan", aplan_host_write_table,
+     aplan_host_write_region_table, NULL},
     {"csv", CLI_NEEDS_PLAN, false, 0, "the plan as CSV",
-     "the best plan as MiniMalloc's CSV: the input's columns and offset (and region)", cli_write_csv,
-     cli_write_region_csv, ".csv"},
-    {"json", CLI_NEEDS_SESSION, true, 0, "the JSON", "every strategy's result and every buffer", cli_write_json,
-     cli_write_region_json, ".json"},
+     "the best plan as MiniMalloc's CSV: the input's columns and offset (and region)", aplan_host_write_csv,
+     aplan_host_write_region_csv, ".csv"},
+    {"json", CLI_NEEDS_SESSION, true, 0, "the JSON", "every strategy's result and every buffer", aplan_host_write_json,
+     aplan_host_write_region_json, ".json"},
     {"svg", CLI_NEEDS_PLAN, true, 0, "the SVG",
-     "the best plan drawn (or, when none fits, the smallest with its overflow)", cli_write_svg, cli_write_region_svg,
-     ".svg"},
+     "the best plan drawn (or, when none fits, the smallest with its overflow)", aplan_host_write_svg,
+     aplan_host_write_region_svg, ".svg"},
     {"html", CLI_NEEDS_PLAN, true, 0, "the HTML report", "a page with the table and every plan drawn, zoom and search",
-     cli_write_html, cli_write_region_html, ".html"},
+     aplan_host_write_html, aplan_host_write_region_html, ".html"},
     {"c", CLI_NEEDS_PLAN, false, CLI_OPT_NAME, "the C header",
-     "the best plan as a C header, with TFLM's BufferPlan (and each buffer's region)", cli_write_c,
-     cli_write_region_c, ".h"},
+     "the best plan as a C header, with TFLM's BufferPlan (and each buffer's region)", aplan_host_write_c,
+     aplan_host_write_region_c, ".h"},
 };
 
 const size_t cli_format_count = sizeof cli_formats / sizeof cli_formats[0];
@@ -37,7 +37,7 @@ size_t cli_format_of_path(const char *path) {
         const char *ext = cli_formats[f].extension;
         size_t e = ext != NULL ? strlen(ext) : 0;
         /* a name of its own before the extension: ".svg" alone, or "dir/.svg", is a hidden file's name */
-        if (e == 0 || n <= e || path[n - e - 1u] == '/' || !cli_same_name(path + n - e, ext)) continue;
+        if (e == 0 || n <= e || path[n - e - 1u] == '/' || !aplan_host_same_name(path + n - e, ext)) continue;
         return f;
     }
     return SIZE_MAX;

@@ -157,8 +157,9 @@ static const char help_arena[] =
 static const char help_list[] = "List the built-in strategies with their descriptions.\n\n"
                              "  -h, --help            this help\n";
 
-static const char help_targets[] = "List the --target presets: alignment, RAM size and where each figure comes from.\n\n"
-                                "  -h, --help            this help\n";
+static const char help_targets[] =
+    "List the --target presets: alignment, RAM size and where each figure comes from.\n\n"
+    "  -h, --help            this help\n";
 
 /* The table, in the order the main help lists the commands; `plan` comes first: `aplan FILE` runs it. */
 static const cli_command commands[] = {
@@ -262,11 +263,11 @@ int main(int argc, char **argv) {
         first = 1;
     }
     const cli_command *cmd = NULL;
-    cli_suggestion near;
-    cli_suggest_init(&near, name);
+    aplan_host_suggestion near;
+    aplan_host_suggest_init(&near, name);
     for (size_t i = 0; i < COMMAND_COUNT; i++) {
         if (strcmp(name, commands[i].name) == 0) cmd = &commands[i];
-        cli_suggest_consider(&near, commands[i].name);
+        aplan_host_suggest_consider(&near, commands[i].name);
     }
     if (cmd == NULL && looks_like_file(name)) {
         /* `aplan FILE [options]`: the same as `aplan plan [options] FILE`. */
@@ -275,7 +276,7 @@ int main(int argc, char **argv) {
     }
     if (cmd == NULL) {
         char hint[80];
-        cli_suggest_text(&near, hint, sizeof hint);
+        aplan_host_suggest_text(&near, hint, sizeof hint);
         cli_error("unknown command '%s' (%ssee `aplan --help`)", name, hint);
         return CLI_EXIT_USAGE;
     }

@@ -26,7 +26,7 @@ int cli_flush_stdout(void) {
 }
 
 uint64_t cli_max_input(const cli_options *o) {
-    return (o->given & CLI_OPT_MAX_INPUT) ? o->max_input : CLI_DEFAULT_MAX_INPUT;
+    return (o->given & CLI_OPT_MAX_INPUT) ? o->max_input : APLAN_HOST_DEFAULT_MAX_INPUT;
 }
 
 void cli_error(const char *format, ...) {
@@ -39,14 +39,15 @@ void cli_error(const char *format, ...) {
     va_end(args);
 }
 
-/* Lower-case ASCII; names and suffixes here are ASCII, so no locale is involved. */
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
-bool cli_same_name(const char *a, const char *b) {
-    for (; *a != '\0' && lower(*a) == lower(*b); a++, b++) {
-    }
-    return lower(*a) == lower(*b);
+int cli_report(int kind, aplan_host_error *e) {
+    const char *text = aplan_host_error_text(e);
+    if (kind != CLI_EXIT_OK && text != NULL) cli_error("%s", text);
+    aplan_host_error_clear(e);
+    return kind;
 }
+
+/* Lower-case ASCII, as aplan_host_same_name compares. */
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 /* The end of the message for a value parse_bytes refuses, after "OPTION 'VALUE' ". */
 #define NOT_BYTES                                                                                                   \
@@ -56,15 +57,15 @@ bool cli_same_name(const char *a, const char *b) {
 /* The end of the message for a value parse_seconds refuses, after "--time-limit 'VALUE' ". */
 #define NOT_SECONDS "is not a number of seconds (a decimal such as 0, 0.5 or 10, at most 1000000)"
 
-/* A non-negative decimal number of seconds, at most CLI_MAX_TIME_LIMIT_S, into nanoseconds (digits past the ninth
- * decimal are dropped): digits, or digits, a point and digits (either side may be empty, not both). No sign, no
+/* A non-negative decimal number of seconds, at most APLAN_HOST_MAX_TIME_LIMIT_S, into nanoseconds (digits past the
+ * ninth decimal are dropped): digits, or digits, a point and digits (either side may be empty, not both). No sign, no
  * exponent, no spaces, no nan or inf: strtod would take all of them, and the locale's decimal point. */
 static bool parse_seconds(const char *s, uint64_t *ns) {
     uint64_t whole = 0, fraction = 0, scale = 1000000000u;
     size_t digits = 0;
     for (; *s >= '0' && *s <= '9'; s++, digits++) {
         whole = whole * 10u + (uint64_t)(*s - '0');
-        if (whole > CLI_MAX_TIME_LIMIT_S) return false;
+        if (whole > APLAN_HOST_MAX_TIME_LIMIT_S) return false;
     }
     if (*s == '.') {
         for (s++; *s >= '0' && *s <= '9'; s++, digits++) {
@@ -73,7 +74,7 @@ static bool parse_seconds(const char *s, uint64_t *ns) {
         }
     }
     if (*s != '\0' || digits == 0) return false;
-    if (whole == CLI_MAX_TIME_LIMIT_S && fraction > 0) return false;
+    if (whole == APLAN_HOST_MAX_TIME_LIMIT_S && fraction > 0) return false;
     *ns = whole * 1000000000u + fraction;
     return true;
 }
@@ -101,9 +102,11 @@ static bytes_parse parse_bytes(const char *s, uint64_t *out) {
         else v = v * 10u + d;
     }
     uint64_t scale = 1;
-    if (cli_same_name(s, "K") || cli_same_name(s, "KB") || cli_same_name(s, "KiB")) scale = 1024u;
-    else if (cli_same_name(s, "M") || cli_same_name(s, "MB") || cli_same_name(s, "MiB")) scale = 1024u * 1024u;
-    else if (cli_same_name(s, "G") || cli_same_name(s, "GB") || cli_same_name(s, "GiB")) scale = 1024u * 1024u * 1024u;
+    if (aplan_host_same_name(s, "K") || aplan_host_same_name(s, "KB") || aplan_host_same_name(s, "KiB")) scale = 1024u;
+    else if (aplan_host_same_name(s, "M") || aplan_host_same_name(s, "MB") || aplan_host_same_name(s, "MiB"))
+        scale = 1024u * 1024u;
+    else if (aplan_host_same_name(s, "G") || aplan_host_same_name(s, "GB") || aplan_host_same_name(s, "GiB"))
+        scale = 1024u * 1024u * 1024u;
     else if (*s != '\0') return BYTES_BAD;
     if (over || v > UINT64_MAX / scale) return BYTES_TOO_LARGE;
     *out = v * scale;
@@ -112,59 +115,6 @@ static bytes_parse parse_bytes(const char *s, uint64_t *out) {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Did you mean                                                                                                  */
-
-/* Names longer than this are never typos of a known name (the longest, "cortex-m55-ethos-u55", has 20). */
-#define SUGGEST_MAX 48
-
-/* Optimal string alignment distance, ignoring case: insertions, deletions, substitutions and transpositions of
- * two neighbours each cost 1. Both strings are at most SUGGEST_MAX long. */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t n = strlen(a), m = strlen(b);
-    size_t d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
-    for (size_t i = 0; i <= n; i++) d[i][0] = i;
-    for (size_t j = 0; j <= m; j++) d[0][j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        for (size_t j = 1; j <= m; j++) {
-            size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0u : 1u;
-            size_t best = d[i - 1][j - 1] + cost;
-            if (d[i - 1][j] + 1u < best) best = d[i - 1][j] + 1u;
-            if (d[i][j - 1] + 1u < best) best = d[i][j - 1] + 1u;
-            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]) &&
-                d[i - 2][j - 2] + 1u < best)
-                best = d[i - 2][j - 2] + 1u;
-            d[i][j] = best;
-        }
-    }
-    return d[n][m];
-}
-
-void cli_suggest_init(cli_suggestion *s, const char *given) {
-    s->given = given;
-    s->best = NULL;
-    s->distance = SIZE_MAX;
-    s->ties = 0;
-}
-
-void cli_suggest_consider(cli_suggestion *s, const char *known) {
-    if (strlen(s->given) > SUGGEST_MAX || strlen(known) > SUGGEST_MAX) return;
-    size_t d = edit_distance(s->given, known);
-    if (d < s->distance) {
-        s->best = known;
-        s->distance = d;
-        s->ties = 0;
-    } else if (d == s->distance && !cli_same_name(known, s->best)) {
-        s->ties++;
-    }
-}
-
-void cli_suggest_text(const cli_suggestion *s, char *out, size_t out_size) {
-    /* Close: one edit in up to 3 characters, two in up to 6, three beyond; and only one name that close, since
-     * two equally near guesses help no one. */
-    size_t n = strlen(s->given);
-    size_t limit = n <= 3u ? 1u : n <= 6u ? 2u : 3u;
-    if (s->best != NULL && s->distance <= limit && s->ties == 0) snprintf(out, out_size, "did you mean '%s'? ", s->best);
-    else if (out_size > 0) out[0] = '\0';
-}
 
 /* Whether name holds part (case aside) as whole '-'-separated pieces: "m4" and "cortex-m4" are in cortex-m4, "m" and
  * "cortex-m5" are not. */
@@ -182,17 +132,17 @@ static bool holds_name(const char *name, const char *part) {
 /* The preset to suggest for the unknown target name given: among the presets whose names hold it (holds_name: "m4"
  * is part of cortex-m4, "esp32" of esp32-s3 and esp32-s3-psram) the nearest by edit distance, else the nearest of
  * all that takes at most half its name's length in edits ("stm32" is stm32h743; "z80" is like none): there are few
- * presets, and a near one is the likeliest meaning. NULL when none is, when two are equally near (cortex-m5: cortex-m4 or cortex-m7; a guess between them helps no one) or given is longer than
- * SUGGEST_MAX. */
+ * presets, and a near one is the likeliest meaning. NULL when none is, when two are equally near (cortex-m5: cortex-m4
+ * or cortex-m7; a guess between them helps no one) or given is longer than APLAN_HOST_SUGGEST_MAX. */
 static const char *nearest_target(const char *given) {
-    if (strlen(given) > SUGGEST_MAX) return NULL;
+    if (strlen(given) > APLAN_HOST_SUGGEST_MAX) return NULL;
     for (int pass = 0; pass < 2; pass++) { /* 0: the presets whose names hold it; 1: all */
         const char *best = NULL;
         size_t distance = SIZE_MAX, ties = 0;
-        for (size_t k = 0; k < cli_target_count(); k++) {
-            const char *name = cli_target_at(k)->name;
+        for (size_t k = 0; k < aplan_host_target_count(); k++) {
+            const char *name = aplan_host_target_at(k)->name;
             if (pass == 0 && !holds_name(name, given)) continue;
-            size_t d = edit_distance(given, name);
+            size_t d = aplan_host_edit_distance(given, name);
             if (pass == 1 && 2u * d > strlen(name)) continue; /* more than half of it to change: no likeness */
             if (d < distance) best = name, distance = d, ties = 0;
             else if (d == distance) ties++;
@@ -248,7 +198,7 @@ static const option_spec option_specs[] = {
 
 /* --region NAME:SIZE[:ALIGN] into spec: NAME 1 to 31 of [A-Za-z0-9_.-] (it is written into CSV, C comments and
  * JSON as it is), SIZE a byte count as for --capacity, ALIGN a power of two. false with why filled. */
-static bool parse_region(const char *value, cli_region_spec *spec, char *why, size_t why_size) {
+static bool parse_region(const char *value, aplan_host_region_spec *spec, char *why, size_t why_size) {
     const char *colon = strchr(value, ':');
     size_t n = colon != NULL ? (size_t)(colon - value) : strlen(value);
     if (colon == NULL) {
@@ -256,7 +206,7 @@ static bool parse_region(const char *value, cli_region_spec *spec, char *why, si
         return false;
     }
     if (n == 0 || n >= sizeof spec->name) {
-        snprintf(why, why_size, "has a name of %zu characters (1 to %u)", n, CLI_REGION_NAME - 1u);
+        snprintf(why, why_size, "has a name of %zu characters (1 to %u)", n, APLAN_HOST_REGION_NAME - 1u);
         return false;
     }
     for (size_t k = 0; k < n; k++) {
@@ -337,12 +287,12 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         }
         const option_spec *spec = find_option(name);
         if (spec == NULL) {
-            cli_suggestion near;
-            cli_suggest_init(&near, name);
+            aplan_host_suggestion near;
+            aplan_host_suggest_init(&near, name);
             for (size_t k = 0; name[1] == '-' && k < sizeof option_specs / sizeof option_specs[0]; k++)
-                cli_suggest_consider(&near, option_specs[k].name);
+                aplan_host_suggest_consider(&near, option_specs[k].name);
             char hint[80];
-            cli_suggest_text(&near, hint, sizeof hint);
+            aplan_host_suggest_text(&near, hint, sizeof hint);
             cli_error("%s: unknown option '%s' (%ssee `aplan %s --help`)", cmd->name, a, hint, cmd->name);
             return CLI_EXIT_USAGE;
         }
@@ -353,8 +303,8 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         unsigned bit = spec->bit;
         bool takes_value = spec->takes_value;
         switch (bit) {
-        case CLI_OPT_ROUND: o->round = strcmp(spec->name, "--round-sizes") == 0; break;
-        case CLI_OPT_ALIAS: o->alias = true; break;
+        case CLI_OPT_ROUND: o->host.round = strcmp(spec->name, "--round-sizes") == 0; break;
+        case CLI_OPT_ALIAS: o->host.alias = true; break;
         case CLI_OPT_GRAPH: o->graph = true; break;
         case CLI_OPT_FORCE: o->force = true; break;
         case CLI_OPT_REPLAN: o->replan = true; break;
@@ -382,43 +332,44 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
         o->given |= bit;
         switch (bit) {
         case CLI_OPT_STRATEGY: /* checked once every option is read: --region names other strategies */
-            o->strategies = value;
+            o->host.strategies = value;
             break;
         case CLI_OPT_REGION: {
             char why[200];
-            if (o->region_count == CLI_MAX_REGIONS) {
-                cli_error("%s: more than %u --region", cmd->name, CLI_MAX_REGIONS);
+            if (o->host.region_count == APLAN_HOST_MAX_REGIONS) {
+                cli_error("%s: more than %u --region", cmd->name, APLAN_HOST_MAX_REGIONS);
                 return CLI_EXIT_USAGE;
             }
-            cli_region_spec *given = &o->regions[o->region_count];
+            aplan_host_region_spec *given = &o->host.regions[o->host.region_count];
             if (!parse_region(value, given, why, sizeof why)) {
                 cli_error("%s: --region '%s' %s", cmd->name, value, why);
                 return CLI_EXIT_USAGE;
             }
-            for (size_t k = 0; k < o->region_count; k++) {
-                if (cli_same_name(o->regions[k].name, given->name)) {
+            for (size_t k = 0; k < o->host.region_count; k++) {
+                if (aplan_host_same_name(o->host.regions[k].name, given->name)) {
                     cli_error("%s: --region '%s': region %s is given twice", cmd->name, value, given->name);
                     return CLI_EXIT_USAGE;
                 }
             }
-            o->region_count++;
+            o->host.region_count++;
             break;
         }
         case CLI_OPT_ALIGN:
-            if (parse_bytes(value, &o->align) != BYTES_OK || o->align == 0 || (o->align & (o->align - 1u)) != 0) {
+            if (parse_bytes(value, &o->host.align) != BYTES_OK || o->host.align == 0 ||
+                (o->host.align & (o->host.align - 1u)) != 0) {
                 cli_error("%s: --align '%s' is not a power of two", cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;
         case CLI_OPT_CAPACITY:
-            switch (parse_bytes(value, &o->capacity)) {
+            switch (parse_bytes(value, &o->host.capacity)) {
             case BYTES_OK: break;
             case BYTES_BAD: cli_error("%s: --capacity '%s' " NOT_BYTES, cmd->name, value); return CLI_EXIT_USAGE;
             case BYTES_TOO_LARGE:
                 cli_error("%s: --capacity '%s' " TOO_LARGE "; at most 18446744073709551614", cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
-            if (o->capacity == APLAN_UNLIMITED) { /* the library's "no capacity": said, not taken silently */
+            if (o->host.capacity == APLAN_UNLIMITED) { /* the library's "no capacity": said, not taken silently */
                 cli_error("%s: --capacity '%s' is 2^64 - 1, which means no capacity: leave --capacity out, or give at "
                           "most 18446744073709551614", cmd->name, value);
                 return CLI_EXIT_USAGE;
@@ -434,7 +385,7 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
             }
             break;
         case CLI_OPT_TIME_LIMIT:
-            if (!parse_seconds(value, &o->time_limit_ns)) {
+            if (!parse_seconds(value, &o->host.time_limit_ns)) {
                 cli_error("%s: --time-limit '%s' " NOT_SECONDS, cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
@@ -444,20 +395,20 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                 cli_error("%s: --abi '%s' is not 32 or 64 (the target's pointer width in bits)", cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
-            o->abi = value[0] == '3' ? APLAN_TFLM_ABI_32 : APLAN_TFLM_ABI_64;
+            o->host.abi = value[0] == '3' ? APLAN_TFLM_ABI_32 : APLAN_TFLM_ABI_64;
             break;
         case CLI_OPT_KERNELS:
-            if (cli_same_name(value, "reference")) {
-                o->kernels = APLAN_TFLM_KERNELS_REFERENCE;
-            } else if (cli_same_name(value, "cmsis-nn")) {
-                o->kernels = APLAN_TFLM_KERNELS_CMSIS_NN;
+            if (aplan_host_same_name(value, "reference")) {
+                o->host.kernels = APLAN_TFLM_KERNELS_REFERENCE;
+            } else if (aplan_host_same_name(value, "cmsis-nn")) {
+                o->host.kernels = APLAN_TFLM_KERNELS_CMSIS_NN;
             } else {
                 cli_error("%s: --kernels '%s' is not reference or cmsis-nn", cmd->name, value);
                 return CLI_EXIT_USAGE;
             }
             break;
         case CLI_OPT_TARGET: {
-            const cli_target *t = cli_target_find(value);
+            const aplan_host_target *t = aplan_host_target_find(value);
             if (t == NULL) {
                 const char *near = nearest_target(value);
                 char hint[80] = "";
@@ -465,23 +416,23 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                 cli_error("%s: unknown target '%s' (%ssee `aplan targets`)", cmd->name, value, hint);
                 return CLI_EXIT_USAGE;
             }
-            o->target = t->name; /* the preset's own spelling: Cortex-M4 is cortex-m4 */
+            o->host.target = t->name; /* the preset's own spelling: Cortex-M4 is cortex-m4 */
             break;
         }
         case CLI_OPT_FORMAT: {
             bool found = false;
-            cli_suggestion near;
-            cli_suggest_init(&near, value);
+            aplan_host_suggestion near;
+            aplan_host_suggest_init(&near, value);
             for (size_t f = 0; f < cli_format_count; f++) {
-                if (cli_same_name(value, cli_formats[f].name)) {
+                if (aplan_host_same_name(value, cli_formats[f].name)) {
                     o->format = f;
                     found = true;
                 }
-                cli_suggest_consider(&near, cli_formats[f].name);
+                aplan_host_suggest_consider(&near, cli_formats[f].name);
             }
             if (!found) {
                 char hint[80], names[160];
-                cli_suggest_text(&near, hint, sizeof hint);
+                aplan_host_suggest_text(&near, hint, sizeof hint);
                 cli_format_names(names, sizeof names, 0, false);
                 cli_error("%s: unknown format '%s' (%s%s)", cmd->name, value, hint, names);
                 return CLI_EXIT_USAGE;
@@ -497,20 +448,33 @@ int cli_parse_options(const cli_command *cmd, int argc, char **argv, cli_options
                           value);
                 return CLI_EXIT_USAGE;
             }
-            o->name = value;
+            o->host.name = value;
             break;
         default:
             break;
         }
     }
+    /* What the host layer takes was given exactly when its option was. */
+    static const unsigned host_bits[][2] = {{CLI_OPT_ALIGN, APLAN_HOST_SET_ALIGN},
+                                            {CLI_OPT_ROUND, APLAN_HOST_SET_ROUND},
+                                            {CLI_OPT_CAPACITY, APLAN_HOST_SET_CAPACITY},
+                                            {CLI_OPT_TIME_LIMIT, APLAN_HOST_SET_TIME_LIMIT},
+                                            {CLI_OPT_ABI, APLAN_HOST_SET_ABI},
+                                            {CLI_OPT_KERNELS, APLAN_HOST_SET_KERNELS}};
+    o->host.given = 0;
+    for (size_t k = 0; k < sizeof host_bits / sizeof host_bits[0]; k++)
+        if (o->given & host_bits[k][0]) o->host.given |= host_bits[k][1];
     if (o->help) return CLI_EXIT_OK;
     if ((o->given & CLI_OPT_REGION) && (o->given & CLI_OPT_CAPACITY)) {
         cli_error("%s: --capacity and --region: with regions each has its own (NAME:SIZE)", cmd->name);
         return CLI_EXIT_USAGE;
     }
-    if (o->strategies != NULL &&
-        (cli_option_regions(o, NULL) > 0 ? cli_check_region_strategy_list(cmd->name, o->strategies)
-                                          : cli_check_strategy_list(cmd->name, o->strategies)) != CLI_EXIT_OK)
+    aplan_host_error e = {0};
+    if (o->host.strategies != NULL &&
+        cli_report(aplan_host_option_regions(&o->host, NULL) > 0
+                       ? aplan_host_check_region_strategy_list(cmd->name, o->host.strategies, &e)
+                       : aplan_host_check_strategy_list(cmd->name, o->host.strategies, &e),
+                   &e) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
     /* -o FILE chooses the format by its extension (cli_format.extension) when -f is not given; an explicit -f wins,
      * with a warning when the extension names another format. Any other extension keeps the default, the table. */

@@ -43,7 +43,6 @@ static double now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-double cli_clock_ms(void) { return now_ms(); }
 
 void cli_progress_begin(void) {
     progress.begun = true;
@@ -115,4 +114,17 @@ void cli_progress_writing(FILE *out, const char *what) {
     /* The output on the same terminal as the line: clear it, the output would land after it. */
     if (isatty(fileno(out)) == 1) cli_progress_end();
     else cli_progress("writing %s", what);
+}
+
+/* aplan_host_progress for cli_session_init: a phase as cli_progress, a note as cli_progress_note. */
+static void session_progress(void *state, bool phase, const char *text) {
+    (void)state;
+    if (phase) cli_progress("%s", text);
+    else cli_progress_note("%s", text);
+}
+
+void cli_session_init(aplan_host_session *s, const cli_options *o, aplan_host_input *in) {
+    aplan_host_session_init(s, &o->host, in);
+    s->progress = session_progress;
+    s->progress_state = NULL;
 }

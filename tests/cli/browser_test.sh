@@ -9,7 +9,7 @@
 #     (--enable-logging) holds no console message from the page; a driver script appended to one page hovers a buffer
 #     (tooltip) and zooms (the view changes), another hovers a model's tensor (its name, id, type, shape and
 #     operators in the tooltip) and the live panel (the step's operator); the page loads nothing from the network
-#     (that it holds src/cli/report_page.css and .js byte for byte needs no browser: tests/cli/outputs_test.py); a
+#     (that it holds src/host/report_page.css and .js byte for byte needs no browser: tests/cli/outputs_test.py); a
 #     100,000-buffer report is under 3 MB plus 1 MB per strategy (the page holds every strategy's offsets) and draws
 #     in seconds.
 #   Ids that are markup, "</script>", or invalid UTF-8 keep both outputs valid and searchable.

@@ -10,8 +10,8 @@ for itself, every other byte is the four characters \\xHH. Then the cosmetic cas
 ratio is printed whole, and the SVG's step axis stays readable and inside the drawing for steps near 2^64. With two
 regions (--region), the SVG (one panel per region) and the HTML report (the regions in its data) stay as well-formed
 for the same ids and names, and each panel holds the tooltips of the buffers its region holds. And the
-HTML page's style and script are src/cli/report_page.css and .js byte for byte, as the build's generator
-(src/cli/report_page.py) writes them, which is also run here on text that C literals must escape.
+HTML page's style and script are src/host/report_page.css and .js byte for byte, as the build's generator
+(src/host/report_page.py) writes them, which is also run here on text that C literals must escape.
 
 Environment (set by meson): APLAN (the binary), CC (for the model and the header checks; those parts are skipped
 when it is unset). Exit 0 on success, 1 on a failure (each printed), 77 when APLAN is unset.
@@ -30,7 +30,7 @@ from check import check, done
 APLAN = os.environ.get("APLAN")
 CC = os.environ.get("CC")
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SRC = os.path.join(os.path.dirname(TESTS), "src", "cli")
+SRC = os.path.join(os.path.dirname(TESTS), "src", "host")
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -556,9 +556,9 @@ def report_page(tmp):
     style = page.split("<style>\n", 1)[1].split("</style>", 1)[0]
     script = page.rsplit("<script>\n", 1)[1].rsplit("</script>", 1)[0]
     check(style == open(os.path.join(SRC, "report_page.css"), encoding="utf-8").read(),
-          "the page's style is not src/cli/report_page.css")
+          "the page's style is not src/host/report_page.css")
     check(script == open(os.path.join(SRC, "report_page.js"), encoding="utf-8").read(),
-          "the page's script is not src/cli/report_page.js")
+          "the page's script is not src/host/report_page.js")
     gen = os.path.join(SRC, "report_page.py")
     css, js, out = (os.path.join(tmp, n) for n in ("page.css", "page.js", "page.c"))
     style = 'a::after{content:"\\\\?"}\n\tx{y:"???="}\n\n' + "z" * 9000 + "\n"
@@ -572,10 +572,10 @@ def report_page(tmp):
     check(max(len(line) for line in text.split("\n")) < 4095, "report_page.py wrote a literal too long")
     if CC:
         main_c = os.path.join(tmp, "page_main.c")
-        open(main_c, "w").write('#include <stdio.h>\n#include "cli.h"\nint main(void) {\n'
-                                '    for (const char *const *l = cli_report_style; *l; l++) fputs(*l, stdout);\n'
+        open(main_c, "w").write('#include <stdio.h>\n#include "host.h"\nint main(void) {\n'
+                                '    for (const char *const *l = aplan_host_report_style; *l; l++) fputs(*l, stdout);\n'
                                 '    fputs("--\\n", stdout);\n'
-                                '    for (const char *const *l = cli_report_script; *l; l++) fputs(*l, stdout);\n'
+                                '    for (const char *const *l = aplan_host_report_script; *l; l++) fputs(*l, stdout);\n'
                                 '    return 0;\n}\n')
         exe = os.path.join(tmp, "page_main")
         include = os.path.join(os.path.dirname(TESTS), "include")

@@ -8,14 +8,15 @@
  * TFLM's structs are laid out on it: the default of --abi).
  */
 
-#include "cli.h"
+#include "host.h"
 
 /* The memory maps of the presets that have one: NAME:SIZE:ALIGN, fastest first; the sources are their why_regions. */
-static const cli_region_spec esp32_s3_psram[] = {{"sram", 458752u, 16u}, {"psram", 8388608u, 32u}};
-static const cli_region_spec stm32h743[] = {{"dtcm", 131072u, 16u}, {"axi", 524288u, 32u}};
-static const cli_region_spec imxrt1060[] = {{"dtcm", 131072u, 16u}, {"ocram", 786432u, 32u}, {"sdram", 33554432u, 32u}};
+static const aplan_host_region_spec esp32_s3_psram[] = {{"sram", 458752u, 16u}, {"psram", 8388608u, 32u}};
+static const aplan_host_region_spec stm32h743[] = {{"dtcm", 131072u, 16u}, {"axi", 524288u, 32u}};
+static const aplan_host_region_spec imxrt1060[] = {
+    {"dtcm", 131072u, 16u}, {"ocram", 786432u, 32u}, {"sdram", 33554432u, 32u}};
 
-static const cli_target targets[] = {
+static const aplan_host_target targets[] = {
     {"cortex-m0plus", "Cortex-M0+ (Raspberry Pi RP2040)", 4u, 270336u, 32u, APLAN_TFLM_ISA_PORTABLE,
      "ARMv6-M has no DSP extension: CMSIS-NN builds its portable C",
      "ARMv6-M faults on unaligned word loads, so int32 accumulators and bias tensors need 4-byte offsets",
@@ -65,13 +66,13 @@ static const cli_target targets[] = {
      "RT1060 reference manual); sdram 32 MiB: the EVKB's SDRAM at 0x80000000, through the data cache"},
 };
 
-size_t cli_target_count(void) { return sizeof targets / sizeof targets[0]; }
+size_t aplan_host_target_count(void) { return sizeof targets / sizeof targets[0]; }
 
-const cli_target *cli_target_at(size_t i) { return i < cli_target_count() ? &targets[i] : NULL; }
+const aplan_host_target *aplan_host_target_at(size_t i) { return i < aplan_host_target_count() ? &targets[i] : NULL; }
 
-const cli_target *cli_target_find(const char *name) {
-    for (size_t i = 0; i < cli_target_count(); i++) {
-        if (cli_same_name(targets[i].name, name)) return &targets[i];
+const aplan_host_target *aplan_host_target_find(const char *name) {
+    for (size_t i = 0; i < aplan_host_target_count(); i++) {
+        if (aplan_host_same_name(targets[i].name, name)) return &targets[i];
     }
     return NULL;
 }

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "host.h"
 
 /* aplan_csv_write's sink onto a file, dropping the first `skip` bytes: the header, which only the first of the
- * chunks cli_write_csv writes may give. */
+ * chunks aplan_host_write_csv writes may give. */
 typedef struct file_sink_state {
     FILE *out;
     size_t skip;
@@ -25,9 +25,9 @@ static bool file_sink(void *state, const char *bytes, size_t length) {
 #define CSV_CHUNK_ROWS 4096u
 
 /* The plan (offsets, and with regions each buffer's region's name and its uses; NULL: not written) as CSV. */
-static int write_csv(FILE *out, const cli_session *s, const uint64_t *offsets, const char *const *regions,
-                     const uint64_t *uses) {
-    const cli_input *in = s->input;
+static int write_csv(FILE *out, const aplan_host_session *s, const uint64_t *offsets, const char *const *regions,
+                     const uint64_t *uses, aplan_host_error *err) {
+    const aplan_host_input *in = s->input;
     /* Another tool checking the plan needs each buffer's alignment: write the column whenever it is not 1. */
     bool alignment = (in->csv_columns & APLAN_CSV_HAS_ALIGNMENT) != 0 || s->settings.alignment > 1u;
     uint32_t columns = (in->csv_columns & APLAN_CSV_START_END) | (alignment ? APLAN_CSV_HAS_ALIGNMENT : 0u) |
@@ -43,7 +43,7 @@ static int write_csv(FILE *out, const cli_session *s, const uint64_t *offsets, c
          * header only once. The rows' ids and lifetimes are the reader's, which aplan_csv_write always accepts, so
          * no chunk after the first can fail on its arguments. */
         aplan_buffer *rows = malloc(CSV_CHUNK_ROWS * sizeof *rows);
-        if (rows == NULL) return CLI_EXIT_INTERNAL;
+        if (rows == NULL) return APLAN_HOST_INTERNAL;
         aplan_csv_plan header = {NULL, NULL, NULL, 0, columns, NULL, NULL};
         size_t header_length = 0;
         st = aplan_csv_write_buffer(&header, NULL, 0, &header_length);
@@ -64,28 +64,29 @@ static int write_csv(FILE *out, const cli_session *s, const uint64_t *offsets, c
         }
         free(rows);
     }
-    if (st == APLAN_E_OUTPUT_TOO_SMALL) return CLI_EXIT_IO;
+    if (st == APLAN_E_OUTPUT_TOO_SMALL) return APLAN_HOST_IO;
     if (st != APLAN_OK) {
-        cli_progress_end();
-        fprintf(stderr, "aplan: cannot write the plan as CSV: %s\n", aplan_status_str(st));
-        return CLI_EXIT_BAD_INPUT;
+        return aplan_host_error_set(err, APLAN_HOST_BAD_INPUT, "cannot write the plan as CSV: %s",
+                                    aplan_status_str(st));
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-int cli_write_csv(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+int aplan_host_write_csv(FILE *out, const aplan_host_session *s, const aplan_host_run *run, const aplan_host_options *o,
+                         aplan_host_error *err) {
     (void)o;
-    return write_csv(out, s, run->offsets, NULL, NULL);
+    return write_csv(out, s, run->offsets, NULL, NULL, err);
 }
 
-int cli_write_region_csv(FILE *out, const cli_session *s, const cli_options *o) {
+int aplan_host_write_region_csv(FILE *out, const aplan_host_session *s, const aplan_host_options *o,
+                                aplan_host_error *err) {
     (void)o;
-    const cli_region_session *g = &s->regions;
-    const cli_region_run *run = &g->runs[g->best];
+    const aplan_host_region_session *g = &s->regions;
+    const aplan_host_region_run *run = &g->runs[g->best];
     const char **names = malloc((s->input->count + 1u) * sizeof *names);
-    if (names == NULL) return CLI_EXIT_INTERNAL;
+    if (names == NULL) return APLAN_HOST_INTERNAL;
     for (size_t i = 0; i < s->input->count; i++) names[i] = g->spec[run->region_of[i]].name;
-    int rc = write_csv(out, s, run->offsets, names, g->uses);
+    int rc = write_csv(out, s, run->offsets, names, g->uses, err);
     free(names);
     return rc;
 }
@@ -103,8 +104,8 @@ static void c_comment_text(FILE *out, const char *s) {
 /* TFLM's BufferPlan (tensorflow/lite/micro/memory_planner/memory_plan_struct.h) is an int32 buffer_count followed by
  * one BufferDescriptor {int32 offset} per buffer, in AddBuffer order; written as a struct of the same layout. It
  * needs every offset and the count to fit int32; otherwise a comment says why it is missing. */
-static void write_buffer_plan(FILE *out, const cli_session *s, const cli_run *run, const char *prefix) {
-    const cli_input *in = s->input;
+static void write_buffer_plan(FILE *out, const aplan_host_session *s, const aplan_host_run *run, const char *prefix) {
+    const aplan_host_input *in = s->input;
     bool fits = in->count <= (size_t)INT32_MAX;
     for (size_t i = 0; fits && i < in->count; i++) fits = run->offsets[i] <= (uint64_t)INT32_MAX;
     if (!fits) {
@@ -136,9 +137,10 @@ static void write_buffer_plan(FILE *out, const cli_session *s, const cli_run *ru
  * planning scratch: {bytes rounded up to 16, TFLM's first step, its last step, offset, 1 when the model's offline plan
  * fixes the offset}. Only for a plan TFLM can use as it is (alignment 16, sizes rounded, every figure an int32);
  * otherwise a comment says why it is missing. */
-static void write_tflm_plan(FILE *out, const cli_session *s, const cli_run *run, const char *prefix, const char *up) {
-    const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE || !in->has_tflm) return;
+static void write_tflm_plan(FILE *out, const aplan_host_session *s, const aplan_host_run *run, const char *prefix,
+                            const char *up) {
+    const aplan_host_input *in = s->input;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || !in->has_tflm) return;
     bool fits = s->settings.alignment == 16u && s->settings.round_sizes && in->count <= (size_t)INT32_MAX;
     for (size_t i = 0; fits && i < in->count; i++) {
         const uint64_t size = aplan_buffer_size(&s->problem, i), at = run->offsets[i];
@@ -205,7 +207,7 @@ static void write_comment_paragraph(FILE *out, const char *text) {
 
 /* One of TFLM's setups in the header's comment: "<what> smallest arena M; arena_used_bytes() N", marked when it is the
  * one the macros give. */
-static void write_tflm_setup_line(FILE *out, const char *what, const cli_tflm_figures *f, bool chosen) {
+static void write_tflm_setup_line(FILE *out, const char *what, const aplan_host_tflm_figures *f, bool chosen) {
     fprintf(out, " *   %-21s smallest arena %llu; arena_used_bytes() %llu%s\n", what,
             (unsigned long long)f->info.smallest, (unsigned long long)f->info.used, chosen ? " (the macros)" : "");
 }
@@ -213,30 +215,31 @@ static void write_tflm_setup_line(FILE *out, const char *what, const cli_tflm_fi
 /* After the planned section's macros, a comment on what PREFIX_ARENA_SIZE covers and, for a model whose whole arena
  * in TFLM is known, PREFIX_TFLM_ARENA_SIZE (the smallest arena AllocateTensors() accepts, to give MicroInterpreter)
  * and PREFIX_TFLM_ARENA_USED_BYTES (what arena_used_bytes() then reports) for the setup the report recommends
- * (cli_tflm_setup), the comment naming that setup, the TFLM build and every setup's figures. Where TFLM's arena is
- * not known (CSV, the example, a model TFLM refuses or whose arena cannot be computed) the comment says so and no
- * TFLM macro is defined; with operators the model does not know, the comment says the figures are lower bounds.
- * false when out of memory. */
-static bool write_tflm_macros(FILE *out, const cli_session *s, const char *up) {
-    const cli_input *in = s->input;
-    cli_coverage_text c;
-    cli_coverage(s, &c);
+ * (aplan_host_tflm_setup), the comment naming that setup, the TFLM build and every setup's figures. Where TFLM's arena
+ * is not known (CSV, the example, a model TFLM refuses or whose arena cannot be computed) the comment says so and no
+ * TFLM macro is defined; with operators the model does not know, the comment says the figures are lower bounds. false
+ * when out of memory. */
+static bool write_tflm_macros(FILE *out, const aplan_host_session *s, const char *up) {
+    const aplan_host_input *in = s->input;
+    aplan_host_coverage_text c;
+    aplan_host_coverage(s, &c);
     char text[2048];
-    const char *end = in->kind == CLI_INPUT_CSV       ? ": no runtime's own data is known for a CSV problem"
-                      : in->kind == CLI_INPUT_EXAMPLE ? ". TFLM's arena also holds the kernels' scratch buffers and "
-                                                        "TFLM's persistent data, which the example does not give: no "
-                                                        "TFLM arena macro"
-                                                      : ", not TFLM's persistent data: it is not the arena to give TFLM";
+    const char *end = in->kind == APLAN_HOST_INPUT_CSV ? ": no runtime's own data is known for a CSV problem"
+                      : in->kind == APLAN_HOST_INPUT_EXAMPLE
+                          ? ". TFLM's arena also holds the kernels' scratch buffers and "
+                            "TFLM's persistent data, which the example does not give: no "
+                            "TFLM arena macro"
+                          : ", not TFLM's persistent data: it is not the arena to give TFLM";
     snprintf(text, sizeof text, "%s_ARENA_SIZE covers %s%s.", up, c.what, end);
     fputs("\n/*\n", out);
     write_comment_paragraph(out, text);
-    if (in->kind != CLI_INPUT_TFLITE) {
+    if (in->kind != APLAN_HOST_INPUT_TFLITE) {
         fputs(" */\n", out);
         return true;
     }
-    const cli_tflm_figures *f = cli_tflm_setup(s);
+    const aplan_host_tflm_figures *f = aplan_host_tflm_setup(s);
     if (f == NULL) {
-        const cli_tflm_figures *own = &s->tflm_own;
+        const aplan_host_tflm_figures *own = &s->tflm_own;
         snprintf(text, sizeof text, "No TFLM arena macro: %s%s.",
                  own->status == APLAN_E_FORMAT_UNSUPPORTED ? "" : "TFLM's arena cannot be computed: ",
                  own->why[0] != '\0' ? own->why : "it was not computed");
@@ -246,13 +249,13 @@ static bool write_tflm_macros(FILE *out, const cli_session *s, const char *up) {
         return true;
     }
     char sum[320];
-    if (!cli_tflm_sum_text(sum, sizeof sum, f)) return false;
+    if (!aplan_host_tflm_sum_text(sum, sizeof sum, f)) return false;
     const char *parts = strstr(sum, " = ") + 3; /* what arena_used_bytes() sums */
     snprintf(text, sizeof text,
              "TFLM's whole arena (tflite-micro %s, %s, %u-bit ABI) with %s%s, the setup the report recommends: "
              "%s_TFLM_ARENA_SIZE is the smallest arena AllocateTensors() accepts, the size to give MicroInterpreter "
              "(or MicroAllocator::Create); %s_TFLM_ARENA_USED_BYTES is what arena_used_bytes() then reports: %s.",
-             APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm), in->tflm.abi, cli_tflm_way(s, f),
+             APLAN_TFLM_COMMIT, aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi, aplan_host_tflm_way(s, f),
              f == &s->tflm_own        ? " (GreedyMemoryPlanner, TFLM as it comes)"
              : f == &s->tflm_embed    ? " (the model aplan embed writes, this plan as its offline plan)"
              : f == &s->tflm_compiled ? " (aplan_tflm::AplanCompiledPlanner reading this header's tflm_plan, "
@@ -263,7 +266,7 @@ static bool write_tflm_macros(FILE *out, const cli_session *s, const char *up) {
     if (f->info.unknown_ops > 0) {
         snprintf(text, sizeof text, "Lower bounds: %lu operator%s the model does not know, whose kernels' scratch "
                                     "and persistent data are not counted: TFLM may need more.",
-                 (unsigned long)f->info.unknown_ops, cli_s(f->info.unknown_ops));
+                 (unsigned long)f->info.unknown_ops, aplan_host_s(f->info.unknown_ops));
         write_comment_paragraph(out, text);
     }
     fputs(" * Every setup:\n", out);
@@ -281,25 +284,29 @@ static bool write_tflm_macros(FILE *out, const cli_session *s, const char *up) {
     return true;
 }
 
-int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+int aplan_host_write_c(FILE *out, const aplan_host_session *s, const aplan_host_run *run, const aplan_host_options *o,
+                       aplan_host_error *err) {
+    (void)err; /* nothing here fails but a write, which ferror(out) tells */
     const char *prefix = o->name != NULL ? o->name : "aplan";
     char *up = malloc(strlen(prefix) + 1u); /* the prefix of macros */
-    if (up == NULL) return CLI_EXIT_INTERNAL;
+    if (up == NULL) return APLAN_HOST_INTERNAL;
     for (size_t i = 0; i <= strlen(prefix); i++)
         up[i] = prefix[i] >= 'a' && prefix[i] <= 'z' ? (char)(prefix[i] - 'a' + 'A') : prefix[i];
-    const cli_input *in = s->input;
+    const aplan_host_input *in = s->input;
     uint64_t arena = run->result.arena_size;
     bool wide = arena > UINT32_MAX;
     const char *suffix = wide ? "ull" : "u";
     fputs("/* Generated by aplan ", out);
     fprintf(out, "%s from ", aplan_version());
     c_comment_text(out, in->name);
-    fprintf(out, " with strategy %s.\n * %zu buffer%s, alignment %llu, sizes %s; lower bound %llu byte%s%s.\n"
-                 " * Offsets are bytes from an arena base aligned to at least %s_ARENA_ALIGNMENT. */\n",
-            run->strategy->name, in->count, cli_s(in->count), (unsigned long long)s->settings.alignment,
-            s->settings.round_sizes ? "rounded up" : "as given", (unsigned long long)s->bound, cli_s(s->bound),
-            arena == s->bound                                  ? " (this plan is optimal)"
-            : cli_best_proven(s) && run == &s->runs[s->best]   ? " (this plan is proven optimal by a complete search)"
+    fprintf(out,
+            " with strategy %s.\n * %zu buffer%s, alignment %llu, sizes %s; lower bound %llu byte%s%s.\n"
+            " * Offsets are bytes from an arena base aligned to at least %s_ARENA_ALIGNMENT. */\n",
+            run->strategy->name, in->count, aplan_host_s(in->count), (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", (unsigned long long)s->bound, aplan_host_s(s->bound),
+            arena == s->bound ? " (this plan is optimal)"
+            : aplan_host_best_proven(s) && run == &s->runs[s->best]
+                ? " (this plan is proven optimal by a complete search)"
             : run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND
                 ? " (the best plan a search found; not proven optimal)"
                 : "",
@@ -310,7 +317,7 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_o
     fprintf(out, "#define %s_BUFFER_COUNT %zuu\n", up, in->count);
     if (!write_tflm_macros(out, s, up)) {
         free(up);
-        return CLI_EXIT_INTERNAL;
+        return APLAN_HOST_INTERNAL;
     }
     if (in->count > 0) {
         const char *type = wide ? "uint64_t" : "uint32_t";
@@ -333,6 +340,5 @@ int cli_write_c(FILE *out, const cli_session *s, const cli_run *run, const cli_o
     write_tflm_plan(out, s, run, prefix, up);
     fprintf(out, "\n#endif /* %s_ARENA_PLAN_H */\n", up);
     free(up);
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
-

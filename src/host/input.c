@@ -1,9 +1,8 @@
 /* Loading a problem: read the whole file, recognise it by content (a .tflite model, a CSV table, or neither),
  * convert it to buffers with ids and, for a model, the facts the outputs show beside them: each tensor's name, type
  * and shape, and the operator at each step (names made into capped display text once per distinct string,
- * cli_names; only the pointers to a long name's bytes, for JSON's whole names, point into the model's bytes, which
- * in->model keeps).
- * Every failure names the file and says why (the OS's reason for I/O errors). */
+ * aplan_host_names; only the pointers to a long name's bytes, for JSON's whole names, point into the model's bytes,
+ * which in->model keeps). Every failure names the file and says why (the OS's reason for I/O errors). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat: sizing the read of a regular file */
 
 #include <errno.h>
@@ -13,19 +12,19 @@
 
 #include "aplan/csv.h"
 #include "aplan/tflite.h"
-#include "cli.h"
+#include "host.h"
 
 /* The first bytes of a stream that are checked for content no reader accepts before the rest is read. */
 #define SNIFF_BYTES ((size_t)1 << 16)
 
-int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size, char *message,
+int aplan_host_read_file(const char *path, uint64_t max_size, char **data, size_t *size, char *message,
                   size_t message_size) {
     *data = NULL;
     *size = 0;
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (f == NULL) {
         snprintf(message, message_size, "cannot open %s: %s", path, strerror(errno));
-        return CLI_EXIT_IO;
+        return APLAN_HOST_IO;
     }
     /* The most this read may hold: max_size + 1 bytes (the byte that proves the input too large), within size_t. */
     size_t limit = max_size < (uint64_t)(SIZE_MAX / 2u) ? (size_t)max_size + 1u : SIZE_MAX / 2u;
@@ -38,9 +37,9 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
             if (f != stdin) fclose(f);
             snprintf(message, message_size,
                      "%s: %ju byte%s, more than the maximum input size of %llu byte%s (see --max-input-size)", path,
-                     (uintmax_t)st.st_size, cli_s((uint64_t)st.st_size), (unsigned long long)max_size,
-                     cli_s(max_size));
-            return CLI_EXIT_TOO_LARGE;
+                     (uintmax_t)st.st_size, aplan_host_s((uint64_t)st.st_size), (unsigned long long)max_size,
+                     aplan_host_s(max_size));
+            return APLAN_HOST_TOO_LARGE;
         }
         cap = (size_t)st.st_size + 1u;
     }
@@ -49,10 +48,10 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
     int read_errno = 0;
     bool sniffed = false;
     char *buf = malloc(cap);
-    int rc = CLI_EXIT_OK;
+    int rc = APLAN_HOST_OK;
     for (;;) {
         if (buf == NULL) {
-            rc = CLI_EXIT_INTERNAL;
+            rc = APLAN_HOST_INTERNAL;
             snprintf(message, message_size, "out of memory reading %s", path);
             break;
         }
@@ -63,10 +62,10 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
             break;
         }
         if (len > max_size) { /* max_size + 1 bytes came: the input is larger, whatever follows */
-            rc = CLI_EXIT_TOO_LARGE;
+            rc = APLAN_HOST_TOO_LARGE;
             snprintf(message, message_size,
                      "%s: more than the maximum input size of %llu byte%s (see --max-input-size)", path,
-                     (unsigned long long)max_size, cli_s(max_size));
+                     (unsigned long long)max_size, aplan_host_s(max_size));
             break;
         }
         if (!sniffed && len >= SNIFF_BYTES) {
@@ -74,8 +73,8 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
              * that holds one and is no .tflite model can be refused now rather than after the whole of it (/dev/zero
              * would otherwise fill max_size bytes of memory first). */
             sniffed = true;
-            if (!cli_is_tflite(buf, len) && memchr(buf, '\0', SNIFF_BYTES) != NULL) {
-                rc = CLI_EXIT_BAD_INPUT;
+            if (!aplan_host_is_tflite(buf, len) && memchr(buf, '\0', SNIFF_BYTES) != NULL) {
+                rc = APLAN_HOST_BAD_INPUT;
                 snprintf(message, message_size,
                          "%s: neither a .tflite model (no \"TFL3\" at bytes 4..7) nor a CSV table (a NUL byte in "
                          "its first %zu bytes)",
@@ -84,7 +83,7 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
             }
         }
         if (cap >= limit) { /* only with a max_size beyond what memory can hold (limit is then SIZE_MAX / 2) */
-            rc = CLI_EXIT_INTERNAL;
+            rc = APLAN_HOST_INTERNAL;
             snprintf(message, message_size, "out of memory reading %s", path);
             break;
         }
@@ -94,23 +93,23 @@ int cli_read_file(const char *path, uint64_t max_size, char **data, size_t *size
         buf = grown;
         cap = grown_cap;
     }
-    bool failed = rc == CLI_EXIT_OK && ferror(f) != 0;
+    bool failed = rc == APLAN_HOST_OK && ferror(f) != 0;
     if (f != stdin) fclose(f);
     if (failed) {
-        rc = CLI_EXIT_IO;
+        rc = APLAN_HOST_IO;
         snprintf(message, message_size, "cannot read %s: %s", path,
                  read_errno != 0 ? strerror(read_errno) : "read error");
     }
-    if (rc != CLI_EXIT_OK) {
+    if (rc != APLAN_HOST_OK) {
         free(buf);
         return rc;
     }
     *data = buf;
     *size = len;
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-void cli_input_free(cli_input *in) {
+void aplan_host_input_free(aplan_host_input *in) {
     if (in == NULL) return;
     /* A CSV input's arrays are its table's (and a half-loaded input may be of any kind): free each array once. */
     if (in->buffers != in->csv.buffers) free(in->buffers);
@@ -120,7 +119,7 @@ void cli_input_free(cli_input *in) {
     free(in->id_text);
     free(in->tensors);
     free(in->steps);
-    cli_names_free(&in->names);
+    aplan_host_names_free(&in->names);
     free(in->tflite_ids);
     free(in->scratch_id_text);
     free(in->scratch);
@@ -129,11 +128,11 @@ void cli_input_free(cli_input *in) {
     memset(in, 0, sizeof *in);
 }
 
-const char *cli_buffer_name(const cli_input *in, size_t i) {
+const char *aplan_host_buffer_name(const aplan_host_input *in, size_t i) {
     return in->tensors != NULL && in->tensors[i].name != NULL ? in->tensors[i].name : in->ids[i];
 }
 
-void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_size) {
+void aplan_host_describe_buffer(const aplan_host_input *in, size_t i, char *out, size_t out_size) {
     if (i >= in->count) {
         snprintf(out, out_size, "buffer %zu", i);
     } else if (in->lines != NULL) {
@@ -144,7 +143,7 @@ void cli_describe_buffer(const cli_input *in, size_t i, char *out, size_t out_si
 }
 
 /* The parsed table becomes the input as it is: its arrays are the input's, nothing is copied. */
-static int load_csv(const char *path, const char *data, size_t size, cli_input *in, char *message,
+static int load_csv(const char *path, const char *data, size_t size, aplan_host_input *in, char *message,
                     size_t message_size) {
     aplan_csv_table t;
     aplan_format_error e;
@@ -156,9 +155,9 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
             snprintf(message, message_size, "%s:%u: %s", path, (unsigned)e.line, e.message);
         else
             snprintf(message, message_size, "%s: %s", path, e.message[0] != '\0' ? e.message : aplan_status_str(s));
-        return s == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+        return s == APLAN_E_OUT_OF_MEMORY ? APLAN_HOST_INTERNAL : APLAN_HOST_BAD_INPUT;
     }
-    in->kind = CLI_INPUT_CSV;
+    in->kind = APLAN_HOST_INPUT_CSV;
     in->csv = t;
     in->count = in->tensor_count = t.count;
     in->csv_columns = t.columns;
@@ -166,7 +165,7 @@ static int load_csv(const char *path, const char *data, size_t size, cli_input *
     in->ids = t.ids;
     in->lines = t.lines;
     for (size_t i = 0; i < t.count && !in->has_fixed; i++) in->has_fixed = t.buffers[i].offset != APLAN_NO_OFFSET;
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
 /* One buffer of a sweep in order of lower: whether it starts before the latest end of those before it (*reach), which
@@ -182,7 +181,7 @@ static bool starts_before(uint64_t *reach, uint64_t lower, uint64_t upper) {
  * swept as they are when they come in order of lower (a CSV often does), else the live ones are sorted by lower with
  * the library's sort (aplan_sort_indices; 8 bytes a row and 8 a live buffer, freed on return). true when out of
  * memory, which proves nothing (no warning then). */
-static bool some_share_a_step(const cli_input *in, size_t live) {
+static bool some_share_a_step(const aplan_host_input *in, size_t live) {
     /* Two live rows in a row that share a step answer at once (real traces list buffers near their steps). */
     const aplan_buffer *prev = NULL;
     bool in_order = true;
@@ -220,7 +219,7 @@ static bool some_share_a_step(const cli_input *in, size_t live) {
 }
 
 /* Index of the first k in sorted[0, n) (indices into in->buffers, ascending in key) whose key is value, or n. */
-static size_t find_key(const cli_input *in, const uint32_t *sorted, size_t n, bool upper, uint64_t value) {
+static size_t find_key(const aplan_host_input *in, const uint32_t *sorted, size_t n, bool upper, uint64_t value) {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2u;
@@ -237,7 +236,7 @@ static size_t find_key(const cli_input *in, const uint32_t *sorted, size_t n, bo
  * shares it with what that operator writes. Their count, and in *first the first such row (SIZE_MAX: none). Sorts the
  * live rows by lower and by upper (8 bytes a row, 12 a live buffer, freed on return): O(n log n). 0 when out of
  * memory, which proves nothing. */
-static size_t lonely_touching(const cli_input *in, size_t live, size_t *first) {
+static size_t lonely_touching(const aplan_host_input *in, size_t live, size_t *first) {
     *first = SIZE_MAX;
     uint64_t *key = malloc((in->count + 1u) * sizeof *key);
     uint32_t *by_lower = malloc((live + 1u) * sizeof *by_lower), *by_upper = malloc((live + 1u) * sizeof *by_upper);
@@ -270,8 +269,8 @@ static size_t lonely_touching(const cli_input *in, size_t live, size_t *first) {
     return ok ? count : 0;
 }
 
-void cli_warn_lifetimes(const cli_input *in) {
-    if (in->kind != CLI_INPUT_CSV || (in->csv_columns & APLAN_CSV_START_END) != 0) return;
+bool aplan_host_warn_lifetimes(FILE *out, const aplan_host_input *in) {
+    if (in->kind != APLAN_HOST_INPUT_CSV || (in->csv_columns & APLAN_CSV_START_END) != 0) return false;
     enum { NAMED = 3 };
     size_t empty = 0, live = 0, named[NAMED];
     for (size_t i = 0; i < in->count; i++) {
@@ -286,32 +285,33 @@ void cli_warn_lifetimes(const cli_input *in) {
     bool apart = live >= 2 && !some_share_a_step(in, live);
     /* Not all apart, yet some rows apart from all and touching one end to start: some rows look inclusive. */
     size_t first = SIZE_MAX, lonely = live >= 2 && !apart ? lonely_touching(in, live, &first) : 0;
-    if (empty == 0 && !apart && lonely == 0) return;
-    cli_progress_end();
-    fprintf(stderr, "%s: warning: %s: the lifetimes look inclusive or empty (the plan is made as they are):\n",
-            CLI_PROGRAM, in->name);
+    if (empty == 0 && !apart && lonely == 0) return false;
+    if (out == NULL) return true;
+    fprintf(out, "aplan: warning: %s: the lifetimes look inclusive or empty (the plan is made as they are):\n",
+            in->name);
     if (empty > 0) {
-        fprintf(stderr, "  %zu row%s %s lower equal to upper, never live (an empty lifetime holds no bytes):", empty,
-                cli_s(empty), empty == 1 ? "has" : "have");
+        fprintf(out, "  %zu row%s %s lower equal to upper, never live (an empty lifetime holds no bytes):", empty,
+                aplan_host_s(empty), empty == 1 ? "has" : "have");
         for (size_t k = 0; k < empty && k < NAMED; k++)
-            fprintf(stderr, "%s '%s' (line %u)", k > 0 ? "," : "", in->ids[named[k]], (unsigned)in->lines[named[k]]);
-        if (empty > NAMED) fprintf(stderr, " and %zu more", empty - NAMED);
-        fputc('\n', stderr);
+            fprintf(out, "%s '%s' (line %u)", k > 0 ? "," : "", in->ids[named[k]], (unsigned)in->lines[named[k]]);
+        if (empty > NAMED) fprintf(out, " and %zu more", empty - NAMED);
+        fputc('\n', out);
     }
     if (apart)
-        fprintf(stderr, "  no two of the %zu live buffers share a step: every plan may put them all at offset 0\n", live);
+        fprintf(out, "  no two of the %zu live buffers share a step: every plan may put them all at offset 0\n", live);
     if (lonely > 0)
-        fprintf(stderr, "  %zu of the %zu live rows share%s a step with no other, yet touch%s one end to start, as "
+        fprintf(out, "  %zu of the %zu live rows share%s a step with no other, yet touch%s one end to start, as "
                         "inclusive ends would: the first is '%s' (line %u)\n",
                 lonely, live, lonely == 1 ? "s" : "", lonely == 1 ? "es" : "", in->ids[first],
                 (unsigned)in->lines[first]);
-    fprintf(stderr, "  upper is exclusive: a buffer is live at steps [lower, upper), lower to upper - 1;\n"
+    fprintf(out, "  upper is exclusive: a buffer is live at steps [lower, upper), lower to upper - 1;\n"
                     "  for inclusive ends, name the columns start,end (id,start,end,size: live from start to end)\n");
+    return true;
 }
 
-bool cli_is_tflite(const char *data, size_t size) { return size >= 8 && memcmp(data + 4, "TFL3", 4) == 0; }
+bool aplan_host_is_tflite(const char *data, size_t size) { return size >= 8 && memcmp(data + 4, "TFL3", 4) == 0; }
 
-const char *cli_not_csv(const char *data, size_t size) {
+const char *aplan_host_not_csv(const char *data, size_t size) {
     size_t i = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3u : 0u;
     /* The header is the first line that is not blank (the parser skips blank lines). */
     for (;;) {
@@ -338,20 +338,20 @@ const char *cli_not_csv(const char *data, size_t size) {
  * (name_error), so the id stands for it; a tensor whose facts cannot be read at all keeps its id alone: the model
  * still plans. Each distinct name string is made into text once (in->names), so tensors that share one table or
  * one name cost O(1) each beyond the reader's look-up. false only when out of memory. */
-static bool load_tensors(const char *data, size_t size, cli_input *in) {
+static bool load_tensors(const char *data, size_t size, aplan_host_input *in) {
     in->tensors = calloc(in->count + 1u, sizeof *in->tensors);
     if (in->tensors == NULL) return false;
     for (size_t i = 0; i < in->count; i++) {
         aplan_tflite_tensor_info t;
         if (aplan_tflite_tensor(data, size, in->tflite_ids[i], &t, NULL) != APLAN_OK) continue;
-        cli_tensor *c = &in->tensors[i];
+        aplan_host_tensor *c = &in->tensors[i];
         c->type = t.type_name;
         c->has_shape = !t.shape_truncated;
         c->rank = t.shape_truncated ? 0u : t.rank;
         memcpy(c->shape, t.shape, sizeof c->shape);
         if (t.name.size == 0) continue; /* no name: the id says it */
-        cli_name name;
-        if (!cli_names_get(&in->names, t.name.data, t.name.size, &name)) return false;
+        aplan_host_name name;
+        if (!aplan_host_names_get(&in->names, t.name.data, t.name.size, &name)) return false;
         c->name = name.text;
         c->name_size = name.size;
         c->name_shortened = name.shortened;
@@ -364,7 +364,7 @@ static bool load_tensors(const char *data, size_t size, cli_input *in) {
  * string (in->names: operators that share a custom code, or one operator the walk visits many times, share its text).
  * A model whose steps cannot be listed (a malformed custom code) gets none: it still plans, without operators. false
  * only when out of memory. */
-static bool load_steps(const char *data, size_t size, void *scratch, size_t scratch_size, cli_input *in) {
+static bool load_steps(const char *data, size_t size, void *scratch, size_t scratch_size, aplan_host_input *in) {
     size_t count = 0;
     if (aplan_tflite_steps(data, size, scratch, scratch_size, NULL, 0, &count, NULL) != APLAN_OK) return true;
     aplan_tflite_step *steps = malloc((count + 1u) * sizeof *steps);
@@ -382,11 +382,12 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
     bool ok = true;
     for (size_t k = 0; k < count && ok; k++) {
         const aplan_tflite_step *t = &steps[k];
-        cli_step *c = &in->steps[k];
-        *c = (cli_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL, 0, false, NULL};
+        aplan_host_step *c = &in->steps[k];
+        *c =
+            (aplan_host_step){t->kind, t->subgraph, t->op, t->entered, t->depth, t->builtin_code, NULL, 0, false, NULL};
         if (t->op == APLAN_TFLITE_NONE || t->name.data == NULL) continue; /* NULL: a code newer than the reader */
-        cli_name name;
-        ok = cli_names_get(&in->names, t->name.data, t->name.size, &name);
+        aplan_host_name name;
+        ok = aplan_host_names_get(&in->names, t->name.data, t->name.size, &name);
         if (!ok) break;
         c->op_name = name.text;
         c->op_name_size = name.size;
@@ -398,8 +399,10 @@ static bool load_steps(const char *data, size_t size, void *scratch, size_t scra
     return ok;
 }
 
-static int load_tflite(const char *path, const char *data, size_t size, cli_input *in, char *message,
-                       size_t message_size) {
+int aplan_host_load_tflite(const char *path, const char *data, size_t size, aplan_host_input *in, char *message,
+                           size_t message_size, aplan_status *status) {
+    memset(in, 0, sizeof *in);
+    in->name = path;
     aplan_tflite_info info;
     aplan_format_error e;
     aplan_status s = aplan_tflite_query(data, size, &info, &e);
@@ -414,29 +417,32 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
         if (in->buffers == NULL || ids == NULL || (info.scratch_size > 0 && scratch == NULL)) {
             free(scratch);
             free(ids);
-            cli_input_free(in);
+            aplan_host_input_free(in);
             snprintf(message, message_size, "out of memory");
-            return CLI_EXIT_INTERNAL;
+            if (status != NULL) *status = APLAN_E_OUT_OF_MEMORY;
+            return APLAN_HOST_INTERNAL;
         }
         s = aplan_tflite_read(data, size, scratch, info.scratch_size, in->buffers, ids, info.buffer_count, &count,
                               &e);
     }
+    if (status != NULL) *status = s;
     if (s != APLAN_OK) {
         free(scratch);
         free(ids);
-        cli_input_free(in);
+        aplan_host_input_free(in);
         /* Something the model declares lies past its last byte: a file cut short (a partial download or copy) is
          * by far the likeliest cause, so that comes first, with the reader's detail after it. */
-        bool cut = s == APLAN_E_FORMAT_TRUNCATED || (s == APLAN_E_FORMAT_BAD_OFFSET && strstr(e.message, "past the end"));
+        bool cut =
+            s == APLAN_E_FORMAT_TRUNCATED || (s == APLAN_E_FORMAT_BAD_OFFSET && strstr(e.message, "past the end"));
         if (cut)
             snprintf(message, message_size, "%s: truncated: the file has %zu byte%s and the model points past them "
-                     "(byte %llu: %s)", path, size, cli_s(size), (unsigned long long)e.byte_offset, e.message);
+                     "(byte %llu: %s)", path, size, aplan_host_s(size), (unsigned long long)e.byte_offset, e.message);
         else
             snprintf(message, message_size, "%s: byte %llu: %s", path, (unsigned long long)e.byte_offset,
                      e.message[0] != '\0' ? e.message : aplan_status_str(s));
-        return CLI_EXIT_BAD_INPUT;
+        return APLAN_HOST_BAD_INPUT;
     }
-    in->kind = CLI_INPUT_TFLITE;
+    in->kind = APLAN_HOST_INPUT_TFLITE;
     in->count = in->tensor_count = count;
     in->model = data;
     in->model_size = size;
@@ -456,43 +462,45 @@ static int load_tflite(const char *path, const char *data, size_t size, cli_inpu
     ok = ok && load_tensors(data, size, in) && load_steps(data, size, scratch, info.scratch_size, in);
     free(scratch);
     if (!ok) {
-        cli_input_free(in);
+        aplan_host_input_free(in);
         snprintf(message, message_size, "out of memory");
-        return CLI_EXIT_INTERNAL;
+        if (status != NULL) *status = APLAN_E_OUT_OF_MEMORY;
+        return APLAN_HOST_INTERNAL;
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-int cli_load_bytes(const char *name, const char *data, size_t size, cli_input *in, char *message,
-                   size_t message_size) {
+int aplan_host_load_bytes(const char *name, const char *data, size_t size, aplan_host_input *in, char *message,
+                          size_t message_size) {
     memset(in, 0, sizeof *in);
     int rc;
     const char *why = NULL;
     if (size == 0) { /* no bytes at all: neither a model nor a table, and nothing the readers could say more of */
         snprintf(message, message_size, "%s: empty file (0 bytes): neither a .tflite model nor a CSV table", name);
-        rc = CLI_EXIT_BAD_INPUT;
-    } else if (cli_is_tflite(data, size)) {
-        rc = load_tflite(name, data, size, in, message, message_size);
-    } else if ((why = cli_not_csv(data, size)) == NULL) {
+        rc = APLAN_HOST_BAD_INPUT;
+    } else if (aplan_host_is_tflite(data, size)) {
+        rc = aplan_host_load_tflite(name, data, size, in, message, message_size, NULL);
+    } else if ((why = aplan_host_not_csv(data, size)) == NULL) {
         rc = load_csv(name, data, size, in, message, message_size);
     } else {
         snprintf(message, message_size,
                  "%s: neither a .tflite model (no \"TFL3\" at bytes 4..7) nor a CSV table (%s)", name, why);
-        rc = CLI_EXIT_BAD_INPUT;
+        rc = APLAN_HOST_BAD_INPUT;
     }
     in->name = name;
     return rc;
 }
 
-int cli_load(const char *path, uint64_t max_size, cli_input *in, char *message, size_t message_size) {
+int aplan_host_load(const char *path, uint64_t max_size, aplan_host_input *in, char *message, size_t message_size) {
     memset(in, 0, sizeof *in);
     in->name = path;
     char *data;
     size_t size;
-    int rc = cli_read_file(path, max_size, &data, &size, message, message_size);
-    if (rc != CLI_EXIT_OK) return rc;
-    rc = cli_load_bytes(path, data, size, in, message, message_size);
-    if (rc == CLI_EXIT_OK && in->kind == CLI_INPUT_TFLITE) in->owned_model = data; /* the TFLM arena reads it */
+    int rc = aplan_host_read_file(path, max_size, &data, &size, message, message_size);
+    if (rc != APLAN_HOST_OK) return rc;
+    rc = aplan_host_load_bytes(path, data, size, in, message, message_size);
+    if (rc == APLAN_HOST_OK && in->kind == APLAN_HOST_INPUT_TFLITE)
+        in->owned_model = data; /* the TFLM arena reads it */
     else free(data);
     return rc;
 }

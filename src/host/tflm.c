@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "aplan/strategies.h"
-#include "cli.h"
+#include "host.h"
 
 /* The adapter's records (integrations/tflm/aplan_micro_planner.h, kRecordBytes): an aplan_buffer32 and an offset per
  * buffer, held in the scratch TFLM's Init gives it from AddBuffer on. */
@@ -20,7 +20,7 @@
  * takes the low-memory form when the fast one does not fit; the plan is the same), which it then plans with alone
  * (on the shared models every candidate reaches the same section; where one does not, the figure assumes the best
  * plan still fits). 0 when unknown. */
-static uint64_t adapter_scratch(const cli_session *s) {
+static uint64_t adapter_scratch(const aplan_host_session *s) {
     aplan_problem lean = s->problem;
     lean.flags |= APLAN_LOW_MEMORY;
     uint64_t least = UINT64_MAX;
@@ -34,34 +34,34 @@ static uint64_t adapter_scratch(const cli_session *s) {
     return least == UINT64_MAX ? 0 : ADAPTER_RECORD_BYTES * (uint64_t)s->input->count + least;
 }
 
-int cli_tflm_config(const cli_options *o, aplan_tflm_config *c, char *message, size_t message_size) {
+int aplan_host_tflm_config(const aplan_host_options *o, aplan_tflm_config *c, char *message, size_t message_size) {
     aplan_tflm_config_init(c);
-    const cli_target *t = o->target != NULL ? cli_target_find(o->target) : NULL;
-    c->abi = (o->given & CLI_OPT_ABI) ? o->abi : t != NULL ? t->abi : APLAN_TFLM_ABI_32;
-    c->kernels = (o->given & CLI_OPT_KERNELS) ? o->kernels : APLAN_TFLM_KERNELS_REFERENCE;
-    if (c->kernels != APLAN_TFLM_KERNELS_CMSIS_NN || t == NULL) return CLI_EXIT_OK;
+    const aplan_host_target *t = o->target != NULL ? aplan_host_target_find(o->target) : NULL;
+    c->abi = (o->given & APLAN_HOST_SET_ABI) ? o->abi : t != NULL ? t->abi : APLAN_TFLM_ABI_32;
+    c->kernels = (o->given & APLAN_HOST_SET_KERNELS) ? o->kernels : APLAN_TFLM_KERNELS_REFERENCE;
+    if (c->kernels != APLAN_TFLM_KERNELS_CMSIS_NN || t == NULL) return APLAN_HOST_OK;
     if (t->cmsis_isa < 0) {
         snprintf(message, message_size, "--kernels cmsis-nn: not modelled for target %s (%s)", t->name, t->why_cmsis);
-        return CLI_EXIT_USAGE;
+        return APLAN_HOST_USAGE;
     }
     c->isa = (uint32_t)t->cmsis_isa;
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-const char *cli_tflm_kernels_text(const aplan_tflm_config *c) {
+const char *aplan_host_tflm_kernels_text(const aplan_tflm_config *c) {
     if (c->kernels != APLAN_TFLM_KERNELS_CMSIS_NN) return "reference kernels";
     return c->isa == APLAN_TFLM_ISA_DSP ? "CMSIS-NN kernels (DSP)" : "CMSIS-NN kernels (portable C)";
 }
 
-static int tflm_error(const cli_input *in, const aplan_format_error *e, aplan_status s, char *message,
+static int tflm_error(const aplan_host_input *in, const aplan_format_error *e, aplan_status s, char *message,
                       size_t message_size) {
     snprintf(message, message_size, "%s: byte %llu: %s", in->name, (unsigned long long)e->byte_offset,
              e->message[0] != '\0' ? e->message : aplan_status_str(s));
-    return s == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+    return s == APLAN_E_OUT_OF_MEMORY ? APLAN_HOST_INTERNAL : APLAN_HOST_BAD_INPUT;
 }
 
 /* The model's steps (aplan_tflite_steps) into *steps (the caller frees), *count of them. */
-static aplan_status model_steps(const cli_input *in, aplan_tflite_step **steps, size_t *count,
+static aplan_status model_steps(const aplan_host_input *in, aplan_tflite_step **steps, size_t *count,
                                 aplan_format_error *e) {
     *steps = NULL;
     aplan_tflite_info info;
@@ -84,9 +84,11 @@ static aplan_status model_steps(const cli_input *in, aplan_tflite_step **steps, 
     return s;
 }
 
-int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *config, char *message, size_t message_size) {
-    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL) return CLI_EXIT_OK;
-    if (in->has_tflm && memcmp(&in->tflm, config, sizeof *config) == 0) return CLI_EXIT_OK;
+int aplan_host_add_tflm_scratch(aplan_host_input *in, const aplan_tflm_config *config, char *message,
+                                size_t message_size, aplan_status *status) {
+    if (status != NULL) *status = APLAN_OK;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || in->model == NULL) return APLAN_HOST_OK;
+    if (in->has_tflm && memcmp(&in->tflm, config, sizeof *config) == 0) return APLAN_HOST_OK;
     in->count = in->tensor_count; /* requests of another build go first */
     free(in->scratch);
     free(in->scratch_id_text);
@@ -111,6 +113,7 @@ int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *config, char *m
                                         in->scratch, requests, &requests, &e);
     free(steps);
     free(scratch);
+    if (status != NULL) *status = s;
     if (s != APLAN_OK) return tflm_error(in, &e, s, message, message_size);
     /* Grow the per-buffer arrays: the requests come after the tensors, in TFLM's order (its AddBuffer order). */
     size_t total = in->tensor_count + requests;
@@ -118,14 +121,15 @@ int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *config, char *m
     if (buffers != NULL) in->buffers = buffers;
     const char **ids = buffers != NULL ? realloc(in->ids, (total + 1u) * sizeof *ids) : NULL;
     if (ids != NULL) in->ids = ids;
-    cli_tensor *tensors = ids != NULL && in->tensors != NULL ? realloc(in->tensors, (total + 1u) * sizeof *tensors)
-                                                              : NULL;
+    aplan_host_tensor *tensors =
+        ids != NULL && in->tensors != NULL ? realloc(in->tensors, (total + 1u) * sizeof *tensors) : NULL;
     if (tensors != NULL) in->tensors = tensors;
     enum { ID_BYTES = 36 }; /* "s4294967295o4294967295r4294967295" and its NUL */
     in->scratch_id_text = malloc(ID_BYTES * requests + 1u);
     if (buffers == NULL || ids == NULL || (in->tensors != NULL && tensors == NULL) || in->scratch_id_text == NULL) {
+        if (status != NULL) *status = APLAN_E_OUT_OF_MEMORY;
         snprintf(message, message_size, "out of memory");
-        return CLI_EXIT_INTERNAL;
+        return APLAN_HOST_INTERNAL;
     }
     char *at = in->scratch_id_text;
     for (size_t k = 0; k < requests; k++) {
@@ -141,12 +145,12 @@ int cli_add_tflm_scratch(cli_input *in, const aplan_tflm_config *config, char *m
     in->tflm = c;
     in->tflm_scratch_size = scratch_size;
     in->has_tflm = true;
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
 /* aplan_tflm_query's scratch size for c, a planner setting of in->tflm: known once the requests are (the size does
  * not depend on the planner), so that a command asking for several figures walks the model once for each. */
-static aplan_status tflm_scratch_size(const cli_input *in, const aplan_tflm_config *c, size_t *bytes,
+static aplan_status tflm_scratch_size(const aplan_host_input *in, const aplan_tflm_config *c, size_t *bytes,
                                       aplan_format_error *e) {
     size_t requests = 0;
     if (in->has_tflm && c->abi == in->tflm.abi && c->kernels == in->tflm.kernels && c->isa == in->tflm.isa) {
@@ -156,12 +160,12 @@ static aplan_status tflm_scratch_size(const cli_input *in, const aplan_tflm_conf
     return aplan_tflm_query(in->model, in->model_size, c, bytes, &requests, e);
 }
 
-uint64_t cli_tflm_embedded_section(const cli_session *s, const uint64_t *offsets) {
-    return cli_tflm_embedded_plan(s, offsets, NULL);
+uint64_t aplan_host_tflm_embedded_section(const aplan_host_session *s, const uint64_t *offsets) {
+    return aplan_host_tflm_embedded_plan(s, offsets, NULL);
 }
 
-uint64_t cli_tflm_embedded_plan(const cli_session *s, const uint64_t *offsets, uint64_t *placed) {
-    const cli_input *in = s->input;
+uint64_t aplan_host_tflm_embedded_plan(const aplan_host_session *s, const uint64_t *offsets, uint64_t *placed) {
+    const aplan_host_input *in = s->input;
     const aplan_strategy *greedy = NULL;
     if (aplan_strategy_find("greedy_by_size_tflm", &greedy) != APLAN_OK) return 0;
     aplan_buffer *b = malloc((in->count + 1u) * sizeof *b);
@@ -189,12 +193,12 @@ uint64_t cli_tflm_embedded_plan(const cli_session *s, const uint64_t *offsets, u
 
 /* "TFLM refuses this model: OP (op K of subgraph S) rejects ... in its Prepare (why), so AllocateTensors() fails
  * whatever the arena" for info's first refused operator, and how many more, into out. */
-static void refusal_text(const cli_input *in, const aplan_tflm_arena_info *info, char *out, size_t size) {
+static void refusal_text(const aplan_host_input *in, const aplan_tflm_arena_info *info, char *out, size_t size) {
     aplan_tflite_operator_info op;
-    cli_name name = {NULL, 0, false};
+    aplan_host_name name = {NULL, 0, false};
     if (aplan_tflite_operator(in->model, in->model_size, info->first_refused_subgraph, info->first_refused_op, &op,
                               NULL) == APLAN_OK && op.name.data != NULL)
-        name = cli_name_text(op.name.data, op.name.size);
+        name = aplan_host_name_text(op.name.data, op.name.size);
     const uint32_t why = APLAN_TFLM_REFUSAL_REASON(info->refusal);
     const char *a = aplan_tflite_type_name(APLAN_TFLM_REFUSAL_TYPE_A(info->refusal));
     const char *b = aplan_tflite_type_name(APLAN_TFLM_REFUSAL_TYPE_B(info->refusal));
@@ -207,7 +211,7 @@ static void refusal_text(const cli_input *in, const aplan_tflm_arena_info *info,
     char more[64] = "";
     if (info->refused_ops > 1)
         snprintf(more, sizeof more, "; %lu more operator%s refused", (unsigned long)(info->refused_ops - 1u),
-                 cli_s(info->refused_ops - 1u));
+                 aplan_host_s(info->refused_ops - 1u));
     snprintf(out, size, "TFLM refuses this model: %s (op %lu of subgraph %lu) rejects %s in its Prepare, so "
                         "AllocateTensors() fails whatever the arena%s",
              name.text != NULL ? name.text : "?", (unsigned long)info->first_refused_op,
@@ -220,8 +224,8 @@ static void refusal_text(const cli_input *in, const aplan_tflm_arena_info *info,
  * a search's plan, whose budget cannot be replayed: the smallest of the auto set's plans, what the adapter's default
  * makes of them. A failure (out of memory, a strategy that refuses the tensors) leaves that candidate out; 0 with
  * *known false when none planned. O(the strategies' cost on the tensors). */
-static uint64_t tensors_alone(const cli_session *s, const aplan_strategy *strategy, bool *known) {
-    const cli_input *in = s->input;
+static uint64_t tensors_alone(const aplan_host_session *s, const aplan_strategy *strategy, bool *known) {
+    const aplan_host_input *in = s->input;
     aplan_problem p = s->problem;
     p.count = in->tensor_count;
     p.capacity = APLAN_UNLIMITED;
@@ -245,7 +249,7 @@ static uint64_t tensors_alone(const cli_session *s, const aplan_strategy *strate
 /* The model's recording for in->tflm (aplan_tflm_record), made on the first call and kept in in: every arena figure
  * a command gives replays it, so that the model is walked once however many it gives. APLAN_OK, or the recording's
  * failure (the same on every call) with e set. */
-static aplan_status recording(cli_input *in, aplan_format_error *e) {
+static aplan_status recording(aplan_host_input *in, aplan_format_error *e) {
     memset(e, 0, sizeof *e);
     if (in->tflm_recording == NULL && in->tflm_record_error.status == APLAN_OK) {
         aplan_format_error *r = &in->tflm_record_error;
@@ -272,9 +276,9 @@ static aplan_status recording(cli_input *in, aplan_format_error *e) {
  * PLANNER_COMPILED); tensors is what the tensors
  * alone take with that way's planner (tensors_alone; tensors_known false: not known), costs (capacity entries, may
  * be NULL) gets the operators'. false when it cannot be computed. */
-static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, bool tensors_known, uint32_t planner,
-                    cli_tflm_figures *f, aplan_tflm_op_cost *costs, size_t capacity) {
-    cli_input *in = s->input;
+static bool figures(const aplan_host_session *s, uint64_t section, uint64_t tensors, bool tensors_known,
+                    uint32_t planner, aplan_host_tflm_figures *f, aplan_tflm_op_cost *costs, size_t capacity) {
+    aplan_host_input *in = s->input;
     memset(f, 0, sizeof *f);
     aplan_format_error e;
     aplan_status st = recording(in, &e);
@@ -298,7 +302,7 @@ static bool figures(const cli_session *s, uint64_t section, uint64_t tensors, bo
     return f->known;
 }
 
-void cli_compute_tflm_arena(cli_session *s) {
+void aplan_host_compute_tflm_arena(aplan_host_session *s) {
     const aplan_strategy *tflm = NULL;
     s->tflm_arena = 0;
     memset(&s->tflm_own, 0, sizeof s->tflm_own);
@@ -308,14 +312,14 @@ void cli_compute_tflm_arena(cli_session *s) {
                  "TFLM's own planner is greedy_by_size_tflm, which this build leaves out");
         return;
     }
-    cli_run run;
+    aplan_host_run run;
     memset(&run, 0, sizeof run);
     run.strategy = tflm;
     run.deadline_ms = HUGE_VAL; /* TFLM's own plan, whole: a figure, not a candidate the time limit may cut */
-    cli_run_one(s, &run);
+    aplan_host_run_one(s, &run);
     if (run.planned) {
         s->tflm_arena = run.result.arena_size;
-        if (s->input->kind == CLI_INPUT_TFLITE && s->input->model != NULL) {
+        if (s->input->kind == APLAN_HOST_INPUT_TFLITE && s->input->model != NULL) {
             bool known = false;
             const uint64_t tensors = tensors_alone(s, tflm, &known);
             (void)figures(s, run.result.arena_size, tensors, known, APLAN_TFLM_GREEDY_IN_ARENA, &s->tflm_own, NULL,
@@ -328,22 +332,22 @@ void cli_compute_tflm_arena(cli_session *s) {
     free(run.offsets);
 }
 
-void cli_compute_tflm_figures(cli_session *s, const cli_run *plan) {
-    const cli_input *in = s->input;
+void aplan_host_compute_tflm_figures(aplan_host_session *s, const aplan_host_run *plan) {
+    const aplan_host_input *in = s->input;
     memset(&s->tflm_embed, 0, sizeof s->tflm_embed);
     memset(&s->tflm_adapter, 0, sizeof s->tflm_adapter);
     memset(&s->tflm_compiled, 0, sizeof s->tflm_compiled);
     s->tflm_embed_section = 0;
-    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || plan == NULL || !plan->planned) return;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || in->model == NULL || plan == NULL || !plan->planned) return;
     /* A plan aplan embed would refuse (one TFLM cannot use, a model it cannot write) has no embedded figures: the
      * reason is kept for the report instead. */
     aplan_format_error e;
     size_t need = 0;
-    if (cli_embed(in, plan->offsets, NULL, 0, &need, NULL, &e) != APLAN_OK) {
+    if (aplan_host_embed(in, plan->offsets, NULL, 0, &need, NULL, &e) != APLAN_OK) {
         s->tflm_embed.status = APLAN_E_PLAN_REJECTED;
         snprintf(s->tflm_embed.why, sizeof s->tflm_embed.why, "aplan embed would refuse it: %s", e.message);
     } else {
-        s->tflm_embed_section = cli_tflm_embedded_section(s, plan->offsets);
+        s->tflm_embed_section = aplan_host_tflm_embedded_section(s, plan->offsets);
     }
     /* The plan's strategy on the tensors alone, both ways: embedded, its tensors are where that strategy put them;
      * through the adapter, that strategy plans them on the device. */
@@ -355,54 +359,55 @@ void cli_compute_tflm_figures(cli_session *s, const cli_run *plan) {
     (void)figures(s, plan->result.arena_size, tensors, known, PLANNER_COMPILED, &s->tflm_compiled, NULL, 0);
 }
 
-const cli_tflm_figures *cli_tflm_smallest(const cli_session *s) {
-    const cli_tflm_figures *all[4] = {&s->tflm_own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter}, *best = NULL;
+const aplan_host_tflm_figures *aplan_host_tflm_smallest(const aplan_host_session *s) {
+    const aplan_host_tflm_figures *all[4] = {&s->tflm_own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter},
+                                  *best = NULL;
     for (size_t k = 0; k < 4u; k++) {
         if (all[k]->known && (best == NULL || all[k]->info.smallest < best->info.smallest)) best = all[k];
     }
     return best;
 }
 
-const cli_tflm_figures *cli_tflm_setup(const cli_session *s) {
+const aplan_host_tflm_figures *aplan_host_tflm_setup(const aplan_host_session *s) {
     const uint64_t whole = s->settings.whole_capacity;
-    const cli_tflm_figures *own = &s->tflm_own;
+    const aplan_host_tflm_figures *own = &s->tflm_own;
     if (own->known && (whole == APLAN_UNLIMITED || own->info.smallest <= whole)) return own;
     /* The adapter plans on the device: a search's plan is not one it makes (compiled in, it is any plan). */
     const bool searched = s->best != SIZE_MAX && s->runs[s->best].searched;
-    const cli_tflm_figures *other[3] = {&s->tflm_embed, &s->tflm_compiled, searched ? NULL : &s->tflm_adapter};
-    const cli_tflm_figures *best = NULL;
+    const aplan_host_tflm_figures *other[3] = {&s->tflm_embed, &s->tflm_compiled, searched ? NULL : &s->tflm_adapter};
+    const aplan_host_tflm_figures *best = NULL;
     for (size_t k = 0; k < 3u; k++) {
-        const cli_tflm_figures *f = other[k];
+        const aplan_host_tflm_figures *f = other[k];
         if (f != NULL && f->known && (best == NULL || f->info.smallest < best->info.smallest)) best = f;
     }
     if (best != NULL && (whole == APLAN_UNLIMITED || best->info.smallest <= whole || !own->known)) return best;
     return own->known ? own : NULL;
 }
 
-const char *cli_tflm_setup_key(const cli_session *s, const cli_tflm_figures *f) {
+const char *aplan_host_tflm_setup_key(const aplan_host_session *s, const aplan_host_tflm_figures *f) {
     return f == &s->tflm_own ? "own_planner" : f == &s->tflm_embed ? "embedded" : f == &s->tflm_compiled ? "compiled"
                                                                                                       : "adapter";
 }
 
-const char *cli_tflm_way(const cli_session *s, const cli_tflm_figures *f) {
+const char *aplan_host_tflm_way(const aplan_host_session *s, const aplan_host_tflm_figures *f) {
     return f == &s->tflm_own        ? "TFLM's own planner"
            : f == &s->tflm_embed    ? "this plan embedded"
            : f == &s->tflm_compiled ? "this plan compiled in"
                                     : "the adapter";
 }
 
-bool cli_tflm_scratch_adds(const cli_tflm_figures *f, uint64_t *bytes) {
+bool aplan_host_tflm_scratch_adds(const aplan_host_tflm_figures *f, uint64_t *bytes) {
     const uint64_t planned = f->info.planned;
     *bytes = planned >= f->tensors ? planned - f->tensors : f->tensors - planned;
     return planned >= f->tensors;
 }
 
-void cli_write_tflm_parts(FILE *out, const cli_tflm_figures *f) {
+void aplan_host_write_tflm_parts(FILE *out, const aplan_host_tflm_figures *f) {
     const aplan_tflm_arena_info *i = &f->info;
     uint64_t scratch = 0;
     if (!f->tensors_known)
         fprintf(out, "planned section %llu (tensors and kernels' scratch)", (unsigned long long)i->planned);
-    else if (cli_tflm_scratch_adds(f, &scratch))
+    else if (aplan_host_tflm_scratch_adds(f, &scratch))
         fprintf(out, "planned tensors %llu + kernels' scratch %llu", (unsigned long long)f->tensors,
                 (unsigned long long)scratch);
     else /* the planner packed the tensors tighter with the scratch among them */
@@ -413,59 +418,60 @@ void cli_write_tflm_parts(FILE *out, const cli_tflm_figures *f) {
         fprintf(out, " + temporary %llu", (unsigned long long)(i->used - i->planned - i->persistent));
 }
 
-bool cli_tflm_section_figures(const cli_session *s, uint64_t section, cli_tflm_figures *f) {
+bool aplan_host_tflm_section_figures(const aplan_host_session *s, uint64_t section, aplan_host_tflm_figures *f) {
     return figures(s, section, 0, false, APLAN_TFLM_GREEDY_IN_ARENA, f, NULL, 0);
 }
 
 /* "smallest arena N; arena_used_bytes() U = planned tensors P + kernels' scratch S + persistent T", to out: the
  * figure to set first, then what TFLM reports once it runs. */
-void cli_write_tflm_sum(FILE *out, const cli_tflm_figures *f) {
+void aplan_host_write_tflm_sum(FILE *out, const aplan_host_tflm_figures *f) {
     const aplan_tflm_arena_info *i = &f->info;
     fprintf(out, "smallest arena %llu%s; arena_used_bytes() %llu = ", (unsigned long long)i->smallest,
             i->unknown_ops > 0 ? " (at least)" : "", (unsigned long long)i->used);
-    cli_write_tflm_parts(out, f);
+    aplan_host_write_tflm_parts(out, f);
 }
 
-void cli_write_tflm_lines(FILE *out, const cli_session *s) {
-    const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE || (!s->tflm_own.known && s->tflm_own.status == APLAN_OK)) return;
-    fprintf(out, "TFLM arena (tflite-micro %s, %s, %u-bit ABI):", APLAN_TFLM_COMMIT, cli_tflm_kernels_text(&in->tflm),
-            in->tflm.abi);
+void aplan_host_write_tflm_lines(FILE *out, const aplan_host_session *s) {
+    const aplan_host_input *in = s->input;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || (!s->tflm_own.known && s->tflm_own.status == APLAN_OK)) return;
+    fprintf(out, "TFLM arena (tflite-micro %s, %s, %u-bit ABI):", APLAN_TFLM_COMMIT,
+            aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi);
     if (!s->tflm_own.known) {
         const bool refused = s->tflm_own.status == APLAN_E_FORMAT_UNSUPPORTED;
         fputs(refused ? " " : " cannot be computed: ", out);
-        (void)cli_write_shown(out, s->tflm_own.why);
+        (void)aplan_host_write_shown(out, s->tflm_own.why);
         fputc('\n', out);
-        if (refused) cli_write_tflm_unknown(out, s, &s->tflm_own.info); /* replayed all the same: its operators */
+        if (refused)
+            aplan_host_write_tflm_unknown(out, s, &s->tflm_own.info); /* replayed all the same: its operators */
         return;
     }
     fputc('\n', out);
     fputs("  TFLM's own planner:   ", out);
-    cli_write_tflm_sum(out, &s->tflm_own);
+    aplan_host_write_tflm_sum(out, &s->tflm_own);
     fputc('\n', out);
     if (s->tflm_embed.known) {
         fputs("  this plan, embedded:  ", out);
-        cli_write_tflm_sum(out, &s->tflm_embed);
+        aplan_host_write_tflm_sum(out, &s->tflm_embed);
         fputc('\n', out);
     } else if (s->tflm_embed.status != APLAN_OK) {
         fputs("  this plan, embedded:  not possible: ", out);
-        (void)cli_write_shown(out, s->tflm_embed.why);
+        (void)aplan_host_write_shown(out, s->tflm_embed.why);
         fputc('\n', out);
     }
     if (s->tflm_compiled.known) {
         fputs("  this plan, compiled:  ", out);
-        cli_write_tflm_sum(out, &s->tflm_compiled);
+        aplan_host_write_tflm_sum(out, &s->tflm_compiled);
         fputc('\n', out);
     }
     if (s->tflm_adapter.known) {
         fputs("  this plan, adapter:   ", out);
-        cli_write_tflm_sum(out, &s->tflm_adapter);
+        aplan_host_write_tflm_sum(out, &s->tflm_adapter);
         fputc('\n', out);
     }
-    cli_write_tflm_unknown(out, s, &s->tflm_own.info);
+    aplan_host_write_tflm_unknown(out, s, &s->tflm_own.info);
 }
 
-/* An operator the kernel table does not know: its name's display text (owned by a cli_names) and where it is. */
+/* An operator the kernel table does not know: its name's display text (owned by a aplan_host_names) and where it is. */
 typedef struct unknown_op {
     const char *name;
     uint32_t subgraph, op;
@@ -480,16 +486,16 @@ static int unknown_by_name(const void *a, const void *b) {
 
 /* The operators info counts as unknown, into *ops (the caller frees it and names), sorted by name then order; false
  * when out of memory or the model cannot be walked again. O(operators + k log k) for k unknown ones. */
-static bool unknown_ops(const cli_session *s, const aplan_tflm_arena_info *info, cli_names *names, unknown_op **ops,
-                        size_t *count) {
-    const cli_input *in = s->input;
+static bool unknown_ops(const aplan_host_session *s, const aplan_tflm_arena_info *info, aplan_host_names *names,
+                        unknown_op **ops, size_t *count) {
+    const aplan_host_input *in = s->input;
     *ops = NULL;
     *count = 0;
     aplan_tflite_info model;
     if (aplan_tflite_query(in->model, in->model_size, &model, NULL) != APLAN_OK) return false;
     aplan_tflm_op_cost *costs = malloc((model.operator_count + 1u) * sizeof *costs);
     *ops = malloc(((size_t)info->unknown_ops + 1u) * sizeof **ops);
-    cli_tflm_figures f;
+    aplan_host_tflm_figures f;
     bool ok = costs != NULL && *ops != NULL;
     if (ok) {
         (void)figures(s, info->planned, 0, false, APLAN_TFLM_GREEDY_IN_ARENA, &f, costs, model.operator_count);
@@ -498,10 +504,10 @@ static bool unknown_ops(const cli_session *s, const aplan_tflm_arena_info *info,
     for (size_t k = 0; ok && k < model.operator_count; k++) {
         const aplan_tflm_op_cost *c = &costs[k];
         aplan_tflite_operator_info op;
-        cli_name name = {NULL, 0, false};
+        aplan_host_name name = {NULL, 0, false};
         if (c->known || *count >= info->unknown_ops) continue;
         ok = aplan_tflite_operator(in->model, in->model_size, c->subgraph, c->op, &op, NULL) == APLAN_OK &&
-             op.name.data != NULL && cli_names_get(names, op.name.data, op.name.size, &name);
+             op.name.data != NULL && aplan_host_names_get(names, op.name.data, op.name.size, &name);
         if (ok) (*ops)[(*count)++] = (unknown_op){name.text, c->subgraph, c->op, k};
     }
     free(costs);
@@ -509,58 +515,58 @@ static bool unknown_ops(const cli_session *s, const aplan_tflm_arena_info *info,
     return ok;
 }
 
-void cli_write_tflm_unknown(FILE *out, const cli_session *s, const aplan_tflm_arena_info *info) {
+void aplan_host_write_tflm_unknown(FILE *out, const aplan_host_session *s, const aplan_tflm_arena_info *info) {
     if (info->unknown_ops == 0) return;
-    cli_names names = {NULL, 0, 0};
+    aplan_host_names names = {NULL, 0, 0};
     unknown_op *ops = NULL;
     size_t count = 0;
-    fprintf(out, "  not modelled: %lu operator%s", (unsigned long)info->unknown_ops, cli_s(info->unknown_ops));
+    fprintf(out, "  not modelled: %lu operator%s", (unsigned long)info->unknown_ops, aplan_host_s(info->unknown_ops));
     if (unknown_ops(s, info, &names, &ops, &count) && count > 0) {
         /* Every one named: each distinct name once, with how many share it and where the first is. */
         size_t kinds = 0;
         for (size_t k = 0; k < count; k++) kinds += k == 0 || strcmp(ops[k].name, ops[k - 1u].name) != 0;
         fprintf(out, " of %zu kind%s, whose kernels' scratch and persistent data are not counted, so every TFLM "
                      "figure is a lower bound:",
-                kinds, cli_s(kinds));
+                kinds, aplan_host_s(kinds));
         for (size_t k = 0, run; k < count; k += run) {
             for (run = 1; k + run < count && strcmp(ops[k + run].name, ops[k].name) == 0; run++) {
             }
             fputs(k == 0 ? " " : ", ", out);
-            (void)cli_write_short(out, ops[k].name, 2u * CLI_NAME_SHOWN); /* a custom code can be any length */
+            (void)aplan_host_write_short(out, ops[k].name,
+                                         2u * APLAN_HOST_NAME_SHOWN); /* a custom code can be any length */
             fprintf(out, " (%zu: %sop %lu of subgraph %lu)", run, run > 1 ? "the first " : "", (unsigned long)ops[k].op,
                     (unsigned long)ops[k].subgraph);
         }
         fputc('\n', out);
     } else { /* out of memory: the first one, as the figures name it */
         aplan_tflite_text name = aplan_tflm_unknown_name(s->input->model, s->input->model_size, info);
-        cli_name text = {NULL, 0, false};
-        if (name.data != NULL) text = cli_name_text(name.data, name.size);
+        aplan_host_name text = {NULL, 0, false};
+        if (name.data != NULL) text = aplan_host_name_text(name.data, name.size);
         fputs(", the first ", out);
-        (void)cli_write_short(out, text.text != NULL ? text.text : "?", 2u * CLI_NAME_SHOWN);
+        (void)aplan_host_write_short(out, text.text != NULL ? text.text : "?", 2u * APLAN_HOST_NAME_SHOWN);
         free((char *)text.text);
         fprintf(out, " (op %lu of subgraph %lu): their kernels' scratch and persistent data are not counted, so every "
                      "TFLM figure is a lower bound\n",
                 (unsigned long)info->first_unknown_op, (unsigned long)info->first_unknown_subgraph);
     }
     free(ops);
-    cli_names_free(&names);
+    aplan_host_names_free(&names);
 }
 
-uint64_t cli_tflm_section_capacity(const cli_session *s, uint64_t capacity) {
-    const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || capacity == APLAN_UNLIMITED) return capacity;
-    cli_tflm_figures f;
+uint64_t aplan_host_tflm_section_capacity(const aplan_host_session *s, uint64_t capacity) {
+    const aplan_host_input *in = s->input;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || in->model == NULL || capacity == APLAN_UNLIMITED) return capacity;
+    aplan_host_tflm_figures f;
     if (!figures(s, 0, 0, false, APLAN_TFLM_GREEDY_IN_ARENA, &f, NULL, 0)) return capacity;
     return f.info.persistent >= capacity ? 0 : capacity - f.info.persistent;
 }
 
-int cli_tflm_failure(const cli_session *s, const cli_tflm_figures *f) {
+int aplan_host_tflm_failure(const aplan_host_session *s, const aplan_host_tflm_figures *f, aplan_host_error *err) {
     if (f->status == APLAN_E_FORMAT_UNSUPPORTED) { /* the model is fine; TFLM will not run it */
-        cli_error("%s: %s", s->input->name, f->why);
-        return CLI_EXIT_REFUSED;
+        return aplan_host_error_set(err, APLAN_HOST_REFUSED, "%s: %s", s->input->name, f->why);
     }
-    cli_error("%s: cannot compute TFLM's arena: %s", s->input->name, f->why);
-    return f->status == APLAN_E_OUT_OF_MEMORY ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+    return aplan_host_error_set(err, f->status == APLAN_E_OUT_OF_MEMORY ? APLAN_HOST_INTERNAL : APLAN_HOST_BAD_INPUT,
+                                "%s: cannot compute TFLM's arena: %s", s->input->name, f->why);
 }
 
 /* One part of the tail: its bytes and what it is. */
@@ -568,42 +574,41 @@ static void write_part(FILE *out, const char *what, uint64_t bytes) {
     fprintf(out, "    %-59s %12llu\n", what, (unsigned long long)bytes);
 }
 
-int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
-    const cli_input *in = s->input;
+int aplan_host_write_tflm_breakdown(FILE *out, const aplan_host_session *s, aplan_host_error *err) {
+    const aplan_host_input *in = s->input;
     aplan_tflite_info model;
-    if (aplan_tflite_query(in->model, in->model_size, &model, NULL) != APLAN_OK) return CLI_EXIT_INTERNAL;
+    if (aplan_tflite_query(in->model, in->model_size, &model, NULL) != APLAN_OK) return APLAN_HOST_INTERNAL;
     aplan_tflm_op_cost *costs = malloc((model.operator_count + 1u) * sizeof *costs);
-    cli_tflm_figures f;
+    aplan_host_tflm_figures f;
     if (costs == NULL) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory");
     }
     if (!figures(s, s->tflm_own.info.planned, s->tflm_own.tensors, s->tflm_own.tensors_known,
                  APLAN_TFLM_GREEDY_IN_ARENA, &f, costs, model.operator_count)) {
         free(costs);
-        return cli_tflm_failure(s, &f);
+        return aplan_host_tflm_failure(s, &f, err);
     }
     const aplan_tflm_arena_info *i = &f.info;
-    (void)cli_write_shown(out, in->name);
+    (void)aplan_host_write_shown(out, in->name);
     fprintf(out, ": TFLM's arena (tflite-micro %s, %s, %u-bit ABI, TFLM's own planner)\n", APLAN_TFLM_COMMIT,
-            cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+            aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi);
     fprintf(out, "  arena_used_bytes()%43s %12llu\n", "", (unsigned long long)i->used);
     fprintf(out, "  smallest arena AllocateTensors() accepts%21s %12llu%s\n", "", (unsigned long long)i->smallest,
             i->unknown_ops > 0 ? " (at least)" : "");
     fprintf(out, "  planned section (GreedyMemoryPlanner)%24s %12llu\n", "", (unsigned long long)i->planned);
     char what[128];
     uint64_t adds = 0;
-    const bool adds_up = cli_tflm_scratch_adds(&f, &adds);
+    const bool adds_up = aplan_host_tflm_scratch_adds(&f, &adds);
     if (f.tensors_known) {
         snprintf(what, sizeof what, "tensors (%zu), planned alone", in->tensor_count);
         write_part(out, what, f.tensors);
         snprintf(what, sizeof what, "what the kernels' scratch %s (%lu request%s, %llu byte%s)",
-                 adds_up ? "adds" : "saves", (unsigned long)i->scratch_requests, cli_s(i->scratch_requests),
-                 (unsigned long long)i->scratch_bytes, cli_s(i->scratch_bytes));
+                 adds_up ? "adds" : "saves", (unsigned long)i->scratch_requests, aplan_host_s(i->scratch_requests),
+                 (unsigned long long)i->scratch_bytes, aplan_host_s(i->scratch_bytes));
         write_part(out, what, adds);
     } else {
         snprintf(what, sizeof what, "tensors (%zu) and kernels' scratch (%lu request%s), not told apart",
-                 in->tensor_count, (unsigned long)i->scratch_requests, cli_s(i->scratch_requests));
+                 in->tensor_count, (unsigned long)i->scratch_requests, aplan_host_s(i->scratch_requests));
         write_part(out, what, i->planned);
     }
     fprintf(out, "  persistent%51s %12llu\n", "", (unsigned long long)i->persistent);
@@ -618,16 +623,16 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
     fprintf(out, "\n  %-9s %-6s %-32s %10s %10s %10s %8s\n", "subgraph", "op", "operator", "options", "op data",
             "scratch", "requests");
     /* Operators that share a custom code share its text: each distinct string is made once. */
-    cli_names names = {NULL, 0, 0};
+    aplan_host_names names = {NULL, 0, 0};
     for (size_t k = 0; k < model.operator_count; k++) {
         const aplan_tflm_op_cost *c = &costs[k];
         aplan_tflite_operator_info op;
-        cli_name name = {NULL, 0, false};
+        aplan_host_name name = {NULL, 0, false};
         if (aplan_tflite_operator(in->model, in->model_size, c->subgraph, c->op, &op, NULL) == APLAN_OK &&
-            op.name.data != NULL && !cli_names_get(&names, op.name.data, op.name.size, &name))
+            op.name.data != NULL && !aplan_host_names_get(&names, op.name.data, op.name.size, &name))
             name.text = NULL; /* out of memory: shown as unknown */
         fprintf(out, "  %-9lu %-6lu ", (unsigned long)c->subgraph, (unsigned long)c->op);
-        size_t w = cli_write_short(out, name.text != NULL ? name.text : "?", 32u);
+        size_t w = aplan_host_write_short(out, name.text != NULL ? name.text : "?", 32u);
         fprintf(out, "%*s", w < 32u ? (int)(33u - w) : 1, "");
         if (!c->known) {
             fputs("(not modelled: not counted)\n", out);
@@ -636,15 +641,15 @@ int cli_write_tflm_breakdown(FILE *out, const cli_session *s) {
         fprintf(out, "%10llu %10llu %10llu %8lu\n", (unsigned long long)c->params, (unsigned long long)c->op_data,
                 (unsigned long long)c->scratch, (unsigned long)c->scratch_requests);
     }
-    cli_names_free(&names);
+    aplan_host_names_free(&names);
     free(costs);
-    cli_write_tflm_unknown(out, s, i);
-    return CLI_EXIT_OK;
+    aplan_host_write_tflm_unknown(out, s, i);
+    return APLAN_HOST_OK;
 }
 
 /* TFLM's own plan of the section (greedy_by_size_tflm over the tensors and the kernels' scratch, no capacity):
  * its arena into *section; false with *why set when it cannot be made. */
-static bool own_section(const cli_session *s, uint64_t *section, char *why, size_t why_size) {
+static bool own_section(const aplan_host_session *s, uint64_t *section, char *why, size_t why_size) {
     const aplan_strategy *greedy = NULL;
     if (aplan_strategy_find("greedy_by_size_tflm", &greedy) != APLAN_OK) {
         snprintf(why, why_size, "TFLM's own planner is greedy_by_size_tflm, which this build leaves out");
@@ -671,9 +676,9 @@ static bool own_section(const cli_session *s, uint64_t *section, char *why, size
 
 /* The two arenas with TFLM's own planner in the persistent one (what its two-arena Create makes), and the smallest
  * single arena beside them; false with *why set when they cannot be computed. */
-static bool two_arena_figures(const cli_session *s, uint64_t section, aplan_tflm_two_arena_info *two,
+static bool two_arena_figures(const aplan_host_session *s, uint64_t section, aplan_tflm_two_arena_info *two,
                               aplan_tflm_arena_info *one, char *why, size_t why_size) {
-    cli_input *in = s->input;
+    aplan_host_input *in = s->input;
     aplan_format_error e;
     aplan_status st = recording(in, &e);
     if (st == APLAN_OK)
@@ -690,7 +695,7 @@ static bool two_arena_figures(const cli_session *s, uint64_t section, aplan_tflm
 /* The region an arena of `bytes` goes to: the fastest that holds it (from_fast: the planned section, which every
  * operator reads and writes), else the slowest; `beside` (SIZE_MAX for none) already holds beside_bytes. SIZE_MAX
  * when no region holds it. */
-static size_t place_arena(const cli_region_session *g, uint64_t bytes, bool from_fast, size_t beside,
+static size_t place_arena(const aplan_host_region_session *g, uint64_t bytes, bool from_fast, size_t beside,
                           uint64_t beside_bytes) {
     for (size_t k = 0; k < g->count; k++) {
         const size_t r = from_fast ? k : g->count - 1u - k;
@@ -702,13 +707,14 @@ static size_t place_arena(const cli_region_session *g, uint64_t bytes, bool from
 }
 
 /* " in NAME", " in NAME too" when it shares the region, " in no region". */
-static void write_place(FILE *out, const cli_region_session *g, size_t r, size_t beside) {
+static void write_place(FILE *out, const aplan_host_region_session *g, size_t r, size_t beside) {
     if (r == SIZE_MAX) fputs(" in no region", out);
     else fprintf(out, " in %s%s", g->spec[r].name, r == beside ? " too" : "");
 }
 
 /* The line saying that an arena fits no region, when it does not. */
-static void write_no_region(FILE *out, const cli_region_session *g, size_t r, const char *which, uint64_t bytes) {
+static void write_no_region(FILE *out, const aplan_host_region_session *g, size_t r, const char *which,
+                            uint64_t bytes) {
     if (r != SIZE_MAX) return;
     size_t largest = 0;
     for (size_t k = 1; k < g->count; k++) largest = g->spec[k].size > g->spec[largest].size ? k : largest;
@@ -716,15 +722,16 @@ static void write_no_region(FILE *out, const cli_region_session *g, size_t r, co
             (unsigned long long)bytes, g->spec[largest].name, (unsigned long long)g->spec[largest].size);
 }
 
-int cli_tflm_reserve_persistent(cli_session *s) {
-    const cli_input *in = s->input;
-    cli_region_session *g = &s->regions;
-    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || !in->has_tflm || g->count == 0) return CLI_EXIT_OK;
+int aplan_host_tflm_reserve_persistent(aplan_host_session *s, aplan_host_error *err) {
+    const aplan_host_input *in = s->input;
+    aplan_host_region_session *g = &s->regions;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || in->model == NULL || !in->has_tflm || g->count == 0)
+        return APLAN_HOST_OK;
     char why[256];
     aplan_tflm_two_arena_info two;
     aplan_tflm_arena_info one;
     /* The persistent arena does not depend on the section: any section gives the same figure. */
-    if (!two_arena_figures(s, 0, &two, &one, why, sizeof why) || one.refused_ops > 0) return CLI_EXIT_OK;
+    if (!two_arena_figures(s, 0, &two, &one, why, sizeof why) || one.refused_ops > 0) return APLAN_HOST_OK;
     const uint64_t bytes = two.persistent_smallest;
     size_t largest = 0;
     for (size_t k = 0; k < g->count; k++) {
@@ -733,29 +740,30 @@ int cli_tflm_reserve_persistent(cli_session *s) {
             g->persistent_region = r;
             g->persistent_bytes = bytes;
             g->regions[r].capacity = g->spec[r].size - bytes;
-            return CLI_EXIT_OK;
+            return APLAN_HOST_OK;
         }
         if (g->spec[r].size > g->spec[largest].size) largest = r;
     }
-    cli_error("%s: does not fit: TFLM's persistent data (its persistent arena, %llu bytes) fits no region; the "
-              "largest, %s, has %llu bytes",
-              in->name, (unsigned long long)bytes, g->spec[largest].name, (unsigned long long)g->spec[largest].size);
-    return CLI_EXIT_NO_FIT;
+    return aplan_host_error_set(
+        err, APLAN_HOST_NO_FIT,
+        "%s: does not fit: TFLM's persistent data (its persistent arena, %llu bytes) fits no region; the "
+        "largest, %s, has %llu bytes",
+        in->name, (unsigned long long)bytes, g->spec[largest].name, (unsigned long long)g->spec[largest].size);
 }
 
-void cli_write_tflm_regions(FILE *out, const cli_session *s) {
-    const cli_input *in = s->input;
-    const cli_region_session *g = &s->regions;
-    if (in->kind != CLI_INPUT_TFLITE || in->model == NULL || !in->has_tflm || g->count == 0) return;
+void aplan_host_write_tflm_regions(FILE *out, const aplan_host_session *s) {
+    const aplan_host_input *in = s->input;
+    const aplan_host_region_session *g = &s->regions;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE || in->model == NULL || !in->has_tflm || g->count == 0) return;
     fprintf(out, "TFLM, two arenas (tflite-micro %s, %s, %u-bit ABI, TFLM's own planner):", APLAN_TFLM_COMMIT,
-            cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+            aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi);
     char why[256];
     uint64_t section = 0;
     aplan_tflm_two_arena_info two;
     aplan_tflm_arena_info one;
     if (!own_section(s, &section, why, sizeof why) || !two_arena_figures(s, section, &two, &one, why, sizeof why)) {
         fputs(" cannot be computed: ", out);
-        (void)cli_write_shown(out, why);
+        (void)aplan_host_write_shown(out, why);
         fputc('\n', out);
         return;
     }
@@ -778,8 +786,9 @@ void cli_write_tflm_regions(FILE *out, const cli_session *s) {
                                                                                    two.non_persistent_smallest),
                 (unsigned long long)g->spec[p].size);
     fputs(")\n", out);
-    fprintf(out, "  MicroAllocator::Create(persistent, %llu, non_persistent, %llu): arena_used_bytes() %llu; one arena: "
-                 "%llu\n",
+    fprintf(out,
+            "  MicroAllocator::Create(persistent, %llu, non_persistent, %llu): arena_used_bytes() %llu; one arena: "
+            "%llu\n",
             (unsigned long long)two.persistent_smallest, (unsigned long long)two.non_persistent_smallest,
             (unsigned long long)two.used, (unsigned long long)one.smallest);
     fputs("  placed: the persistent data in the slowest region that holds it (counted there while planning), the "
@@ -798,5 +807,5 @@ void cli_write_tflm_regions(FILE *out, const cli_session *s) {
                   "memories\")\n",
                   out);
     }
-    cli_write_tflm_unknown(out, s, &one);
+    aplan_host_write_tflm_unknown(out, s, &one);
 }

@@ -1,20 +1,20 @@
 /*
  * The JSON report (-f json): the input and its settings, the lower bound, the verdict, every strategy's result with
  * its offsets, the steps and every buffer. Keys are only ever added (docs/cli.md, "JSON keys"). Strings are display
- * text (cli_shown_length), so the JSON is valid UTF-8 whatever bytes the input holds.
+ * text (aplan_host_shown_length), so the JSON is valid UTF-8 whatever bytes the input holds.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "host.h"
 
-/* Every byte not shown as itself (cli_shown_length: invalid UTF-8, control characters) is written as the text \xHH,
- * as everywhere else: the JSON stays valid UTF-8 whatever bytes a file's ids or paths hold. */
+/* Every byte not shown as itself (aplan_host_shown_length: invalid UTF-8, control characters) is written as the text
+ * \xHH, as everywhere else: the JSON stays valid UTF-8 whatever bytes a file's ids or paths hold. */
 static void json_bytes(FILE *out, const char *s, size_t left) {
     const unsigned char *p = (const unsigned char *)s;
     fputc('"', out);
     while (left > 0) {
-        size_t n = cli_shown_length(p, left);
+        size_t n = aplan_host_shown_length(p, left);
         if (n == 0) fprintf(out, "\\\\x%02X", (unsigned)*p), n = 1;
         else if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
         else fwrite(p, 1, n, out);
@@ -23,15 +23,15 @@ static void json_bytes(FILE *out, const char *s, size_t left) {
     fputc('"', out);
 }
 
-void cli_json_string(FILE *out, const char *s) { json_bytes(out, s, strlen(s)); }
+void aplan_host_json_string(FILE *out, const char *s) { json_bytes(out, s, strlen(s)); }
 
-/* The whole text of the names shown shortened (cli_name), for JSON's "long_names": each distinct string (its
- * position and length in the model, as cli_names tells strings apart) once, in the order the JSON first refers to
- * it, and referred to by its index ("long_name") from every buffer and operator that shows it shortened. Each name
- * written costs its length against the model's size: names that share no byte of the file (as every FlatBuffer
- * writer lays them out) always fit, so all of them are written and the output stays linear in the model; a crafted
- * model whose strings overlap (each its own position, all on the same bytes) would otherwise make the list
- * quadratic, so a name past the budget gets "long_name": null, counted in "long_names_omitted". */
+/* The whole text of the names shown shortened (aplan_host_name), for JSON's "long_names": each distinct string (its
+ * position and length in the model, as aplan_host_names tells strings apart) once, in the order the JSON first refers
+ * to it, and referred to by its index ("long_name") from every buffer and operator that shows it shortened. Each name
+ * written costs its length against the model's size: names that share no byte of the file (as every FlatBuffer writer
+ * lays them out) always fit, so all of them are written and the output stays linear in the model; a crafted model whose
+ * strings overlap (each its own position, all on the same bytes) would otherwise make the list quadratic, so a name
+ * past the budget gets "long_name": null, counted in "long_names_omitted". */
 typedef struct long_entry {
     const char *data;     /* the name's bytes in the model */
     uint64_t size;
@@ -46,7 +46,7 @@ typedef struct long_names {
     uint64_t bytes;       /* the bytes of the names written */
     uint64_t budget;      /* the most bytes of names written: the model's size */
     size_t omitted;       /* entries past the budget */
-    bool failed;          /* out of memory: the writer fails with CLI_EXIT_INTERNAL */
+    bool failed;          /* out of memory: the writer fails with APLAN_HOST_INTERNAL */
 } long_names;
 
 static size_t long_slot(const char *data, uint64_t size, size_t cap) {
@@ -111,8 +111,8 @@ static size_t long_name_key(long_names *ln, bool shortened, const char *data, ui
     return (size_t)sprintf(text, ", \"long_name\": %zu", ref);
 }
 
-static const char *kind_name(cli_kind k) {
-    return k == CLI_INPUT_CSV ? "csv" : k == CLI_INPUT_TFLITE ? "tflite" : "example";
+static const char *kind_name(aplan_host_input_kind k) {
+    return k == APLAN_HOST_INPUT_CSV ? "csv" : k == APLAN_HOST_INPUT_TFLITE ? "tflite" : "example";
 }
 
 static void json_u64_or_null(FILE *out, bool present, uint64_t v) {
@@ -120,31 +120,32 @@ static void json_u64_or_null(FILE *out, bool present, uint64_t v) {
     else fputs("null", out);
 }
 
-static const char *alignment_from_name(cli_alignment_from from) {
+static const char *alignment_from_name(aplan_host_alignment_from from) {
     switch (from) {
-    case CLI_ALIGN_OPTION: return "option";
-    case CLI_ALIGN_TFLM: return "tflm";
-    case CLI_ALIGN_TARGET: return "target";
-    case CLI_ALIGN_DEFAULT: break;
+    case APLAN_HOST_ALIGN_OPTION: return "option";
+    case APLAN_HOST_ALIGN_TFLM: return "tflm";
+    case APLAN_HOST_ALIGN_TARGET: return "target";
+    case APLAN_HOST_ALIGN_DEFAULT: break;
     }
     return "default";
 }
 
 /* "fit": the table's verdict as data; null without a capacity. */
-static void json_fit(FILE *out, const cli_session *s) {
-    const cli_settings *st = &s->settings;
+static void json_fit(FILE *out, const aplan_host_session *s) {
+    const aplan_host_settings *st = &s->settings;
     fputs("  \"fit\": ", out);
     if (st->capacity == APLAN_UNLIMITED) {
         fputs("null,\n", out);
         return;
     }
-    const cli_run *r = s->best != SIZE_MAX ? &s->runs[s->best] : cli_smallest_plan(s);
+    const aplan_host_run *r = s->best != SIZE_MAX ? &s->runs[s->best] : aplan_host_smallest_plan(s);
     bool fits = s->best != SIZE_MAX;
     fprintf(out, "{\"fits\": %s, \"capacity\": %llu, \"capacity_from_target\": %s, \"arena_bytes\": ",
             fits ? "true" : "false", (unsigned long long)st->capacity, st->capacity_from_target ? "true" : "false");
     json_u64_or_null(out, r != NULL, r != NULL ? r->result.arena_size : 0);
     fputs(", \"percent_of_capacity\": ", out);
-    if (r != NULL && st->capacity > 0) fprintf(out, "%.3f", (double)r->result.arena_size * 100.0 / (double)st->capacity);
+    if (r != NULL && st->capacity > 0)
+        fprintf(out, "%.3f", (double)r->result.arena_size * 100.0 / (double)st->capacity);
     else fputs("null", out);
     fputs(", \"free_bytes\": ", out);
     json_u64_or_null(out, fits, fits ? st->capacity - r->result.arena_size : 0);
@@ -153,15 +154,15 @@ static void json_fit(FILE *out, const cli_session *s) {
     /* Proven that no plan fits: the bound alone, or a search given the capacity that covered every plan. */
     bool proven = !fits && s->bound > st->capacity;
     for (size_t i = 0; i < s->run_count && !fits; i++) {
-        const cli_run *x = &s->runs[i];
+        const aplan_host_run *x = &s->runs[i];
         proven = proven || (x->searched && x->status == APLAN_E_CAPACITY_EXCEEDED &&
                             x->result.outcome == APLAN_OUTCOME_INFEASIBLE);
     }
     fprintf(out, ", \"bound_fits\": %s, \"proven_no_fit\": %s", s->bound <= st->capacity ? "true" : "false",
             proven ? "true" : "false");
     /* A model: the figures above are the planned section's, within what the capacity leaves it; TFLM's whole
-     * arena (the smallest arena of the setup the verdict judges, cli_tflm_setup) against the capacity itself. */
-    const cli_tflm_figures *f = cli_tflm_setup(s);
+     * arena (the smallest arena of the setup the verdict judges, aplan_host_tflm_setup) against the capacity itself. */
+    const aplan_host_tflm_figures *f = aplan_host_tflm_setup(s);
     fputs(", \"whole_capacity\": ", out);
     json_u64_or_null(out, st->whole_capacity != APLAN_UNLIMITED, st->whole_capacity);
     fputs(", \"tflm_arena_bytes\": ", out);
@@ -171,30 +172,30 @@ static void json_fit(FILE *out, const cli_session *s) {
     else fputs(fits && f->info.smallest <= st->whole_capacity ? "true" : "false", out);
     fputs(", \"tflm_setup\": ", out);
     if (st->whole_capacity == APLAN_UNLIMITED || f == NULL) fputs("null", out);
-    else fprintf(out, "\"%s\"", cli_tflm_setup_key(s, f));
+    else fprintf(out, "\"%s\"", aplan_host_tflm_setup_key(s, f));
     fputs("},\n", out);
 }
 
 /* "peak": the step where the bound is reached, what is live there and its largest buffers. */
-static void json_peak(FILE *out, const cli_session *s) {
-    size_t largest[CLI_PEAK_SHOWN];
+static void json_peak(FILE *out, const aplan_host_session *s) {
+    size_t largest[APLAN_HOST_PEAK_SHOWN];
     uint64_t live_bytes;
-    size_t live = cli_live_at(s, s->bound_step, largest, CLI_PEAK_SHOWN, &live_bytes);
+    size_t live = aplan_host_live_at(s, s->bound_step, largest, APLAN_HOST_PEAK_SHOWN, &live_bytes);
     fprintf(out, "  \"peak\": {\"step\": %llu, \"live_bytes\": %llu, \"live_buffers\": %zu, \"largest\": [",
             (unsigned long long)s->bound_step, (unsigned long long)live_bytes, live);
-    for (size_t k = 0; k < live && k < CLI_PEAK_SHOWN; k++) fprintf(out, "%s%zu", k > 0 ? ", " : "", largest[k]);
+    for (size_t k = 0; k < live && k < APLAN_HOST_PEAK_SHOWN; k++) fprintf(out, "%s%zu", k > 0 ? ", " : "", largest[k]);
     fputs("]},\n", out);
 }
 
 /* "tflm": for a .tflite input, what TFLM's own planner gives and whether the best plan is the model's offline plan;
  * null for other inputs. */
-static void json_tflm(FILE *out, const cli_session *s, long_names *ln) {
+static void json_tflm(FILE *out, const aplan_host_session *s, long_names *ln) {
     fputs("  \"tflm\": ", out);
-    if (s->input->kind != CLI_INPUT_TFLITE) {
+    if (s->input->kind != APLAN_HOST_INPUT_TFLITE) {
         fputs("null,\n", out);
         return;
     }
-    const cli_input *in = s->input;
+    const aplan_host_input *in = s->input;
     fputs("{\"greedy_planner_bytes\": ", out);
     json_u64_or_null(out, s->tflm_arena != 0, s->tflm_arena);
     fprintf(out, ", \"best_is_offline_plan\": %s",
@@ -210,17 +211,17 @@ static void json_tflm(FILE *out, const cli_session *s, long_names *ln) {
     json_u64_or_null(out, s->settings.whole_capacity != APLAN_UNLIMITED, s->settings.whole_capacity);
     fputs(", \"arena_error\": ", out);
     if (s->tflm_own.known || s->tflm_own.status == APLAN_OK) fputs("null", out);
-    else cli_json_string(out, s->tflm_own.why);
-    /* The setup the report tells a user to run (cli_tflm_setup): its key among the three below. */
-    const cli_tflm_figures *setup = cli_tflm_setup(s);
+    else aplan_host_json_string(out, s->tflm_own.why);
+    /* The setup the report tells a user to run (aplan_host_tflm_setup): its key among the three below. */
+    const aplan_host_tflm_figures *setup = aplan_host_tflm_setup(s);
     fputs(", \"setup\": ", out);
     if (setup == NULL) fputs("null", out);
-    else fprintf(out, "\"%s\"", cli_tflm_setup_key(s, setup));
-    const cli_tflm_figures *all[4] = {&s->tflm_own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
+    else fprintf(out, "\"%s\"", aplan_host_tflm_setup_key(s, setup));
+    const aplan_host_tflm_figures *all[4] = {&s->tflm_own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
     for (size_t k = 0; k < 4u; k++) {
-        const cli_tflm_figures *f = all[k];
+        const aplan_host_tflm_figures *f = all[k];
         const aplan_tflm_arena_info *i = &f->info;
-        fprintf(out, ",\n    \"%s\": ", cli_tflm_setup_key(s, f));
+        fprintf(out, ",\n    \"%s\": ", aplan_host_tflm_setup_key(s, f));
         if (!f->known) {
             fputs("null", out);
             continue;
@@ -230,7 +231,7 @@ static void json_tflm(FILE *out, const cli_session *s, long_names *ln) {
         fprintf(out, "{\"used\": %llu, \"smallest\": %llu, \"planned\": %llu, \"planned_tensors\": ",
                 (unsigned long long)i->used, (unsigned long long)i->smallest, (unsigned long long)i->planned);
         uint64_t adds = 0;
-        const bool adds_up = cli_tflm_scratch_adds(f, &adds);
+        const bool adds_up = aplan_host_tflm_scratch_adds(f, &adds);
         json_u64_or_null(out, f->tensors_known, f->tensors);
         fputs(", \"kernels_scratch\": ", out);
         if (!f->tensors_known) fputs("null", out);
@@ -251,8 +252,9 @@ static void json_tflm(FILE *out, const cli_session *s, long_names *ln) {
             aplan_tflite_text name = aplan_tflm_unknown_name(in->model, in->model_size, i);
             fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)i->first_unknown_subgraph,
                     (unsigned long)i->first_unknown_op);
-            cli_name text = cli_name_text(name.data != NULL ? name.data : "", name.data != NULL ? name.size : 0u);
-            cli_json_string(out, text.text != NULL ? text.text : "?");
+            aplan_host_name text =
+                aplan_host_name_text(name.data != NULL ? name.data : "", name.data != NULL ? name.size : 0u);
+            aplan_host_json_string(out, text.text != NULL ? text.text : "?");
             fputs(", \"name_bytes\": ", out);
             json_u64_or_null(out, text.shortened, text.size);
             char key[40];
@@ -270,9 +272,9 @@ static void json_tflm(FILE *out, const cli_session *s, long_names *ln) {
 
 /* The operator of step as a JSON object {"subgraph", "index", "name", "builtin_code", "name_bytes"} (an ENTRY step's
  * is the calling operator), or null: steps 0 and 1, and inputs without operators. name_bytes is the name's length in
- * the model when name is shortened (cli_name), else null. */
-static void json_operator(FILE *out, const cli_input *in, uint64_t step, long_names *ln) {
-    const cli_step *st = in->steps != NULL && step < in->step_count ? &in->steps[step] : NULL;
+ * the model when name is shortened (aplan_host_name), else null. */
+static void json_operator(FILE *out, const aplan_host_input *in, uint64_t step, long_names *ln) {
+    const aplan_host_step *st = in->steps != NULL && step < in->step_count ? &in->steps[step] : NULL;
     if (st == NULL || st->op == APLAN_TFLITE_NONE) {
         fputs("null", out);
         return;
@@ -280,7 +282,7 @@ static void json_operator(FILE *out, const cli_input *in, uint64_t step, long_na
     fprintf(out, "{\"subgraph\": %lu, \"index\": %lu, \"name\": ", (unsigned long)st->subgraph,
             (unsigned long)st->op);
     char code[32];
-    cli_json_string(out, cli_op_name(st, code, sizeof code));
+    aplan_host_json_string(out, aplan_host_op_name(st, code, sizeof code));
     fprintf(out, ", \"builtin_code\": %ld, \"name_bytes\": ", (long)st->builtin_code);
     json_u64_or_null(out, st->op_name_shortened, st->op_name_size);
     char key[40];
@@ -290,7 +292,7 @@ static void json_operator(FILE *out, const cli_input *in, uint64_t step, long_na
 }
 
 /* "steps": what runs at each step, or null for an input without operators (CSV). */
-static void json_steps(FILE *out, const cli_input *in, long_names *ln) {
+static void json_steps(FILE *out, const aplan_host_input *in, long_names *ln) {
     static const char *const kinds[] = {"start", "entry", "operator"};
     fputs("  \"steps\": ", out);
     if (in->steps == NULL) {
@@ -299,7 +301,7 @@ static void json_steps(FILE *out, const cli_input *in, long_names *ln) {
     }
     fputc('[', out);
     for (size_t k = 0; k < in->step_count; k++) {
-        const cli_step *st = &in->steps[k];
+        const aplan_host_step *st = &in->steps[k];
         fprintf(out, "%s\n    {\"step\": %zu, \"kind\": \"%s\", \"operator\": ", k > 0 ? "," : "", k,
                 kinds[st->kind <= APLAN_TFLITE_STEP_OPERATOR ? st->kind : APLAN_TFLITE_STEP_OPERATOR]);
         json_operator(out, in, k, ln);
@@ -375,7 +377,7 @@ static void block_json_string(out_block *b, const char *s) {
         while (left > 0 && *p >= 0x20u && *p < 0x7fu && *p != '"' && *p != '\\') p++, left--;
         block_put(b, (const char *)run, (size_t)(p - run));
         if (left == 0) break;
-        size_t n = cli_shown_length(p, left);
+        size_t n = aplan_host_shown_length(p, left);
         char esc[8];
         if (n == 0) {
             snprintf(esc, sizeof esc, "\\\\x%02X", (unsigned)*p);
@@ -394,12 +396,12 @@ static void block_json_string(out_block *b, const char *s) {
     block_put(b, "\"", 1);
 }
 
-/* A buffer's "name", "name_bytes" (the name's length in the input when "name" is shortened, cli_name; else null),
- * "type" and "shape" (null when not known). */
-static void json_tensor(out_block *b, const cli_input *in, size_t i, long_names *ln) {
-    const cli_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
+/* A buffer's "name", "name_bytes" (the name's length in the input when "name" is shortened, aplan_host_name; else
+ * null), "type" and "shape" (null when not known). */
+static void json_tensor(out_block *b, const aplan_host_input *in, size_t i, long_names *ln) {
+    const aplan_host_tensor *t = in->tensors != NULL ? &in->tensors[i] : NULL;
     block_str(b, ", \"name\": ");
-    block_json_string(b, cli_buffer_name(in, i));
+    block_json_string(b, aplan_host_buffer_name(in, i));
     block_str(b, ", \"name_bytes\": ");
     block_u64_or_null(b, t != NULL && t->name_shortened, t != NULL ? t->name_size : 0);
     char key[40];
@@ -456,7 +458,7 @@ static void block_whole_name(out_block *b, const char *data, uint64_t size) {
         while (left > 0 && *p >= 0x20u && *p < 0x7fu && *p != '"' && *p != '\\') p++, left--;
         block_put(b, (const char *)run, (size_t)(p - run));
         if (left == 0) break;
-        size_t n = cli_shown_length(p, left < 4u ? (size_t)left : 4u);
+        size_t n = aplan_host_shown_length(p, left < 4u ? (size_t)left : 4u);
         char esc[8];
         if (n == 0 || *p == '\\') {
             snprintf(esc, sizeof esc, "\\\\x%02X", (unsigned)*p);
@@ -475,8 +477,8 @@ static void block_whole_name(out_block *b, const char *data, uint64_t size) {
 
 /* "buffers": one object per buffer, then "long_names" (ln's names whole, each once) and "long_names_omitted". false
  * when out of memory (then what was written is incomplete). */
-static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best, long_names *ln) {
-    const cli_input *in = s->input;
+static bool json_buffers(FILE *out, const aplan_host_session *s, const aplan_host_run *best, long_names *ln) {
+    const aplan_host_input *in = s->input;
     out_block *b = malloc(sizeof *b);
     if (b == NULL) return false;
     b->out = out;
@@ -522,71 +524,73 @@ static bool json_buffers(FILE *out, const cli_session *s, const cli_run *best, l
     return true;
 }
 
-int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+int aplan_host_write_json(FILE *out, const aplan_host_session *s, const aplan_host_run *run,
+                          const aplan_host_options *o, aplan_host_error *err) {
     (void)run, (void)o; /* the best run is s's, and JSON takes no option of its own */
-    const cli_input *in = s->input;
-    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
+    const aplan_host_input *in = s->input;
+    const aplan_host_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
     long_names ln = {0};
-    ln.budget = in->kind == CLI_INPUT_TFLITE ? (uint64_t)in->model_size : 0u;
+    ln.budget = in->kind == APLAN_HOST_INPUT_TFLITE ? (uint64_t)in->model_size : 0u;
     fprintf(out, "{\n  \"aplan_version\": \"%s\",\n", aplan_version());
     fputs("  \"input\": {\"name\": ", out);
-    cli_json_string(out, in->name);
+    aplan_host_json_string(out, in->name);
     fprintf(out, ", \"kind\": \"%s\", \"buffers\": %zu, \"alignment\": %llu, \"round_sizes\": %s, \"capacity\": ",
             kind_name(in->kind), in->count, (unsigned long long)s->settings.alignment,
             s->settings.round_sizes ? "true" : "false");
     json_u64_or_null(out, s->settings.capacity != APLAN_UNLIMITED, s->settings.capacity);
     fputs(", \"target\": ", out);
-    if (s->settings.target != NULL) cli_json_string(out, s->settings.target);
+    if (s->settings.target != NULL) aplan_host_json_string(out, s->settings.target);
     else fputs("null", out);
     fprintf(out, ", \"allow_fixed_alias\": %s", (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) ? "true" : "false");
-    fprintf(out, ", \"alignment_from\": \"%s\", \"target_alignment\": ", alignment_from_name(s->settings.alignment_from));
+    fprintf(out,
+            ", \"alignment_from\": \"%s\", \"target_alignment\": ", alignment_from_name(s->settings.alignment_from));
     json_u64_or_null(out, s->settings.target_alignment != 0, s->settings.target_alignment);
     fputs("},\n", out);
     fprintf(out, "  \"lower_bound\": {\"bytes\": %llu, \"step\": %llu, \"operator\": ", (unsigned long long)s->bound,
             (unsigned long long)s->bound_step);
     json_operator(out, in, s->bound_step, &ln);
     fputs("},\n", out);
-    cli_coverage_text c;
-    cli_coverage(s, &c);
+    aplan_host_coverage_text c;
+    aplan_host_coverage(s, &c);
     fprintf(out, "  \"covers\": {\"section\": \"%s\", \"text\": ", c.section);
-    cli_json_string(out, c.what);
+    aplan_host_json_string(out, c.what);
     fputs(", \"not_included\": ", out);
-    if (c.not_included != NULL) cli_json_string(out, c.not_included);
+    if (c.not_included != NULL) aplan_host_json_string(out, c.not_included);
     else fputs("null", out);
     fputs("},\n", out);
     json_fit(out, s);
     json_peak(out, s);
     json_tflm(out, s, &ln);
     fputs("  \"best\": ", out);
-    if (best != NULL) cli_json_string(out, best->strategy->name);
+    if (best != NULL) aplan_host_json_string(out, best->strategy->name);
     else fputs("null", out);
-    fprintf(out, ",\n  \"optimal\": %s,\n", cli_best_proven(s) ? "true" : "false");
+    fprintf(out, ",\n  \"optimal\": %s,\n", aplan_host_best_proven(s) ? "true" : "false");
     char limit[40];
-    cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+    aplan_host_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
     fprintf(out, "  \"time_limit_seconds\": %s,\n", limit);
     fputs("  \"strategies\": [", out);
     for (size_t i = 0; i < s->run_count; i++) {
-        const cli_run *r = &s->runs[i];
+        const aplan_host_run *r = &s->runs[i];
         fprintf(out, "%s\n    {\"name\": ", i > 0 ? "," : "");
-        cli_json_string(out, r->strategy->name);
+        aplan_host_json_string(out, r->strategy->name);
         fprintf(out, ", \"status\": ");
-        cli_json_string(out, r->status == APLAN_OK ? "ok" : aplan_status_str(r->status));
+        aplan_host_json_string(out, r->status == APLAN_OK ? "ok" : aplan_status_str(r->status));
         fputs(", \"error\": ", out);
-        if (r->status != APLAN_OK) cli_json_string(out, r->error);
+        if (r->status != APLAN_OK) aplan_host_json_string(out, r->error);
         else fputs("null", out);
         fputs(", \"arena_bytes\": ", out);
         json_u64_or_null(out, r->planned, r->result.arena_size);
         fprintf(out, ", \"lower_bound\": %llu, \"overhead_percent\": ", (unsigned long long)s->bound);
-        if (r->planned) fprintf(out, "%.3f", cli_overhead_percent(r->result.arena_size, s->bound));
+        if (r->planned) fprintf(out, "%.3f", aplan_host_overhead_percent(r->result.arena_size, s->bound));
         else fputs("null", out);
         fputs(", \"outcome\": ", out);
-        if (cli_outcome_key(r) != NULL) cli_json_string(out, cli_outcome_key(r));
+        if (aplan_host_outcome_key(r) != NULL) aplan_host_json_string(out, aplan_host_outcome_key(r));
         else fputs("null", out);
         fprintf(out, ", \"nodes\": %llu, \"unsearched\": %llu, \"out_of_time\": %s, \"goal\": %s, \"start\": ",
                 (unsigned long long)r->result.nodes, (unsigned long long)r->result.unsearched,
                 r->out_of_time ? "true" : "false",
                 !r->searched ? "null" : r->goal == APLAN_GOAL_FIT ? "\"fit\"" : "\"minimise\"");
-        if (r->start_name != NULL) cli_json_string(out, r->start_name);
+        if (r->start_name != NULL) aplan_host_json_string(out, r->start_name);
         else fputs("null", out);
         fprintf(out, ", \"time_ms\": %.6f, \"verified\": %s, \"best\": %s, \"aliased_pairs\": %zu, \"offsets\": ",
                 r->millis, r->verified ? "true" : "false", i == s->best ? "true" : "false",
@@ -603,9 +607,7 @@ int cli_write_json(FILE *out, const cli_session *s, const cli_run *run, const cl
     bool ok = json_buffers(out, s, best, &ln) && !ln.failed;
     long_names_free(&ln);
     if (!ok) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory");
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
-

@@ -3,8 +3,8 @@
 
 usage: report_page.py STYLE.css SCRIPT.js OUT.c
 
-Each file becomes a NULL-terminated array of string literals, one per line with its "\\n" (cli_report_style,
-cli_report_script), which svg.c writes into the page verbatim, so the page holds the files byte for byte. A line
+Each file becomes a NULL-terminated array of string literals, one per line with its "\\n" (aplan_host_report_style,
+aplan_host_report_script), which svg.c writes into the page verbatim, so the page holds the files byte for byte. A line
 longer than ISO C's 4095-character minimum for a literal is split into several (their concatenation is the line).
 Backslashes, quotes and "??" (a trigraph's start) are escaped. Fails (exit 1) on a file that is not UTF-8 or holds a
 control character other than tab, which a literal would have to escape and the page does not need.
@@ -45,15 +45,15 @@ def main():
     style, script, out = sys.argv[1:]
     text = (
         "/*\n"
-        " * Generated at build time by src/cli/report_page.py from report_page.css and report_page.js: the HTML\n"
+        " * Generated at build time by src/host/report_page.py from report_page.css and report_page.js: the HTML\n"
         " * report's style sheet and script as C data, one string per line, NULL-terminated. svg.c writes them into the\n"
         " * page verbatim. Edit the .css and .js files, not this one.\n"
         " */\n"
         "#include <stddef.h>\n\n"
-        '#include "cli.h"\n\n'
-        + array("cli_report_style", style)
+        '#include "host.h"\n\n'
+        + array("aplan_host_report_style", style)
         + "\n"
-        + array("cli_report_script", script)
+        + array("aplan_host_report_script", script)
     )
     with open(out, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "host.h"
 
 enum { MAX_DIMS = 4, MAX_OP_TENSORS = 3 };
 
@@ -78,7 +78,7 @@ static uint64_t bytes_of(const ex_tensor *t) {
     return n;
 }
 
-int cli_example(cli_input *in) {
+int aplan_host_example(aplan_host_input *in) {
     memset(in, 0, sizeof *in);
     /* TFLM's steps: 1 = the subgraph's inputs, op k = step k + 2. first/last are inclusive; -1 = not yet seen. */
     long first[TENSOR_COUNT];
@@ -105,21 +105,21 @@ int cli_example(cli_input *in) {
     }
     for (size_t i = 0; i < sizeof graph_outputs / sizeof graph_outputs[0]; i++) last[graph_outputs[i]] = OP_COUNT + 1;
 
-    in->kind = CLI_INPUT_EXAMPLE;
+    in->kind = APLAN_HOST_INPUT_EXAMPLE;
     in->name = "built-in example";
     in->buffers = calloc(TENSOR_COUNT, sizeof *in->buffers);
     in->ids = calloc(TENSOR_COUNT, sizeof *in->ids);
     in->tensors = calloc(TENSOR_COUNT, sizeof *in->tensors);
     in->steps = calloc(OP_COUNT + 2, sizeof *in->steps);
     if (in->buffers == NULL || in->ids == NULL || in->tensors == NULL || in->steps == NULL) {
-        cli_input_free(in);
-        return CLI_EXIT_INTERNAL;
+        aplan_host_input_free(in);
+        return APLAN_HOST_INTERNAL;
     }
     /* The steps as a model's: 0 before anything, 1 the inputs of the one subgraph, then op k at step k + 2. */
     in->step_count = OP_COUNT + 2;
     for (size_t k = 0; k < in->step_count; k++) {
         bool op = k >= 2u;
-        in->steps[k] = (cli_step){k == 0 ? APLAN_TFLITE_STEP_START : op ? APLAN_TFLITE_STEP_OPERATOR
+        in->steps[k] = (aplan_host_step){k == 0 ? APLAN_TFLITE_STEP_START : op ? APLAN_TFLITE_STEP_OPERATOR
                                                                       : APLAN_TFLITE_STEP_ENTRY,
                                   op ? 0u : APLAN_TFLITE_NONE, op ? (uint32_t)(k - 2u) : APLAN_TFLITE_NONE,
                                   k == 1 ? 0u : APLAN_TFLITE_NONE, 0u, -1, NULL, 0, false, NULL};
@@ -130,7 +130,7 @@ int cli_example(cli_input *in) {
     }
     for (int t = 0; t < TENSOR_COUNT; t++) {
         if (tensors[t].constant) continue;
-        cli_tensor *facts = &in->tensors[in->count]; /* no name: the id is the example's name for it */
+        aplan_host_tensor *facts = &in->tensors[in->count]; /* no name: the id is the example's name for it */
         facts->type = "INT8";
         facts->has_shape = true;
         for (int d = 0; d < MAX_DIMS && tensors[t].dims[d] != 0; d++) facts->shape[facts->rank++] = tensors[t].dims[d];
@@ -148,18 +148,20 @@ int cli_example(cli_input *in) {
     }
     in->tensor_count = in->count;
     in->name = "built-in example";
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-void cli_example_uses(uint64_t *uses, size_t count) {
+void aplan_host_example_uses(uint64_t *uses, size_t count) {
     size_t i = 0;
     for (int t = 0; t < TENSOR_COUNT && i < count; t++) {
         if (tensors[t].constant) continue;
         uses[i] = 0;
         for (int k = 0; k < OP_COUNT; k++) {
             bool touches = false;
-            for (int j = 0; j < MAX_OP_TENSORS && ops[k].inputs[j] >= 0; j++) touches = touches || ops[k].inputs[j] == t;
-            for (int j = 0; j < MAX_OP_TENSORS && ops[k].outputs[j] >= 0; j++) touches = touches || ops[k].outputs[j] == t;
+            for (int j = 0; j < MAX_OP_TENSORS && ops[k].inputs[j] >= 0; j++)
+                touches = touches || ops[k].inputs[j] == t;
+            for (int j = 0; j < MAX_OP_TENSORS && ops[k].outputs[j] >= 0; j++)
+                touches = touches || ops[k].outputs[j] == t;
             uses[i] += touches;
         }
         i++;
@@ -167,21 +169,21 @@ void cli_example_uses(uint64_t *uses, size_t count) {
 }
 
 /* The tensors of list (at most max, -1 ended when fewer) as the graph listing shows them; returns how many. */
-static size_t graph_tensors(const int *list, size_t max, cli_graph_tensor *out) {
+static size_t graph_tensors(const int *list, size_t max, aplan_host_graph_tensor *out) {
     size_t n = 0;
     for (; n < max && list[n] >= 0; n++) {
         const ex_tensor *t = &tensors[list[n]];
-        out[n] = (cli_graph_tensor){t->name, NULL, bytes_of(t), t->constant};
+        out[n] = (aplan_host_graph_tensor){t->name, NULL, bytes_of(t), t->constant};
     }
     return n;
 }
 
-void cli_example_describe(FILE *out, const cli_input *in) {
+void aplan_host_example_describe(FILE *out, const aplan_host_input *in) {
     enum { MOST = MAX_OP_TENSORS > (int)(sizeof graph_inputs / sizeof graph_inputs[0])
                       ? MAX_OP_TENSORS : (int)(sizeof graph_inputs / sizeof graph_inputs[0]) };
-    cli_graph_tensor inputs[MOST], outputs[MOST];
+    aplan_host_graph_tensor inputs[MOST], outputs[MOST];
     char what[96];
-    cli_graph_heading(out, "built-in example (an int8 MobileNetV2-like network)", OP_COUNT, 1, in->step_count);
+    aplan_host_graph_heading(out, "built-in example (an int8 MobileNetV2-like network)", OP_COUNT, 1, in->step_count);
     for (size_t step = 0; step < in->step_count; step++) {
         size_t ni = 0, no = 0;
         if (step == 1) {
@@ -190,7 +192,7 @@ void cli_example_describe(FILE *out, const cli_input *in) {
             ni = graph_tensors(ops[step - 2u].inputs, MAX_OP_TENSORS, inputs);
             no = graph_tensors(ops[step - 2u].outputs, MAX_OP_TENSORS, outputs);
         }
-        (void)cli_describe_step(in, step, what, sizeof what);
-        cli_graph_line(out, step, 0, what, inputs, ni, outputs, no);
+        (void)aplan_host_describe_step(in, step, what, sizeof what);
+        aplan_host_graph_line(out, step, 0, what, inputs, ni, outputs, no);
     }
 }

@@ -14,16 +14,16 @@
  * The plot is a panel (picture, write_panel_plot): the buffers of one arena between two heights, on a step scale and
  * size classes it is given, so the same code draws every panel.
  *
- * SVG with regions (--region, cli_write_region_svg): the best region plan, one panel per region stacked top to bottom,
- * fastest first, REGION_HEAD + REGION_PLOT_H + REGION_FOOT = 294 px each under the same 76 px of heading, subtitle and
- * legend (so 2 regions make a picture 1200 x 688). Every panel spans the steps of the whole problem (a step lines up
- * across panels) and uses the whole input's size classes (a colour is one size everywhere); each has its own bytes
- * down, from 0 to its arena (or the bound of what can go nowhere else), stretched to its capacity when that is at most
- * twice as much (region_y_hi). A panel's title gives the region's name, capacity, arena (the share of the capacity, or
- * how far over it) and how many buffers it holds; its buffers are drawn as above (tooltips add the region and the
- * buffer's uses, and outside the fastest region its slow-memory traffic); the capacity is a line when within the
- * panel's bytes (a note says it lies below otherwise), and bytes past it are tinted as above when the arena passes it.
- * The heading gives the plan's slow-memory traffic, its lower bound, and whether it is proven least or does not fit
+ * SVG with regions (--region, aplan_host_write_region_svg): the best region plan, one panel per region stacked top to
+ * bottom, fastest first, REGION_HEAD + REGION_PLOT_H + REGION_FOOT = 294 px each under the same 76 px of heading,
+ * subtitle and legend (so 2 regions make a picture 1200 x 688). Every panel spans the steps of the whole problem (a
+ * step lines up across panels) and uses the whole input's size classes (a colour is one size everywhere); each has its
+ * own bytes down, from 0 to its arena (or the bound of what can go nowhere else), stretched to its capacity when that
+ * is at most twice as much (region_y_hi). A panel's title gives the region's name, capacity, arena (the share of the
+ * capacity, or how far over it) and how many buffers it holds; its buffers are drawn as above (tooltips add the region
+ * and the buffer's uses, and outside the fastest region its slow-memory traffic); the capacity is a line when within
+ * the panel's bytes (a note says it lies below otherwise), and bytes past it are tinted as above when the arena passes
+ * it. The heading gives the plan's slow-memory traffic, its lower bound, and whether it is proven least or does not fit
  * (the verdict, then, under the panels). DETAIL_LIMIT holds for the whole picture: the panels share it (detail_limits).
  * There is no live-bytes panel.
  *
@@ -33,24 +33,24 @@
  * strategy, 5.6 MB for the test's 100,000 buffers and four strategies (ids of a few characters; a model adds its
  * tensors' names, types and shapes and one text per step). The script paints at pixel resolution: drawing costs the
  * pixels covered plus a pass over the buffers. Strategies whose arena is over HIDE_ABOVE times the best start hidden
- * (ticked in the table to show them). With regions (cli_write_region_html): the table of the region strategies (each
- * region's arena, the traffic), and data that adds the regions and, per strategy, each buffer's region (2 bytes a
+ * (ticked in the table to show them). With regions (aplan_host_write_region_html): the table of the region strategies
+ * (each region's arena, the traffic), and data that adds the regions and, per strategy, each buffer's region (2 bytes a
  * buffer and strategy; write_region_data); the script draws one panel per region for each ticked strategy (the best
  * alone at first), stacked, on one step axis that zooms and pans for all of them.
  *
  * Names: ids and tensor names are arbitrary bytes from files. They are shown as they are when they are valid UTF-8
  * that XML allows; every other byte (invalid UTF-8, control characters, U+FFFE/U+FFFF) is shown as the four
- * characters \xHH (cli_shown_length), the same in the SVG, the table, JSON and the script's data, so the page never
- * breaks and two names never look alike unless equal (a name that holds a literal "\xHH" aside). Tensor names arrive
- * as display text already (cli_name_text: a NUL byte is the text \x00; a name longer than CLI_TEXT_MAX bytes is
- * shortened, with its marker), ids as the file holds them. In the JSON every '<', '>' and '&' is written as \u003c
- * etc., so no string can close the <script> element it sits in, and U+2028 and U+2029 as \u2028 and \u2029 (line
- * ends to a pre-2019 JavaScript parser).
+ * characters \xHH (aplan_host_shown_length), the same in the SVG, the table, JSON and the script's data, so the page
+ * never breaks and two names never look alike unless equal (a name that holds a literal "\xHH" aside). Tensor names
+ * arrive as display text already (aplan_host_name_text: a NUL byte is the text \x00; a name longer than
+ * APLAN_HOST_TEXT_MAX bytes is shortened, with its marker), ids as the file holds them. In the JSON every '<', '>' and
+ * '&' is written as \u003c etc., so no string can close the <script> element it sits in, and U+2028 and U+2029 as
+ * \u2028 and \u2029 (line ends to a pre-2019 JavaScript parser).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "host.h"
 
 enum {
     WIDTH = 1200,
@@ -84,10 +84,10 @@ static const char *const palette[8] = {"#440154", "#46327e", "#365c8d", "#277f8e
 /* ---- Text ------------------------------------------------------------------------------------------------------ */
 
 /* The one place the picture takes a buffer's name from: the tensor's name when the input gives one, else its id (the
- * CSV id column, the example's name); display text (cli_name_text) for a model's names, so a name's NUL bytes
+ * CSV id column, the example's name); display text (aplan_host_name_text) for a model's names, so a name's NUL bytes
  * arrive as the text \x00 and every string here is NUL-terminated. */
-static const char *buffer_name(const cli_input *in, size_t i) {
-    return cli_buffer_name(in, i);
+static const char *buffer_name(const aplan_host_input *in, size_t i) {
+    return aplan_host_buffer_name(in, i);
 }
 
 typedef enum text_context { IN_XML, IN_JSON } text_context;
@@ -101,7 +101,7 @@ static void put_text(FILE *out, const char *s, text_context where) {
     const unsigned char *p = (const unsigned char *)s;
     size_t left = strlen(s);
     while (left > 0) {
-        size_t n = cli_shown_length(p, left);
+        size_t n = aplan_host_shown_length(p, left);
         if (n == 0) {
             fprintf(out, where == IN_JSON ? "\\\\x%02X" : "\\x%02X", (unsigned)*p);
             p++, left--;
@@ -161,7 +161,7 @@ static void fmt_bytes(char *out, size_t size, uint64_t v) {
 /* "4 bytes" below 1 KiB; "896 KiB (917504 bytes)" above, so the exact figure is always there. */
 static void fmt_bytes_exact(char *out, size_t size, uint64_t v) {
     if (v < 1024u) {
-        snprintf(out, size, "%llu byte%s", (unsigned long long)v, cli_s(v));
+        snprintf(out, size, "%llu byte%s", (unsigned long long)v, aplan_host_s(v));
         return;
     }
     char h[32];
@@ -224,8 +224,8 @@ static void class_label(char *out, size_t size, const size_classes *c, unsigned 
 /* One panel: the buffers of one arena (the plan's, or one region's) drawn between y = top and top + plot_h on the
  * picture's step scale. Every panel of a picture shares t0, t1 and the size classes; y_hi is the panel's own. */
 typedef struct picture {
-    const cli_session *s;
-    const cli_run *run;   /* the plan drawn (one arena); NULL for a region's panel */
+    const aplan_host_session *s;
+    const aplan_host_run *run;   /* the plan drawn (one arena); NULL for a region's panel */
     const uint64_t *offsets; /* per buffer: its offset in this panel's arena (buffers of other regions: ignored) */
     uint64_t arena;       /* bytes of the arena drawn */
     uint64_t capacity;    /* the arena's capacity, APLAN_UNLIMITED when none: what passes it is outlined and tinted */
@@ -251,7 +251,7 @@ static double y_of(const picture *g, double bytes) {
     return g->top + bytes / (double)g->y_hi * g->plot_h;
 }
 
-static bool occupies(const cli_session *s, size_t i) {
+static bool occupies(const aplan_host_session *s, size_t i) {
     const aplan_buffer *b = &s->input->buffers[i];
     return b->lower < b->upper && aplan_buffer_size(&s->problem, i) > 0;
 }
@@ -280,7 +280,7 @@ typedef struct extent {
     size_t count;
 } extent;
 
-static extent buffers_extent(const cli_session *s) {
+static extent buffers_extent(const aplan_host_session *s) {
     extent e = {UINT64_MAX, 0, UINT64_MAX, 0, 0};
     for (size_t i = 0; i < s->input->count; i++) {
         if (!occupies(s, i)) continue;
@@ -302,8 +302,8 @@ static extent buffers_extent(const cli_session *s) {
  * up to limit, the rest to the pixel layer, the order staying largest first within each part. g's scales (t0, t1,
  * y_hi, plot_h) must be set. false when out of memory (g->order then NULL). */
 static bool panel_order(picture *g, const uint32_t *region_of, size_t limit) {
-    const cli_session *s = g->s;
-    const cli_input *in = s->input;
+    const aplan_host_session *s = g->s;
+    const aplan_host_input *in = s->input;
     g->drawn = g->individual = 0;
     g->order = malloc((in->count > 0 ? in->count : 1u) * sizeof *g->order);
     uint64_t *keys = malloc((in->count > 0 ? in->count : 1u) * sizeof *keys); /* by buffer: largest area first */
@@ -357,7 +357,7 @@ static bool panel_order(picture *g, const uint32_t *region_of, size_t limit) {
 
 /* Fill g for the one-arena picture of run: the extent (the buffers' steps and the bound's step), bytes down to
  * max(arena, bound), the painting order and the classes. false when out of memory. */
-static bool picture_init(picture *g, const cli_session *s, const cli_run *run) {
+static bool picture_init(picture *g, const aplan_host_session *s, const aplan_host_run *run) {
     memset(g, 0, sizeof *g);
     g->s = s;
     g->run = run;
@@ -483,7 +483,7 @@ static void write_byte_ticks(FILE *out, const picture *g, int top, int height, b
 
 /* A buffer's tooltip opens with its name, then its id when that differs, then its type and shape when known:
  * "MobilenetV1/.../Relu6 (s0t51), INT8 [1x48x48x8]". */
-static void write_buffer_title(FILE *out, const cli_input *in, size_t i) {
+static void write_buffer_title(FILE *out, const aplan_host_input *in, size_t i) {
     put_text(out, buffer_name(in, i), IN_XML);
     if (strcmp(buffer_name(in, i), in->ids[i]) != 0) {
         fputs(" (", out);
@@ -491,16 +491,16 @@ static void write_buffer_title(FILE *out, const cli_input *in, size_t i) {
         fputc(')', out);
     }
     char tensor[160];
-    cli_tensor_text(in, i, tensor, sizeof tensor);
+    aplan_host_tensor_text(in, i, tensor, sizeof tensor);
     if (tensor[0] != '\0') fprintf(out, ", %s", tensor);
 }
 
 /* ": from <what runs at its first step> to <what runs at its last>" (": at ..." for one step), when the input
  * names its steps. */
-static void write_lifetime_ops(FILE *out, const cli_input *in, const aplan_buffer *b) {
+static void write_lifetime_ops(FILE *out, const aplan_host_input *in, const aplan_buffer *b) {
     char first[160], last[160];
-    if (b->lower >= b->upper || !cli_describe_step(in, b->lower, first, sizeof first) ||
-        !cli_describe_step(in, b->upper - 1u, last, sizeof last))
+    if (b->lower >= b->upper || !aplan_host_describe_step(in, b->lower, first, sizeof first) ||
+        !aplan_host_describe_step(in, b->upper - 1u, last, sizeof last))
         return;
     fputs(b->upper - b->lower == 1u ? ": at " : ": from ", out);
     put_text(out, first, IN_XML);
@@ -512,9 +512,9 @@ static void write_lifetime_ops(FILE *out, const cli_input *in, const aplan_buffe
 
 /* In a region's panel, what the buffer costs: "; 2 uses" in the fastest region (region 0), "; 2 uses: 18 KiB (18432
  * bytes) of slow-memory traffic" in any other (its size times its uses, <aplan/regions.h>). */
-static void write_buffer_traffic(FILE *out, const cli_session *s, size_t region, size_t i) {
+static void write_buffer_traffic(FILE *out, const aplan_host_session *s, size_t region, size_t i) {
     const uint64_t uses = s->regions.uses != NULL ? s->regions.uses[i] : 1u;
-    fprintf(out, "; %llu use%s", (unsigned long long)uses, cli_s(uses));
+    fprintf(out, "; %llu use%s", (unsigned long long)uses, aplan_host_s(uses));
     if (region == 0) return;
     char t[64];
     fmt_bytes_exact(t, sizeof t, aplan_buffer_size(&s->problem, i) * uses); /* within 64 bits: validated traffic */
@@ -522,7 +522,7 @@ static void write_buffer_traffic(FILE *out, const cli_session *s, size_t region,
 }
 
 static void write_buffer(FILE *out, const picture *g, size_t i) {
-    const cli_session *s = g->s;
+    const aplan_host_session *s = g->s;
     const aplan_buffer *b = &s->input->buffers[i];
     uint64_t size = aplan_buffer_size(&s->problem, i), off = g->offsets[i];
     double x = x_of(g, b->lower), w = x_of(g, b->upper) - x;
@@ -541,7 +541,9 @@ static void write_buffer(FILE *out, const picture *g, size_t i) {
     char sz[64], of[64];
     fmt_bytes_exact(sz, sizeof sz, size);
     if (off < 1024u) snprintf(of, sizeof of, "%llu", (unsigned long long)off);
-    else fmt_bytes(of, sizeof of, off), snprintf(of + strlen(of), sizeof of - strlen(of), " (%llu)", (unsigned long long)off);
+    else
+        fmt_bytes(of, sizeof of, off),
+            snprintf(of + strlen(of), sizeof of - strlen(of), " (%llu)", (unsigned long long)off);
     write_buffer_title(out, s->input, i);
     /* "at offset 4" below 1 KiB, "at offset 896 KiB (917504)" above; in a region's panel, "... in fast" */
     fprintf(out, ": %s at offset %s%s%s, steps [%llu, %llu)", sz, of, g->region != SIZE_MAX ? " in " : "",
@@ -552,8 +554,8 @@ static void write_buffer(FILE *out, const picture *g, size_t i) {
     fputs("</title></rect>\n", out);
     /* A label only where it fits (about 6.5 px per character at 11 px): the name, else the id when it is shorter. */
     const char *name = buffer_name(s->input, i);
-    if (w < 6.5 * (double)cli_text_width(name) + 4.0) name = s->input->ids[i];
-    if (w >= 6.5 * (double)cli_text_width(name) + 4.0 && h >= 13.0) {
+    if (w < 6.5 * (double)aplan_host_text_width(name) + 4.0) name = s->input->ids[i];
+    if (w >= 6.5 * (double)aplan_host_text_width(name) + 4.0 && h >= 13.0) {
         fprintf(out, "<text class=\"label\" x=\"%.2f\" y=\"%.2f\" fill=\"%s\" pointer-events=\"none\">", x + 2.0,
                 y + (h < 24.0 ? h / 2.0 + 4.0 : 13.0), class_ink(&g->classes, k));
         put_text(out, name, IN_XML);
@@ -590,7 +592,7 @@ static size_t carry_runs(FILE *out, const pixel_run *prev, size_t np, pixel_run 
 /* The buffers order[individual..drawn) at pixel resolution: each pixel takes the class of the last (smallest) buffer
  * painted over it; then one path per class. Costs cols x rows bytes and the pixels covered. false: out of memory. */
 static bool write_pixel_layer(FILE *out, const picture *g) {
-    const cli_session *s = g->s;
+    const aplan_host_session *s = g->s;
     const size_t cols = (size_t)plot_w, rows = (size_t)g->plot_h;
     if (g->individual == g->drawn) return true;
     unsigned char *cell = calloc(cols * rows, 1); /* column-major: cell[c * rows + r] = class + 1, 0 when empty */
@@ -641,7 +643,7 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
         }
         fprintf(out, "\"><title>%zu buffer%s of %s, each under a pixel here, drawn at pixel resolution (the HTML "
                      "report, -f html, zooms into %s)</title></path>\n",
-                count[k], cli_s(count[k]), label, count[k] == 1 ? "it" : "them");
+                count[k], aplan_host_s(count[k]), label, count[k] == 1 ? "it" : "them");
     }
     free(cell), free(runs), free(count);
     return true;
@@ -652,7 +654,7 @@ static bool write_pixel_layer(FILE *out, const picture *g) {
 /* column[c] = the most bytes live at any step that column c of the plot covers; false: out of memory. Events (a start
  * or an end) in step order: 8 + 8 + 4 bytes each, two per drawn buffer. */
 static bool live_columns(const picture *g, double *column, size_t cols) {
-    const cli_session *s = g->s;
+    const aplan_host_session *s = g->s;
     const size_t events = 2u * g->drawn + 1u;
     uint64_t *step = malloc(events * sizeof *step);
     double *delta = malloc(events * sizeof *delta); /* bytes that start (+) or stop (-) being live: a plot value */
@@ -690,7 +692,7 @@ static double bound_x(const picture *g) {
 }
 
 static bool write_live(FILE *out, const picture *g) {
-    const cli_session *s = g->s;
+    const aplan_host_session *s = g->s;
     const int top = g->top + PLOT_H + LIVE_GAP, base = top + LIVE_H;
     const size_t cols = (size_t)plot_w;
     double *column = calloc(cols, sizeof *column);
@@ -802,16 +804,16 @@ static void write_legend(FILE *out, const picture *g, int y) {
 
 /* What the heading adds to the arena when a search is behind the figure, "" otherwise (at the bound the figures say
  * it all): ", proven optimal", ", the best a search found", ", a search's first plan within the capacity". */
-static const char *proof_text(const cli_session *s, const cli_run *run) {
+static const char *proof_text(const aplan_host_session *s, const aplan_host_run *run) {
     if (run->result.arena_size == s->bound) return "";
-    if (s->best != SIZE_MAX && run == &s->runs[s->best] && cli_best_proven(s)) return ", proven optimal";
+    if (s->best != SIZE_MAX && run == &s->runs[s->best] && aplan_host_best_proven(s)) return ", proven optimal";
     if (!run->searched) return "";
     if (run->result.outcome == APLAN_OUTCOME_BEST_FOUND) return ", the best a search found";
     if (run->result.outcome == APLAN_OUTCOME_FITS) return ", a search's first plan within the capacity";
     return "";
 }
 
-static bool write_heading_line(FILE *out, const cli_session *s, const char *figures);
+static bool write_heading_line(FILE *out, const aplan_host_session *s, const char *figures);
 
 /* The file's own name in path: what follows its last '/' (path itself when it has none: "-", the example). The
  * headings and titles start from it, not from a folder cut from the left. */
@@ -832,26 +834,26 @@ static void put_title_name(FILE *out, const char *path) {
 
 /* The heading: the input's name and the plan's figures (a, b: the arena and the bound in words; beyond: how far the
  * plan passes the capacity, or ""), in one line that stays inside the drawing: when it would pass the right edge
- * (HEADING_PX a character), the name is shortened from its start as the table shortens names (cli_short_tail); the
- * <title> keeps it whole. The name is the file's (base_name): its folders are in the <title>. false when out of
+ * (HEADING_PX a character), the name is shortened from its start as the table shortens names (aplan_host_short_tail);
+ * the <title> keeps it whole. The name is the file's (base_name): its folders are in the <title>. false when out of
  * memory. */
-static bool write_heading(FILE *out, const cli_session *s, const cli_run *run, const char *a, const char *b,
-                          const char *beyond) {
-    char figures[CLI_VERDICT_SIZE];
+static bool write_heading(FILE *out, const aplan_host_session *s, const aplan_host_run *run, const char *a,
+                          const char *b, const char *beyond) {
+    char figures[APLAN_HOST_VERDICT_SIZE];
     snprintf(figures, sizeof figures, ": %s, arena %s, lower bound %s (%+.1f%%)%s%s%s", run->strategy->name, a, b,
-             cli_overhead_percent(run->result.arena_size, s->bound), proof_text(s, run), beyond[0] ? ", " : "",
+             aplan_host_overhead_percent(run->result.arena_size, s->bound), proof_text(s, run), beyond[0] ? ", " : "",
              beyond);
     return write_heading_line(out, s, figures);
 }
 
 /* The heading's line: the input's name, then figures (ASCII), shortened as write_heading says. false when out of
  * memory. */
-static bool write_heading_line(FILE *out, const cli_session *s, const char *figures) {
+static bool write_heading_line(FILE *out, const aplan_host_session *s, const char *figures) {
     const char *base = base_name(s->input->name);
-    char *name = cli_display_text(base, strlen(base));
+    char *name = aplan_host_display_text(base, strlen(base));
     if (name == NULL) return false;
     size_t room = (size_t)((WIDTH - LEFT - 4) / HEADING_PX), used = strlen(figures); /* figures: ASCII */
-    const char *tail = cli_short_tail(name, used + HEADING_NAME_MIN < room ? room - used : HEADING_NAME_MIN);
+    const char *tail = aplan_host_short_tail(name, used + HEADING_NAME_MIN < room ? room - used : HEADING_NAME_MIN);
     fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s", LEFT, tail != NULL ? "..." : "");
     put_text(out, tail != NULL ? tail : name, IN_XML);
     put_text(out, figures, IN_XML);
@@ -864,7 +866,7 @@ static bool write_heading_line(FILE *out, const cli_session *s, const char *figu
  * last "; " that leaves the first line short enough, else nowhere. Returns the length of the first line. */
 static size_t verdict_break(const char *v) {
     size_t most = (size_t)(plot_w / 6.2), first = strlen(v);
-    if (cli_text_width(v) <= most) return first;
+    if (aplan_host_text_width(v) <= most) return first;
     for (const char *p = strstr(v, "; "); p != NULL && (size_t)(p - v) + 1u <= most; p = strstr(p + 2, "; "))
         first = (size_t)(p - v) + 1u;
     return first;
@@ -889,7 +891,7 @@ static int tflm_heading_text(FILE *out, int y, const char *cls, const char *text
     int lines = 0;
     while (*text != '\0') {
         size_t n = strlen(text), cut = n;
-        if (cli_text_width(text) > most) { /* the last space within the width, else the first after it */
+        if (aplan_host_text_width(text) > most) { /* the last space within the width, else the first after it */
             cut = 0;
             for (size_t k = 1; k < n && k <= most; k++)
                 if (text[k] == ' ') cut = k;
@@ -907,22 +909,22 @@ static int tflm_heading_text(FILE *out, int y, const char *cls, const char *text
 /* A model's heading under the subtitle, from y on: what the drawing covers (TFLM's planned section, its tensors and
  * kernel scratch buffers; TFLM's persistent data is not drawn), then TFLM's whole arena as the report's "TFLM arena"
  * lines give it, each known setup's smallest arena and arena_used_bytes() with its parts, the setup the report
- * recommends (cli_tflm_setup) marked; or why TFLM's arena is not known. Nothing for other inputs, whose drawing is
- * what the table says. Returns the lines (out NULL: counts only, as svg_body sizes the picture); -1 when out of
+ * recommends (aplan_host_tflm_setup) marked; or why TFLM's arena is not known. Nothing for other inputs, whose drawing
+ * is what the table says. Returns the lines (out NULL: counts only, as svg_body sizes the picture); -1 when out of
  * memory. */
-static int write_tflm_heading(FILE *out, const cli_session *s, int y) {
-    const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE) return 0;
-    cli_coverage_text c;
-    cli_coverage(s, &c);
+static int write_tflm_heading(FILE *out, const aplan_host_session *s, int y) {
+    const aplan_host_input *in = s->input;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE) return 0;
+    aplan_host_coverage_text c;
+    aplan_host_coverage(s, &c);
     char text[1024];
     snprintf(text, sizeof text, "drawn: %s; TFLM's persistent data is not drawn",
              c.what);
     int lines = tflm_heading_text(out, y, "covers", text);
-    const cli_tflm_figures *own = &s->tflm_own, *setup = cli_tflm_setup(s);
+    const aplan_host_tflm_figures *own = &s->tflm_own, *setup = aplan_host_tflm_setup(s);
     char build[160];
     snprintf(build, sizeof build, "TFLM arena (tflite-micro %s, %s, %u-bit ABI)", APLAN_TFLM_COMMIT,
-             cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+             aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi);
     if (!own->known) {
         snprintf(text, sizeof text, "%s: %s%s", build,
                  own->status == APLAN_E_FORMAT_UNSUPPORTED || own->status == APLAN_OK ? "" : "cannot be computed: ",
@@ -931,12 +933,13 @@ static int write_tflm_heading(FILE *out, const cli_session *s, int y) {
     }
     snprintf(text, sizeof text, "%s, the setup the report recommends marked:", build);
     lines += tflm_heading_text(out, y + lines * TFLM_LINE, "tflm", text);
-    const cli_tflm_figures *all[4] = {own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
-    const char *const way[4] = {"TFLM's own planner", "this plan, embedded", "this plan, compiled", "this plan, adapter"};
+    const aplan_host_tflm_figures *all[4] = {own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
+    const char *const way[4] = {"TFLM's own planner", "this plan, embedded", "this plan, compiled",
+                                "this plan, adapter"};
     for (size_t k = 0; k < 4u; k++) {
-        const cli_tflm_figures *f = all[k];
+        const aplan_host_tflm_figures *f = all[k];
         char sum[320];
-        if (f->known && !cli_tflm_sum_text(sum, sizeof sum, f)) return -1;
+        if (f->known && !aplan_host_tflm_sum_text(sum, sizeof sum, f)) return -1;
         if (f->known)
             snprintf(text, sizeof text, "%s%s: %s", way[k], f == setup ? " (recommended)" : "", sum);
         else if (k == 1 && f->status != APLAN_OK)
@@ -946,15 +949,17 @@ static int write_tflm_heading(FILE *out, const cli_session *s, int y) {
         lines += tflm_heading_text(out, y + lines * TFLM_LINE, f == setup ? "tflm recommended" : "tflm", text);
     }
     if (own->info.unknown_ops > 0) {
-        snprintf(text, sizeof text, "not modelled: %lu operator%s the model does not know: every figure above is a "
-                                    "lower bound", (unsigned long)own->info.unknown_ops, cli_s(own->info.unknown_ops));
+        snprintf(text, sizeof text,
+                 "not modelled: %lu operator%s the model does not know: every figure above is a "
+                 "lower bound",
+                 (unsigned long)own->info.unknown_ops, aplan_host_s(own->info.unknown_ops));
         lines += tflm_heading_text(out, y + lines * TFLM_LINE, "tflm", text);
     }
     return lines;
 }
 
-static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
-    const cli_input *in = s->input;
+static bool svg_body(FILE *out, const aplan_host_session *s, const aplan_host_run *run) {
+    const aplan_host_input *in = s->input;
     picture g;
     if (!picture_init(&g, s, run)) return false;
     const int tflm_lines = write_tflm_heading(NULL, s, 0);
@@ -967,8 +972,8 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     uint64_t arena = run->result.arena_size, cap = s->settings.capacity;
     /* No plan fits: this is the smallest, drawn with what lies beyond the capacity and the verdict under it. */
     bool over = cap != APLAN_UNLIMITED && arena > cap;
-    char verdict[CLI_VERDICT_SIZE] = "";
-    if (over) (void)cli_verdict(s, verdict, sizeof verdict);
+    char verdict[APLAN_HOST_VERDICT_SIZE] = "";
+    if (over) (void)aplan_host_verdict(s, verdict, sizeof verdict);
     size_t first = verdict_break(verdict);
     int verdict_lines = verdict[0] == '\0' ? 0 : first < strlen(verdict) ? 2 : 1;
     const int height = live_top + LIVE_H + BOTTOM + verdict_lines * VERDICT_LINE;
@@ -994,7 +999,7 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
         return false;
     }
     fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down; %zu buffer%s in memory",
-            LEFT, g.drawn, cli_s(g.drawn));
+            LEFT, g.drawn, aplan_host_s(g.drawn));
     if (g.individual < g.drawn)
         fprintf(out, ", %zu drawn one by one, %zu smaller than a pixel drawn at pixel resolution", g.individual,
                 g.drawn - g.individual);
@@ -1021,9 +1026,9 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
             live_top + LIVE_H + 32);
     char what[160];
     fprintf(out, "<text x=\"%.2f\" y=\"%d\" fill=\"#c00\" text-anchor=\"%s\">lower bound %s at step %llu",
-            bx + (bx > LEFT + plot_w / 2 ? -4.0 : 4.0), live_top + LIVE_H + 50, bx > LEFT + plot_w / 2 ? "end" : "start",
-            b, (unsigned long long)s->bound_step);
-    if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
+            bx + (bx > LEFT + plot_w / 2 ? -4.0 : 4.0), live_top + LIVE_H + 50,
+            bx > LEFT + plot_w / 2 ? "end" : "start", b, (unsigned long long)s->bound_step);
+    if (aplan_host_describe_step(in, s->bound_step, what, sizeof what)) {
         fputs(": ", out);
         put_text(out, what, IN_XML);
     }
@@ -1040,14 +1045,14 @@ static bool svg_body(FILE *out, const cli_session *s, const cli_run *run) {
     return ok;
 }
 
-int cli_write_svg(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+int aplan_host_write_svg(FILE *out, const aplan_host_session *s, const aplan_host_run *run, const aplan_host_options *o,
+                         aplan_host_error *err) {
     (void)o;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     if (!svg_body(out, s, run)) {
-        cli_error("out of memory drawing the SVG");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory drawing the SVG");
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
 /* ---- Several regions: one panel per region ------------------------------------------------------------------- */
@@ -1065,7 +1070,7 @@ static uint64_t region_y_hi(uint64_t arena, uint64_t bound, uint64_t capacity) {
  * The panels with the fewest buffers are served first, each an equal share of what is left, so a share a small
  * panel does not use goes to the larger ones; the limits add up to DETAIL_LIMIT at most. */
 static void detail_limits(const size_t *counts, size_t n, size_t *limits) {
-    size_t by_count[CLI_MAX_REGIONS];
+    size_t by_count[APLAN_HOST_MAX_REGIONS];
     for (size_t r = 0; r < n; r++) {
         size_t k = r;
         for (; k > 0 && counts[by_count[k - 1]] > counts[r]; k--) by_count[k] = by_count[k - 1];
@@ -1081,9 +1086,9 @@ static void detail_limits(const size_t *counts, size_t n, size_t *limits) {
 
 /* Whether the region plan's traffic is proven the least: a run proved that no plan fitting every region has less
  * (outcome OPTIMAL) and plan's traffic is that run's. */
-static bool traffic_proven(const cli_region_session *rg, const cli_region_run *plan) {
+static bool traffic_proven(const aplan_host_region_session *rg, const aplan_host_region_run *plan) {
     for (size_t k = 0; k < rg->run_count; k++) {
-        const cli_region_run *r = &rg->runs[k];
+        const aplan_host_region_run *r = &rg->runs[k];
         if (r->planned && r->status == APLAN_OK && r->result.outcome == APLAN_OUTCOME_OPTIMAL &&
             r->result.traffic == plan->result.traffic)
             return true;
@@ -1092,14 +1097,14 @@ static bool traffic_proven(const cli_region_session *rg, const cli_region_run *p
 }
 
 /* The buffers run puts in region r (those that occupy memory or not). */
-static size_t region_buffers(const cli_session *s, const cli_region_run *run, size_t r) {
+static size_t region_buffers(const aplan_host_session *s, const aplan_host_region_run *run, size_t r) {
     size_t n = 0;
     for (size_t i = 0; i < s->input->count; i++) n += run->region_of[i] == r;
     return n;
 }
 
 /* "does not fit: <why>" for a region plan that passes a capacity, "" otherwise. */
-static void region_verdict(const cli_region_run *run, char *out, size_t size) {
+static void region_verdict(const aplan_host_region_run *run, char *out, size_t size) {
     if (run->status == APLAN_OK) out[0] = '\0';
     else snprintf(out, size, "does not fit: %s", run->error);
 }
@@ -1108,9 +1113,9 @@ static void region_verdict(const cli_region_run *run, char *out, size_t size) {
  * can go nowhere else (when there is one), the arena when the plot reaches past it, and the capacity: a line, or a
  * note when it lies below the plot's bytes. One <g class="region" data-region=NAME> holds it all. false when out of
  * memory. */
-static bool write_region_panel(FILE *out, const picture *g, const cli_region_run *run) {
-    const cli_session *s = g->s;
-    const cli_region_session *rg = &s->regions;
+static bool write_region_panel(FILE *out, const picture *g, const aplan_host_region_run *run) {
+    const aplan_host_session *s = g->s;
+    const aplan_host_region_session *rg = &s->regions;
     const size_t r = g->region;
     const uint64_t cap = g->capacity, bound = rg->bounds[r];
     const size_t held = region_buffers(s, run, r);
@@ -1132,7 +1137,7 @@ static bool write_region_panel(FILE *out, const picture *g, const cli_region_run
     fprintf(out, "<text class=\"region-title\" x=\"%d\" y=\"%d\" font-size=\"13\"><tspan font-weight=\"bold\">", LEFT,
             g->top - 8);
     put_text(out, rg->spec[r].name, IN_XML);
-    fprintf(out, "</tspan>: capacity %s; arena %s%s; %zu buffer%s", c, a, more, held, cli_s(held));
+    fprintf(out, "</tspan>: capacity %s; arena %s%s; %zu buffer%s", c, a, more, held, aplan_host_s(held));
     if (bound > 0) {
         char b[64];
         fmt_bytes_exact(b, sizeof b, bound);
@@ -1165,31 +1170,32 @@ static bool write_region_panel(FILE *out, const picture *g, const cli_region_run
 }
 
 /* The region plan's heading figures: strategy, traffic, its bound, whether it is proven least or does not fit. */
-static void region_figures(const cli_session *s, const cli_region_run *run, char *out, size_t size) {
-    const cli_region_session *rg = &s->regions;
+static void region_figures(const aplan_host_session *s, const aplan_host_region_run *run, char *out, size_t size) {
+    const aplan_host_region_session *rg = &s->regions;
     const uint64_t traffic = run->result.traffic;
     char t[64], b[64], percent[32] = "";
     fmt_bytes_exact(t, sizeof t, traffic);
     fmt_bytes_exact(b, sizeof b, rg->traffic_bound);
-    if (rg->traffic_bound > 0) snprintf(percent, sizeof percent, " (%+.1f%%)", cli_overhead_percent(traffic, rg->traffic_bound));
+    if (rg->traffic_bound > 0)
+        snprintf(percent, sizeof percent, " (%+.1f%%)", aplan_host_overhead_percent(traffic, rg->traffic_bound));
     snprintf(out, size, ": %s, traffic %s, lower bound %s%s%s%s", run->strategy->name, t, b, percent,
              traffic != rg->traffic_bound && traffic_proven(rg, run) ? ", proven least" : "",
              run->status != APLAN_OK ? ", does not fit" : "");
 }
 
-static bool region_svg_body(FILE *out, const cli_session *s) {
-    const cli_input *in = s->input;
-    const cli_region_session *rg = &s->regions;
-    const cli_region_run *run = &rg->runs[rg->best];
+static bool region_svg_body(FILE *out, const aplan_host_session *s) {
+    const aplan_host_input *in = s->input;
+    const aplan_host_region_session *rg = &s->regions;
+    const aplan_host_region_run *run = &rg->runs[rg->best];
     const size_t n = rg->count;
     extent e = buffers_extent(s);
     if (e.count == 0) e.t1 = e.t0 + 1u; /* nothing in memory: one step across */
-    size_t counts[CLI_MAX_REGIONS] = {0}, limits[CLI_MAX_REGIONS];
+    size_t counts[APLAN_HOST_MAX_REGIONS] = {0}, limits[APLAN_HOST_MAX_REGIONS];
     for (size_t i = 0; i < in->count; i++)
         if (occupies(s, i)) counts[run->region_of[i]]++;
     detail_limits(counts, n, limits);
     const int pitch = REGION_HEAD + REGION_PLOT_H + REGION_FOOT;
-    picture panel[CLI_MAX_REGIONS];
+    picture panel[APLAN_HOST_MAX_REGIONS];
     bool ok = true;
     size_t drawn = 0, individual = 0;
     for (size_t r = 0; r < n; r++) {
@@ -1210,7 +1216,7 @@ static bool region_svg_body(FILE *out, const cli_session *s) {
         drawn += g->drawn;
         individual += g->individual;
     }
-    char verdict[CLI_VERDICT_SIZE], figures[CLI_VERDICT_SIZE];
+    char verdict[APLAN_HOST_VERDICT_SIZE], figures[APLAN_HOST_VERDICT_SIZE];
     region_verdict(run, verdict, sizeof verdict);
     region_figures(s, run, figures, sizeof figures);
     size_t first = verdict_break(verdict);
@@ -1226,14 +1232,14 @@ static bool region_svg_body(FILE *out, const cli_session *s) {
         fputs("<title>", out);
         put_title_name(out, in->name);
         put_text(out, figures, IN_XML);
-        fprintf(out, "; %zu region%s, fastest first</title>\n", n, cli_s(n));
+        fprintf(out, "; %zu region%s, fastest first</title>\n", n, aplan_host_s(n));
         fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", WIDTH, height);
         ok = write_heading_line(out, s, figures);
     }
     if (ok) {
         /* At most about 175 characters (6.2 px each at 11 px), so the line ends inside the drawing. */
         fprintf(out, "<text x=\"%d\" y=\"40\" fill=\"#555\">time (steps) across, offset down, a panel per region; "
-                     "%zu buffer%s in memory", LEFT, drawn, cli_s(drawn));
+                     "%zu buffer%s in memory", LEFT, drawn, aplan_host_s(drawn));
         if (individual < drawn)
             fprintf(out, ", %zu drawn one by one, the other %zu at pixel resolution; hover a rectangle for its figures",
                     individual, drawn - individual);
@@ -1258,14 +1264,14 @@ static bool region_svg_body(FILE *out, const cli_session *s) {
     return ok;
 }
 
-int cli_write_region_svg(FILE *out, const cli_session *s, const cli_options *o) {
+int aplan_host_write_region_svg(FILE *out, const aplan_host_session *s, const aplan_host_options *o,
+                                aplan_host_error *err) {
     (void)o;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
     if (!region_svg_body(out, s)) {
-        cli_error("out of memory drawing the SVG");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory drawing the SVG");
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
 /* ---- The HTML report ------------------------------------------------------------------------------------------- */
@@ -1274,7 +1280,7 @@ int cli_write_region_svg(FILE *out, const cli_session *s, const cli_options *o) 
  * scale for every plan, the baseline's arena would squeeze the others into a sliver. */
 #define HIDE_ABOVE 4.0
 
-static bool shown_first(const cli_run *r, const cli_run *best) {
+static bool shown_first(const aplan_host_run *r, const aplan_host_run *best) {
     return r->planned && (double)r->result.arena_size <= HIDE_ABOVE * (double)best->result.arena_size;
 }
 
@@ -1287,8 +1293,8 @@ static void json_u64_array(FILE *out, const char *key, const uint64_t *v, size_t
 /* The columns of one entry per input buffer, each written as ',\n"key":[...]': id, names (when some differ from
  * the ids), tensors (a model's), steps (one text per step, when the input names them), lower, len = upper - lower
  * or 0, and the planned size. false when out of memory. */
-static bool write_buffer_columns(FILE *out, const cli_session *s) {
-    const cli_input *in = s->input;
+static bool write_buffer_columns(FILE *out, const aplan_host_session *s) {
+    const aplan_host_input *in = s->input;
     size_t n = in->count;
     /* calloc, not malloc: gcc 12 at -m32 -O2 cannot tell that every read of a column follows its write. */
     uint64_t *col = calloc(n > 0 ? n : 1u, sizeof *col);
@@ -1313,7 +1319,7 @@ static bool write_buffer_columns(FILE *out, const cli_session *s) {
         fputs(",\n\"tensors\":[", out);
         for (size_t i = 0; i < n; i++) {
             char tensor[160];
-            cli_tensor_text(in, i, tensor, sizeof tensor);
+            aplan_host_tensor_text(in, i, tensor, sizeof tensor);
             if (i > 0) fputc(',', out);
             json_text(out, tensor);
         }
@@ -1323,7 +1329,7 @@ static bool write_buffer_columns(FILE *out, const cli_session *s) {
         fputs(",\n\"steps\":[", out);
         for (size_t k = 0; k < in->step_count; k++) {
             char what[160];
-            (void)cli_describe_step(in, k, what, sizeof what);
+            (void)aplan_host_describe_step(in, k, what, sizeof what);
             if (k > 0) fputc(',', out);
             json_text(out, what);
         }
@@ -1345,8 +1351,8 @@ static bool write_buffer_columns(FILE *out, const cli_session *s) {
 /* The plan data the page's script draws, once: columns of one entry per input buffer (id, lower, len = upper -
  * lower or 0, planned size) and one column of offsets per run (null when it did not plan). Numbers above 2^53 lose
  * precision in the script (a double); the table above it is written here, exact. */
-static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
-    const cli_input *in = s->input;
+static bool write_data(FILE *out, const aplan_host_session *s, const aplan_host_run *best) {
+    const aplan_host_input *in = s->input;
     size_t n = in->count;
     fputs("{\"name\":", out);
     json_text(out, in->name);
@@ -1358,13 +1364,13 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
         fprintf(out, ",\"wholeCapacity\":%llu", (unsigned long long)s->settings.whole_capacity);
     fputs(",\"runs\":[", out);
     for (size_t k = 0; k < s->run_count; k++) {
-        const cli_run *r = &s->runs[k];
+        const aplan_host_run *r = &s->runs[k];
         fputs(k > 0 ? ",\n{\"name\":" : "\n{\"name\":", out);
         json_text(out, r->strategy->name);
         fprintf(out, ",\"planned\":%s,\"arena\":%llu,\"best\":%s,\"shown\":%s,\"outcome\":",
                 r->planned ? "true" : "false", (unsigned long long)(r->planned ? r->result.arena_size : 0u),
                 r == best ? "true" : "false", shown_first(r, best) ? "true" : "false");
-        if (cli_outcome_key(r) != NULL) json_text(out, cli_outcome_key(r));
+        if (aplan_host_outcome_key(r) != NULL) json_text(out, aplan_host_outcome_key(r));
         else fputs("null", out);
         fprintf(out, ",\"nodes\":%llu}", (unsigned long long)r->result.nodes);
     }
@@ -1372,7 +1378,7 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
     if (!write_buffer_columns(out, s)) return false;
     fputs(",\n\"offsets\":[", out);
     for (size_t k = 0; k < s->run_count; k++) {
-        const cli_run *r = &s->runs[k];
+        const aplan_host_run *r = &s->runs[k];
         if (k > 0) fputs(",\n", out);
         if (!r->planned) {
             fputs("null", out);
@@ -1389,14 +1395,16 @@ static bool write_data(FILE *out, const cli_session *s, const cli_run *best) {
 
 /* The runs' table; shown is the plan the page is about (the best, or the smallest when none fits), which the others
  * are compared with. */
-static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
-    const cli_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
-    fputs("<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th><th>arena</th><th>lower bound</th>"
-          "<th>overhead</th><th>outcome</th><th>time</th><th>verified</th></tr>\n", out);
+static void write_table(FILE *out, const aplan_host_session *s, const aplan_host_run *shown) {
+    const aplan_host_run *best = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
+    fputs(
+        "<div class=\"scroll\"><table id=\"runs\">\n<tr><th>shown</th><th>strategy</th><th>arena</th><th>lower bound</th>"
+        "<th>overhead</th><th>outcome</th><th>time</th><th>verified</th></tr>\n",
+        out);
     char bound[64];
     fmt_bytes(bound, sizeof bound, s->bound);
     for (size_t k = 0; k < s->run_count; k++) {
-        const cli_run *r = &s->runs[k];
+        const aplan_host_run *r = &s->runs[k];
         fprintf(out, "<tr%s><td><input type=\"checkbox\" class=\"show\" data-run=\"%zu\"%s%s "
                      "aria-label=\"show %s\"></td><td>%s%s</td>",
                 r == best ? " class=\"best\"" : "", k, shown_first(r, shown) ? " checked" : "",
@@ -1405,18 +1413,20 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
         if (r->planned) {
             char arena[64];
             fmt_bytes(arena, sizeof arena, r->result.arena_size);
-            fprintf(out, "<td title=\"%llu byte%s\">%s <small>%llu</small></td><td title=\"%llu byte%s\">%s</td>"
-                         "<td>%+.1f%%</td>",
-                    (unsigned long long)r->result.arena_size, cli_s(r->result.arena_size), arena,
-                    (unsigned long long)r->result.arena_size, (unsigned long long)s->bound, cli_s(s->bound), bound,
-                    cli_overhead_percent(r->result.arena_size, s->bound));
+            fprintf(out,
+                    "<td title=\"%llu byte%s\">%s <small>%llu</small></td><td title=\"%llu byte%s\">%s</td>"
+                    "<td>%+.1f%%</td>",
+                    (unsigned long long)r->result.arena_size, aplan_host_s(r->result.arena_size), arena,
+                    (unsigned long long)r->result.arena_size, (unsigned long long)s->bound, aplan_host_s(s->bound),
+                    bound, aplan_host_overhead_percent(r->result.arena_size, s->bound));
         } else {
             fprintf(out, "<td>-</td><td title=\"%llu byte%s\">%s</td><td>-</td>", (unsigned long long)s->bound,
-                    cli_s(s->bound), bound);
+                    aplan_host_s(s->bound), bound);
         }
-        fprintf(out, "<td>%s", cli_outcome_word(r));
+        fprintf(out, "<td>%s", aplan_host_outcome_word(r));
         if (r->searched)
-            fprintf(out, " <small>%llu node%s</small>", (unsigned long long)r->result.nodes, cli_s(r->result.nodes));
+            fprintf(out, " <small>%llu node%s</small>", (unsigned long long)r->result.nodes,
+                    aplan_host_s(r->result.nodes));
         fputs("</td>", out);
         fprintf(out, "<td>%.3f ms</td><td>%s", r->millis, r->verified ? "yes" : "no");
         if (r->status != APLAN_OK) {
@@ -1429,12 +1439,12 @@ static void write_table(FILE *out, const cli_session *s, const cli_run *shown) {
 }
 
 /* The page from its doctype to its <h1>, the input's file name (its path under it), with the style sheet. */
-static void write_page_head(FILE *out, const cli_input *in) {
+static void write_page_head(FILE *out, const aplan_host_input *in) {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>aplan: ", out);
     put_title_name(out, in->name);
     fputs("</title>\n<style>\n", out);
-    for (const char *const *line = cli_report_style; *line != NULL; line++) fputs(*line, out);
+    for (const char *const *line = aplan_host_report_style; *line != NULL; line++) fputs(*line, out);
     fputs("</style>\n</head>\n<body>\n<h1>", out);
     put_text(out, base_name(in->name), IN_XML);
     fputs("</h1>\n", out);
@@ -1456,27 +1466,27 @@ static void write_page_app(FILE *out) {
 /* After the data: the script, and the page's end. */
 static void write_page_end(FILE *out) {
     fputs("</script>\n<script>\n", out);
-    for (const char *const *line = cli_report_script; *line != NULL; line++) fputs(*line, out);
+    for (const char *const *line = aplan_host_report_script; *line != NULL; line++) fputs(*line, out);
     fputs("</script>\n</body>\n</html>\n", out);
 }
 
 /* A model's page, under its first paragraph: what the plans drawn and the table's arenas cover (TFLM's planned
  * section; its persistent data is not drawn), then TFLM's whole arena, as the report's "TFLM arena" lines give it, in
  * a table (#tflm): one row per known setup with its smallest arena, arena_used_bytes() and parts, the setup the
- * report recommends (cli_tflm_setup) marked; or a paragraph saying why TFLM's arena is not known. Nothing for other
- * inputs. false when out of memory. */
-static bool write_tflm_html(FILE *out, const cli_session *s) {
-    const cli_input *in = s->input;
-    if (in->kind != CLI_INPUT_TFLITE) return true;
-    cli_coverage_text c;
-    cli_coverage(s, &c);
+ * report recommends (aplan_host_tflm_setup) marked; or a paragraph saying why TFLM's arena is not known. Nothing for
+ * other inputs. false when out of memory. */
+static bool write_tflm_html(FILE *out, const aplan_host_session *s) {
+    const aplan_host_input *in = s->input;
+    if (in->kind != APLAN_HOST_INPUT_TFLITE) return true;
+    aplan_host_coverage_text c;
+    aplan_host_coverage(s, &c);
     fputs("<p class=\"covers\">Drawn, and the arenas of the table: ", out);
     put_text(out, c.what, IN_XML);
     fputs("; TFLM&#39;s persistent data is not drawn: the TFLM arena below counts it.</p>\n", out);
-    const cli_tflm_figures *own = &s->tflm_own, *setup = cli_tflm_setup(s);
+    const aplan_host_tflm_figures *own = &s->tflm_own, *setup = aplan_host_tflm_setup(s);
     char build[160];
     snprintf(build, sizeof build, "TFLM arena (tflite-micro %s, %s, %u-bit ABI)", APLAN_TFLM_COMMIT,
-             cli_tflm_kernels_text(&in->tflm), in->tflm.abi);
+             aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi);
     if (!own->known) {
         fputs("<p class=\"tflm\">", out);
         put_text(out, build, IN_XML);
@@ -1490,11 +1500,11 @@ static bool write_tflm_html(FILE *out, const cli_session *s) {
     put_text(out, build, IN_XML);
     fputs(": the setup the report recommends is marked</caption>\n<tr><th>setup</th><th>smallest arena</th>"
           "<th>arena_used_bytes()</th><th>its parts</th></tr>\n", out);
-    const cli_tflm_figures *all[4] = {own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
+    const aplan_host_tflm_figures *all[4] = {own, &s->tflm_embed, &s->tflm_compiled, &s->tflm_adapter};
     const char *const way[4] = {"TFLM&#39;s own planner", "this plan, embedded", "this plan, compiled",
                                 "this plan, adapter"};
     for (size_t k = 0; k < 4u; k++) {
-        const cli_tflm_figures *f = all[k];
+        const aplan_host_tflm_figures *f = all[k];
         if (!f->known) {
             if (k == 1 && f->status != APLAN_OK) {
                 fprintf(out, "<tr><td>%s</td><td colspan=\"3\">not possible: ", way[k]);
@@ -1504,7 +1514,7 @@ static bool write_tflm_html(FILE *out, const cli_session *s) {
             continue;
         }
         char sum[320];
-        if (!cli_tflm_sum_text(sum, sizeof sum, f)) return false;
+        if (!aplan_host_tflm_sum_text(sum, sizeof sum, f)) return false;
         fprintf(out, "<tr%s><td>%s%s</td><td>%llu%s</td><td>%llu</td><td>", f == setup ? " class=\"recommended\"" : "",
                 way[k], f == setup ? " (recommended)" : "", (unsigned long long)f->info.smallest,
                 f->info.unknown_ops > 0 ? " (at least)" : "", (unsigned long long)f->info.used);
@@ -1514,32 +1524,32 @@ static bool write_tflm_html(FILE *out, const cli_session *s) {
     fputs("</table></div>\n", out);
     if (own->info.unknown_ops > 0)
         fprintf(out, "<p class=\"tflm\">Not modelled: %lu operator%s the model does not know: every figure above is "
-                     "a lower bound.</p>\n", (unsigned long)own->info.unknown_ops, cli_s(own->info.unknown_ops));
+                     "a lower bound.</p>\n", (unsigned long)own->info.unknown_ops, aplan_host_s(own->info.unknown_ops));
     return true;
 }
 
-int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cli_options *o) {
+int aplan_host_write_html(FILE *out, const aplan_host_session *s, const aplan_host_run *run,
+                          const aplan_host_options *o, aplan_host_error *err) {
     (void)o;
-    const cli_input *in = s->input;
+    const aplan_host_input *in = s->input;
     write_page_head(out, in);
     char bound[64];
     fmt_bytes_exact(bound, sizeof bound, s->bound);
     fprintf(out, "<p>%zu buffer%s, alignment %llu, sizes %s. Lower bound %s (no plan can be smaller), reached "
                  "at step %llu",
-            in->count, cli_s(in->count), (unsigned long long)s->settings.alignment,
+            in->count, aplan_host_s(in->count), (unsigned long long)s->settings.alignment,
             s->settings.round_sizes ? "rounded up" : "as given", bound, (unsigned long long)s->bound_step);
     char what[160];
-    if (cli_describe_step(in, s->bound_step, what, sizeof what)) {
+    if (aplan_host_describe_step(in, s->bound_step, what, sizeof what)) {
         fputs(": ", out);
         put_text(out, what, IN_XML);
     }
     fputs(".</p>\n", out);
     if (!write_tflm_html(out, s)) {
-        cli_error("out of memory writing the HTML report");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory writing the HTML report");
     }
-    char verdict[CLI_VERDICT_SIZE];
-    if (s->best == SIZE_MAX && cli_verdict(s, verdict, sizeof verdict)) { /* the plan drawn does not fit */
+    char verdict[APLAN_HOST_VERDICT_SIZE];
+    if (s->best == SIZE_MAX && aplan_host_verdict(s, verdict, sizeof verdict)) { /* the plan drawn does not fit */
         fputs("<p class=\"verdict\">", out);
         put_text(out, verdict, IN_XML);
         fputs("</p>\n", out);
@@ -1547,18 +1557,17 @@ int cli_write_html(FILE *out, const cli_session *s, const cli_run *run, const cl
     write_table(out, s, run);
     write_page_app(out);
     if (!write_data(out, s, run)) {
-        cli_error("out of memory writing the HTML report");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory writing the HTML report");
     }
     write_page_end(out);
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
 /* ---- The HTML report with regions ------------------------------------------------------------------------------ */
 
 /* What a region run's plan proves, as the region JSON says it: "optimal", "infeasible", "best_found", "fits" or
  * "plan". */
-static const char *region_outcome_key(const cli_region_run *run) {
+static const char *region_outcome_key(const aplan_host_region_run *run) {
     switch (run->result.outcome) {
     case APLAN_OUTCOME_OPTIMAL: return "optimal";
     case APLAN_OUTCOME_INFEASIBLE: return "infeasible";
@@ -1574,9 +1583,9 @@ static const char *region_outcome_key(const cli_region_run *run) {
  * (regions past their capacity) and arenas (one per region, null when it did not plan), uses (one per buffer, when
  * the input gives them), and regionOf (per run, each buffer's region; null when it did not plan) beside offsets
  * (each buffer's offset in its region's arena). Only the best run is shown at first. false when out of memory. */
-static bool write_region_data(FILE *out, const cli_session *s) {
-    const cli_input *in = s->input;
-    const cli_region_session *rg = &s->regions;
+static bool write_region_data(FILE *out, const aplan_host_session *s) {
+    const aplan_host_input *in = s->input;
+    const aplan_host_region_session *rg = &s->regions;
     const size_t n = in->count;
     fputs("{\"name\":", out);
     json_text(out, in->name);
@@ -1593,7 +1602,7 @@ static bool write_region_data(FILE *out, const cli_session *s) {
     }
     fprintf(out, "],\"trafficBound\":%llu,\"runs\":[", (unsigned long long)rg->traffic_bound);
     for (size_t k = 0; k < rg->run_count; k++) {
-        const cli_region_run *r = &rg->runs[k];
+        const aplan_host_region_run *r = &rg->runs[k];
         uint64_t sum = 0;
         for (size_t q = 0; r->planned && q < rg->count; q++)
             sum = r->arenas[q] > UINT64_MAX - sum ? UINT64_MAX : sum + r->arenas[q];
@@ -1619,7 +1628,7 @@ static bool write_region_data(FILE *out, const cli_session *s) {
     if (rg->uses != NULL) json_u64_array(out, "uses", rg->uses, n);
     fputs(",\n\"offsets\":[", out);
     for (size_t k = 0; k < rg->run_count; k++) {
-        const cli_region_run *r = &rg->runs[k];
+        const aplan_host_region_run *r = &rg->runs[k];
         if (k > 0) fputs(",\n", out);
         if (!r->planned) {
             fputs("null", out);
@@ -1631,7 +1640,7 @@ static bool write_region_data(FILE *out, const cli_session *s) {
     }
     fputs("],\n\"regionOf\":[", out);
     for (size_t k = 0; k < rg->run_count; k++) {
-        const cli_region_run *r = &rg->runs[k];
+        const aplan_host_region_run *r = &rg->runs[k];
         if (k > 0) fputs(",\n", out);
         if (!r->planned) {
             fputs("null", out);
@@ -1648,8 +1657,8 @@ static bool write_region_data(FILE *out, const cli_session *s) {
 /* The region runs' table: per run its arena in each region (of the capacity), the traffic and how far above its
  * bound, the outcome, the time and the verification; a checkbox per run that planned (input.show[data-run=k], the
  * best ticked) draws or hides its panels. */
-static void write_region_table(FILE *out, const cli_session *s) {
-    const cli_region_session *rg = &s->regions;
+static void write_region_table(FILE *out, const aplan_host_session *s) {
+    const aplan_host_region_session *rg = &s->regions;
     fputs("<div class=\"scroll\"><table id=\"runs\" class=\"regions\">\n<tr><th>shown</th><th>strategy</th>", out);
     for (size_t r = 0; r < rg->count; r++) {
         fputs("<th>", out);
@@ -1658,7 +1667,7 @@ static void write_region_table(FILE *out, const cli_session *s) {
     }
     fputs("<th>traffic</th><th>over bound</th><th>outcome</th><th>time</th><th>verified</th></tr>\n", out);
     for (size_t k = 0; k < rg->run_count; k++) {
-        const cli_region_run *r = &rg->runs[k];
+        const aplan_host_region_run *r = &rg->runs[k];
         const bool best = k == rg->best;
         fprintf(out, "<tr%s><td><input type=\"checkbox\" class=\"show\" data-run=\"%zu\"%s%s aria-label=\"show %s\">"
                      "</td><td>%s%s</td>",
@@ -1673,7 +1682,7 @@ static void write_region_table(FILE *out, const cli_session *s) {
             const uint64_t a = r->arenas[q], cap = rg->spec[q].size;
             char h[32];
             fmt_bytes(h, sizeof h, a);
-            fprintf(out, "<td title=\"%llu byte%s", (unsigned long long)a, cli_s(a));
+            fprintf(out, "<td title=\"%llu byte%s", (unsigned long long)a, aplan_host_s(a));
             if (cap != APLAN_UNLIMITED) fprintf(out, " of %llu", (unsigned long long)cap);
             fprintf(out, "\">%s", h);
             if (cap != APLAN_UNLIMITED && a > cap) fputs(" <b class=\"verdict\">over</b>", out);
@@ -1686,11 +1695,12 @@ static void write_region_table(FILE *out, const cli_session *s) {
             char h[32], over[32];
             fmt_bytes(h, sizeof h, t);
             if (rg->traffic_bound == 0) snprintf(over, sizeof over, "%s", t == 0 ? "+0" : "-");
-            else snprintf(over, sizeof over, "%+.1f%%", cli_overhead_percent(t, rg->traffic_bound));
-            fprintf(out, "<td title=\"%llu byte%s\">%s <small>%llu</small></td><td>%s</td><td>%s", (unsigned long long)t,
-                    cli_s(t), h, (unsigned long long)t, over, region_outcome_key(r));
+            else snprintf(over, sizeof over, "%+.1f%%", aplan_host_overhead_percent(t, rg->traffic_bound));
+            fprintf(out, "<td title=\"%llu byte%s\">%s <small>%llu</small></td><td>%s</td><td>%s",
+                    (unsigned long long)t, aplan_host_s(t), h, (unsigned long long)t, over, region_outcome_key(r));
             if (r->result.nodes > 0)
-                fprintf(out, " <small>%llu node%s</small>", (unsigned long long)r->result.nodes, cli_s(r->result.nodes));
+                fprintf(out, " <small>%llu node%s</small>", (unsigned long long)r->result.nodes,
+                        aplan_host_s(r->result.nodes));
             fputs("</td>", out);
         } else {
             fputs("<td>-</td><td>-</td><td>-</td>", out);
@@ -1705,14 +1715,15 @@ static void write_region_table(FILE *out, const cli_session *s) {
     fputs("</table></div>\n", out);
 }
 
-int cli_write_region_html(FILE *out, const cli_session *s, const cli_options *o) {
+int aplan_host_write_region_html(FILE *out, const aplan_host_session *s, const aplan_host_options *o,
+                                 aplan_host_error *err) {
     (void)o;
-    const cli_input *in = s->input;
-    const cli_region_session *rg = &s->regions;
+    const aplan_host_input *in = s->input;
+    const aplan_host_region_session *rg = &s->regions;
     write_page_head(out, in);
     fprintf(out, "<p>%zu buffer%s, alignment %llu, sizes %s; %zu region%s, fastest first: ", in->count,
-            cli_s(in->count), (unsigned long long)s->settings.alignment,
-            s->settings.round_sizes ? "rounded up" : "as given", rg->count, cli_s(rg->count));
+            aplan_host_s(in->count), (unsigned long long)s->settings.alignment,
+            s->settings.round_sizes ? "rounded up" : "as given", rg->count, aplan_host_s(rg->count));
     for (size_t r = 0; r < rg->count; r++) {
         char c[64];
         fmt_bytes_exact(c, sizeof c, rg->spec[r].size);
@@ -1727,7 +1738,7 @@ int cli_write_region_html(FILE *out, const cli_session *s, const cli_options *o)
     put_text(out, rg->spec[0].name, IN_XML);
     fprintf(out, " times their uses, is at least %s.</p>\n", bound);
     if (rg->best != SIZE_MAX) {
-        char verdict[CLI_VERDICT_SIZE];
+        char verdict[APLAN_HOST_VERDICT_SIZE];
         region_verdict(&rg->runs[rg->best], verdict, sizeof verdict);
         if (verdict[0] != '\0') {
             fputs("<p class=\"verdict\">", out);
@@ -1738,9 +1749,8 @@ int cli_write_region_html(FILE *out, const cli_session *s, const cli_options *o)
     write_region_table(out, s);
     write_page_app(out);
     if (!write_region_data(out, s)) {
-        cli_error("out of memory writing the HTML report");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory writing the HTML report");
     }
     write_page_end(out);
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }

@@ -2,15 +2,18 @@
  * A planning session over one loaded input: the settings (options first, then the target, then the input kind's
  * defaults), the checks that report an input mistake once rather than once per strategy, the lower bound, running
  * and independently verifying each strategy, and reports in words. The library never allocates; this file gives
- * it heap scratch, and an allocation failure is the CLI's to report.
+ * it heap scratch. Errors come back as values (aplan_host_error) and progress goes to the session's callback.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "aplan/strategies.h"
-#include "cli.h"
+#include "host.h"
 
 #define MAX_RUNS 32
 
@@ -28,32 +31,33 @@ static aplan_status scratch_alloc(aplan_status query, const size_t *bytes, void 
  * alignment of a model (and of the example, planned by TFLM's rules) is TFLM's 16 on every target: TFLM aligns every
  * planned tensor to MicroArenaBufferAlignment whatever the core, so a preset's alignment would make every figure,
  * the greedy_by_size_tflm row first, disagree with TFLM. */
-static void resolve_settings(const cli_options *o, const cli_input *in, cli_settings *s, aplan_problem *p) {
-    const cli_target *t = o->target != NULL ? cli_target_find(o->target) : NULL;
-    bool model = in->kind != CLI_INPUT_CSV;
-    s->alignment_from = (o->given & CLI_OPT_ALIGN) ? CLI_ALIGN_OPTION
-                        : model                    ? CLI_ALIGN_TFLM
-                        : t != NULL                ? CLI_ALIGN_TARGET
-                                                   : CLI_ALIGN_DEFAULT;
-    s->alignment = s->alignment_from == CLI_ALIGN_OPTION ? o->align
-                   : s->alignment_from == CLI_ALIGN_TFLM ? 16u
-                   : s->alignment_from == CLI_ALIGN_TARGET ? t->alignment
+static void resolve_settings(const aplan_host_options *o, const aplan_host_input *in, aplan_host_settings *s,
+                             aplan_problem *p) {
+    const aplan_host_target *t = o->target != NULL ? aplan_host_target_find(o->target) : NULL;
+    bool model = in->kind != APLAN_HOST_INPUT_CSV;
+    s->alignment_from = (o->given & APLAN_HOST_SET_ALIGN) ? APLAN_HOST_ALIGN_OPTION
+                        : model                    ? APLAN_HOST_ALIGN_TFLM
+                        : t != NULL                ? APLAN_HOST_ALIGN_TARGET
+                                                   : APLAN_HOST_ALIGN_DEFAULT;
+    s->alignment = s->alignment_from == APLAN_HOST_ALIGN_OPTION ? o->align
+                   : s->alignment_from == APLAN_HOST_ALIGN_TFLM ? 16u
+                   : s->alignment_from == APLAN_HOST_ALIGN_TARGET ? t->alignment
                                                            : 1u;
     s->target_alignment = t != NULL ? t->alignment : 0u;
-    s->round_sizes = (o->given & CLI_OPT_ROUND) ? o->round : model;
-    s->capacity_from_target = !(o->given & CLI_OPT_CAPACITY) && t != NULL;
-    s->capacity = (o->given & CLI_OPT_CAPACITY) ? o->capacity : t != NULL ? t->ram : APLAN_UNLIMITED;
+    s->round_sizes = (o->given & APLAN_HOST_SET_ROUND) ? o->round : model;
+    s->capacity_from_target = !(o->given & APLAN_HOST_SET_CAPACITY) && t != NULL;
+    s->capacity = (o->given & APLAN_HOST_SET_CAPACITY) ? o->capacity : t != NULL ? t->ram : APLAN_UNLIMITED;
     s->target = o->target;
-    s->time_limit_ns = (o->given & CLI_OPT_TIME_LIMIT) ? o->time_limit_ns : CLI_DEFAULT_TIME_LIMIT;
+    s->time_limit_ns = (o->given & APLAN_HOST_SET_TIME_LIMIT) ? o->time_limit_ns : APLAN_HOST_DEFAULT_TIME_LIMIT;
     s->whole_capacity = APLAN_UNLIMITED; /* set after, for a model (TFLM's whole arena) */
     aplan_problem_init(p, in->buffers, in->count);
     p->alignment = s->alignment;
     p->capacity = s->capacity;
     p->flags = (s->round_sizes ? APLAN_ROUND_SIZES : 0u) |
-               ((o->alias || (in->kind == CLI_INPUT_TFLITE && in->has_fixed)) ? APLAN_ALLOW_FIXED_ALIAS : 0u);
+               ((o->alias || (in->kind == APLAN_HOST_INPUT_TFLITE && in->has_fixed)) ? APLAN_ALLOW_FIXED_ALIAS : 0u);
 }
 
-void cli_session_init(cli_session *s, const cli_options *o, cli_input *in) {
+void aplan_host_session_init(aplan_host_session *s, const aplan_host_options *o, aplan_host_input *in) {
     memset(s, 0, sizeof *s);
     s->input = in;
     s->best = SIZE_MAX;
@@ -61,12 +65,12 @@ void cli_session_init(cli_session *s, const cli_options *o, cli_input *in) {
 }
 
 /* Name a buffer for people: "'id'" or "'id' (line N)". */
-static void name_buffer(const cli_input *in, size_t i, char *out, size_t out_size) {
+static void name_buffer(const aplan_host_input *in, size_t i, char *out, size_t out_size) {
     if (in->lines != NULL) snprintf(out, out_size, "'%s' (line %u)", in->ids[i], (unsigned)in->lines[i]);
     else snprintf(out, out_size, "'%s'", in->ids[i]);
 }
 
-void cli_describe_report(const cli_input *in, aplan_status status, const aplan_report *r, char *out,
+void aplan_host_describe_report(const aplan_host_input *in, aplan_status status, const aplan_report *r, char *out,
                          size_t out_size) {
     char detail[160];
     char a[96] = "";
@@ -94,7 +98,7 @@ void cli_describe_report(const cli_input *in, aplan_status status, const aplan_r
     }
 }
 
-int cli_check_problem(const cli_session *s) {
+int aplan_host_check_problem(const aplan_host_session *s, aplan_host_error *err) {
     aplan_problem p = s->problem;
     p.capacity = APLAN_UNLIMITED;
     aplan_report r;
@@ -102,15 +106,14 @@ int cli_check_problem(const cli_session *s) {
     aplan_status st = aplan_problem_validate(&p, &r);
     if (st != APLAN_OK) {
         char text[400];
-        cli_describe_report(s->input, st, &r, text, sizeof text);
-        cli_error("%s: invalid problem: %s", s->input->name, text);
-        return CLI_EXIT_BAD_INPUT;
+        aplan_host_describe_report(s->input, st, &r, text, sizeof text);
+        return aplan_host_error_set(err, APLAN_HOST_BAD_INPUT, "%s: invalid problem: %s", s->input->name, text);
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-aplan_status cli_embed(const cli_input *in, const uint64_t *offsets, void *out, size_t capacity, size_t *size,
-                       aplan_tflite_embed_info *info, aplan_format_error *e) {
+aplan_status aplan_host_embed(const aplan_host_input *in, const uint64_t *offsets, void *out, size_t capacity,
+                              size_t *size, aplan_tflite_embed_info *info, aplan_format_error *e) {
     size_t bytes = 0;
     void *scratch = NULL;
     aplan_status st =
@@ -124,9 +127,9 @@ aplan_status cli_embed(const cli_input *in, const uint64_t *offsets, void *out, 
     return st;
 }
 
-/* cli_fixed_pairs' adapter from the library's callback to the CLI's. */
+/* aplan_host_fixed_pairs' adapter from the library's callback to the CLI's. */
 typedef struct pair_relay {
-    cli_pair_found found;
+    aplan_host_pair_found found;
     void *state;
 } pair_relay;
 
@@ -135,8 +138,8 @@ static bool relay_pair(void *context, const aplan_report *pair) {
     return relay->found(relay->state, pair->buffer_a, pair->buffer_b, pair->byte_lo, pair->byte_hi);
 }
 
-bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state) {
-    const cli_input *in = s->input;
+bool aplan_host_fixed_pairs(const aplan_host_session *s, aplan_host_pair_found found, void *state) {
+    const aplan_host_input *in = s->input;
     if (!in->has_fixed) return true;
     /* The fixed buffers alone: every other one is left out of the library's sweep (aplan_overlaps). */
     aplan_problem p = s->problem;
@@ -149,7 +152,8 @@ bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state) {
     if (st == APLAN_OK) {
         for (size_t i = 0; i < in->count; i++) fixed[i] = in->buffers[i].offset;
         pair_relay relay = {found, state};
-        /* The problem is valid (cli_check_problem) and fixed ends fit 64 bits (validation): no failure is left. */
+        /* The problem is valid (aplan_host_check_problem) and fixed ends fit 64 bits (validation): no failure is left.
+         * */
         st = aplan_overlaps(&p, fixed, scratch, bytes, relay_pair, &relay, NULL);
     }
     free(scratch);
@@ -157,8 +161,8 @@ bool cli_fixed_pairs(const cli_session *s, cli_pair_found found, void *state) {
     return st == APLAN_OK;
 }
 
-bool cli_fixed_alias_count(const cli_session *s, size_t *count) {
-    const cli_input *in = s->input;
+bool aplan_host_fixed_alias_count(const aplan_host_session *s, size_t *count) {
+    const aplan_host_input *in = s->input;
     *count = 0;
     if (!in->has_fixed) return true;
     /* The fixed buffers as a problem of their own, planned at their fixed offsets with aliasing allowed: the
@@ -184,7 +188,7 @@ bool cli_fixed_alias_count(const cli_session *s, size_t *count) {
             if (end > arena) arena = end;
         }
         aplan_report r;
-        counted = cli_verify(&p, offsets, arena, &r) == APLAN_OK;
+        counted = aplan_host_verify(&p, offsets, arena, &r) == APLAN_OK;
         if (counted) *count = r.aliased_pairs;
     }
     free(offsets);
@@ -192,7 +196,7 @@ bool cli_fixed_alias_count(const cli_session *s, size_t *count) {
     return counted;
 }
 
-/* cli_check_fixed's callback: keep the first pair and stop. */
+/* aplan_host_check_fixed's callback: keep the first pair and stop. */
 typedef struct first_pair {
     bool found;
     size_t i, j;
@@ -208,44 +212,43 @@ static bool keep_first(void *state, size_t i, size_t j, uint64_t lo, uint64_t hi
 /* Fixed buffers that clash are an input mistake unless aliasing is allowed: say so once, with the way out, rather
  * than let every strategy fail on it. The pair named is the first the sweep meets (the earliest step at which two
  * fixed buffers clash). */
-int cli_check_fixed(const cli_session *s) {
-    const cli_input *in = s->input;
-    if (!in->has_fixed || (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0) return CLI_EXIT_OK;
+int aplan_host_check_fixed(const aplan_host_session *s, aplan_host_error *err) {
+    const aplan_host_input *in = s->input;
+    if (!in->has_fixed || (s->problem.flags & APLAN_ALLOW_FIXED_ALIAS) != 0) return APLAN_HOST_OK;
     first_pair p = {false, 0, 0};
-    if (!cli_fixed_pairs(s, keep_first, &p)) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
+    if (!aplan_host_fixed_pairs(s, keep_first, &p)) {
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory");
     }
-    if (!p.found) return CLI_EXIT_OK;
+    if (!p.found) return APLAN_HOST_OK;
     char a[96], b[96];
     name_buffer(in, p.i, a, sizeof a);
     name_buffer(in, p.j, b, sizeof b);
-    cli_error("%s: fixed buffers %s and %s share bytes while both are live (use --allow-alias if the offline plan "
-              "shares them on purpose)",
-              in->name, a, b);
-    return CLI_EXIT_BAD_INPUT;
+    return aplan_host_error_set(
+        err, APLAN_HOST_BAD_INPUT,
+        "%s: fixed buffers %s and %s share bytes while both are live (use --allow-alias if the offline plan "
+        "shares them on purpose)",
+        in->name, a, b);
 }
 
-int cli_compute_bound(cli_session *s) {
+int aplan_host_compute_bound(aplan_host_session *s, aplan_host_error *err) {
     aplan_problem p = s->problem;
     p.capacity = APLAN_UNLIMITED;
     size_t bytes = 0;
     void *scratch;
     aplan_status st = scratch_alloc(aplan_lower_bound_scratch_size(&p, &bytes), &bytes, &scratch);
     if (st == APLAN_E_OUT_OF_MEMORY) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory");
     }
     if (st == APLAN_OK) st = aplan_lower_bound(&p, scratch, bytes, &s->bound, &s->bound_step);
     free(scratch);
     if (st != APLAN_OK) {
-        cli_error("%s: cannot compute the lower bound: %s", s->input->name, aplan_status_str(st));
-        return CLI_EXIT_BAD_INPUT;
+        return aplan_host_error_set(err, APLAN_HOST_BAD_INPUT, "%s: cannot compute the lower bound: %s", s->input->name,
+                                    aplan_status_str(st));
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-aplan_status cli_verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena, aplan_report *r) {
+aplan_status aplan_host_verify(const aplan_problem *p, const uint64_t *offsets, uint64_t arena, aplan_report *r) {
     size_t bytes = 0;
     void *scratch;
     aplan_status st = scratch_alloc(aplan_verify_scratch_size(p, &bytes), &bytes, &scratch);
@@ -265,7 +268,23 @@ static double now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-void cli_seconds_text(uint64_t ns, char *out, size_t out_size) {
+double aplan_host_clock_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+void aplan_host_progress_say(const aplan_host_session *s, bool phase, const char *format, ...) {
+    if (s->progress == NULL) return;
+    char text[160];
+    va_list args;
+    va_start(args, format);
+    (void)vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    s->progress(s->progress_state, phase, text);
+}
+
+void aplan_host_seconds_text(uint64_t ns, char *out, size_t out_size) {
     uint64_t rest = ns % 1000000000u;
     int digits = 9; /* of the fraction, without its trailing zeros */
     while (rest != 0 && rest % 10u == 0) {
@@ -280,7 +299,7 @@ void cli_seconds_text(uint64_t ns, char *out, size_t out_size) {
     }
 }
 
-const char *cli_outcome_word(const cli_run *run) {
+const char *aplan_host_outcome_word(const aplan_host_run *run) {
     /* INFEASIBLE is the one outcome that holds without a plan: the bound alone proves it. */
     if (!run->planned && run->result.outcome != APLAN_OUTCOME_INFEASIBLE) return "-";
     switch (run->result.outcome) {
@@ -293,14 +312,15 @@ const char *cli_outcome_word(const cli_run *run) {
     }
 }
 
-const char *cli_outcome_key(const cli_run *run) {
-    const char *word = cli_outcome_word(run);
+const char *aplan_host_outcome_key(const aplan_host_run *run) {
+    const char *word = aplan_host_outcome_word(run);
     if (strcmp(word, "-") == 0) return NULL;
     return strcmp(word, "best found") == 0 ? "best_found" : word;
 }
 
 /* A search's clock: the deadline its stop callback compares with, and what the progress line says meanwhile. */
 typedef struct search_clock {
+    const aplan_host_session *session; /* whose progress callback hears of it */
     double deadline_ms;
     double next_note_ms;   /* the line is rewritten at most every NOTE_EVERY_MS */
     const char *name;
@@ -318,14 +338,14 @@ typedef struct search_clock {
 static bool stop_at_deadline(void *context, uint64_t nodes) {
     search_clock *c = context;
     if (c->whole_start && nodes == 0) return false;
-    double now = cli_clock_ms();
+    double now = aplan_host_clock_ms();
     if (now >= c->next_note_ms && c->searches) {
-        cli_progress_note("searching %s%s: %llu node%s, lower bound %llu", c->name, c->of, (unsigned long long)nodes,
-                          cli_s(nodes), (unsigned long long)c->bound);
+        aplan_host_progress_say(c->session, false, "searching %s%s: %llu node%s, lower bound %llu", c->name, c->of,
+                                (unsigned long long)nodes, aplan_host_s(nodes), (unsigned long long)c->bound);
         c->next_note_ms = now + NOTE_EVERY_MS;
     } else if (now >= c->next_note_ms) {
-        cli_progress_note("planning %s%s: %llu buffer%s placed", c->name, c->of, (unsigned long long)nodes,
-                          cli_s(nodes));
+        aplan_host_progress_say(c->session, false, "planning %s%s: %llu buffer%s placed", c->name, c->of,
+                                (unsigned long long)nodes, aplan_host_s(nodes));
         c->next_note_ms = now + NOTE_EVERY_MS;
     }
     if (now >= c->deadline_ms) c->stopped = true;
@@ -333,28 +353,29 @@ static bool stop_at_deadline(void *context, uint64_t nodes) {
 }
 
 /* run->error for a verified plan above the capacity, or for a search that proved none fits without one. */
-static void capacity_error(const cli_session *s, cli_run *run) {
+static void capacity_error(const aplan_host_session *s, aplan_host_run *run) {
     unsigned long long capacity = (unsigned long long)s->settings.capacity;
     unsigned long long arena = (unsigned long long)run->result.arena_size;
     if (run->searched && run->result.outcome == APLAN_OUTCOME_INFEASIBLE && !run->planned) {
         /* The bound is the session's: the library's is 0 when validation found a buffer too big. */
         snprintf(run->error, sizeof run->error, "proven: no plan fits %llu byte%s: the lower bound is %llu", capacity,
-                 cli_s(capacity), (unsigned long long)s->bound);
+                 aplan_host_s(capacity), (unsigned long long)s->bound);
     } else if (run->searched && run->result.outcome == APLAN_OUTCOME_INFEASIBLE) {
         snprintf(run->error, sizeof run->error, "proven: no plan fits %llu byte%s (this plan needs %llu, %llu more)",
-                 capacity, cli_s(capacity), arena, arena - capacity);
+                 capacity, aplan_host_s(capacity), arena, arena - capacity);
     } else if (run->searched && run->result.outcome == APLAN_OUTCOME_BEST_FOUND && run->planned) {
         snprintf(run->error, sizeof run->error, "no plan within %llu byte%s found %s (best: %llu byte%s)", capacity,
-                 cli_s(capacity), run->out_of_time ? "in the time limit" : "by sliding a group too large to search",
-                 arena, cli_s(arena));
+                 aplan_host_s(capacity),
+                 run->out_of_time ? "in the time limit" : "by sliding a group too large to search", arena,
+                 aplan_host_s(arena));
     } else {
         snprintf(run->error, sizeof run->error, "needs %llu byte%s, %llu more than the capacity of %llu byte%s",
-                 arena, cli_s(arena), arena - capacity, capacity, cli_s(capacity));
+                 arena, aplan_host_s(arena), arena - capacity, capacity, aplan_host_s(capacity));
     }
 }
 
-void cli_run_one(cli_session *s, cli_run *run) {
-    const cli_input *in = s->input;
+void aplan_host_run_one(aplan_host_session *s, aplan_host_run *run) {
+    const aplan_host_input *in = s->input;
     aplan_problem p = s->problem;
     run->searched = aplan_strategy_searches(run->strategy);
     /* Only a search is given the capacity: it then looks for a plan within it (FIT) and can prove there is none. A
@@ -375,13 +396,13 @@ void cli_run_one(cli_session *s, cli_run *run) {
         if (query == APLAN_E_CAPACITY_EXCEEDED) query = aplan_plan_scratch_size(run->strategy, &any, &bytes);
         st = scratch_alloc(query, &bytes, &scratch);
     }
-    /* "(2 of 5)" for the runs the table lists; cli_compute_tflm_arena's own run has no place in it. */
+    /* "(2 of 5)" for the runs the table lists; aplan_host_compute_tflm_arena's own run has no place in it. */
     char of[48] = "";
     for (size_t k = 0; k < s->run_count; k++) {
         if (&s->runs[k] == run) snprintf(of, sizeof of, " (%zu of %zu)", k + 1u, s->run_count);
     }
-    cli_progress("planning %s%s", run->strategy->name, of);
-    search_clock clock = {run->deadline_ms, 0.0, run->strategy->name, of, s->bound, run->searched,
+    aplan_host_progress_say(s, true, "planning %s%s", run->strategy->name, of);
+    search_clock clock = {s, run->deadline_ms, 0.0, run->strategy->name, of, s->bound, run->searched,
                           run->searched && s->settings.time_limit_ns == 0, false};
     aplan_search_options options;
     aplan_search_options_init(&options);
@@ -400,7 +421,8 @@ void cli_run_one(cli_session *s, cli_run *run) {
     }
     if (st == APLAN_OK) {
         double t0 = now_ms();
-        if (clock.deadline_ms == 0.0) clock.deadline_ms = cli_clock_ms() + (double)s->settings.time_limit_ns / 1e6;
+        if (clock.deadline_ms == 0.0)
+            clock.deadline_ms = aplan_host_clock_ms() + (double)s->settings.time_limit_ns / 1e6;
         st = aplan_plan_search(run->strategy, &p, &options, scratch, bytes, run->offsets, &run->result);
         run->millis = now_ms() - t0;
         run->out_of_time = clock.stopped;
@@ -412,11 +434,11 @@ void cli_run_one(cli_session *s, cli_run *run) {
     if (st == APLAN_OK || above) {
         /* Independent check with the public verifier: a plan is shown only when a second call accepts it. The
          * capacity is the verdict's business, not the plan's validity. */
-        cli_progress("verifying %s%s", run->strategy->name, of);
+        aplan_host_progress_say(s, true, "verifying %s%s", run->strategy->name, of);
         aplan_report r;
         aplan_problem any = p;
         any.capacity = APLAN_UNLIMITED;
-        run->verified = cli_verify(&any, run->offsets, run->result.arena_size, &r) == APLAN_OK;
+        run->verified = aplan_host_verify(&any, run->offsets, run->result.arena_size, &r) == APLAN_OK;
         run->planned = true;
         if (run->result.arena_size > s->settings.capacity) {
             st = APLAN_E_CAPACITY_EXCEEDED;
@@ -429,15 +451,16 @@ void cli_run_one(cli_session *s, cli_run *run) {
         snprintf(run->error, sizeof run->error, "the input has no fixed offsets (no offline plan)");
     } else {
         char text[180];
-        cli_describe_report(in, st, &run->result.report, text, sizeof text);
+        aplan_host_describe_report(in, st, &run->result.report, text, sizeof text);
         snprintf(run->error, sizeof run->error, "%s", text);
     }
     run->status = st;
 }
 
-const char *cli_unproven_reason(const cli_session *s, const cli_run *run, char *text, size_t size) {
+const char *aplan_host_unproven_reason(const aplan_host_session *s, const aplan_host_run *run, char *text,
+                                       size_t size) {
     char limit[40];
-    cli_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+    aplan_host_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
     const unsigned long long n = (unsigned long long)run->result.unsearched;
     if (run->out_of_time && n > 0)
         snprintf(text, size, "the search's time limit, %s s, ran out; a group of %llu buffers was too large to search, "
@@ -452,14 +475,14 @@ const char *cli_unproven_reason(const cli_session *s, const cli_run *run, char *
     return text;
 }
 
-void cli_auto_search(cli_session *s, double t0_ms) {
+void aplan_host_auto_search(aplan_host_session *s, double t0_ms) {
     const aplan_strategy *exact = NULL;
     if (s->settings.time_limit_ns == 0 || aplan_strategy_find("exact", &exact) != APLAN_OK ||
         !aplan_strategy_searches(exact) ||
         s->run_count >= MAX_RUNS)
         return;
     /* With no cheap plan (each one's rule passed 2^64 - 1, where another order may fit) exact searches from none. */
-    const cli_run *best = cli_smallest_plan(s);
+    const aplan_host_run *best = aplan_host_smallest_plan(s);
     if (best != NULL && best->result.arena_size == s->bound) return; /* optimal already */
     uint64_t capacity = s->settings.capacity;
     /* A capacity: search only when no cheap plan fits it and the bound does (else nothing can, and the bound says
@@ -467,8 +490,8 @@ void cli_auto_search(cli_session *s, double t0_ms) {
     if (capacity != APLAN_UNLIMITED && ((best != NULL && best->result.arena_size <= capacity) || s->bound > capacity))
         return;
     double deadline = t0_ms + (double)s->settings.time_limit_ns / 1e6;
-    if (cli_clock_ms() >= deadline) return; /* the cheap strategies used the whole limit */
-    cli_run *run = &s->runs[s->run_count++];
+    if (aplan_host_clock_ms() >= deadline) return; /* the cheap strategies used the whole limit */
+    aplan_host_run *run = &s->runs[s->run_count++];
     memset(run, 0, sizeof *run);
     run->strategy = exact;
     if (best != NULL) {
@@ -476,34 +499,35 @@ void cli_auto_search(cli_session *s, double t0_ms) {
         run->start_name = best->strategy->name;
     }
     run->deadline_ms = deadline;
-    cli_run_one(s, run);
+    aplan_host_run_one(s, run);
 }
 
-void cli_capacity_verdicts(const cli_session *s, const cli_run **proof, const cli_run **ran_out) {
+void aplan_host_capacity_verdicts(const aplan_host_session *s, const aplan_host_run **proof,
+                                  const aplan_host_run **ran_out) {
     *proof = *ran_out = NULL;
     for (size_t i = 0; i < s->run_count; i++) {
-        const cli_run *r = &s->runs[i];
+        const aplan_host_run *r = &s->runs[i];
         if (!r->searched || r->status != APLAN_E_CAPACITY_EXCEEDED) continue;
         if (r->result.outcome == APLAN_OUTCOME_INFEASIBLE && *proof == NULL) *proof = r;
         if (r->result.outcome == APLAN_OUTCOME_BEST_FOUND && *ran_out == NULL) *ran_out = r;
     }
 }
 
-bool cli_best_proven(const cli_session *s) {
+bool aplan_host_best_proven(const aplan_host_session *s) {
     if (s->best == SIZE_MAX) return false;
     uint64_t arena = s->runs[s->best].result.arena_size;
     if (arena == s->bound) return true;
     /* A minimising search's OPTIMAL is about the problem, not about its own plan: no plan is smaller than that
      * arena, whoever found one of that size. */
     for (size_t i = 0; i < s->run_count; i++) {
-        const cli_run *r = &s->runs[i];
+        const aplan_host_run *r = &s->runs[i];
         if (r->planned && r->result.outcome == APLAN_OUTCOME_OPTIMAL && r->result.arena_size == arena) return true;
     }
     return false;
 }
 
-size_t cli_live_at(const cli_session *s, uint64_t step, size_t *largest, size_t k, uint64_t *bytes) {
-    const cli_input *in = s->input;
+size_t aplan_host_live_at(const aplan_host_session *s, uint64_t step, size_t *largest, size_t k, uint64_t *bytes) {
+    const aplan_host_input *in = s->input;
     size_t live = 0;
     *bytes = 0;
     for (size_t i = 0; i < in->count; i++) {
@@ -523,17 +547,17 @@ size_t cli_live_at(const cli_session *s, uint64_t step, size_t *largest, size_t 
     return live;
 }
 
-const cli_run *cli_smallest_plan(const cli_session *s) {
-    const cli_run *smallest = NULL;
+const aplan_host_run *aplan_host_smallest_plan(const aplan_host_session *s) {
+    const aplan_host_run *smallest = NULL;
     for (size_t i = 0; i < s->run_count; i++) {
-        const cli_run *r = &s->runs[i];
+        const aplan_host_run *r = &s->runs[i];
         if (r->planned && (smallest == NULL || r->result.arena_size < smallest->result.arena_size)) smallest = r;
     }
     return smallest;
 }
 
 /* True iff the input has buffers and every one has a fixed offset: the input is a whole offline plan. */
-static bool all_fixed(const cli_input *in) {
+static bool all_fixed(const aplan_host_input *in) {
     if (!in->has_fixed) return false;
     for (size_t i = 0; i < in->count; i++) {
         if (in->buffers[i].offset == APLAN_NO_OFFSET) return false;
@@ -541,10 +565,12 @@ static bool all_fixed(const cli_input *in) {
     return true;
 }
 
-int cli_each_list_name(const char *command, const char *list, cli_name_found found, void *state) {
+int aplan_host_each_list_name(const char *command, const char *list, aplan_host_name_found found, void *state,
+                              aplan_host_error *err) {
     if (*list == '\0') {
-        cli_error("%s: empty strategy list (-s NAME[,NAME...], all or auto; see `aplan list`)", command);
-        return CLI_EXIT_USAGE;
+        return aplan_host_error_set(err, APLAN_HOST_USAGE,
+                                    "%s: empty strategy list (-s NAME[,NAME...], all or auto; see `aplan list`)",
+                                    command);
     }
     const char *p = list;
     while (*p != '\0') {
@@ -552,62 +578,61 @@ int cli_each_list_name(const char *command, const char *list, cli_name_found fou
         size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
         char name[64];
         if (n == 0 || n >= sizeof name) {
-            cli_error("%s: empty or overlong strategy name in '%s'", command, list);
-            return CLI_EXIT_USAGE;
+            return aplan_host_error_set(err, APLAN_HOST_USAGE, "%s: empty or overlong strategy name in '%s'", command,
+                                        list);
         }
         memcpy(name, p, n);
         name[n] = '\0';
-        const int rc = found(state, command, name);
-        if (rc != CLI_EXIT_OK) return rc;
+        const int rc = found(state, command, name, err);
+        if (rc != APLAN_HOST_OK) return rc;
         p += n;
         if (*p == ',') {
             p++;
             if (*p == '\0') {
-                cli_error("%s: empty strategy name in '%s'", command, list);
-                return CLI_EXIT_USAGE;
+                return aplan_host_error_set(err, APLAN_HOST_USAGE, "%s: empty strategy name in '%s'", command, list);
             }
         }
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-/* cli_each_list_name's callback for the built-in strategies: each added to the session's runs once (state NULL: only
- * checked); an unknown name is a usage error with a suggestion and the known names. */
-static int add_strategy(void *state, const char *command, const char *name) {
-    cli_session *s = state;
+/* aplan_host_each_list_name's callback for the built-in strategies: each added to the session's runs once (state NULL:
+ * only checked); an unknown name is a usage error with a suggestion and the known names. */
+static int add_strategy(void *state, const char *command, const char *name, aplan_host_error *err) {
+    aplan_host_session *s = state;
     const aplan_strategy *st = NULL;
     if (aplan_strategy_find(name, &st) != APLAN_OK || st == NULL) {
-        cli_suggestion near;
-        cli_suggest_init(&near, name);
-        for (size_t i = 0; i < aplan_strategy_count(); i++) cli_suggest_consider(&near, aplan_strategy_at(i)->name);
-        cli_suggest_consider(&near, "all");
-        cli_suggest_consider(&near, "auto");
+        aplan_host_suggestion near;
+        aplan_host_suggest_init(&near, name);
+        for (size_t i = 0; i < aplan_strategy_count(); i++)
+            aplan_host_suggest_consider(&near, aplan_strategy_at(i)->name);
+        aplan_host_suggest_consider(&near, "all");
+        aplan_host_suggest_consider(&near, "auto");
         char hint[96];
-        cli_suggest_text(&near, hint, sizeof hint);
-        cli_progress_end();
-        fprintf(stderr, "%s: %s: unknown strategy '%s'; %sknown:", CLI_PROGRAM, command, name, hint);
-        for (size_t i = 0; i < aplan_strategy_count(); i++) fprintf(stderr, " %s,", aplan_strategy_at(i)->name);
-        fprintf(stderr, " all, auto\n");
-        return CLI_EXIT_USAGE;
+        aplan_host_suggest_text(&near, hint, sizeof hint);
+        aplan_host_error_set(err, APLAN_HOST_USAGE, "%s: unknown strategy '%s'; %sknown:", command, name, hint);
+        for (size_t i = 0; i < aplan_strategy_count(); i++)
+            aplan_host_error_append(err, " %s,", aplan_strategy_at(i)->name);
+        aplan_host_error_append(err, " all, auto");
+        return APLAN_HOST_USAGE;
     }
     if (s != NULL) {
         bool duplicate = false;
         for (size_t i = 0; i < s->run_count; i++) duplicate = duplicate || s->runs[i].strategy == st;
         if (!duplicate && s->run_count < MAX_RUNS) s->runs[s->run_count++].strategy = st;
     }
-    return CLI_EXIT_OK;
+    return APLAN_HOST_OK;
 }
 
-int cli_check_strategy_list(const char *command, const char *list) {
-    if (strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) return CLI_EXIT_OK;
-    return cli_each_list_name(command, list, add_strategy, NULL);
+int aplan_host_check_strategy_list(const char *command, const char *list, aplan_host_error *err) {
+    if (strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) return APLAN_HOST_OK;
+    return aplan_host_each_list_name(command, list, add_strategy, NULL, err);
 }
 
-int cli_select_strategies(const char *list, cli_session *s) {
+int aplan_host_select_strategies(const char *list, aplan_host_session *s, aplan_host_error *err) {
     s->runs = calloc(MAX_RUNS, sizeof *s->runs);
     if (s->runs == NULL) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
+        return aplan_host_error_set(err, APLAN_HOST_INTERNAL, "out of memory");
     }
     if (list == NULL || strcmp(list, "all") == 0 || strcmp(list, "auto") == 0) {
         /* offline can plan only an input whose every buffer is fixed, and there it is the answer: every other
@@ -619,23 +644,23 @@ int cli_select_strategies(const char *list, cli_session *s) {
         s->default_list = true;
         if (s->auto_mode && !whole_plan) {
             /* The library's auto set, in its tie order (TFLM's own plan first); the search, if any, comes after
-             * them (cli_auto_search). */
+             * them (aplan_host_auto_search). */
             for (size_t i = 0; i < aplan_strategy_auto_count() && s->run_count < MAX_RUNS; i++)
                 s->runs[s->run_count++].strategy = aplan_strategy_auto_at(i);
-            return CLI_EXIT_OK;
+            return APLAN_HOST_OK;
         }
         for (size_t i = 0; i < aplan_strategy_count() && s->run_count < MAX_RUNS; i++) {
             const aplan_strategy *st = aplan_strategy_at(i);
             if ((st == offline) == whole_plan) s->runs[s->run_count++].strategy = st;
         }
-        return CLI_EXIT_OK;
+        return APLAN_HOST_OK;
     }
-    /* The options' parser checked the list (cli_check_strategy_list): no error is expected here. */
-    return cli_each_list_name("plan", list, add_strategy, s);
+    /* The options' parser checked the list (aplan_host_check_strategy_list): no error is expected here. */
+    return aplan_host_each_list_name("plan", list, add_strategy, s, err);
 }
 
-void cli_session_free(cli_session *s) {
-    cli_region_session_free(&s->regions);
+void aplan_host_session_free(aplan_host_session *s) {
+    aplan_host_region_session_free(&s->regions);
     if (s->runs != NULL) {
         for (size_t i = 0; i < s->run_count; i++) free(s->runs[i].offsets);
     }
