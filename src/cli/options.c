@@ -4,6 +4,7 @@
  * error line. Option names and messages are part of the tool's interface (docs/cli.md); the help texts are the
  * command table's (main.c).
  */
+#include <ctype.h> /* tolower: the tool never sets a locale, so ASCII's */
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
@@ -45,9 +46,6 @@ int cli_report(int kind, aplan_host_error *e) {
     aplan_host_error_clear(e);
     return kind;
 }
-
-/* Lower-case ASCII, as aplan_host_same_name compares. */
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 /* The end of the message for a value parse_bytes refuses, after "OPTION 'VALUE' ". */
 #define NOT_BYTES                                                                                                   \
@@ -123,7 +121,7 @@ static bool holds_name(const char *name, const char *part) {
     for (size_t i = 0; m > 0 && i + m <= n; i++) {
         if ((i > 0 && name[i - 1u] != '-') || (i + m < n && name[i + m] != '-')) continue;
         size_t k = 0;
-        while (k < m && lower(name[i + k]) == lower(part[k])) k++;
+        while (k < m && tolower((unsigned char)name[i + k]) == tolower((unsigned char)part[k])) k++;
         if (k == m) return true;
     }
     return false;
