@@ -302,11 +302,46 @@ class Plan:
         self.nodes: int = row.nodes
         self.rows: List[Row] = rows
         self._session = session
+        self._tflm: Optional[Dict[str, Optional[TflmArena]]] = None
+        self._tflm_why: Dict[str, Optional[str]] = {}
+        self._tflm_setup: Optional[str] = None
 
     @property
     def by_id(self) -> Dict[str, int]:
         """Offsets by buffer id."""
         return dict(zip(self.problem.ids, self.offsets))
+
+    @property
+    def tflm(self) -> Dict[str, Optional["TflmArena"]]:
+        """For a model: TFLM's whole arena for this plan's session, as ``aplan plan -f json``'s ``tflm`` has it, by
+        way: "own_planner" (TFLM's GreedyMemoryPlanner in the arena), "embedded" (this plan as the model's offline
+        plan), "compiled" (compiled in, the planner outside the arena) and "adapter"; None for a way whose figures
+        cannot be had. Empty for another input. (``operators`` are not itemised here: ``tflm_arena`` does for the
+        own planner.)"""
+        if self._tflm is None:
+            self._tflm, self._tflm_why = {}, {}
+            d = _aplan.session_tflm(self._session) if self._session is not None else None
+            if d is not None and isinstance(self.problem, Model):
+                self._tflm_setup = d["setup"]
+                for key in _SETUPS.values():
+                    info = d[key]
+                    if "used" not in info:
+                        self._tflm[key], self._tflm_why[key] = None, info["why"]
+                        continue
+                    info["ops"] = []
+                    info["first_unknown_subgraph"] = info.get("first_unknown_subgraph", 0)
+                    way = [k for k, v in _SETUPS.items() if v == key][0]
+                    tensors = info["tensors"] if info["tensors"] is not None else info["planned"]
+                    self._tflm[key] = TflmArena(self.problem, info, tensors, way)
+        return self._tflm
+
+    @property
+    def tflm_setup(self) -> Optional[str]:
+        """For a model: the key of ``tflm`` the tool's verdict judges (JSON's ``tflm.setup``: TFLM's own planner
+        when it fits the capacity or none was given, else the way that fits with the smallest arena); None
+        otherwise."""
+        _ = self.tflm
+        return self._tflm_setup
 
     def _write(self, fmt: str, name: Optional[str] = None) -> str:
         if self._session is None:
@@ -628,17 +663,49 @@ def _refusal(info: Dict[str, Any]) -> str:
             f"the arena{more}")
 
 
+_SETUPS = {"own": "own_planner", "embedded": "embedded", "compiled": "compiled", "adapter": "adapter"}
+
+
+def _target_config(target: Optional[str], kernels: str, isa: str) -> tuple:
+    """(abi, isa) for a target preset as the tool's --target sets them: its pointer width, and the instruction set
+    CMSIS-NN is built for on it. UsageError for an unknown target, or CMSIS-NN on one the model does not cover."""
+    found = [t for t in targets() if t.name.lower() == target.lower()] if target is not None else []
+    if not found:
+        raise UsageError(f"unknown target '{target}' (see aplan.targets())", Status.E_INVALID_ARG)
+    t = found[0]
+    if kernels == "cmsis-nn" and t.cmsis_isa is None:
+        raise UsageError(f"kernels='cmsis-nn' on target '{t.name}': {t.why_cmsis}", Status.E_INVALID_ARG)
+    return t.abi, t.cmsis_isa if kernels == "cmsis-nn" else isa
+
+
 def tflm_arena(model: ModelSource, *, abi: int = 32, kernels: str = "reference", isa: str = "portable",
-               planner: str = "own") -> TflmArena:
-    """TFLite Micro's whole arena for a model (a path, bytes or a Model), exactly what ``aplan arena MODEL``
-    prints (and ``aplan plan -f json MODEL``'s ``tflm.own_planner``): the model planned by TFLM's own
-    GreedyMemoryPlanner (greedy_by_size_tflm), the planner in the arena, for ``abi`` (32 or 64) and ``kernels``.
-    ``planner``: "own" (the only one in this version). BadInputError when TFLM refuses the model (a kernel's
-    Prepare fails whatever the arena) or the file is bad. O(model size) plus the planner's time."""
-    if planner != "own":
-        raise UsageError(f"planner is {planner!r}: 'own' (TFLM's GreedyMemoryPlanner in the arena) is the one this "
-                         f"version gives", Status.E_INVALID_ARG)
+               target: Optional[str] = None, planner: str = "own", strategy: str = "auto",
+               time_limit: Optional[float] = 1.0) -> TflmArena:
+    """TFLite Micro's whole arena for a model (a path, bytes or a Model), in bytes.
+
+    ``planner="own"``: exactly what ``aplan arena MODEL`` prints (and ``aplan plan -f json MODEL``'s
+    ``tflm.own_planner``): the model planned by TFLM's own GreedyMemoryPlanner (greedy_by_size_tflm), the planner
+    in the arena, for ``abi`` (32 or 64) and ``kernels``. ``"embedded"``, ``"compiled"`` and ``"adapter"``: the
+    arena with aplan's best plan (``plan(model, strategy, time_limit=...)``, the tool's session) embedded in the
+    model as its offline plan, compiled into the firmware as a C header (the planner outside the arena), or
+    through aplan's adapter: ``aplan plan -f json``'s ``tflm.embedded``, ``tflm.compiled`` and ``tflm.adapter``;
+    their ``operators`` list is empty (the tool itemises operators for TFLM's own planner alone). ``target``: a
+    preset of ``targets()``, whose pointer width is the ABI and whose instruction set CMSIS-NN is built for.
+
+    BadInputError when TFLM refuses the model (a kernel's Prepare fails whatever the arena) or the file is bad;
+    Error when that setup's figures cannot be had (the tool's reason). O(model size) plus the planners' time."""
+    if planner not in _SETUPS:
+        raise UsageError(f"planner is {planner!r}: 'own', 'embedded', 'compiled' or 'adapter'", Status.E_INVALID_ARG)
+    if target is not None:
+        abi, isa = _target_config(target, kernels, isa)
     m = load(model, abi=abi, kernels=kernels, isa=isa)
+    if planner != "own":
+        p = plan(m, strategy, time_limit=time_limit, target=target)
+        figures = p.tflm[_SETUPS[planner]]
+        if figures is None:
+            raise Error(f"{m.name}: TFLM's arena with {planner} cannot be had: {p._tflm_why[_SETUPS[planner]]}",
+                        Status.E_STRATEGY_FAILED)
+        return figures
     names = [s.name for s in strategies()]
     if "greedy_by_size_tflm" not in names:
         raise Error("TFLM's own planner is greedy_by_size_tflm, which this build leaves out",

@@ -848,6 +848,53 @@ static PyObject *py_session(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", capsule, dict);
 }
 
+/* One way's figures as tflm_arena's dict (without "ops": per operator only TFLM's own planner is told), or None when
+ * they are not known (with why: f->why). */
+static PyObject *figures_dict(const aplan_host_session *s, const aplan_host_tflm_figures *f) {
+    if (!f->known) return Py_BuildValue("{s:z}", "why", f->why[0] != '\0' ? f->why : NULL);
+    const aplan_tflm_arena_info *i = &f->info;
+    const aplan_host_input *in = s->input;
+    aplan_tflite_text unknown = i->unknown_ops > 0 ? aplan_tflm_unknown_name(in->model, in->model_size, i)
+                                                   : (aplan_tflite_text){NULL, 0};
+    PyObject *unknown_name = unknown.data != NULL
+                                 ? PyUnicode_DecodeUTF8(unknown.data, (Py_ssize_t)unknown.size, "replace")
+                                 : Py_NewRef(Py_None);
+    if (unknown_name == NULL) return NULL;
+    PyObject *tensors = f->tensors_known ? PyLong_FromUnsignedLongLong(f->tensors) : Py_NewRef(Py_None);
+    if (tensors == NULL) {
+        Py_DECREF(unknown_name);
+        return NULL;
+    }
+    return Py_BuildValue(
+        "{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:I,s:I,s:I,s:I,s:I,s:N,s:N}", "used",
+        (unsigned long long)i->used, "smallest", (unsigned long long)i->smallest, "planned",
+        (unsigned long long)i->planned, "persistent", (unsigned long long)i->persistent, "tflm_objects",
+        (unsigned long long)i->tflm_objects, "eval_tensors", (unsigned long long)i->eval_tensors, "nodes",
+        (unsigned long long)i->nodes, "params", (unsigned long long)i->params, "op_data",
+        (unsigned long long)i->op_data, "variables", (unsigned long long)i->variables, "scratch_handles",
+        (unsigned long long)i->scratch_handles, "io_tensors", (unsigned long long)i->io_tensors, "scratch_bytes",
+        (unsigned long long)i->scratch_bytes, "scratch_requests", (unsigned)i->scratch_requests, "unknown_ops",
+        (unsigned)i->unknown_ops, "first_unknown_subgraph", (unsigned)i->first_unknown_subgraph, "first_unknown_op",
+        (unsigned)i->first_unknown_op, "planner", (unsigned)f->planner, "unknown_name", unknown_name, "tensors",
+        tensors);
+}
+
+/* session_tflm(capsule) -> None for an input that is not a model, else a dict: TFLM's whole arena as `aplan plan`
+ * computes it for the session's plan, one figures_dict per way ("own_planner", "embedded", "compiled", "adapter"),
+ * and "setup", the JSON key of the way the verdict judges (aplan_host_tflm_setup), or None. */
+static PyObject *py_session_tflm(PyObject *self, PyObject *capsule) {
+    (void)self;
+    session_box *b = PyCapsule_GetPointer(capsule, SESSION_CAPSULE);
+    if (b == NULL) return NULL;
+    const aplan_host_session *s = &b->s;
+    if (b->in.kind != APLAN_HOST_INPUT_TFLITE) Py_RETURN_NONE;
+    const aplan_host_tflm_figures *setup = aplan_host_tflm_setup(s);
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:z}", "own_planner", figures_dict(s, &s->tflm_own), "embedded",
+                         figures_dict(s, &s->tflm_embed), "compiled", figures_dict(s, &s->tflm_compiled), "adapter",
+                         figures_dict(s, &s->tflm_adapter), "setup",
+                         setup != NULL ? aplan_host_tflm_setup_key(s, setup) : NULL);
+}
+
 /* The writers by the tool's -f name (src/cli/formats.c), and whether a format shows the whole session (else one
  * plan). */
 static const struct {
@@ -1234,6 +1281,7 @@ static PyMethodDef methods[] = {
     {"tflm_arena", py_tflm_arena, METH_VARARGS, "aplan_tflm_arena -> dict."},
     {"session", py_session, METH_VARARGS, "`aplan plan` through the host layer -> (session, dict) (GIL released)."},
     {"session_write", py_session_write, METH_VARARGS, "What `aplan plan -f FORMAT` writes for a session -> str."},
+    {"session_tflm", py_session_tflm, METH_O, "TFLM's whole arena for a session's plan, each way -> dict."},
     {"targets", py_targets, METH_NOARGS, "The target presets, as `aplan targets`."},
     {NULL, NULL, 0, NULL},
 };

@@ -128,3 +128,51 @@ def test_targets_are_the_tools():
     assert all(t.abi == 32 for t in aplan.targets())
     m4 = [t for t in aplan.targets() if t.name == "cortex-m4"][0]
     assert (m4.alignment, m4.ram, m4.cmsis_isa) == (4, 262144, "dsp")
+
+
+def tflm_json(figures):
+    """A way's figures from the tool's JSON, first_unknown cut to what TflmArena.as_json() gives."""
+    out = dict(figures)
+    if out["first_unknown"] is not None:
+        out["first_unknown"] = {k: out["first_unknown"][k] for k in ("subgraph", "index", "name")}
+    return out
+
+
+def check_tflm_ways(path, strategy, *args):
+    js = json.loads(tool("json", "plan", "-s", strategy, "--time-limit", "100", *args, path))["tflm"]
+    p = aplan.plan(path, strategy, time_limit=100)
+    assert p.tflm_setup == js["setup"], path
+    for way, key in (("own", "own_planner"), ("embedded", "embedded"), ("compiled", "compiled"),
+                     ("adapter", "adapter")):
+        mine = p.tflm[key]
+        assert (mine is None) == (js[key] is None), (path, key)
+        if mine is None:
+            continue
+        assert mine.as_json() == tflm_json(js[key]), (path, key)
+        if way != "own":  # tflm_arena's other ways are the session's figures
+            assert aplan.tflm_arena(path, planner=way, strategy=strategy, time_limit=100).as_json() == \
+                tflm_json(js[key]), (path, key)
+
+
+@pytest.mark.parametrize("name", ["chain", "scratch", "offline", "ties"])
+def test_tflm_ways_of_a_plan_are_the_tools(made_models, name):
+    check_tflm_ways(os.path.join(made_models, name + ".tflite"), "greedy_by_size")
+
+
+def test_tflm_ways_on_a_shared_model():
+    models = sorted(shared_models(), key=os.path.getsize)
+    if not models:
+        pytest.skip("needs ../shared/models/*.tflite (APLAN_SHARED_DIR; not found)")
+    heuristics = ",".join(s.name for s in aplan.strategies() if not s.searches and s.name != "offline")
+    check_tflm_ways(models[len(models) // 2], heuristics)
+
+
+def test_tflm_arena_for_a_target_is_the_tools(made_models):
+    path = os.path.join(made_models, "scratch.tflite")
+    js = json.loads(tool("json", "plan", "-s", "greedy_by_size", "--target", "cortex-m4", "--kernels", "cmsis-nn",
+                         path))["tflm"]
+    arena = aplan.tflm_arena(path, target="cortex-m4", kernels="cmsis-nn")
+    assert arena.as_json() == tflm_json(js["own_planner"]) and js["isa"] == "dsp"
+    with pytest.raises(aplan.UsageError) as e:
+        aplan.tflm_arena(path, planner="greedy")
+    assert str(e.value) == "planner is 'greedy': 'own', 'embedded', 'compiled' or 'adapter'"
