@@ -448,7 +448,8 @@ def _source(problem: Union[Problem, ModelSource, _Example]) -> tuple:
     if isinstance(problem, _Example):
         return None, "built-in example", None, {}
     if isinstance(problem, Model):
-        return problem, problem.name, problem.data, {"abi": problem.abi, "kernels": problem.kernels}
+        return problem, problem.name, problem.data, {"abi": problem.abi, "kernels": problem.kernels,
+                                                     "isa": problem.isa}
     if isinstance(problem, Problem):
         data = getattr(problem, "_source", None) or problem.to_csv().encode()
         # Only what differs from the tool's defaults for a CSV table (alignment 1, sizes as they are) is given, so
@@ -507,6 +508,9 @@ def plan(problem: Union[Problem, ModelSource, _Example], strategy: str = "auto",
         raise UsageError(f"abi is {abi!r}: 32 or 64 (the target's pointer width in bits)", Status.E_INVALID_ARG)
     if kernels is not None and kernels not in _KERNELS:
         raise UsageError(f"kernels is {kernels!r}: 'reference' or 'cmsis-nn'", Status.E_INVALID_ARG)
+    if kernels == "cmsis-nn" and given.get("isa") == "dsp" and target is None:
+        raise UsageError("a model loaded with isa='dsp' plans with a target whose CMSIS-NN is DSP (target=...): "
+                         "without one the tool builds CMSIS-NN's portable C", Status.E_INVALID_ARG)
     limit_ns = None if time_limit is None else round(time_limit * 1e9)
     if time_limit is None:
         limit_ns = _MAX_TIME_LIMIT_S * 10**9

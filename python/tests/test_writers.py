@@ -176,3 +176,10 @@ def test_tflm_arena_for_a_target_is_the_tools(made_models):
     with pytest.raises(aplan.UsageError) as e:
         aplan.tflm_arena(path, planner="greedy")
     assert str(e.value) == "planner is 'greedy': 'own', 'embedded', 'compiled' or 'adapter'"
+    dsp = aplan.load(path, kernels="cmsis-nn", isa="dsp")
+    with pytest.raises(aplan.UsageError) as e:
+        aplan.plan(dsp)
+    assert str(e.value).startswith("a model loaded with isa='dsp' plans with a target")
+    assert aplan.plan(dsp, "greedy_by_size", target="cortex-m4").arena_size == \
+        json.loads(tool("json", "plan", "-s", "greedy_by_size", "--target", "cortex-m4", "--kernels", "cmsis-nn",
+                        path))["strategies"][0]["arena_bytes"]
