@@ -15,6 +15,9 @@
  * layer's with malloc) and freed before the function returns; Python objects returned are new references owned by
  * the caller.
  *
+ * Sessions (session) run `aplan plan` through the host layer with the GIL released, a Ctrl-C stopping them through
+ * aplan_host_session.interrupt as below, and keep it in a capsule for the host writers (session_write).
+ *
  * Planning (plan) releases the GIL while the library runs. Its stop callback reads CLOCK_MONOTONIC (the clock of
  * time.monotonic()) against the deadline at every call, and at most every SIGNAL_CHECK_NS takes the GIL back to run
  * PyErr_CheckSignals: a Ctrl-C (KeyboardInterrupt, or any exception a signal handler raises) stops the search there,
