@@ -14,6 +14,7 @@ upper)``. See docs/python.md.
 from __future__ import annotations
 
 import os
+import re
 import time
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
@@ -24,7 +25,7 @@ from ._errors import (BadInputError, DoesNotFitError, Error, Status, TooLargeErr
 __all__ = [
     "__version__", "TFLM_COMMIT", "Status", "Error", "BadInputError", "DoesNotFitError", "VerificationError",
     "TooLargeError", "UsageError", "StrategyInfo", "Problem", "Model", "Row", "Plan", "OperatorCost", "TflmArena",
-    "strategies", "load", "lower_bound", "verify", "plan", "tflm_arena",
+    "strategies", "load", "lower_bound", "verify", "plan", "tflm_arena", "EXAMPLE", "Target", "targets",
 ]
 
 #: The C library's version, "MAJOR.MINOR.PATCH" (aplan_version()).
@@ -113,6 +114,7 @@ class Problem:
         p = cls.__new__(cls)
         p.lines = lines
         p.name = name
+        p._source = data  # the table as given: aplan.plan reads it as the tool reads the file
         p._init(buffers, ids, alignment, capacity, round_sizes, allow_fixed_alias)
         return p
 
@@ -281,11 +283,15 @@ class Row(NamedTuple):
 
 
 class Plan:
-    """A verified plan: ``offsets`` (bytes, by buffer index; ``by_id`` by buffer id), ``arena_size`` and
-    ``lower_bound`` in bytes, ``outcome`` ("optimal" is proven), the ``strategy`` that made it, and ``rows``, every
-    strategy's result (as the tool's table)."""
+    """A verified plan, from the session ``aplan plan`` runs for the same input and settings (the host layer's):
+    ``offsets`` (bytes, by buffer index; ``by_id`` by buffer id), ``arena_size`` and ``lower_bound`` in bytes,
+    ``outcome`` ("optimal" is proven), the ``strategy`` that made it, and ``rows``, every strategy's result (as the
+    tool's table; with "auto" every run, where the tool's table keeps the best alone).
 
-    def __init__(self, problem: Problem, row: Row, rows: List[Row], bound: int) -> None:
+    ``json()``, ``svg()``, ``html()``, ``csv()``, ``c_header(name=...)`` and ``table()`` return what ``aplan plan -f
+    json|svg|html|csv|c|table`` writes for it, byte for byte (JSON's and the table's times aside: each run's own)."""
+
+    def __init__(self, problem: Problem, row: Row, rows: List[Row], bound: int, session: Any = None) -> None:
         self.problem = problem
         self.offsets: List[int] = list(row.offsets or [])
         self.arena_size: int = row.arena or 0
@@ -295,11 +301,84 @@ class Plan:
         self.verified: bool = row.verified
         self.nodes: int = row.nodes
         self.rows: List[Row] = rows
+        self._session = session
+        self._tflm: Optional[Dict[str, Optional[TflmArena]]] = None
+        self._tflm_why: Dict[str, Optional[str]] = {}
+        self._tflm_setup: Optional[str] = None
 
     @property
     def by_id(self) -> Dict[str, int]:
         """Offsets by buffer id."""
         return dict(zip(self.problem.ids, self.offsets))
+
+    @property
+    def tflm(self) -> Dict[str, Optional["TflmArena"]]:
+        """For a model: TFLM's whole arena for this plan's session, as ``aplan plan -f json``'s ``tflm`` has it, by
+        way: "own_planner" (TFLM's GreedyMemoryPlanner in the arena), "embedded" (this plan as the model's offline
+        plan), "compiled" (compiled in, the planner outside the arena) and "adapter"; None for a way whose figures
+        cannot be had. Empty for another input. (``operators`` are not itemised here: ``tflm_arena`` does for the
+        own planner.)"""
+        if self._tflm is None:
+            self._tflm, self._tflm_why = {}, {}
+            d = _aplan.session_tflm(self._session) if self._session is not None else None
+            if d is not None and isinstance(self.problem, Model):
+                self._tflm_setup = d["setup"]
+                for key in _SETUPS.values():
+                    info = d[key]
+                    if "used" not in info:
+                        self._tflm[key], self._tflm_why[key] = None, info["why"]
+                        continue
+                    info["ops"] = []
+                    info["first_unknown_subgraph"] = info.get("first_unknown_subgraph", 0)
+                    way = [k for k, v in _SETUPS.items() if v == key][0]
+                    tensors = info["tensors"] if info["tensors"] is not None else info["planned"]
+                    self._tflm[key] = TflmArena(self.problem, info, tensors, way)
+        return self._tflm
+
+    @property
+    def tflm_setup(self) -> Optional[str]:
+        """For a model: the key of ``tflm`` the tool's verdict judges (JSON's ``tflm.setup``: TFLM's own planner
+        when it fits the capacity or none was given, else the way that fits with the smallest arena); None
+        otherwise."""
+        _ = self.tflm
+        return self._tflm_setup
+
+    def _write(self, fmt: str, name: Optional[str] = None) -> str:
+        if self._session is None:
+            raise UsageError("this plan has no session to write", Status.E_INVALID_ARG)
+        return _aplan.session_write(self._session, fmt, name)
+
+    def json(self) -> str:
+        """``aplan plan -f json``: every strategy's result and every buffer (sizes and offsets in bytes, times in
+        milliseconds)."""
+        return self._write("json")
+
+    def svg(self) -> str:
+        """``aplan plan -f svg``: the plan drawn, steps across, bytes up (or, when none fits, the smallest with its
+        overflow)."""
+        return self._write("svg")
+
+    def html(self) -> str:
+        """``aplan plan -f html``: a page with the table and every plan drawn."""
+        return self._write("html")
+
+    def csv(self) -> str:
+        """``aplan plan -f csv``: the plan as MiniMalloc's CSV, the input's columns and the offset in bytes.
+        DoesNotFitError when no plan fits the capacity (the tool writes none)."""
+        return self._write("csv")
+
+    def c_header(self, name: str = "aplan") -> str:
+        """``aplan plan -f c --name NAME``: the plan as a C header whose identifiers start with ``name`` (macros
+        upper-cased): offsets and the arena in bytes, and TFLM's BufferPlan. UsageError when ``name`` is not a C
+        identifier; DoesNotFitError when no plan fits the capacity (the tool writes none)."""
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise UsageError(f"name is {name!r}: a C identifier (a letter, then letters, digits, '_')",
+                             Status.E_INVALID_ARG)
+        return self._write("c", name)
+
+    def table(self) -> str:
+        """``aplan plan`` (-f table): the strategies compared, the verdict, and for a model how to use the plan."""
+        return self._write("table")
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.offsets)
@@ -351,76 +430,144 @@ def _run(p: Problem, name: str, capacity: Optional[int], deadline: Optional[floa
                r["nodes"], r["seconds"], r["offsets"])
 
 
-def plan(problem: Union[Problem, ModelSource], strategy: str = "auto", *, time_limit: Optional[float] = 1.0,
-         capacity: Optional[int] = None) -> Plan:
-    """Plan the problem (or a model: a path, bytes or ``load``'s Model) as ``aplan plan`` does.
+class _Example:
+    """The built-in example (``aplan example``): a small network with TFLM's lifetimes."""
+
+    def __repr__(self) -> str:
+        return "aplan.EXAMPLE"
+
+
+#: The built-in example network, as ``aplan example`` plans it: ``aplan.plan(aplan.EXAMPLE)``.
+EXAMPLE = _Example()
+
+_MAX_TIME_LIMIT_S = 1000000  # the tool's largest --time-limit (APLAN_HOST_MAX_TIME_LIMIT_S)
+
+
+def _source(problem: Union[Problem, ModelSource, _Example]) -> tuple:
+    """(Problem or None, the name and bytes the session reads, settings the Problem carries)."""
+    if isinstance(problem, _Example):
+        return None, "built-in example", None, {}
+    if isinstance(problem, Model):
+        return problem, problem.name, problem.data, {"abi": problem.abi, "kernels": problem.kernels,
+                                                     "isa": problem.isa}
+    if isinstance(problem, Problem):
+        data = getattr(problem, "_source", None) or problem.to_csv().encode()
+        # Only what differs from the tool's defaults for a CSV table (alignment 1, sizes as they are) is given, so
+        # that the session says what the tool says for the same file.
+        return problem, getattr(problem, "name", "<problem>"), data, {
+            "alignment": problem.alignment if problem.alignment != 1 else None,
+            "round_sizes": True if problem.round_sizes else None, "alias": problem.allow_fixed_alias,
+            "capacity": problem.capacity}
+    if isinstance(problem, (bytes, bytearray, memoryview)):
+        data, name = bytes(problem), "<bytes>"
+    else:
+        name = os.fspath(problem)
+        with open(name, "rb") as f:
+            data = f.read()
+    if len(data) >= 8 and data[4:8] == b"TFL3":
+        return load(data, name=name), name, data, {}
+    return Problem.from_csv(data, name=name), name, data, {}
+
+
+def plan(problem: Union[Problem, ModelSource, _Example], strategy: str = "auto", *,
+         time_limit: Optional[float] = 1.0, capacity: Optional[int] = None, target: Optional[str] = None,
+         alignment: Optional[int] = None, abi: Optional[int] = None, kernels: Optional[str] = None) -> Plan:
+    """Plan the problem as ``aplan plan`` does, by running its session (the host layer's): a Problem, a model or CSV
+    table (a path, or its bytes; recognised by content as the tool does), a Model from ``load``, or ``EXAMPLE``.
 
     ``strategy``: a name of ``strategies()``, names joined by commas, "all" (every strategy) or "auto" (the fast
     strategies, then, when their best plan is above the lower bound, a search from it with ``exact``).
     ``time_limit``: seconds for the whole call (None: no limit), shared as the tool shares ``--time-limit``.
-    ``capacity``: bytes the arena may have (default: the problem's); a search then looks for a plan within it.
+    ``capacity``: bytes the arena may have (default: the problem's, else the target's RAM); for a model, TFLM's
+    whole arena (the tool's ``--capacity``), so the strategies get what it leaves after TFLM's persistent data.
+    ``target``: a preset of ``targets()`` (``--target``); ``alignment`` in bytes (``--align``); for a model
+    ``abi`` (32 or 64) and ``kernels`` ("reference" or "cmsis-nn") as ``--abi`` and ``--kernels``.
 
     The plan returned is the smallest verified one (the earliest strategy on a tie). Raises DoesNotFitError when
     none fits the capacity (``e.plan``: the smallest, if any), Error when no strategy planned, UsageError for an
-    unknown strategy. The library runs with the GIL released; Ctrl-C raises KeyboardInterrupt within 0.1 s and
-    returns nothing.
+    unknown strategy or target. The session runs with the GIL released; Ctrl-C raises KeyboardInterrupt within
+    0.1 s and returns nothing.
     """
-    p = _as_problem(problem)
-    cap = _check_capacity(capacity if capacity is not None else p.capacity)
-    if time_limit is not None and (not isinstance(time_limit, (int, float)) or time_limit < 0):
-        raise UsageError(f"time_limit is {time_limit!r}: seconds >= 0, or None for no limit", Status.E_INVALID_ARG)
-    names = _select(strategy, p)
-    bound = lower_bound(p)
-    t0 = time.monotonic()
-    deadline = None if time_limit is None else t0 + time_limit
-    info = {s.name: s for s in strategies()}
-    rows: List[Optional[Row]] = [None] * len(names)
-    # As the tool: the heuristics first, then the searches with what is left of the time.
-    for searching in (False, True):
-        for k, name in enumerate(names):
-            if info[name].searches != searching:
-                continue
-            if (searching and deadline is not None and time.monotonic() >= deadline
-                    and any(r is not None and r.arena is not None for r in rows)):
-                rows[k] = Row(name, None, bound, None, Status.E_STRATEGY_FAILED,
-                              f"not run: the time limit, {time_limit:g} s, had run out before its turn", False, 0,
-                              0.0, None)
-                continue
-            rows[k] = _run(p, name, cap, deadline)
-    done: List[Row] = [r for r in rows if r is not None]
-
-    def smallest() -> Optional[Row]:
-        best = None
-        for r in done:
-            if r.arena is not None and (best is None or r.arena < best.arena):
-                best = r
-        return best
-
-    best = smallest()
-    if strategy == "auto" and "exact" in info and info["exact"].searches and names == list(_aplan.auto_strategies()):
-        fits = best is not None and (cap is None or best.arena <= cap)
-        if (best is None or best.arena != bound) and not (cap is not None and (fits or bound > cap)) and (
-                deadline is None or time.monotonic() < deadline):
-            search = _run(p, "exact", cap, deadline, best.offsets if best is not None else None)
-            done.append(search)
-            if search.status == Status.OK and best is not None and search.arena <= best.arena:
-                best = search
-            elif best is None:
-                best = smallest()
+    p, name, data, given = _source(problem)
+    if capacity is None:
+        capacity = given.get("capacity")
+    cap = _check_capacity(capacity)
+    if time_limit is not None and (not isinstance(time_limit, (int, float)) or time_limit < 0
+                                   or time_limit > _MAX_TIME_LIMIT_S):
+        raise UsageError(f"time_limit is {time_limit!r}: seconds in 0 .. {_MAX_TIME_LIMIT_S}, or None for no "
+                         f"limit", Status.E_INVALID_ARG)
+    if p is not None:
+        _select(strategy, p)  # an unknown name raises UsageError before anything runs
+    if target is not None and target.lower() not in {t.name.lower() for t in targets()}:
+        raise UsageError(f"unknown target '{target}' (see aplan.targets())", Status.E_INVALID_ARG)
+    if alignment is None:
+        alignment = given.get("alignment")
+    abi = abi if abi is not None else given.get("abi")
+    kernels = kernels if kernels is not None else given.get("kernels")
+    if abi is not None and abi not in (32, 64):
+        raise UsageError(f"abi is {abi!r}: 32 or 64 (the target's pointer width in bits)", Status.E_INVALID_ARG)
+    if kernels is not None and kernels not in _KERNELS:
+        raise UsageError(f"kernels is {kernels!r}: 'reference' or 'cmsis-nn'", Status.E_INVALID_ARG)
+    if kernels == "cmsis-nn" and given.get("isa") == "dsp" and target is None:
+        raise UsageError("a model loaded with isa='dsp' plans with a target whose CMSIS-NN is DSP (target=...): "
+                         "without one the tool builds CMSIS-NN's portable C", Status.E_INVALID_ARG)
+    limit_ns = None if time_limit is None else round(time_limit * 1e9)
+    if time_limit is None:
+        limit_ns = _MAX_TIME_LIMIT_S * 10**9
+    session, d = _aplan.session(name, data, strategy, limit_ns, cap, alignment, given.get("round_sizes"),
+                                bool(given.get("alias", False)), abi or 0,
+                                _KERNELS[kernels] if kernels is not None else -1, target, True)
+    if p is None:  # the example: its buffers as the session planned them
+        p = Problem.__new__(Problem)
+        p._init(d["buffers"], d["ids"], d["alignment"], None, d["round_sizes"], False)
+    bound = d["bound"]
+    rows = [Row(r["name"], r["arena"], bound, r["outcome"], Status(r["status"]), r["error"], r["verified"],
+                r["nodes"], r["seconds"], r["offsets"]) for r in d["runs"]]
+    cap = d["capacity"]
     if cap is not None and bound > cap:
-        e = DoesNotFitError(f"no plan can fit: the lower bound is {bound} bytes, {bound - cap} more than the "
-                            f"capacity of {cap} bytes", Status.E_CAPACITY_EXCEEDED)
-        raise e
-    if best is None:
-        reasons = "; ".join(f"{r.name}: {r.error}" for r in done)
-        status = done[0].status if done else Status.E_STRATEGY_FAILED
+        raise DoesNotFitError(f"no plan can fit: the lower bound is {bound} bytes, {bound - cap} more than the "
+                              f"capacity of {cap} bytes", Status.E_CAPACITY_EXCEEDED)
+    if d["smallest"] is None:
+        reasons = "; ".join(f"{r.name}: {r.error}" for r in rows)
+        status = rows[0].status if rows else Status.E_STRATEGY_FAILED
         raise _errors_for(status, f"no strategy planned the problem ({reasons})")
-    result = Plan(p, best, done, bound)
-    if best.status != Status.OK:
+    best = rows[d["smallest"]]
+    result = Plan(p, best, rows, bound, session)
+    if d["best"] is None:
         e = DoesNotFitError(best.error or "no plan fits the capacity", Status.E_CAPACITY_EXCEEDED)
         e.plan = result
         raise e
     return result
+
+
+class Target(NamedTuple):
+    """A target preset, a row of ``aplan targets``: ``alignment`` and ``ram`` in bytes, the ``part`` it stands for,
+    ``abi`` its pointer width in bits (TFLM's structs), ``cmsis_isa`` the instruction set CMSIS-NN is built for on it
+    ("portable" or "dsp"; None when the model does not cover CMSIS-NN there, ``why_cmsis`` says why), the reasons
+    for its alignment and RAM, and for a part of several memories its ``regions`` (name, size in bytes, alignment in
+    bytes; fastest first; ``ram`` is then the largest) and where their sizes come from."""
+
+    name: str
+    alignment: int
+    ram: int
+    part: str
+    abi: int
+    cmsis_isa: Optional[str]
+    why_cmsis: Optional[str]
+    why_alignment: Optional[str]
+    why_ram: Optional[str]
+    regions: List[tuple]
+    why_regions: Optional[str]
+
+
+def targets() -> List[Target]:
+    """The target presets ``plan(target=...)`` and ``tflm_arena(target=...)`` take, in the order ``aplan targets``
+    lists them (src/host/targets.c)."""
+    isas = {v: k for k, v in _ISAS.items()}
+    return [Target(name, alignment, ram, part, abi, None if isa is None else isas.get(isa, str(isa)), why_cmsis,
+                   why_alignment, why_ram, regions, why_regions)
+            for (name, part, alignment, ram, abi, isa, why_cmsis, why_alignment, why_ram, regions, why_regions)
+            in _aplan.targets()]
 
 
 def _errors_for(status: Status, message: str) -> Error:
@@ -520,17 +667,49 @@ def _refusal(info: Dict[str, Any]) -> str:
             f"the arena{more}")
 
 
+_SETUPS = {"own": "own_planner", "embedded": "embedded", "compiled": "compiled", "adapter": "adapter"}
+
+
+def _target_config(target: Optional[str], kernels: str, isa: str) -> tuple:
+    """(abi, isa) for a target preset as the tool's --target sets them: its pointer width, and the instruction set
+    CMSIS-NN is built for on it. UsageError for an unknown target, or CMSIS-NN on one the model does not cover."""
+    found = [t for t in targets() if t.name.lower() == target.lower()] if target is not None else []
+    if not found:
+        raise UsageError(f"unknown target '{target}' (see aplan.targets())", Status.E_INVALID_ARG)
+    t = found[0]
+    if kernels == "cmsis-nn" and t.cmsis_isa is None:
+        raise UsageError(f"kernels='cmsis-nn' on target '{t.name}': {t.why_cmsis}", Status.E_INVALID_ARG)
+    return t.abi, t.cmsis_isa if kernels == "cmsis-nn" else isa
+
+
 def tflm_arena(model: ModelSource, *, abi: int = 32, kernels: str = "reference", isa: str = "portable",
-               planner: str = "own") -> TflmArena:
-    """TFLite Micro's whole arena for a model (a path, bytes or a Model), exactly what ``aplan arena MODEL``
-    prints (and ``aplan plan -f json MODEL``'s ``tflm.own_planner``): the model planned by TFLM's own
-    GreedyMemoryPlanner (greedy_by_size_tflm), the planner in the arena, for ``abi`` (32 or 64) and ``kernels``.
-    ``planner``: "own" (the only one in this version). BadInputError when TFLM refuses the model (a kernel's
-    Prepare fails whatever the arena) or the file is bad. O(model size) plus the planner's time."""
-    if planner != "own":
-        raise UsageError(f"planner is {planner!r}: 'own' (TFLM's GreedyMemoryPlanner in the arena) is the one this "
-                         f"version gives", Status.E_INVALID_ARG)
+               target: Optional[str] = None, planner: str = "own", strategy: str = "auto",
+               time_limit: Optional[float] = 1.0) -> TflmArena:
+    """TFLite Micro's whole arena for a model (a path, bytes or a Model), in bytes.
+
+    ``planner="own"``: exactly what ``aplan arena MODEL`` prints (and ``aplan plan -f json MODEL``'s
+    ``tflm.own_planner``): the model planned by TFLM's own GreedyMemoryPlanner (greedy_by_size_tflm), the planner
+    in the arena, for ``abi`` (32 or 64) and ``kernels``. ``"embedded"``, ``"compiled"`` and ``"adapter"``: the
+    arena with aplan's best plan (``plan(model, strategy, time_limit=...)``, the tool's session) embedded in the
+    model as its offline plan, compiled into the firmware as a C header (the planner outside the arena), or
+    through aplan's adapter: ``aplan plan -f json``'s ``tflm.embedded``, ``tflm.compiled`` and ``tflm.adapter``;
+    their ``operators`` list is empty (the tool itemises operators for TFLM's own planner alone). ``target``: a
+    preset of ``targets()``, whose pointer width is the ABI and whose instruction set CMSIS-NN is built for.
+
+    BadInputError when TFLM refuses the model (a kernel's Prepare fails whatever the arena) or the file is bad;
+    Error when that setup's figures cannot be had (the tool's reason). O(model size) plus the planners' time."""
+    if planner not in _SETUPS:
+        raise UsageError(f"planner is {planner!r}: 'own', 'embedded', 'compiled' or 'adapter'", Status.E_INVALID_ARG)
+    if target is not None:
+        abi, isa = _target_config(target, kernels, isa)
     m = load(model, abi=abi, kernels=kernels, isa=isa)
+    if planner != "own":
+        p = plan(m, strategy, time_limit=time_limit, target=target)
+        figures = p.tflm[_SETUPS[planner]]
+        if figures is None:
+            raise Error(f"{m.name}: TFLM's arena with {planner} cannot be had: {p._tflm_why[_SETUPS[planner]]}",
+                        Status.E_STRATEGY_FAILED)
+        return figures
     names = [s.name for s in strategies()]
     if "greedy_by_size_tflm" not in names:
         raise Error("TFLM's own planner is greedy_by_size_tflm, which this build leaves out",

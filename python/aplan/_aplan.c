@@ -15,12 +15,16 @@
  * layer's with malloc) and freed before the function returns; Python objects returned are new references owned by
  * the caller.
  *
+ * Sessions (session) run `aplan plan` through the host layer with the GIL released, a Ctrl-C stopping them through
+ * aplan_host_session.interrupt as below, and keep it in a capsule for the host writers (session_write).
+ *
  * Planning (plan) releases the GIL while the library runs. Its stop callback reads CLOCK_MONOTONIC (the clock of
  * time.monotonic()) against the deadline at every call, and at most every SIGNAL_CHECK_NS takes the GIL back to run
  * PyErr_CheckSignals: a Ctrl-C (KeyboardInterrupt, or any exception a signal handler raises) stops the search there,
  * and plan returns NULL with that exception set, its offsets and scratch freed: nothing half-made is returned.
  */
 #define PY_SSIZE_T_CLEAN
+#define _GNU_SOURCE /* open_memstream */
 #include <Python.h>
 
 #include <stdint.h>
@@ -561,6 +565,439 @@ static PyObject *py_plan(PyObject *self, PyObject *args) {
 }
 
 /* ---------------------------------------------------------------------------------------------------------------- */
+/* Sessions: `aplan plan` as the host layer runs it                                                                  */
+
+/* A planning session kept for its writers: the input, the settings and every run, as `aplan plan` has them when it
+ * writes (auto's runs already cut to the best, as the tool's table shows them). Owned by a capsule; freed with it. */
+typedef struct session_box {
+    aplan_host_input in;
+    aplan_host_session s;
+    aplan_host_options o;
+    char *strategies;   /* o.strategies' text (owned) */
+    char *target;       /* o.target's text (owned), or NULL */
+    PyObject *data;     /* the bytes the input may point into (aplan_host_load_bytes keeps the caller's), or NULL */
+    bool loaded;        /* in holds an input */
+    bool started;       /* s was initialised */
+} session_box;
+
+#define SESSION_CAPSULE "aplan._aplan.session"
+
+static void session_free(session_box *b) {
+    if (b == NULL) return;
+    if (b->started) aplan_host_session_free(&b->s);
+    if (b->loaded) aplan_host_input_free(&b->in);
+    PyMem_RawFree(b->strategies);
+    PyMem_RawFree(b->target);
+    Py_XDECREF(b->data);
+    PyMem_RawFree(b);
+}
+
+static void session_capsule_free(PyObject *capsule) {
+    session_free(PyCapsule_GetPointer(capsule, SESSION_CAPSULE));
+}
+
+static char *text_copy(const char *text) {
+    size_t n = strlen(text) + 1u;
+    char *copy = PyMem_RawMalloc(n);
+    if (copy != NULL) memcpy(copy, text, n);
+    return copy;
+}
+
+/* Raise the exception for a host error of kind (APLAN_HOST_*) with message: the class aplan.Error's hierarchy gives the
+ * status and context it stands for (USAGE: UsageError, BAD_INPUT and REFUSED: BadInputError, NO_FIT:
+ * DoesNotFitError, VERIFY: VerificationError, TOO_LARGE: TooLargeError, IO: OSError, INTERNAL: MemoryError when out
+ * of memory, else Error). Always returns NULL. */
+static PyObject *raise_host(int kind, const char *message) {
+    if (message == NULL) message = "failed";
+    switch (kind) {
+    case APLAN_HOST_USAGE: return raise_status(APLAN_E_INVALID_ARG, message, "usage");
+    case APLAN_HOST_BAD_INPUT:
+    case APLAN_HOST_REFUSED: return raise_status(APLAN_E_INVALID_ARG, message, "input");
+    case APLAN_HOST_NO_FIT: return raise_status(APLAN_E_CAPACITY_EXCEEDED, message, "plan");
+    case APLAN_HOST_VERIFY: return raise_status(APLAN_E_INVALID_ARG, message, "verify");
+    case APLAN_HOST_TOO_LARGE: return raise_status(APLAN_E_SIZE_OVERFLOW, message, "input");
+    case APLAN_HOST_IO: PyErr_SetString(PyExc_OSError, message); return NULL;
+    default:
+        if (strcmp(message, "out of memory") == 0) return PyErr_NoMemory();
+        return raise_status(APLAN_E_OUT_OF_MEMORY, message, "plan");
+    }
+}
+
+/* aplan_host_session.interrupt while the GIL is released: at most every SIGNAL_CHECK_NS, take the GIL back and run
+ * the signal handlers; true (for good) once one raised, its exception set. */
+typedef struct interrupt_state {
+    PyThreadState *thread; /* the thread state saved while the GIL is released */
+    int64_t next_signal_ns;
+    bool raised;
+} interrupt_state;
+
+static bool interrupt_check(void *state) {
+    interrupt_state *i = state;
+    if (i->raised) return true;
+    int64_t now = now_ns();
+    if (now < i->next_signal_ns) return false;
+    i->next_signal_ns = now + SIGNAL_CHECK_NS;
+    PyEval_RestoreThread(i->thread);
+    i->raised = PyErr_CheckSignals() != 0;
+    i->thread = PyEval_SaveThread();
+    return i->raised;
+}
+
+/* Load the input, add a model's scratch requests and run the session as cli_cmd_plan does (commands.c: load_arg,
+ * add_scratch, plan_input, run_strategies), without the GIL. APLAN_HOST_OK or a kind with message filled; with
+ * *interrupted when a signal handler raised (its exception set, message empty). */
+static int session_run(session_box *b, const char *name, const char *data, size_t size, bool tflm_lines,
+                       interrupt_state *stop, char *message, size_t message_size) {
+    aplan_host_error err = {0};
+    int rc = data == NULL ? aplan_host_example(&b->in)
+                          : aplan_host_load_bytes(name, data, size, &b->in, message, message_size);
+    if (rc != APLAN_HOST_OK) {
+        if (data == NULL) snprintf(message, message_size, "out of memory");
+        return rc;
+    }
+    b->loaded = true;
+    aplan_tflm_config c;
+    rc = aplan_host_tflm_config(&b->o, &c, message, message_size);
+    if (rc == APLAN_HOST_OK) rc = aplan_host_add_tflm_scratch(&b->in, &c, message, message_size, NULL);
+    if (rc != APLAN_HOST_OK) return rc;
+    if (b->in.kind == APLAN_HOST_INPUT_CSV && (b->in.csv_columns & APLAN_CSV_HAS_REGION) != 0) {
+        snprintf(message, message_size, "%s: it has a 'region' column, which only regions read: leave the column out",
+                 b->in.name);
+        return APLAN_HOST_BAD_INPUT;
+    }
+    aplan_host_session_init(&b->s, &b->o, &b->in);
+    b->started = true;
+    aplan_host_whole_arena_capacity(&b->s);
+    const double t0 = aplan_host_clock_ms(); /* the time limit's start: the input is read, as the tool's */
+    rc = aplan_host_check_problem(&b->s, &err);
+    if (rc == APLAN_HOST_OK) rc = aplan_host_check_fixed(&b->s, &err);
+    if (rc == APLAN_HOST_OK) rc = aplan_host_compute_bound(&b->s, &err);
+    if (rc == APLAN_HOST_OK) rc = aplan_host_select_strategies(b->o.strategies, &b->s, &err);
+    if (rc != APLAN_HOST_OK) {
+        const char *text = aplan_host_error_text(&err);
+        snprintf(message, message_size, "%s", text != NULL ? text : "failed");
+        aplan_host_error_clear(&err);
+        return rc;
+    }
+    b->s.interrupt = interrupt_check;
+    b->s.interrupt_state = stop;
+    (void)aplan_host_run_strategies(&b->s, t0, tflm_lines && b->in.kind == APLAN_HOST_INPUT_TFLITE);
+    b->s.interrupt = NULL;
+    b->s.interrupt_state = NULL;
+    return APLAN_HOST_OK;
+}
+
+/* One run as a dict: name, status, status_name, error (None when OK), planned, verified, searched, arena (None
+ * without a plan), outcome (JSON's key, or None), nodes, seconds, offsets (list, or None). */
+static PyObject *run_dict(const aplan_host_session *s, const aplan_host_run *r) {
+    PyObject *offsets = Py_NewRef(Py_None);
+    if (r->planned) {
+        Py_DECREF(offsets);
+        offsets = PyList_New((Py_ssize_t)s->input->count);
+        for (size_t i = 0; offsets != NULL && i < s->input->count; i++) {
+            PyObject *o = PyLong_FromUnsignedLongLong(r->offsets[i]);
+            if (o == NULL) Py_CLEAR(offsets);
+            else PyList_SET_ITEM(offsets, (Py_ssize_t)i, o);
+        }
+        if (offsets == NULL) return NULL;
+    }
+    const char *outcome = aplan_host_outcome_key(r);
+    PyObject *arena = r->planned ? PyLong_FromUnsignedLongLong(r->result.arena_size) : Py_NewRef(Py_None);
+    if (arena == NULL) {
+        Py_DECREF(offsets);
+        return NULL;
+    }
+    return Py_BuildValue("{s:s,s:i,s:s,s:z,s:O,s:O,s:O,s:N,s:z,s:K,s:d,s:N}", "name", r->strategy->name, "status",
+                         (int)r->status, "status_name", aplan_status_str(r->status), "error",
+                         r->status == APLAN_OK || r->error[0] == '\0' ? NULL : r->error, "planned",
+                         r->planned ? Py_True : Py_False, "verified", r->verified ? Py_True : Py_False, "searched",
+                         r->searched ? Py_True : Py_False, "arena", arena, "outcome", outcome, "nodes",
+                         (unsigned long long)r->result.nodes, "seconds", r->millis / 1e3, "offsets", offsets);
+}
+
+/*
+ * session(name, data, strategies, time_limit_ns, capacity, alignment, round_sizes, allow_alias, abi, kernels,
+ * target) -> (capsule, dict): `aplan plan` on the input: data (bytes: a .tflite or CSV, recognised by content as the
+ * tool does; None: the built-in example) named name, with the tool's settings (None or 0: not given, its default).
+ * The dict: bound, bound_step, count, kind ("csv", "tflite", "example"), ids, buffers (bytes of aplan_buffer as
+ * planned), runs (every run, run_dict), best (the index of the plan that fits, or None), smallest (the index of the
+ * smallest plan, fitting or not, or None), capacity and whole_capacity (None: none). The capsule keeps the session for
+ * session_write, auto's runs cut to the best (the tool's table). The GIL is released while it runs; a signal handler's
+ * exception stops it and nothing is returned. Settings and inputs that fail raise (raise_host).
+ */
+static PyObject *py_session(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name, *strategies, *target;
+    PyObject *data, *time_limit, *capacity, *alignment, *round_sizes;
+    int alias, tflm_lines;
+    unsigned int abi;
+    int kernels;
+    if (!PyArg_ParseTuple(args, "sOsOOOOpIizp", &name, &data, &strategies, &time_limit, &capacity, &alignment,
+                          &round_sizes, &alias, &abi, &kernels, &target, &tflm_lines))
+        return NULL;
+    if (data != Py_None && !PyBytes_Check(data)) {
+        PyErr_SetString(PyExc_TypeError, "data must be bytes or None");
+        return NULL;
+    }
+    session_box *b = PyMem_RawCalloc(1, sizeof *b);
+    if (b == NULL) return PyErr_NoMemory();
+    b->strategies = text_copy(strategies);
+    b->target = target != NULL ? text_copy(target) : NULL;
+    if (b->strategies == NULL || (target != NULL && b->target == NULL)) {
+        session_free(b);
+        return PyErr_NoMemory();
+    }
+    aplan_host_options *o = &b->o;
+    o->strategies = b->strategies;
+    o->target = b->target;
+    o->alias = alias != 0;
+    if (time_limit != Py_None) {
+        o->time_limit_ns = PyLong_AsUnsignedLongLong(time_limit);
+        o->given |= APLAN_HOST_SET_TIME_LIMIT;
+    }
+    if (capacity != Py_None) {
+        o->capacity = PyLong_AsUnsignedLongLong(capacity);
+        o->given |= APLAN_HOST_SET_CAPACITY;
+    }
+    if (alignment != Py_None) {
+        o->align = PyLong_AsUnsignedLongLong(alignment);
+        o->given |= APLAN_HOST_SET_ALIGN;
+    }
+    if (round_sizes != Py_None) {
+        o->round = PyObject_IsTrue(round_sizes) == 1;
+        o->given |= APLAN_HOST_SET_ROUND;
+    }
+    if (abi != 0) {
+        o->abi = abi;
+        o->given |= APLAN_HOST_SET_ABI;
+    }
+    if (kernels >= 0) {
+        o->kernels = (unsigned)kernels;
+        o->given |= APLAN_HOST_SET_KERNELS;
+    }
+    if (PyErr_Occurred()) {
+        session_free(b);
+        return NULL;
+    }
+    if (aplan_host_option_regions(o, NULL) > 0) {
+        session_free(b);
+        char text[200];
+        snprintf(text, sizeof text, "target '%.40s' has a memory map (regions), which aplan.plan does not plan yet: "
+                 "use the aplan tool's plan --target", target);
+        return raise_host(APLAN_HOST_USAGE, text);
+    }
+    if (data != Py_None) b->data = Py_NewRef(data);
+    char message[1024] = "";
+    interrupt_state stop = {NULL, 0, false};
+    int rc;
+    stop.next_signal_ns = now_ns() + SIGNAL_CHECK_NS;
+    stop.thread = PyEval_SaveThread();
+    rc = session_run(b, name, data == Py_None ? NULL : PyBytes_AS_STRING(data),
+                     data == Py_None ? 0 : (size_t)PyBytes_GET_SIZE(data), tflm_lines != 0, &stop, message,
+                     sizeof message);
+    PyEval_RestoreThread(stop.thread);
+    if (stop.raised || rc != APLAN_HOST_OK) { /* a handler's exception is set, or the failure is raised here */
+        session_free(b);
+        return stop.raised ? NULL : raise_host(rc, message);
+    }
+    const aplan_host_session *s = &b->s;
+    const aplan_host_run *smallest = aplan_host_smallest_plan(s);
+    /* auto's search, when it fits and is no larger, is the run shown (aplan_host_run_strategies' rule) */
+    if (s->best != SIZE_MAX) smallest = &s->runs[s->best];
+    PyObject *runs = PyList_New((Py_ssize_t)s->run_count);
+    for (size_t i = 0; runs != NULL && i < s->run_count; i++) {
+        PyObject *r = run_dict(s, &s->runs[i]);
+        if (r == NULL) Py_CLEAR(runs);
+        else PyList_SET_ITEM(runs, (Py_ssize_t)i, r);
+    }
+    PyObject *ids = runs != NULL ? PyList_New((Py_ssize_t)b->in.count) : NULL;
+    for (size_t i = 0; ids != NULL && i < b->in.count; i++) {
+        PyObject *t = PyUnicode_DecodeUTF8(b->in.ids[i], (Py_ssize_t)strlen(b->in.ids[i]), "surrogateescape");
+        if (t == NULL) Py_CLEAR(ids);
+        else PyList_SET_ITEM(ids, (Py_ssize_t)i, t);
+    }
+    if (runs == NULL || ids == NULL) {
+        Py_XDECREF(runs);
+        session_free(b);
+        return NULL;
+    }
+    static const char *const kinds[] = {"csv", "tflite", "example"};
+    PyObject *best = s->best != SIZE_MAX ? PyLong_FromSize_t(s->best) : Py_NewRef(Py_None);
+    PyObject *small = smallest != NULL ? PyLong_FromSize_t((size_t)(smallest - s->runs)) : Py_NewRef(Py_None);
+    PyObject *cap = s->settings.capacity != APLAN_UNLIMITED ? PyLong_FromUnsignedLongLong(s->settings.capacity)
+                                                            : Py_NewRef(Py_None);
+    PyObject *whole = s->settings.whole_capacity != APLAN_UNLIMITED && s->settings.whole_capacity != 0
+                          ? PyLong_FromUnsignedLongLong(s->settings.whole_capacity)
+                          : Py_NewRef(Py_None);
+    PyObject *dict = Py_BuildValue("{s:K,s:K,s:n,s:s,s:N,s:y#,s:N,s:N,s:N,s:N,s:N,s:K,s:O}", "bound",
+                                   (unsigned long long)s->bound, "bound_step", (unsigned long long)s->bound_step,
+                                   "count", (Py_ssize_t)b->in.count, "kind", kinds[b->in.kind], "ids", ids,
+                                   "buffers", (const char *)b->in.buffers,
+                                   (Py_ssize_t)(b->in.count * sizeof *b->in.buffers), "runs", runs, "best", best,
+                                   "smallest", small, "capacity", cap, "whole_capacity", whole, "alignment",
+                                   (unsigned long long)s->settings.alignment, "round_sizes",
+                                   s->settings.round_sizes ? Py_True : Py_False);
+    if (dict == NULL) {
+        session_free(b);
+        return NULL;
+    }
+    aplan_host_keep_best(&b->s); /* what the tool writes: auto shows its best run alone */
+    PyObject *capsule = PyCapsule_New(b, SESSION_CAPSULE, session_capsule_free);
+    if (capsule == NULL) {
+        session_free(b);
+        Py_DECREF(dict);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", capsule, dict);
+}
+
+/* One way's figures as tflm_arena's dict (without "ops": per operator only TFLM's own planner is told), or None when
+ * they are not known (with why: f->why). */
+static PyObject *figures_dict(const aplan_host_session *s, const aplan_host_tflm_figures *f) {
+    if (!f->known) return Py_BuildValue("{s:z}", "why", f->why[0] != '\0' ? f->why : NULL);
+    const aplan_tflm_arena_info *i = &f->info;
+    const aplan_host_input *in = s->input;
+    aplan_tflite_text unknown = i->unknown_ops > 0 ? aplan_tflm_unknown_name(in->model, in->model_size, i)
+                                                   : (aplan_tflite_text){NULL, 0};
+    PyObject *unknown_name = unknown.data != NULL
+                                 ? PyUnicode_DecodeUTF8(unknown.data, (Py_ssize_t)unknown.size, "replace")
+                                 : Py_NewRef(Py_None);
+    if (unknown_name == NULL) return NULL;
+    PyObject *tensors = f->tensors_known ? PyLong_FromUnsignedLongLong(f->tensors) : Py_NewRef(Py_None);
+    if (tensors == NULL) {
+        Py_DECREF(unknown_name);
+        return NULL;
+    }
+    return Py_BuildValue(
+        "{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:I,s:I,s:I,s:I,s:I,s:N,s:N}", "used",
+        (unsigned long long)i->used, "smallest", (unsigned long long)i->smallest, "planned",
+        (unsigned long long)i->planned, "persistent", (unsigned long long)i->persistent, "tflm_objects",
+        (unsigned long long)i->tflm_objects, "eval_tensors", (unsigned long long)i->eval_tensors, "nodes",
+        (unsigned long long)i->nodes, "params", (unsigned long long)i->params, "op_data",
+        (unsigned long long)i->op_data, "variables", (unsigned long long)i->variables, "scratch_handles",
+        (unsigned long long)i->scratch_handles, "io_tensors", (unsigned long long)i->io_tensors, "scratch_bytes",
+        (unsigned long long)i->scratch_bytes, "scratch_requests", (unsigned)i->scratch_requests, "unknown_ops",
+        (unsigned)i->unknown_ops, "first_unknown_subgraph", (unsigned)i->first_unknown_subgraph, "first_unknown_op",
+        (unsigned)i->first_unknown_op, "planner", (unsigned)f->planner, "unknown_name", unknown_name, "tensors",
+        tensors);
+}
+
+/* session_tflm(capsule) -> None for an input that is not a model, else a dict: TFLM's whole arena as `aplan plan`
+ * computes it for the session's plan, one figures_dict per way ("own_planner", "embedded", "compiled", "adapter"),
+ * and "setup", the JSON key of the way the verdict judges (aplan_host_tflm_setup), or None. */
+static PyObject *py_session_tflm(PyObject *self, PyObject *capsule) {
+    (void)self;
+    session_box *b = PyCapsule_GetPointer(capsule, SESSION_CAPSULE);
+    if (b == NULL) return NULL;
+    const aplan_host_session *s = &b->s;
+    if (b->in.kind != APLAN_HOST_INPUT_TFLITE) Py_RETURN_NONE;
+    const aplan_host_tflm_figures *setup = aplan_host_tflm_setup(s);
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:z}", "own_planner", figures_dict(s, &s->tflm_own), "embedded",
+                         figures_dict(s, &s->tflm_embed), "compiled", figures_dict(s, &s->tflm_compiled), "adapter",
+                         figures_dict(s, &s->tflm_adapter), "setup",
+                         setup != NULL ? aplan_host_tflm_setup_key(s, setup) : NULL);
+}
+
+/* The writers by the tool's -f name (src/cli/formats.c), and whether a format shows the whole session (else one
+ * plan). */
+static const struct {
+    const char *name;
+    aplan_host_writer *write;
+    bool session;
+} writers[] = {
+    {"table", aplan_host_write_table, true}, {"csv", aplan_host_write_csv, false},
+    {"json", aplan_host_write_json, true},   {"svg", aplan_host_write_svg, false},
+    {"html", aplan_host_write_html, false},  {"c", aplan_host_write_c, false},
+};
+
+/*
+ * session_write(capsule, format, name) -> str: what `aplan plan -f FORMAT` writes for the session (its writer into
+ * memory, open_memstream), name the C header's prefix (None: "aplan"). The plan written is the best one; when none
+ * fits, a format of the whole session gets none and SVG and HTML the smallest plan, as the tool writes them; CSV and
+ * the C header then raise DoesNotFitError (the tool writes neither). Raises as raise_host for a writer's failure.
+ */
+static PyObject *py_session_write(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule;
+    const char *format, *name;
+    if (!PyArg_ParseTuple(args, "Osz", &capsule, &format, &name)) return NULL;
+    session_box *b = PyCapsule_GetPointer(capsule, SESSION_CAPSULE);
+    if (b == NULL) return NULL;
+    size_t f = 0;
+    while (f < sizeof writers / sizeof writers[0] && strcmp(writers[f].name, format) != 0) f++;
+    if (f == sizeof writers / sizeof writers[0]) {
+        PyErr_Format(PyExc_ValueError, "unknown format '%s'", format);
+        return NULL;
+    }
+    const aplan_host_session *s = &b->s;
+    const aplan_host_run *run = s->best != SIZE_MAX ? &s->runs[s->best] : NULL;
+    if (run == NULL && !writers[f].session) {
+        if (strcmp(format, "svg") == 0 || strcmp(format, "html") == 0) run = aplan_host_smallest_plan(s);
+        if (run == NULL) {
+            char text[120];
+            snprintf(text, sizeof text, "no plan fits the capacity: aplan plan writes no %s then",
+                     strcmp(format, "c") == 0 ? "C header" : "CSV");
+            return raise_host(APLAN_HOST_NO_FIT, text);
+        }
+    }
+    aplan_host_options o = b->o;
+    o.name = name;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (out == NULL) return PyErr_NoMemory();
+    aplan_host_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = writers[f].write(out, s, run, &o, &err);
+    if (rc == APLAN_HOST_OK && ferror(out) != 0) rc = APLAN_HOST_IO;
+    if (fclose(out) != 0 && rc == APLAN_HOST_OK) rc = APLAN_HOST_IO;
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (rc == APLAN_HOST_IO && aplan_host_error_text(&err) == NULL) PyErr_NoMemory(); /* only memory fails here */
+    else if (rc != APLAN_HOST_OK) raise_host(rc, aplan_host_error_text(&err));
+    else result = PyUnicode_DecodeUTF8(text, (Py_ssize_t)size, "strict");
+    aplan_host_error_clear(&err);
+    free(text);
+    return result;
+}
+
+/* targets() -> [(name, core, alignment, ram, abi, cmsis_isa (None: not covered), why_cmsis, why_alignment, why_ram,
+ * regions [(name, size, align)], why_regions)] in the tool's order (`aplan targets`, src/host/targets.c). */
+static PyObject *py_targets(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    size_t n = aplan_host_target_count();
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list != NULL && i < n; i++) {
+        const aplan_host_target *t = aplan_host_target_at(i);
+        PyObject *regions = PyList_New((Py_ssize_t)t->region_count);
+        for (size_t r = 0; regions != NULL && r < t->region_count; r++) {
+            PyObject *row = Py_BuildValue("(sKK)", t->regions[r].name, (unsigned long long)t->regions[r].size,
+                                          (unsigned long long)t->regions[r].align);
+            if (row == NULL) Py_CLEAR(regions);
+            else PyList_SET_ITEM(regions, (Py_ssize_t)r, row);
+        }
+        PyObject *isa = t->cmsis_isa >= 0 ? PyLong_FromLong(t->cmsis_isa) : Py_NewRef(Py_None);
+        PyObject *row = regions != NULL && isa != NULL
+                            ? Py_BuildValue("(ssKKINzzzNz)", t->name, t->core, (unsigned long long)t->alignment,
+                                            (unsigned long long)t->ram, t->abi, isa, t->why_cmsis, t->why_alignment,
+                                            t->why_ram, regions, t->why_regions)
+                            : NULL;
+        if (row == NULL) {
+            if (regions == NULL || isa == NULL) {
+                Py_XDECREF(regions);
+                Py_XDECREF(isa);
+            }
+            Py_CLEAR(list);
+        } else {
+            PyList_SET_ITEM(list, (Py_ssize_t)i, row);
+        }
+    }
+    return list;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
 /* Readers                                                                                                           */
 
 /* csv_parse(text bytes, name) -> (buffers, ids, lines, columns). Raises BadInputError "NAME:LINE:COL: message". */
@@ -845,6 +1282,10 @@ static PyMethodDef methods[] = {
     {"tflite_read", py_tflite_read, METH_VARARGS, "aplan_tflite_read -> (buffers, ids, id texts, subgraphs)."},
     {"tflm_scratch", py_tflm_scratch, METH_VARARGS, "aplan_tflm_scratch_requests -> (buffers, ids)."},
     {"tflm_arena", py_tflm_arena, METH_VARARGS, "aplan_tflm_arena -> dict."},
+    {"session", py_session, METH_VARARGS, "`aplan plan` through the host layer -> (session, dict) (GIL released)."},
+    {"session_write", py_session_write, METH_VARARGS, "What `aplan plan -f FORMAT` writes for a session -> str."},
+    {"session_tflm", py_session_tflm, METH_O, "TFLM's whole arena for a session's plan, each way -> dict."},
+    {"targets", py_targets, METH_NOARGS, "The target presets, as `aplan targets`."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -56,50 +56,9 @@ static int run_strategies(const cli_options *o, aplan_host_session *s, const cha
     if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_compute_bound(s, &err), &err);
     if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_select_strategies(list, s, &err), &err);
     if (rc != CLI_EXIT_OK) return rc;
-    /* One deadline for the whole run, counted from before the checks (reading the input is done, writing the output
-     * comes after: neither counts). The runs go cheapest first, whatever the table's order: those that cannot be
-     * stopped (no search member: linear, first_fit, offline; near-linear, so one plan is always there), then the
-     * heuristics a deadline can cut short, then the searches with what is left. A stoppable run whose turn comes
-     * after the deadline is not started once some plan is there: its sorting, stacking and verifying would be time
-     * past the limit for a plan of no use (the first plan always comes, cut short if need be; with a time limit of 0,
-     * which means no search, the heuristics run whole and a search starts). */
-    const double deadline = t0 + (double)s->settings.time_limit_ns / 1e6;
-    for (int pass = 0; pass < 3; pass++) {
-        for (size_t i = 0; i < s->run_count; i++) {
-            aplan_host_run *r = &s->runs[i];
-            const bool stoppable = r->strategy->abi_version >= 2u && r->strategy->search != NULL;
-            if (pass != (!stoppable ? 0 : aplan_strategy_searches(r->strategy) ? 2 : 1)) continue;
-            r->deadline_ms = deadline;
-            if (pass > 0 && s->settings.time_limit_ns > 0 && aplan_host_clock_ms() >= deadline &&
-                aplan_host_smallest_plan(s) != NULL) {
-                char limit[40];
-                aplan_host_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
-                r->searched = aplan_strategy_searches(r->strategy);
-                r->status = APLAN_E_STRATEGY_FAILED;
-                snprintf(r->error, sizeof r->error, "not run: the time limit, %s s, had run out before its turn",
-                         limit);
-                continue;
-            }
-            aplan_host_run_one(s, r);
-        }
-    }
-    if (s->auto_mode) aplan_host_auto_search(s, t0);
-    /* What TFLM's own planner gives, for the report's "in TFLM" lines and JSON, whatever -s chose. */
-    if (show && in->kind == APLAN_HOST_INPUT_TFLITE) aplan_host_compute_tflm_arena(s);
-    const aplan_host_run *smallest = aplan_host_smallest_plan(s);
-    /* auto's search started from the smallest cheap plan: when its plan fits and is no larger, its run (that plan, or
-     * one as large, with what the search proved and the nodes it took) is the one to show. */
-    const aplan_host_run *search = s->auto_mode && s->run_count > 0 && s->runs[s->run_count - 1u].start != NULL
-                                ? &s->runs[s->run_count - 1u]
-                                : NULL;
-    if (search != NULL && search->status == APLAN_OK && smallest != NULL &&
-        search->result.arena_size <= smallest->result.arena_size)
-        smallest = search;
-    if (show && in->kind == APLAN_HOST_INPUT_TFLITE) aplan_host_compute_tflm_figures(s, smallest);
-    if (smallest != NULL && smallest->status == APLAN_OK) {
-        s->best = (size_t)(smallest - s->runs);
-        return CLI_EXIT_OK;
-    }
+    /* The runs under one deadline (aplan_host_run_strategies): reading the input is done, writing comes after. */
+    const aplan_host_run *smallest = aplan_host_run_strategies(s, t0, show && in->kind == APLAN_HOST_INPUT_TFLITE);
+    if (smallest != NULL && smallest->status == APLAN_OK) return CLI_EXIT_OK;
     /* What a search found out about the capacity: proven that nothing fits, or out of time before finding a fit. */
     const aplan_host_run *proof, *ran_out;
     aplan_host_capacity_verdicts(s, &proof, &ran_out);
@@ -155,14 +114,6 @@ static int run_strategies(const cli_options *o, aplan_host_session *s, const cha
     return out_of_memory ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
 }
 
-/* A .tflite input with a capacity: the capacity is TFLM's whole arena's, so the strategies get what it leaves the
- * planned section after TFLM's persistent data. */
-static void tflm_capacity(aplan_host_session *s) {
-    if (s->input->kind != APLAN_HOST_INPUT_TFLITE || s->settings.capacity == APLAN_UNLIMITED) return;
-    s->settings.whole_capacity = s->settings.capacity;
-    s->settings.capacity = s->problem.capacity = aplan_host_tflm_section_capacity(s, s->settings.capacity);
-}
-
 /* A CSV with a `region` column read without regions: said, not ignored (which would plan, or check, every buffer in
  * one arena against what the file says). true when refused (the error printed). */
 static bool region_column_refused(const aplan_host_input *in) {
@@ -178,18 +129,9 @@ static int plan_input(const cli_options *o, aplan_host_input *in) {
     if (region_column_refused(in)) return CLI_EXIT_BAD_INPUT;
     aplan_host_session s;
     cli_session_init(&s, o, in);
-    tflm_capacity(&s);
+    aplan_host_whole_arena_capacity(&s);
     int rc = run_strategies(o, &s, o->host.strategies, true);
-    if (rc == CLI_EXIT_OK && s.auto_mode) {
-        /* Keep only the best run. */
-        aplan_host_run keep = s.runs[s.best];
-        for (size_t i = 0; i < s.run_count; i++) {
-            if (i != s.best) free(s.runs[i].offsets);
-        }
-        s.runs[0] = keep;
-        s.run_count = 1;
-        s.best = 0;
-    }
+    if (rc == CLI_EXIT_OK) aplan_host_keep_best(&s);
     if (rc == CLI_EXIT_OK) rc = emit(o, &s, &s.runs[s.best]);
     /* The planned section fits what the capacity leaves it; TFLM's whole arena, its working peak included, may
      * still not. */
@@ -598,7 +540,7 @@ int cli_cmd_verify(const cli_options *o) {
     }
     aplan_host_session s;
     cli_session_init(&s, o, &in);
-    tflm_capacity(&s); /* a model's capacity is TFLM's whole arena's, as for plan */
+    aplan_host_whole_arena_capacity(&s); /* a model's capacity is TFLM's whole arena's, as for plan */
     uint64_t *offsets = malloc((in.count + 1u) * sizeof *offsets);
     if (offsets == NULL) {
         free(plan_data);
@@ -887,7 +829,7 @@ int cli_cmd_embed(const cli_options *o) {
     if (rc != CLI_EXIT_OK) return rc;
     aplan_host_session s;
     cli_session_init(&s, o, &in);
-    tflm_capacity(&s);
+    aplan_host_whole_arena_capacity(&s);
     aplan_host_compute_tflm_arena(&s); /* TFLM's own planner on the model as it is */
     uint64_t before = s.tflm_arena;
     aplan_host_tflm_figures own = s.tflm_own;
@@ -895,7 +837,7 @@ int cli_cmd_embed(const cli_options *o) {
         for (size_t i = 0; i < in.count; i++) in.buffers[i].offset = APLAN_NO_OFFSET;
         in.has_fixed = false;
         cli_session_init(&s, o, &in); /* settings again: no fixed offsets, so no aliasing either */
-        tflm_capacity(&s);
+        aplan_host_whole_arena_capacity(&s);
         s.tflm_own = own;
     }
     rc = run_strategies(o, &s, o->host.strategies != NULL ? o->host.strategies : "auto", false);

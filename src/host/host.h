@@ -342,6 +342,12 @@ typedef struct aplan_host_session {
     aplan_host_region_session regions; /* count 0: one arena */
     aplan_host_progress *progress; /* told of each phase and a search's progress (NULL: no one); the caller's */
     void *progress_state;          /* progress's first argument */
+    /* Asked at every look at a run's clock and before each run (NULL: never): true stops the run there and every
+     * run after it (interrupted is then set; the session's runs are unfinished and must not be shown). Python's
+     * Ctrl-C. */
+    bool (*interrupt)(void *state);
+    void *interrupt_state;         /* interrupt's argument */
+    bool interrupted;              /* interrupt said stop */
 } aplan_host_session;
 
 /* True iff a and b are the same ASCII text but for case. */
@@ -417,6 +423,19 @@ int aplan_host_select_strategies(const char *list, aplan_host_session *s, aplan_
  * proven, or BEST_FOUND, the time ran out), else goal MINIMISE; it starts from run->start when set and stops at
  * run->deadline_ms, or after the time limit. */
 void aplan_host_run_one(aplan_host_session *s, aplan_host_run *run);
+/* `plan`'s runs, after aplan_host_select_strategies, under one deadline counted from t0_ms (aplan_host_clock_ms,
+ * taken before the checks): the runs that cannot be stopped first, then the heuristics a deadline can cut short,
+ * then the searches with what is left (a stoppable run whose turn comes after the deadline is not run once some plan
+ * is there: its error says so); auto's search after (aplan_host_auto_search); for a model with tflm, TFLM's own
+ * planner (aplan_host_compute_tflm_arena) and the figures of the smallest plan (aplan_host_compute_tflm_figures).
+ * Returns the run to show: the smallest plan, or auto's search when it fits and is no larger; NULL when none
+ * planned. s->best is set to it when its status is APLAN_OK (it fits). Stops early when s->interrupt says so. */
+const aplan_host_run *aplan_host_run_strategies(aplan_host_session *s, double t0_ms, bool tflm);
+/* -s auto with a best plan: keep only s->best's run (the table and JSON show it alone); nothing otherwise. */
+void aplan_host_keep_best(aplan_host_session *s);
+/* A .tflite input with a capacity: the capacity is TFLM's whole arena's (settings.whole_capacity), the strategies
+ * get what it leaves the planned section after TFLM's persistent data. Nothing for other inputs. */
+void aplan_host_whole_arena_capacity(aplan_host_session *s);
 /* -s auto, after its cheap runs (started at t0_ms, aplan_host_clock_ms): when the best of them is above the lower
  * bound, or none planned, the time limit is not 0, some time of it is left and the build has `exact`, run exact from
  * that plan (or from none) for the time left (goal MINIMISE, or FIT when there is a capacity that no cheap plan fits

@@ -349,7 +349,9 @@ static bool stop_at_deadline(void *context, uint64_t nodes) {
         c->next_note_ms = now + NOTE_EVERY_MS;
     }
     if (now >= c->deadline_ms) c->stopped = true;
-    return c->stopped;
+    aplan_host_session *session = (aplan_host_session *)c->session; /* its interrupted flag alone is written */
+    if (session->interrupt != NULL && session->interrupt(session->interrupt_state)) session->interrupted = true;
+    return c->stopped || session->interrupted;
 }
 
 /* run->error for a verified plan above the capacity, or for a search that proved none fits without one. */
@@ -404,6 +406,8 @@ void aplan_host_run_one(aplan_host_session *s, aplan_host_run *run) {
     aplan_host_progress_say(s, true, "planning %s%s", run->strategy->name, of);
     search_clock clock = {s, run->deadline_ms, 0.0, run->strategy->name, of, s->bound, run->searched,
                           run->searched && s->settings.time_limit_ns == 0, false};
+    /* Asked only for the interrupt: no deadline stops it. */
+    if (isinf(run->deadline_ms) || (!run->searched && s->settings.time_limit_ns == 0)) clock.deadline_ms = HUGE_VAL;
     aplan_search_options options;
     aplan_search_options_init(&options);
     options.goal = run->goal;
@@ -411,7 +415,7 @@ void aplan_host_run_one(aplan_host_session *s, aplan_host_run *run) {
     /* A time limit of 0 means no search: heuristics then run to the end, and a search makes its start plan whole and
      * stops at its first look at the clock once searching (exact asks with 0 nodes while it makes its start). */
     const bool unbounded = isinf(run->deadline_ms) || (!run->searched && s->settings.time_limit_ns == 0);
-    options.stop = unbounded ? NULL : stop_at_deadline;
+    options.stop = unbounded && s->interrupt == NULL ? NULL : stop_at_deadline;
     options.context = &clock;
     /* The stop callback reads a clock: every 1024 nodes on small problems, more often on large ones, whose nodes
      * cost more, so that the deadline is kept to within a few milliseconds either way. */
@@ -473,6 +477,70 @@ const char *aplan_host_unproven_reason(const aplan_host_session *s, const aplan_
     else
         snprintf(text, size, "the search's budget ran out");
     return text;
+}
+
+const aplan_host_run *aplan_host_run_strategies(aplan_host_session *s, double t0_ms, bool tflm) {
+    /* One deadline for the whole run, counted from before the checks. The runs go cheapest first, whatever the
+     * table's order: those that cannot be stopped (no search member: linear, first_fit, offline; near-linear, so one
+     * plan is always there), then the heuristics a deadline can cut short, then the searches with what is left. A
+     * stoppable run whose turn comes after the deadline is not started once some plan is there: its sorting, stacking
+     * and verifying would be time past the limit for a plan of no use (the first plan always comes, cut short if need
+     * be; with a time limit of 0, which means no search, the heuristics run whole and a search starts). */
+    const double deadline = t0_ms + (double)s->settings.time_limit_ns / 1e6;
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t i = 0; i < s->run_count; i++) {
+            aplan_host_run *r = &s->runs[i];
+            const bool stoppable = r->strategy->abi_version >= 2u && r->strategy->search != NULL;
+            if (pass != (!stoppable ? 0 : aplan_strategy_searches(r->strategy) ? 2 : 1)) continue;
+            if (s->interrupt != NULL && !s->interrupted && s->interrupt(s->interrupt_state)) s->interrupted = true;
+            if (s->interrupted) return NULL;
+            r->deadline_ms = deadline;
+            if (pass > 0 && s->settings.time_limit_ns > 0 && aplan_host_clock_ms() >= deadline &&
+                aplan_host_smallest_plan(s) != NULL) {
+                char limit[40];
+                aplan_host_seconds_text(s->settings.time_limit_ns, limit, sizeof limit);
+                r->searched = aplan_strategy_searches(r->strategy);
+                r->status = APLAN_E_STRATEGY_FAILED;
+                snprintf(r->error, sizeof r->error, "not run: the time limit, %s s, had run out before its turn",
+                         limit);
+                continue;
+            }
+            aplan_host_run_one(s, r);
+        }
+    }
+    if (s->auto_mode && !s->interrupted) aplan_host_auto_search(s, t0_ms);
+    if (s->interrupted) return NULL;
+    /* What TFLM's own planner gives, for the report's "in TFLM" lines and JSON, whatever -s chose. */
+    if (tflm) aplan_host_compute_tflm_arena(s);
+    const aplan_host_run *smallest = aplan_host_smallest_plan(s);
+    /* auto's search started from the smallest cheap plan: when its plan fits and is no larger, its run (that plan, or
+     * one as large, with what the search proved and the nodes it took) is the one to show. */
+    const aplan_host_run *search = s->auto_mode && s->run_count > 0 && s->runs[s->run_count - 1u].start != NULL
+                                ? &s->runs[s->run_count - 1u]
+                                : NULL;
+    if (search != NULL && search->status == APLAN_OK && smallest != NULL &&
+        search->result.arena_size <= smallest->result.arena_size)
+        smallest = search;
+    if (tflm) aplan_host_compute_tflm_figures(s, smallest);
+    if (smallest != NULL && smallest->status == APLAN_OK) s->best = (size_t)(smallest - s->runs);
+    return smallest;
+}
+
+void aplan_host_keep_best(aplan_host_session *s) {
+    if (!s->auto_mode || s->best == SIZE_MAX) return;
+    aplan_host_run keep = s->runs[s->best];
+    for (size_t i = 0; i < s->run_count; i++) {
+        if (i != s->best) free(s->runs[i].offsets);
+    }
+    s->runs[0] = keep;
+    s->run_count = 1;
+    s->best = 0;
+}
+
+void aplan_host_whole_arena_capacity(aplan_host_session *s) {
+    if (s->input->kind != APLAN_HOST_INPUT_TFLITE || s->settings.capacity == APLAN_UNLIMITED) return;
+    s->settings.whole_capacity = s->settings.capacity;
+    s->settings.capacity = s->problem.capacity = aplan_host_tflm_section_capacity(s, s->settings.capacity);
 }
 
 void aplan_host_auto_search(aplan_host_session *s, double t0_ms) {
