@@ -160,11 +160,13 @@ class Problem:
         """The problem as a CSV table (id,lower,upper,size,alignment,offset), which ``aplan`` and
         ``Problem.from_csv`` read back; with ``offsets``, the plan in MiniMalloc's solution format instead (the
         offset column holds them), which ``aplan verify PROBLEM PLAN`` checks."""
-        fixed = self.offsets if offsets is None else list(offsets)
+        if offsets is None:
+            return _aplan.buffers_csv(self._buffers, self._ids).decode()
+        fixed = list(offsets)
         rows = ["id,lower,upper,size,alignment,offset"]
-        for i, (size, lower, upper, align, off) in enumerate(zip(self.sizes, self.lowers, self.uppers,
-                                                                 self.alignments, fixed)):
-            rows.append(f"{self.ids[i]},{lower},{upper},{size},{-1 if align is None else align},"
+        for name, size, lower, upper, align, off in zip(self.ids, self.sizes, self.lowers, self.uppers,
+                                                        self.alignments, fixed):
+            rows.append(f"{name},{lower},{upper},{size},{-1 if align is None else align},"
                         f"{-1 if off is None else off}")
         return "\n".join(rows) + "\n"
 
@@ -451,7 +453,7 @@ def _source(problem: Union[Problem, ModelSource, _Example]) -> tuple:
         return problem, problem.name, problem.data, {"abi": problem.abi, "kernels": problem.kernels,
                                                      "isa": problem.isa}
     if isinstance(problem, Problem):
-        data = getattr(problem, "_source", None) or problem.to_csv().encode()
+        data = getattr(problem, "_source", None) or _aplan.buffers_csv(problem._buffers, problem._ids)
         # Only what differs from the tool's defaults for a CSV table (alignment 1, sizes as they are) is given, so
         # that the session says what the tool says for the same file.
         return problem, getattr(problem, "name", "<problem>"), data, {

@@ -271,6 +271,55 @@ fail:
     return NULL;
 }
 
+/* buffers_csv(bytes, ids or None) -> bytes: the problem as Problem.to_csv() writes it (id,lower,upper,size,
+ * alignment,offset; -1 for the problem's alignment and for a free offset; ids "0", "1", ... when None), written here
+ * because aplan.plan hands a Problem built from Python lists to the host session as that table: in Python the
+ * formatting cost more than the planning (6 ms for 10,000 buffers). O(n + the ids' length). */
+static PyObject *py_buffers_csv(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *bytes, *ids;
+    if (!PyArg_ParseTuple(args, "SO", &bytes, &ids)) return NULL;
+    const aplan_buffer *b;
+    size_t n;
+    if (!get_buffers(bytes, &b, &n)) return NULL;
+    if (ids != Py_None && (!PyList_Check(ids) || (size_t)PyList_GET_SIZE(ids) != n)) {
+        PyErr_SetString(PyExc_TypeError, "ids must be None or a list of str, one per buffer");
+        return NULL;
+    }
+    static const char header[] = "id,lower,upper,size,alignment,offset\n";
+    enum { ROW = 6 * 21 }; /* five numbers of at most 20 digits (or -1), six separators, the index as an id */
+    size_t total = sizeof header;
+    for (size_t i = 0; i < n && ids != Py_None; i++) {
+        Py_ssize_t len;
+        if (PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(ids, (Py_ssize_t)i), &len) == NULL) return NULL;
+        total += (size_t)len;
+    }
+    if (n > (PY_SSIZE_T_MAX - total) / ROW) return PyErr_NoMemory();
+    total += n * ROW;
+    char *text = PyMem_Malloc(total);
+    if (text == NULL) return PyErr_NoMemory();
+    size_t at = sizeof header - 1u;
+    memcpy(text, header, at);
+    for (size_t i = 0; i < n; i++) {
+        if (ids != Py_None) {
+            Py_ssize_t len;
+            const char *id = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(ids, (Py_ssize_t)i), &len);
+            memcpy(text + at, id, (size_t)len);
+            at += (size_t)len;
+        } else {
+            at += (size_t)snprintf(text + at, total - at, "%zu", i);
+        }
+        char align[24] = "-1", offset[24] = "-1";
+        if (b[i].alignment != 0) snprintf(align, sizeof align, "%llu", (unsigned long long)b[i].alignment);
+        if (b[i].offset != APLAN_NO_OFFSET) snprintf(offset, sizeof offset, "%llu", (unsigned long long)b[i].offset);
+        at += (size_t)snprintf(text + at, total - at, ",%llu,%llu,%llu,%s,%s\n", (unsigned long long)b[i].lower,
+                               (unsigned long long)b[i].upper, (unsigned long long)b[i].size, align, offset);
+    }
+    PyObject *out = PyBytes_FromStringAndSize(text, (Py_ssize_t)at);
+    PyMem_Free(text);
+    return out;
+}
+
 /* The problem every function below takes: (buffers bytes, alignment, capacity or None, flags). */
 static bool problem_from(PyObject *buffers, unsigned long long alignment, PyObject *capacity, unsigned int flags,
                          aplan_problem *p) {
@@ -1274,6 +1323,7 @@ static PyMethodDef methods[] = {
     {"type_name", py_type_name, METH_O, "A TensorType code's name, or None."},
     {"pack_buffers", py_pack_buffers, METH_VARARGS, "Columns -> bytes of aplan_buffer."},
     {"unpack_buffers", py_unpack_buffers, METH_O, "bytes of aplan_buffer -> the five columns."},
+    {"buffers_csv", py_buffers_csv, METH_VARARGS, "bytes of aplan_buffer, ids -> Problem.to_csv()'s text."},
     {"validate", py_validate, METH_VARARGS, "aplan_problem_validate."},
     {"lower_bound", py_lower_bound, METH_VARARGS, "aplan_lower_bound -> (bytes, step)."},
     {"verify", py_verify, METH_VARARGS, "aplan_verify -> (arena, aliased pairs)."},

@@ -159,6 +159,19 @@ def test_plan_rows_equal_the_tools_on_shared_models():
         assert [(r.name, r.arena, r.bound, r.outcome) for r in p.rows] == rows_of(json.loads(js.stdout)), path
 
 
+def test_to_csv_exact_text():
+    # The table (written in C, what aplan.plan hands the session) and the plan (written in Python) agree on every
+    # column: -1 for the problem's alignment and a free offset, ids as given or the indexes, 64-bit figures whole.
+    p = aplan.Problem([16, 32, 2**62], [0, 1, 0], [2, 3, 2**64 - 1], alignments=[None, 64, None],
+                      offsets=[None, None, 2**63], ids=["a", "b\u00e9", "c"])
+    assert p.to_csv() == ("id,lower,upper,size,alignment,offset\na,0,2,16,-1,-1\nb\u00e9,1,3,32,64,-1\n"
+                          "c,0,18446744073709551615,4611686018427387904,-1,9223372036854775808\n")
+    assert p.to_csv([0, 16, 2**63]) == p.to_csv().replace(",-1\n", ",0\n", 1).replace("64,-1", "64,16")
+    assert aplan.Problem([8, 8], [0, 1], [1, 2]).to_csv() == "id,lower,upper,size,alignment,offset\n0,0,1,8,-1,-1\n" \
+                                                         "1,1,2,8,-1,-1\n"
+    assert aplan.Problem([], [], []).to_csv() == "id,lower,upper,size,alignment,offset\n"
+
+
 def test_round_trip_problem_plan_verify_and_the_tools_verify(tmp_path):
     sizes = [(i * 7919) % 5000 + 16 for i in range(300)]
     lowers = [(i * 31) % 200 for i in range(300)]
