@@ -1025,8 +1025,8 @@ static PyObject *py_embed(PyObject *self, PyObject *args) {
     e->interrupt_state = &stop;
     const unsigned flags = (replan ? APLAN_HOST_EMBED_REPLAN : 0u) | (force ? APLAN_HOST_EMBED_FORCE : 0u);
     stop.thread = PyEval_SaveThread();
-    int rc = aplan_host_embed_model(name, data.buf, (size_t)data.len, &o, flags, offsets, (size_t)offset_count, strategy, e,
-                                    &err);
+    int rc = aplan_host_embed_model(name, data.buf, (size_t)data.len, &o, flags, offsets, (size_t)offset_count,
+                                    strategy, e, &err);
     PyEval_RestoreThread(stop.thread);
     PyObject *result = NULL;
     if (stop.raised) {

@@ -195,94 +195,6 @@ int cli_cmd_bound(const cli_options *o) {
     return rc;
 }
 
-/* The problem buffer whose id is id: the one at hint when it matches (a plan written by aplan lists the rows in the
- * problem's order), else a look-up in *index, the library's id index (aplan_csv_id_index_build), built on the first
- * miss (O(n) expected, at most 16 bytes a buffer). SIZE_MAX when there is none; *oom set when the index cannot be
- * built. */
-static size_t find_id(const aplan_host_input *problem, const char *id, size_t hint, aplan_csv_id_index **index,
-                      bool *oom) {
-    if (hint < problem->count && strcmp(problem->ids[hint], id) == 0) return hint;
-    if (*index == NULL) {
-        size_t dup, first; /* a problem's ids are distinct: its reader checked them */
-        if (aplan_csv_id_index_build(problem->ids, problem->count, index, &dup, &first) == APLAN_E_OUT_OF_MEMORY) {
-            *oom = true;
-            return SIZE_MAX;
-        }
-    }
-    return aplan_csv_id_index_find(*index, id);
-}
-
-/* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
- * order); a .tflite plan gives its offline offsets. row_of (NULL: not wanted), problem->count entries: the plan's
- * row of each buffer, SIZE_MAX for one the plan omits. */
-static int plan_offsets(const char *path, aplan_host_input *plan, const aplan_host_input *problem, uint64_t *offsets,
-                        size_t *row_of) {
-    int rc;
-    for (size_t i = 0; i < problem->count; i++) offsets[i] = APLAN_NO_OFFSET;
-    for (size_t i = 0; row_of != NULL && i < problem->count; i++) row_of[i] = SIZE_MAX;
-    if (plan->kind == APLAN_HOST_INPUT_CSV && (plan->csv_columns & APLAN_CSV_HAS_OFFSET) == 0) {
-        cli_error("%s: the plan has no 'offset' column", path);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    aplan_csv_id_index *index = NULL;
-    bool oom = false;
-    rc = CLI_EXIT_OK;
-    for (size_t j = 0; j < plan->count && rc == CLI_EXIT_OK; j++) {
-        size_t i = find_id(problem, plan->ids[j], j, &index, &oom);
-        char where[128] = "";
-        const aplan_buffer *a = i != SIZE_MAX ? &problem->buffers[i] : NULL;
-        const aplan_buffer *b = &plan->buffers[j];
-        bool same = a != NULL && a->size == b->size && a->lower == b->lower && a->upper == b->upper;
-        if (!same)
-            aplan_host_describe_buffer(plan, j, where, sizeof where); /* only for the message: snprintf is slow */
-        if (oom) {
-            cli_error("out of memory");
-            rc = CLI_EXIT_INTERNAL;
-        } else if (i == SIZE_MAX) {
-            cli_error("%s: %s is not in the problem %s", path, where, problem->name);
-            rc = CLI_EXIT_BAD_INPUT;
-        } else if (!same) {
-            cli_error("%s: %s has size %llu, steps [%llu, %llu); the problem says size %llu, steps [%llu, %llu)", path,
-                      where, (unsigned long long)b->size, (unsigned long long)b->lower, (unsigned long long)b->upper,
-                      (unsigned long long)a->size, (unsigned long long)a->lower, (unsigned long long)a->upper);
-            rc = CLI_EXIT_BAD_INPUT;
-        } else {
-            offsets[i] = b->offset;
-            if (row_of != NULL) row_of[i] = j;
-        }
-    }
-    aplan_csv_id_index_free(index);
-    return rc;
-}
-
-/* A model's offline plan (plan, read from a .tflite) over s's problem: none at all is said plainly (bad input); the
- * kernels' scratch buffers, which no offline plan holds, go where TFLM's planner puts them around the tensors
- * (offsets: the tensors' from plan_offsets in, every buffer's out). */
-static int offline_plan(const char *path, const aplan_host_input *plan, const aplan_host_session *s,
-                        uint64_t *offsets) {
-    size_t fixed = 0;
-    for (size_t i = 0; i < plan->count; i++) fixed += plan->buffers[i].offset != APLAN_NO_OFFSET;
-    if (fixed == 0) {
-        cli_error("%s: no offline plan in the model (no OfflineMemoryAllocation metadata): nothing to verify; aplan "
-                  "embed writes one",
-                  path);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    if (s->input->count == s->input->tensor_count)
-        return CLI_EXIT_OK; /* no scratch, or a build without TFLM's planner */
-    uint64_t *placed = malloc((s->input->count + 1u) * sizeof *placed);
-    if (placed == NULL || aplan_host_tflm_embedded_plan(s, offsets, placed) == 0) {
-        free(placed);
-        cli_error("%s: cannot place the kernels' scratch buffers as TFLM's planner does (out of memory, or its plan "
-                  "fails)",
-                  path);
-        return CLI_EXIT_INTERNAL;
-    }
-    memcpy(offsets, placed, s->input->count * sizeof *offsets);
-    free(placed);
-    return CLI_EXIT_OK;
-}
-
 /* For a model: TFLM's whole arena with a planned section of `section` bytes (its own planner in the arena, as when the
  * plan is embedded), judged against the capacity when one was given. CLI_EXIT_OK; CLI_EXIT_NO_FIT when it does not
  * fit; CLI_EXIT_REFUSED (message printed) when TFLM refuses the model and a capacity asks whether it runs. */
@@ -355,7 +267,8 @@ static int verify_regions(const cli_options *o, aplan_host_input *in) {
                                                     : "it has no 'region' column");
         rc = CLI_EXIT_BAD_INPUT;
     }
-    if (rc == CLI_EXIT_OK) rc = plan_offsets(path, &plan, in, offsets, row_of);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_report(aplan_host_plan_offsets(path, &plan, in, offsets, row_of, &err), &err);
     for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
         size_t r = 0;
         if (row_of[i] == SIZE_MAX) { /* omitted: unplaced, which the verifier says, in a region it may use */
@@ -513,8 +426,9 @@ int cli_cmd_verify(const cli_options *o) {
                                : aplan_host_load(o->args[1], cli_max_input(o), &plan, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
         else if (region_column_refused(&plan)) rc = CLI_EXIT_BAD_INPUT;
-        else rc = plan_offsets(o->args[1], &plan, &in, offsets, NULL);
-        if (rc == CLI_EXIT_OK && offline) rc = offline_plan(o->args[1], &plan, &s, offsets);
+        else rc = cli_report(aplan_host_plan_offsets(o->args[1], &plan, &in, offsets, NULL, &err), &err);
+        if (rc == CLI_EXIT_OK && offline)
+            rc = cli_report(aplan_host_offline_plan(o->args[1], &plan, &s, offsets, &err), &err);
         aplan_host_input_free(&plan);
     }
     free(plan_data);

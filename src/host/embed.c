@@ -52,8 +52,9 @@ int aplan_host_no_plan(const aplan_host_session *s, const aplan_host_run *smalle
         } else {
             snprintf(why, sizeof why, "nothing fits the capacity of %llu byte%s", capacity, aplan_host_s(capacity));
         }
-        return aplan_host_error_set(err, APLAN_HOST_NO_FIT, "%s: %s: the smallest plan (%s) needs %llu byte%s, %llu more",
-                                    in->name, why, r->strategy->name, (unsigned long long)r->result.arena_size,
+        return aplan_host_error_set(err, APLAN_HOST_NO_FIT,
+                                    "%s: %s: the smallest plan (%s) needs %llu byte%s, %llu more", in->name, why,
+                                    r->strategy->name, (unsigned long long)r->result.arena_size,
                                     aplan_host_s(r->result.arena_size),
                                     (unsigned long long)(r->result.arena_size - s->settings.capacity));
     }
@@ -175,8 +176,7 @@ static void session_hooks(aplan_host_session *s, const aplan_host_embedding *e) 
 
 int aplan_host_embed_model(const char *name, const char *data, size_t size, const aplan_host_options *o,
                            unsigned flags, const uint64_t *offsets, size_t offset_count, const char *strategy,
-                           aplan_host_embedding *e,
-                           aplan_host_error *err) {
+                           aplan_host_embedding *e, aplan_host_error *err) {
     const aplan_host_embedding hooks = *e;
     memset(e, 0, sizeof *e);
     keep_hooks(e, &hooks);

@@ -596,6 +596,19 @@ int aplan_host_prepare(aplan_host_session *s, const char *list, aplan_host_error
  * err->kind. */
 int aplan_host_no_plan(const aplan_host_session *s, const aplan_host_run *smallest, aplan_host_error *err);
 
+/* `verify` (verify.c). The offsets of a plan file (plan, loaded from path) for problem: its rows matched by id
+ * (O(n), or O(n log n) when the rows are in another order; a .tflite plan gives its offline offsets) into offsets
+ * (problem->count entries; APLAN_NO_OFFSET for a buffer the plan omits) and row_of (NULL: not wanted; the plan's row
+ * of each buffer, SIZE_MAX when omitted). BAD_INPUT for a CSV without offsets, a row not in the problem or one whose
+ * size or steps differ; INTERNAL out of memory; err filled as `aplan verify` says it. */
+int aplan_host_plan_offsets(const char *path, const aplan_host_input *plan, const aplan_host_input *problem,
+                            uint64_t *offsets, size_t *row_of, aplan_host_error *err);
+/* A model's offline plan (plan, read from path) over s's problem, offsets from aplan_host_plan_offsets: none at all is
+ * BAD_INPUT; the kernels' scratch buffers, which no offline plan holds, get where TFLM's planner puts them around the
+ * tensors (every buffer's offset out); INTERNAL when they cannot be placed. */
+int aplan_host_offline_plan(const char *path, const aplan_host_input *plan, const aplan_host_session *s,
+                            uint64_t *offsets, aplan_host_error *err);
+
 /* `embed` (embed.c): a model with a plan as its offline plan. */
 enum {
     APLAN_HOST_EMBED_REPLAN = 1u << 0, /* --replan: the model's own offline plan is ignored, every tensor planned */
@@ -622,13 +635,12 @@ typedef struct aplan_host_embedding {
  * (APLAN_HOST_EMBED_*): the model loaded with its kernels' scratch, TFLM's own arena before, then the strategies of
  * o->strategies (NULL: auto) and of their plans the one with the smallest section once TFLM places the scratch, or
  * with offsets (offset_count of them, which must be in->count (else USAGE): the tensors' then the scratch requests',
- * as a plan of the model gives them) that plan, of strategy (NULL: offline); refused (NO_FIT) when TFLM's arena would be larger unless FORCE. APLAN_HOST_OK
- * with e filled (free with aplan_host_embedding_free), or the kind and err, exactly `aplan embed`'s exit code and
- * message (e then holds nothing). */
+ * as a plan of the model gives them) that plan, of strategy (NULL: offline); refused (NO_FIT) when TFLM's arena would
+ * be larger unless FORCE. APLAN_HOST_OK with e filled (free with aplan_host_embedding_free), or the kind and err,
+ * exactly `aplan embed`'s exit code and message (e then holds nothing). */
 int aplan_host_embed_model(const char *name, const char *data, size_t size, const aplan_host_options *o,
                            unsigned flags, const uint64_t *offsets, size_t offset_count, const char *strategy,
-                           aplan_host_embedding *e,
-                           aplan_host_error *err);
+                           aplan_host_embedding *e, aplan_host_error *err);
 /* `aplan embed`'s report of e, the new model named written: the planned section and TFLM's arena before and after. */
 void aplan_host_write_embed_result(FILE *out, const aplan_host_embedding *e, const char *written);
 /* Frees what e holds (the caller's progress and interrupt kept). */
