@@ -269,34 +269,8 @@ static int verify_regions(const cli_options *o, aplan_host_input *in) {
     }
     if (rc == CLI_EXIT_OK)
         rc = cli_report(aplan_host_plan_offsets(path, &plan, in, offsets, row_of, &err), &err);
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
-        size_t r = 0;
-        if (row_of[i] == SIZE_MAX) { /* omitted: unplaced, which the verifier says, in a region it may use */
-            while (r + 1u < g->count && !aplan_region_allowed(&g->set, i, r)) r++;
-            region_of[i] = (uint32_t)r;
-            continue;
-        }
-        const char *name = plan.csv.regions[row_of[i]] != NULL ? plan.csv.regions[row_of[i]] : ""; /* NULL: empty */
-        while (r < g->count && strcmp(g->spec[r].name, name) != 0) r++;
-        if (r == g->count) {
-            char names[APLAN_HOST_MAX_REGIONS * APLAN_HOST_REGION_NAME] = "";
-            for (size_t k = 0; k < g->count; k++) {
-                size_t at = strlen(names);
-                snprintf(names + at, sizeof names - at, "%s%s", k > 0 ? ", " : "", g->spec[k].name);
-            }
-            char *shown = aplan_host_display_text(name, strlen(name));
-            if (name[0] == '\0')
-                cli_error("%s: line %u: no region: a plan puts each buffer in one of the regions (%s)", path,
-                          (unsigned)plan.lines[row_of[i]], names);
-            else
-                cli_error("%s: line %u: region '%s' is not one of the regions (%s)", path,
-                          (unsigned)plan.lines[row_of[i]], shown != NULL ? shown : "?", names);
-            free(shown);
-            rc = CLI_EXIT_BAD_INPUT;
-            break;
-        }
-        region_of[i] = (uint32_t)r;
-    }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_report(aplan_host_plan_regions(path, &plan, g, in->count, row_of, region_of, &err), &err);
     uint64_t arenas[APLAN_HOST_MAX_REGIONS] = {0};
     for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
         uint64_t end;

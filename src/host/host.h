@@ -609,6 +609,12 @@ int aplan_host_plan_offsets(const char *path, const aplan_host_input *plan, cons
 int aplan_host_offline_plan(const char *path, const aplan_host_input *plan, const aplan_host_session *s,
                             uint64_t *offsets, aplan_host_error *err);
 
+/* With regions: each of the problem's n buffers' region (region_of) from the plan's `region` column, by name (row_of
+ * from aplan_host_plan_offsets); a buffer the plan omits is in the first region it may use (the verifier then
+ * says it is unplaced). BAD_INPUT, naming the line, for a row with no region or one not among g's. */
+int aplan_host_plan_regions(const char *path, const aplan_host_input *plan, const aplan_host_region_session *g,
+                            size_t n, const size_t *row_of, uint32_t *region_of, aplan_host_error *err);
+
 /* `embed` (embed.c): a model with a plan as its offline plan. */
 enum {
     APLAN_HOST_EMBED_REPLAN = 1u << 0, /* --replan: the model's own offline plan is ignored, every tensor planned */

@@ -95,3 +95,36 @@ int aplan_host_offline_plan(const char *path, const aplan_host_input *plan, cons
     return APLAN_HOST_OK;
 }
 
+int aplan_host_plan_regions(const char *path, const aplan_host_input *plan, const aplan_host_region_session *g,
+                            size_t n, const size_t *row_of, uint32_t *region_of, aplan_host_error *err) {
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        if (row_of[i] == SIZE_MAX) { /* omitted: unplaced, which the verifier says, in a region it may use */
+            while (r + 1u < g->count && !aplan_region_allowed(&g->set, i, r)) r++;
+            region_of[i] = (uint32_t)r;
+            continue;
+        }
+        const char *name = plan->csv.regions[row_of[i]] != NULL ? plan->csv.regions[row_of[i]] : ""; /* NULL: empty */
+        while (r < g->count && strcmp(g->spec[r].name, name) != 0) r++;
+        if (r == g->count) {
+            char names[APLAN_HOST_MAX_REGIONS * APLAN_HOST_REGION_NAME] = "";
+            for (size_t k = 0; k < g->count; k++) {
+                size_t at = strlen(names);
+                snprintf(names + at, sizeof names - at, "%s%s", k > 0 ? ", " : "", g->spec[k].name);
+            }
+            char *shown = aplan_host_display_text(name, strlen(name));
+            if (name[0] == '\0')
+                (void)aplan_host_error_set(err, APLAN_HOST_BAD_INPUT,
+                                           "%s: line %u: no region: a plan puts each buffer in one of the regions (%s)",
+                                           path, (unsigned)plan->lines[row_of[i]], names);
+            else
+                (void)aplan_host_error_set(err, APLAN_HOST_BAD_INPUT,
+                                           "%s: line %u: region '%s' is not one of the regions (%s)", path,
+                                           (unsigned)plan->lines[row_of[i]], shown != NULL ? shown : "?", names);
+            free(shown);
+            return APLAN_HOST_BAD_INPUT;
+        }
+        region_of[i] = (uint32_t)r;
+    }
+    return APLAN_HOST_OK;
+}
