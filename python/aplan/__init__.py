@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import warnings
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 from . import _aplan
@@ -25,7 +26,7 @@ from ._errors import (BadInputError, DoesNotFitError, Error, Status, TooLargeErr
 __all__ = [
     "__version__", "TFLM_COMMIT", "Status", "Error", "BadInputError", "DoesNotFitError", "VerificationError",
     "TooLargeError", "UsageError", "StrategyInfo", "Problem", "Model", "Row", "Plan", "OperatorCost", "TflmArena",
-    "strategies", "load", "lower_bound", "verify", "plan", "tflm_arena", "EXAMPLE", "Target", "targets",
+    "strategies", "load", "lower_bound", "verify", "plan", "tflm_arena", "embed", "EXAMPLE", "Target", "targets",
 ]
 
 #: The C library's version, "MAJOR.MINOR.PATCH" (aplan_version()).
@@ -540,6 +541,64 @@ def plan(problem: Union[Problem, ModelSource, _Example], strategy: str = "auto",
         e.plan = result
         raise e
     return result
+
+
+def embed(model: ModelSource, plan: Optional["Plan"] = None, *, strategy: str = "auto",
+          time_limit: Optional[float] = 1.0, force: bool = False, replan: bool = False, target: Optional[str] = None,
+          abi: Optional[int] = None, kernels: Optional[str] = None) -> bytes:
+    """The model (a path, bytes or a Model) with a plan as its TFLM offline plan (OfflineMemoryAllocation): the bytes
+    ``aplan embed MODEL -o OUT`` writes with the same settings (the host layer's ``embed``).
+
+    Without ``plan`` the tool's session plans it: ``strategy`` and ``time_limit`` (seconds for the whole call, None:
+    no limit) as ``-s`` and ``--time-limit`` (default "auto"), and of the plans the one whose tensors leave TFLM the
+    smallest section once it places the kernels' scratch around them. ``plan``: a Plan of ``aplan.plan`` on this
+    model (same ``abi`` and ``kernels``), whose offsets are embedded. ``replan`` ignores an offline plan the model
+    already has (``--replan``); ``force`` writes the plan even when TFLM's arena would grow with it (``--force``;
+    a warning then); ``target``, ``abi``, ``kernels`` as ``plan`` takes them.
+
+    Raises the tool's errors with its messages: BadInputError for a file that is not a .tflite model or one TFLM's
+    embedding refuses, DoesNotFitError when TFLM's arena would be larger with the plan ("not written: with this plan
+    embedded ...") or none fits, VerificationError for a plan TFLM cannot use, UsageError for bad settings. Runs
+    with the GIL released; Ctrl-C raises KeyboardInterrupt."""
+    if isinstance(model, Model):
+        name, data = model.name, model.data
+        abi = abi if abi is not None else model.abi
+        kernels = kernels if kernels is not None else model.kernels
+    elif isinstance(model, (bytes, bytearray, memoryview)):
+        name, data = "<bytes>", bytes(model)
+    else:
+        name = os.fspath(model)
+        with open(name, "rb") as f:
+            data = f.read()
+    if time_limit is not None and (not isinstance(time_limit, (int, float)) or time_limit < 0
+                                   or time_limit > _MAX_TIME_LIMIT_S):
+        raise UsageError(f"time_limit is {time_limit!r}: seconds in 0 .. {_MAX_TIME_LIMIT_S}, or None for no "
+                         f"limit", Status.E_INVALID_ARG)
+    if target is not None and target.lower() not in {t.name.lower() for t in targets()}:
+        raise UsageError(f"unknown target '{target}' (see aplan.targets())", Status.E_INVALID_ARG)
+    if abi is not None and abi not in (32, 64):
+        raise UsageError(f"abi is {abi!r}: 32 or 64 (the target's pointer width in bits)", Status.E_INVALID_ARG)
+    if kernels is not None and kernels not in _KERNELS:
+        raise UsageError(f"kernels is {kernels!r}: 'reference' or 'cmsis-nn'", Status.E_INVALID_ARG)
+    names = [s.name for s in strategies()]
+    for n in ([] if strategy in ("all", "auto") else [n.strip() for n in strategy.split(",")]):
+        if n not in names:
+            raise UsageError(f"unknown strategy '{n}' (known: {', '.join(names)}, all, auto)",
+                             Status.E_UNKNOWN_STRATEGY)
+    if plan is not None and not isinstance(plan, Plan):
+        raise TypeError(f"plan must be an aplan.Plan, not {type(plan).__name__}")
+    limit_ns = _MAX_TIME_LIMIT_S * 10**9 if time_limit is None else round(time_limit * 1e9)
+    out, report = _aplan.embed(name, data, strategy, limit_ns, abi or 0,
+                               _KERNELS[kernels] if kernels is not None else -1, target, replan, force,
+                               list(plan.offsets) if plan is not None else None,
+                               plan.strategy if plan is not None else None)
+    if report["grows"]:
+        warnings.warn(f"with the plan embedded TFLM's arena grows from {report['used_before']} to "
+                      f"{report['used_after']} bytes (force=True)", stacklevel=2)
+    if report["replaced"]:
+        warnings.warn(f"{name} already had an offline plan (OfflineMemoryAllocation); the bytes returned hold the "
+                      f"new plan in its place", stacklevel=2)
+    return out
 
 
 class Target(NamedTuple):

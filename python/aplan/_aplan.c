@@ -1011,6 +1011,97 @@ static PyObject *py_session_write(PyObject *self, PyObject *args) {
     return result;
 }
 
+/*
+ * embed(name, data, strategies, time_limit_ns, abi, kernels, target, replan, force, offsets, strategy) ->
+ * (bytes, dict): `aplan embed NAME -o OUT` on data (the model's bytes, named name) with the tool's settings (abi 0,
+ * kernels -1, target None: not given), replan and force as --replan and --force; offsets (a list, one per buffer of
+ * the model as aplan.load reads it) embeds that plan of strategy instead of planning (None: plan). The bytes are
+ * what the tool writes to OUT; the dict: replaced (the model had an offline plan), grows (TFLM's arena grows, written
+ * under force), used_before and used_after (TFLM's arena_used_bytes(), None when unknown). The GIL is released while
+ * it runs; a signal handler's exception stops it. Failures raise as raise_host, with the tool's message.
+ */
+static PyObject *py_embed(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name, *strategies, *target, *strategy;
+    Py_buffer data;
+    PyObject *time_limit, *offsets_list;
+    unsigned int abi;
+    int kernels, replan, force;
+    if (!PyArg_ParseTuple(args, "sy*sOIizppOz", &name, &data, &strategies, &time_limit, &abi, &kernels, &target,
+                          &replan, &force, &offsets_list, &strategy))
+        return NULL;
+    aplan_host_options o = {0};
+    o.strategies = strategies;
+    o.target = target;
+    if (time_limit != Py_None) {
+        o.time_limit_ns = PyLong_AsUnsignedLongLong(time_limit);
+        o.given |= APLAN_HOST_SET_TIME_LIMIT;
+    }
+    if (abi != 0) {
+        o.abi = abi;
+        o.given |= APLAN_HOST_SET_ABI;
+    }
+    if (kernels >= 0) {
+        o.kernels = (unsigned)kernels;
+        o.given |= APLAN_HOST_SET_KERNELS;
+    }
+    uint64_t *offsets = NULL;
+    Py_ssize_t offset_count = 0;
+    if (!PyErr_Occurred() && offsets_list != Py_None) {
+        Py_ssize_t n = offset_count = PySequence_Size(offsets_list);
+        offsets = n >= 0 ? PyMem_RawMalloc((size_t)(n > 0 ? n : 1) * sizeof *offsets) : NULL;
+        if (n >= 0 && offsets == NULL) PyErr_NoMemory();
+        for (Py_ssize_t i = 0; offsets != NULL && i < n && !PyErr_Occurred(); i++) {
+            PyObject *item = PySequence_GetItem(offsets_list, i);
+            if (item != NULL) offsets[i] = PyLong_AsUnsignedLongLong(item);
+            Py_XDECREF(item);
+        }
+    }
+    if (PyErr_Occurred()) {
+        PyMem_RawFree(offsets);
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    aplan_host_embedding *e = PyMem_RawCalloc(1, sizeof *e);
+    if (e == NULL) {
+        PyMem_RawFree(offsets);
+        PyBuffer_Release(&data);
+        return PyErr_NoMemory();
+    }
+    aplan_host_error err = {0};
+    interrupt_state stop = {NULL, now_ns() + SIGNAL_CHECK_NS, false};
+    e->interrupt = interrupt_check;
+    e->interrupt_state = &stop;
+    const unsigned flags = (replan ? APLAN_HOST_EMBED_REPLAN : 0u) | (force ? APLAN_HOST_EMBED_FORCE : 0u);
+    stop.thread = PyEval_SaveThread();
+    int rc = aplan_host_embed_model(name, data.buf, (size_t)data.len, &o, flags, offsets, (size_t)offset_count,
+                                    strategy, e, &err);
+    PyEval_RestoreThread(stop.thread);
+    PyObject *result = NULL;
+    if (stop.raised) {
+        /* the handler's exception is set */
+    } else if (rc != APLAN_HOST_OK) {
+        raise_host(rc, aplan_host_error_text(&err));
+    } else {
+        const aplan_host_session *s = &e->s;
+        const bool known = s->tflm_own.known && s->tflm_embed.known;
+        PyObject *before = known ? PyLong_FromUnsignedLongLong(s->tflm_own.info.used) : Py_NewRef(Py_None);
+        PyObject *after = known ? PyLong_FromUnsignedLongLong(s->tflm_embed.info.used) : Py_NewRef(Py_None);
+        if (before != NULL && after != NULL)
+            result = Py_BuildValue("(y#{s:O,s:O,s:O,s:O})", (const char *)e->model, (Py_ssize_t)e->size,
+                                   "replaced", e->info.replaced ? Py_True : Py_False, "grows",
+                                   e->grows ? Py_True : Py_False, "used_before", before, "used_after", after);
+        Py_XDECREF(before);
+        Py_XDECREF(after);
+    }
+    aplan_host_embedding_free(e); /* nothing held after a failure */
+    aplan_host_error_clear(&err);
+    PyMem_RawFree(e);
+    PyMem_RawFree(offsets);
+    PyBuffer_Release(&data);
+    return result;
+}
+
 /* targets() -> [(name, core, alignment, ram, abi, cmsis_isa (None: not covered), why_cmsis, why_alignment, why_ram,
  * regions [(name, size, align)], why_regions)] in the tool's order (`aplan targets`, src/host/targets.c). */
 static PyObject *py_targets(PyObject *self, PyObject *unused) {
@@ -1328,6 +1419,7 @@ static PyMethodDef methods[] = {
     {"lower_bound", py_lower_bound, METH_VARARGS, "aplan_lower_bound -> (bytes, step)."},
     {"verify", py_verify, METH_VARARGS, "aplan_verify -> (arena, aliased pairs)."},
     {"plan", py_plan, METH_VARARGS, "aplan_plan_search for one strategy (GIL released)."},
+    {"embed", py_embed, METH_VARARGS, "`aplan embed`: the model with its offline plan (GIL released)."},
     {"csv_parse", py_csv_parse, METH_VARARGS, "aplan_csv_parse -> (buffers, ids, lines, columns)."},
     {"tflite_read", py_tflite_read, METH_VARARGS, "aplan_tflite_read -> (buffers, ids, id texts, subgraphs)."},
     {"tflm_scratch", py_tflm_scratch, METH_VARARGS, "aplan_tflm_scratch_requests -> (buffers, ids)."},

@@ -49,12 +49,7 @@ static int run_strategies(const cli_options *o, aplan_host_session *s, const cha
     aplan_host_error err = {0};
     const aplan_host_input *in = s->input;
     const double t0 = aplan_host_clock_ms(); /* the time limit's start: the input is read */
-    cli_progress("checking the problem");
-    int rc = cli_report(aplan_host_check_problem(s, &err), &err);
-    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_check_fixed(s, &err), &err);
-    cli_progress("computing the lower bound");
-    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_compute_bound(s, &err), &err);
-    if (rc == CLI_EXIT_OK) rc = cli_report(aplan_host_select_strategies(list, s, &err), &err);
+    int rc = cli_report(aplan_host_prepare(s, list, &err), &err);
     if (rc != CLI_EXIT_OK) return rc;
     /* The runs under one deadline (aplan_host_run_strategies): reading the input is done, writing comes after. */
     const aplan_host_run *smallest = aplan_host_run_strategies(s, t0, show && in->kind == APLAN_HOST_INPUT_TFLITE);
@@ -69,49 +64,7 @@ static int run_strategies(const cli_options *o, aplan_host_session *s, const cha
     bool session = f->needs == CLI_NEEDS_SESSION;
     if (show && f->when_no_fit && (smallest != NULL || (session && proof != NULL)))
         (void)emit(o, s, session ? NULL : smallest);
-    char than[200]; /* the capacity, with its unit; a model's: what the whole arena's leaves the planned section */
-    if (s->settings.whole_capacity != APLAN_UNLIMITED)
-        snprintf(than, sizeof than, "the %llu bytes that a capacity of %llu bytes leaves the planned section after "
-                                    "TFLM's persistent data",
-                 (unsigned long long)s->settings.capacity, (unsigned long long)s->settings.whole_capacity);
-    else
-        snprintf(than, sizeof than, "the capacity of %llu byte%s", (unsigned long long)s->settings.capacity,
-                 aplan_host_s(s->settings.capacity));
-    if (s->bound > s->settings.capacity) {
-        cli_error("%s: no plan can fit: the lower bound is %llu byte%s, %llu more than %s", in->name,
-                  (unsigned long long)s->bound, aplan_host_s(s->bound),
-                  (unsigned long long)(s->bound - s->settings.capacity), than);
-        return CLI_EXIT_NO_FIT;
-    }
-    if (smallest != NULL) {
-        const aplan_host_run *r = smallest;
-        unsigned long long capacity = (unsigned long long)s->settings.capacity;
-        char why[160];
-        if (proof != NULL) {
-            snprintf(why, sizeof why, "proven: no plan fits %llu byte%s (%s searched %llu node%s)", capacity,
-                     aplan_host_s(capacity), proof->strategy->name, (unsigned long long)proof->result.nodes,
-                     aplan_host_s(proof->result.nodes));
-        } else if (ran_out != NULL) {
-            const char *how = ran_out->out_of_time ? "in the time limit" : "by sliding a group too large to search";
-            snprintf(why, sizeof why, "no plan within %llu byte%s found %s (%s, best: %llu byte%s)", capacity,
-                     aplan_host_s(capacity), how, ran_out->strategy->name,
-                     (unsigned long long)ran_out->result.arena_size, aplan_host_s(ran_out->result.arena_size));
-        } else {
-            snprintf(why, sizeof why, "nothing fits the capacity of %llu byte%s", capacity, aplan_host_s(capacity));
-        }
-        cli_error("%s: %s: the smallest plan (%s) needs %llu byte%s, %llu more", in->name, why, r->strategy->name,
-                  (unsigned long long)r->result.arena_size, aplan_host_s(r->result.arena_size),
-                  (unsigned long long)(r->result.arena_size - s->settings.capacity));
-        return CLI_EXIT_NO_FIT;
-    }
-    /* A strategy that ran out of memory says nothing of the input: the run is an internal failure, not bad input. */
-    bool out_of_memory = false;
-    for (size_t i = 0; i < s->run_count; i++)
-        out_of_memory = out_of_memory || s->runs[i].status == APLAN_E_OUT_OF_MEMORY;
-    cli_error("%s: no strategy could plan the input%s", in->name, out_of_memory ? ": out of memory" : "");
-    for (size_t i = 0; i < s->run_count; i++)
-        fprintf(stderr, "  %s: %s\n", s->runs[i].strategy->name, s->runs[i].error);
-    return out_of_memory ? CLI_EXIT_INTERNAL : CLI_EXIT_BAD_INPUT;
+    return cli_report(aplan_host_no_plan(s, smallest, &err), &err);
 }
 
 /* A CSV with a `region` column read without regions: said, not ignored (which would plan, or check, every buffer in
@@ -242,94 +195,6 @@ int cli_cmd_bound(const cli_options *o) {
     return rc;
 }
 
-/* The problem buffer whose id is id: the one at hint when it matches (a plan written by aplan lists the rows in the
- * problem's order), else a look-up in *index, the library's id index (aplan_csv_id_index_build), built on the first
- * miss (O(n) expected, at most 16 bytes a buffer). SIZE_MAX when there is none; *oom set when the index cannot be
- * built. */
-static size_t find_id(const aplan_host_input *problem, const char *id, size_t hint, aplan_csv_id_index **index,
-                      bool *oom) {
-    if (hint < problem->count && strcmp(problem->ids[hint], id) == 0) return hint;
-    if (*index == NULL) {
-        size_t dup, first; /* a problem's ids are distinct: its reader checked them */
-        if (aplan_csv_id_index_build(problem->ids, problem->count, index, &dup, &first) == APLAN_E_OUT_OF_MEMORY) {
-            *oom = true;
-            return SIZE_MAX;
-        }
-    }
-    return aplan_csv_id_index_find(*index, id);
-}
-
-/* Offsets of a plan file for the problem: rows matched by id (O(n), or O(n log n) when the rows are in another
- * order); a .tflite plan gives its offline offsets. row_of (NULL: not wanted), problem->count entries: the plan's
- * row of each buffer, SIZE_MAX for one the plan omits. */
-static int plan_offsets(const char *path, aplan_host_input *plan, const aplan_host_input *problem, uint64_t *offsets,
-                        size_t *row_of) {
-    int rc;
-    for (size_t i = 0; i < problem->count; i++) offsets[i] = APLAN_NO_OFFSET;
-    for (size_t i = 0; row_of != NULL && i < problem->count; i++) row_of[i] = SIZE_MAX;
-    if (plan->kind == APLAN_HOST_INPUT_CSV && (plan->csv_columns & APLAN_CSV_HAS_OFFSET) == 0) {
-        cli_error("%s: the plan has no 'offset' column", path);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    aplan_csv_id_index *index = NULL;
-    bool oom = false;
-    rc = CLI_EXIT_OK;
-    for (size_t j = 0; j < plan->count && rc == CLI_EXIT_OK; j++) {
-        size_t i = find_id(problem, plan->ids[j], j, &index, &oom);
-        char where[128] = "";
-        const aplan_buffer *a = i != SIZE_MAX ? &problem->buffers[i] : NULL;
-        const aplan_buffer *b = &plan->buffers[j];
-        bool same = a != NULL && a->size == b->size && a->lower == b->lower && a->upper == b->upper;
-        if (!same)
-            aplan_host_describe_buffer(plan, j, where, sizeof where); /* only for the message: snprintf is slow */
-        if (oom) {
-            cli_error("out of memory");
-            rc = CLI_EXIT_INTERNAL;
-        } else if (i == SIZE_MAX) {
-            cli_error("%s: %s is not in the problem %s", path, where, problem->name);
-            rc = CLI_EXIT_BAD_INPUT;
-        } else if (!same) {
-            cli_error("%s: %s has size %llu, steps [%llu, %llu); the problem says size %llu, steps [%llu, %llu)", path,
-                      where, (unsigned long long)b->size, (unsigned long long)b->lower, (unsigned long long)b->upper,
-                      (unsigned long long)a->size, (unsigned long long)a->lower, (unsigned long long)a->upper);
-            rc = CLI_EXIT_BAD_INPUT;
-        } else {
-            offsets[i] = b->offset;
-            if (row_of != NULL) row_of[i] = j;
-        }
-    }
-    aplan_csv_id_index_free(index);
-    return rc;
-}
-
-/* A model's offline plan (plan, read from a .tflite) over s's problem: none at all is said plainly (bad input); the
- * kernels' scratch buffers, which no offline plan holds, go where TFLM's planner puts them around the tensors
- * (offsets: the tensors' from plan_offsets in, every buffer's out). */
-static int offline_plan(const char *path, const aplan_host_input *plan, const aplan_host_session *s,
-                        uint64_t *offsets) {
-    size_t fixed = 0;
-    for (size_t i = 0; i < plan->count; i++) fixed += plan->buffers[i].offset != APLAN_NO_OFFSET;
-    if (fixed == 0) {
-        cli_error("%s: no offline plan in the model (no OfflineMemoryAllocation metadata): nothing to verify; aplan "
-                  "embed writes one",
-                  path);
-        return CLI_EXIT_BAD_INPUT;
-    }
-    if (s->input->count == s->input->tensor_count)
-        return CLI_EXIT_OK; /* no scratch, or a build without TFLM's planner */
-    uint64_t *placed = malloc((s->input->count + 1u) * sizeof *placed);
-    if (placed == NULL || aplan_host_tflm_embedded_plan(s, offsets, placed) == 0) {
-        free(placed);
-        cli_error("%s: cannot place the kernels' scratch buffers as TFLM's planner does (out of memory, or its plan "
-                  "fails)",
-                  path);
-        return CLI_EXIT_INTERNAL;
-    }
-    memcpy(offsets, placed, s->input->count * sizeof *offsets);
-    free(placed);
-    return CLI_EXIT_OK;
-}
-
 /* For a model: TFLM's whole arena with a planned section of `section` bytes (its own planner in the arena, as when the
  * plan is embedded), judged against the capacity when one was given. CLI_EXIT_OK; CLI_EXIT_NO_FIT when it does not
  * fit; CLI_EXIT_REFUSED (message printed) when TFLM refuses the model and a capacity asks whether it runs. */
@@ -402,35 +267,10 @@ static int verify_regions(const cli_options *o, aplan_host_input *in) {
                                                     : "it has no 'region' column");
         rc = CLI_EXIT_BAD_INPUT;
     }
-    if (rc == CLI_EXIT_OK) rc = plan_offsets(path, &plan, in, offsets, row_of);
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
-        size_t r = 0;
-        if (row_of[i] == SIZE_MAX) { /* omitted: unplaced, which the verifier says, in a region it may use */
-            while (r + 1u < g->count && !aplan_region_allowed(&g->set, i, r)) r++;
-            region_of[i] = (uint32_t)r;
-            continue;
-        }
-        const char *name = plan.csv.regions[row_of[i]] != NULL ? plan.csv.regions[row_of[i]] : ""; /* NULL: empty */
-        while (r < g->count && strcmp(g->spec[r].name, name) != 0) r++;
-        if (r == g->count) {
-            char names[APLAN_HOST_MAX_REGIONS * APLAN_HOST_REGION_NAME] = "";
-            for (size_t k = 0; k < g->count; k++) {
-                size_t at = strlen(names);
-                snprintf(names + at, sizeof names - at, "%s%s", k > 0 ? ", " : "", g->spec[k].name);
-            }
-            char *shown = aplan_host_display_text(name, strlen(name));
-            if (name[0] == '\0')
-                cli_error("%s: line %u: no region: a plan puts each buffer in one of the regions (%s)", path,
-                          (unsigned)plan.lines[row_of[i]], names);
-            else
-                cli_error("%s: line %u: region '%s' is not one of the regions (%s)", path,
-                          (unsigned)plan.lines[row_of[i]], shown != NULL ? shown : "?", names);
-            free(shown);
-            rc = CLI_EXIT_BAD_INPUT;
-            break;
-        }
-        region_of[i] = (uint32_t)r;
-    }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_report(aplan_host_plan_offsets(path, &plan, in, offsets, row_of, &err), &err);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_report(aplan_host_plan_regions(path, &plan, g, in->count, row_of, region_of, &err), &err);
     uint64_t arenas[APLAN_HOST_MAX_REGIONS] = {0};
     for (size_t i = 0; rc == CLI_EXIT_OK && i < in->count; i++) {
         uint64_t end;
@@ -560,8 +400,9 @@ int cli_cmd_verify(const cli_options *o) {
                                : aplan_host_load(o->args[1], cli_max_input(o), &plan, message, sizeof message);
         if (rc != CLI_EXIT_OK) cli_error("%s", message);
         else if (region_column_refused(&plan)) rc = CLI_EXIT_BAD_INPUT;
-        else rc = plan_offsets(o->args[1], &plan, &in, offsets, NULL);
-        if (rc == CLI_EXIT_OK && offline) rc = offline_plan(o->args[1], &plan, &s, offsets);
+        else rc = cli_report(aplan_host_plan_offsets(o->args[1], &plan, &in, offsets, NULL, &err), &err);
+        if (rc == CLI_EXIT_OK && offline)
+            rc = cli_report(aplan_host_offline_plan(o->args[1], &plan, &s, offsets, &err), &err);
         aplan_host_input_free(&plan);
     }
     free(plan_data);
@@ -671,102 +512,6 @@ static int write_bytes(FILE *out, void *state) {
     return fwrite(b->data, 1, b->size, out) == b->size ? CLI_EXIT_OK : CLI_EXIT_IO;
 }
 
-/* Write run's plan into a copy of the model (data, size) at -o OUT; print the warning and the result: the planned
- * section and TFLM's whole arena before (its own planner) and after (the plan embedded). */
-static int embed_plan(const cli_options *o, const aplan_host_session *s, const aplan_host_run *run, const char *data,
-                      size_t size) {
-    const aplan_host_input *in = s->input;
-    aplan_format_error e;
-    aplan_tflite_embed_info info;
-    (void)data; /* in->model is the same bytes */
-    /* One call where the front block fits the guess (it holds 4 bytes per tensor, buffer and metadata entry and a
-     * few hundred more, so 64 KiB beyond the plan's words covers models with up to 16,000 buffers); else a second
-     * one at the size the first said. Each call reads, verifies and reads back the whole model. */
-    const size_t guess = size <= SIZE_MAX - 65536u - 4u * in->tensor_count ? size + 65536u + 4u * in->tensor_count : 0;
-    void *out = guess != 0 ? malloc(guess) : NULL;
-    size_t need = 0; /* set by a call that ran out of room */
-    aplan_status st =
-        out != NULL ? aplan_host_embed(in, run->offsets, out, guess, &need, &info, &e) : APLAN_E_OUTPUT_TOO_SMALL;
-    if (st == APLAN_E_OUTPUT_TOO_SMALL) {
-        free(out);
-        out = NULL;
-        st = need != 0 ? APLAN_OK : aplan_host_embed(in, run->offsets, NULL, 0, &need, &info, &e); /* no guess: ask */
-        if (st == APLAN_OK && (out = malloc(need)) == NULL) {
-            cli_error("out of memory");
-            return CLI_EXIT_INTERNAL;
-        }
-        if (st == APLAN_OK) st = aplan_host_embed(in, run->offsets, out, need, &need, &info, &e);
-    }
-    if (st != APLAN_OK) {
-        free(out);
-        const char *why = e.message[0] != '\0' ? e.message : aplan_status_str(st);
-        if (st >= APLAN_E_FORMAT_TRUNCATED) {
-            cli_error("%s: cannot embed a plan: byte %llu: %s", in->name, (unsigned long long)e.byte_offset, why);
-            return CLI_EXIT_BAD_INPUT;
-        }
-        cli_error("%s: cannot embed the plan of %s: %s", in->name, run->strategy->name, why);
-        /* a plan TFLM cannot use (the verifier's rules at TFLM's alignment): --align below 16, --no-round */
-        return st == APLAN_E_CAPACITY_EXCEEDED ? CLI_EXIT_NO_FIT
-               : st == APLAN_E_MISALIGNED_OFFSET || st == APLAN_E_OVERLAP || st == APLAN_E_SIZE_OVERFLOW
-                   ? CLI_EXIT_VERIFY
-                   : CLI_EXIT_INTERNAL;
-    }
-    bytes b = {out, need};
-    int rc = cli_write_output(o->output, write_bytes, &b);
-    free(out);
-    if (rc != CLI_EXIT_OK) return rc;
-    if (info.replaced) {
-        fprintf(stderr, "%s: warning: %s already had an offline plan (OfflineMemoryAllocation); %s holds the new plan "
-                        "in its place\n",
-                CLI_PROGRAM, in->name, o->output);
-    }
-    uint64_t joint = run->result.arena_size;
-    printf("%s: planned section ", o->output);
-    if (s->tflm_arena != 0) printf("%llu -> ", (unsigned long long)s->tflm_arena);
-    printf("%llu byte%s (%s%s; TFLM places the kernels' scratch around its tensors",
-           (unsigned long long)s->tflm_embed_section, aplan_host_s(s->tflm_embed_section),
-           s->tflm_arena != 0 ? "TFLM's greedy planner -> " : "", run->strategy->name);
-    if (joint != s->tflm_embed_section)
-        printf("; its plan of tensors and scratch together: %llu", (unsigned long long)joint);
-    printf("), lower bound %llu byte%s%s; %zu of %zu tensor%s planned offline\n", (unsigned long long)s->bound,
-           aplan_host_s(s->bound), aplan_host_best_proven(s) && joint == s->tflm_embed_section ? ", optimal" : "",
-           info.planned_count, info.tensor_count, aplan_host_s(info.tensor_count));
-    if (s->tflm_own.known && s->tflm_embed.known) {
-        const aplan_tflm_arena_info *a = &s->tflm_own.info, *z = &s->tflm_embed.info;
-        printf("TFLM arena (tflite-micro %s, %s, %u-bit ABI): %llu -> %llu byte%s used, smallest arena "
-               "%llu -> %llu%s\n",
-               APLAN_TFLM_COMMIT, aplan_host_tflm_kernels_text(&in->tflm), in->tflm.abi, (unsigned long long)a->used,
-               (unsigned long long)z->used,
-               aplan_host_s(z->used), (unsigned long long)a->smallest, (unsigned long long)z->smallest,
-               z->unknown_ops > 0 ? " (lower bounds)" : "");
-        aplan_host_write_tflm_unknown(stdout, s, z);
-    }
-    return cli_flush_stdout();
-}
-
-/* Of the runs that planned, the one whose tensor offsets give the smallest section once TFLM has placed the kernels'
- * scratch around them (ties: the smaller plan, then the first); s->tflm_embed and _adapter are then its (the whole
- * arena is worked out for that one run only). NULL when none planned. */
-static const aplan_host_run *best_to_embed(aplan_host_session *s) {
-    const aplan_host_run *best = NULL;
-    uint64_t best_section = 0;
-    for (size_t i = 0; i < s->run_count; i++) {
-        const aplan_host_run *r = &s->runs[i];
-        if (!r->planned || r->status != APLAN_OK) continue;
-        const uint64_t section = aplan_host_tflm_embedded_section(s, r->offsets);
-        if (section == 0) continue;
-        if (best == NULL || section < best_section ||
-            (section == best_section && r->result.arena_size < best->result.arena_size)) {
-            best = r;
-            best_section = section;
-        }
-    }
-    /* Without greedy_by_size_tflm in the build TFLM's section cannot be worked out: the best plan, unjudged. */
-    if (best == NULL && s->best != SIZE_MAX) best = &s->runs[s->best];
-    if (best != NULL) aplan_host_compute_tflm_figures(s, best);
-    return best;
-}
-
 /* Read the model at path whole and load it into in, keeping its bytes (*data, the caller frees) for the commands
  * that go back to the model: embed and graph. Anything but a .tflite model is bad input, with `why` saying what the
  * command needs one for. Returns CLI_EXIT_OK, or the exit code with the error printed (nothing to free then). */
@@ -821,54 +566,34 @@ int cli_cmd_embed(const cli_options *o) {
     }
     /* Writing over the model needs --force (cli_parse_options checks it); the input is read whole before anything
      * is written, so even --force never reads a half-written file. */
+    char message[512];
     char *data;
     size_t size;
-    aplan_host_input in;
-    int rc = load_model(model, cli_max_input(o), "embed writes a TFLM offline plan into one", &data, &size, &in);
-    if (rc == CLI_EXIT_OK) rc = add_model_scratch(o, data, &in);
-    if (rc != CLI_EXIT_OK) return rc;
-    aplan_host_session s;
-    cli_session_init(&s, o, &in);
-    aplan_host_whole_arena_capacity(&s);
-    aplan_host_compute_tflm_arena(&s); /* TFLM's own planner on the model as it is */
-    uint64_t before = s.tflm_arena;
-    aplan_host_tflm_figures own = s.tflm_own;
-    if (o->replan) {
-        for (size_t i = 0; i < in.count; i++) in.buffers[i].offset = APLAN_NO_OFFSET;
-        in.has_fixed = false;
-        cli_session_init(&s, o, &in); /* settings again: no fixed offsets, so no aliasing either */
-        aplan_host_whole_arena_capacity(&s);
-        s.tflm_own = own;
+    int rc = aplan_host_read_file(model, cli_max_input(o), &data, &size, message, sizeof message);
+    if (rc != CLI_EXIT_OK) {
+        cli_error("%s", message);
+        return rc;
     }
-    rc = run_strategies(o, &s, o->host.strategies != NULL ? o->host.strategies : "auto", false);
-    const aplan_host_run *run = NULL;
+    aplan_host_error err = {0};
+    aplan_host_embedding e = {0};
+    const unsigned flags = (o->replan ? APLAN_HOST_EMBED_REPLAN : 0u) | (o->force ? APLAN_HOST_EMBED_FORCE : 0u);
+    rc = cli_report(aplan_host_embed_model(model, data, size, &o->host, flags, NULL, 0, NULL, &e, &err), &err);
+    if (rc == CLI_EXIT_OK && e.grows)
+        fprintf(stderr, "%s: warning: with the plan embedded TFLM's arena grows from %llu to %llu bytes (--force)\n",
+                CLI_PROGRAM, (unsigned long long)e.s.tflm_own.info.used, (unsigned long long)e.s.tflm_embed.info.used);
     if (rc == CLI_EXIT_OK) {
-        s.tflm_arena = before; /* "before" is the model as given to TFLM */
-        run = best_to_embed(&s);
-        if (run == NULL) {
-            cli_error("%s: no plan to embed", in.name);
-            rc = CLI_EXIT_INTERNAL;
-        }
+        bytes b = {e.model, e.size};
+        rc = cli_write_output(o->output, write_bytes, &b);
     }
-    if (rc == CLI_EXIT_OK && s.tflm_own.known && s.tflm_embed.known &&
-        (s.tflm_embed.info.used > s.tflm_own.info.used || s.tflm_embed.info.smallest > s.tflm_own.info.smallest)) {
-        const aplan_tflm_arena_info *a = &s.tflm_own.info, *z = &s.tflm_embed.info;
-        if (!o->force) {
-            cli_error("%s: not written: with this plan embedded TFLM's arena would be %llu bytes (smallest %llu), "
-                      "more than the %llu (smallest %llu) it needs with the model as it is; try other strategies "
-                      "(-s), plan at run time with the adapter, or use --force to write it anyway",
-                      in.name, (unsigned long long)z->used, (unsigned long long)z->smallest,
-                      (unsigned long long)a->used, (unsigned long long)a->smallest);
-            rc = CLI_EXIT_NO_FIT;
-        } else {
-            fprintf(stderr,
-                    "%s: warning: with the plan embedded TFLM's arena grows from %llu to %llu bytes (--force)\n",
-                    CLI_PROGRAM, (unsigned long long)a->used, (unsigned long long)z->used);
-        }
+    if (rc == CLI_EXIT_OK && e.info.replaced)
+        fprintf(stderr, "%s: warning: %s already had an offline plan (OfflineMemoryAllocation); %s holds the new plan "
+                        "in its place\n",
+                CLI_PROGRAM, e.in.name, o->output);
+    if (rc == CLI_EXIT_OK) {
+        aplan_host_write_embed_result(stdout, &e, o->output);
+        rc = cli_flush_stdout();
     }
-    if (rc == CLI_EXIT_OK) rc = embed_plan(o, &s, run, data, size);
-    aplan_host_session_free(&s);
-    aplan_host_input_free(&in);
+    aplan_host_embedding_free(&e);
     free(data);
     return rc;
 }

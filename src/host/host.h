@@ -587,6 +587,70 @@ void aplan_host_write_tflm_sum(FILE *out, const aplan_host_tflm_figures *f);
  * `plan` asks it before advising `aplan embed`. APLAN_E_OUT_OF_MEMORY (e->message says so) when malloc fails. */
 aplan_status aplan_host_embed(const aplan_host_input *in, const uint64_t *offsets, void *out, size_t capacity,
                               size_t *size, aplan_tflite_embed_info *info, aplan_format_error *e);
+/* A planning session's first steps for the strategies of list (-s syntax): the problem's and the fixed buffers'
+ * checks, the lower bound, the strategies chosen. APLAN_HOST_OK or the failure's kind, err filled. */
+int aplan_host_prepare(aplan_host_session *s, const char *list, aplan_host_error *err);
+/* Why a session whose runs (aplan_host_run_strategies, which returned smallest) give no plan within the capacity has
+ * none, as the CLI says it: NO_FIT (the bound, a search's proof or time, the smallest plan's excess), else BAD_INPUT,
+ * or INTERNAL when a strategy ran out of memory, with one line "  STRATEGY: ERROR" per run after the first. Returns
+ * err->kind. */
+int aplan_host_no_plan(const aplan_host_session *s, const aplan_host_run *smallest, aplan_host_error *err);
+
+/* `verify` (verify.c). The offsets of a plan file (plan, loaded from path) for problem: its rows matched by id
+ * (O(n), or O(n log n) when the rows are in another order; a .tflite plan gives its offline offsets) into offsets
+ * (problem->count entries; APLAN_NO_OFFSET for a buffer the plan omits) and row_of (NULL: not wanted; the plan's row
+ * of each buffer, SIZE_MAX when omitted). BAD_INPUT for a CSV without offsets, a row not in the problem or one whose
+ * size or steps differ; INTERNAL out of memory; err filled as `aplan verify` says it. */
+int aplan_host_plan_offsets(const char *path, const aplan_host_input *plan, const aplan_host_input *problem,
+                            uint64_t *offsets, size_t *row_of, aplan_host_error *err);
+/* A model's offline plan (plan, read from path) over s's problem, offsets from aplan_host_plan_offsets: none at all is
+ * BAD_INPUT; the kernels' scratch buffers, which no offline plan holds, get where TFLM's planner puts them around the
+ * tensors (every buffer's offset out); INTERNAL when they cannot be placed. */
+int aplan_host_offline_plan(const char *path, const aplan_host_input *plan, const aplan_host_session *s,
+                            uint64_t *offsets, aplan_host_error *err);
+
+/* With regions: each of the problem's n buffers' region (region_of) from the plan's `region` column, by name (row_of
+ * from aplan_host_plan_offsets); a buffer the plan omits is in the first region it may use (the verifier then
+ * says it is unplaced). BAD_INPUT, naming the line, for a row with no region or one not among g's. */
+int aplan_host_plan_regions(const char *path, const aplan_host_input *plan, const aplan_host_region_session *g,
+                            size_t n, const size_t *row_of, uint32_t *region_of, aplan_host_error *err);
+
+/* `embed` (embed.c): a model with a plan as its offline plan. */
+enum {
+    APLAN_HOST_EMBED_REPLAN = 1u << 0, /* --replan: the model's own offline plan is ignored, every tensor planned */
+    APLAN_HOST_EMBED_FORCE = 1u << 1   /* --force: written even when TFLM's arena grows with it (grows says so) */
+};
+typedef struct aplan_host_embedding {
+    aplan_host_progress *progress; /* set by the caller before the call (NULL: none): the session's progress */
+    void *progress_state;
+    bool (*interrupt)(void *state); /* set by the caller (NULL: none): the session's interrupt; once it said stop the
+                                       call fails (INTERNAL, "NAME: interrupted") */
+    void *interrupt_state;
+    aplan_host_input in;           /* the model with its kernels' scratch */
+    aplan_host_session s;          /* bound, runs, s.tflm_arena and s.tflm_own before, s.tflm_embed_section and
+                                      s.tflm_embed after */
+    const aplan_host_run *run;     /* the plan embedded: one of s.runs, or given */
+    aplan_host_run given;          /* the caller's plan as a run (offsets owned) */
+    void *model;                   /* the model with the plan: size bytes (malloc; freed with the embedding) */
+    size_t size;
+    aplan_tflite_embed_info info;  /* replaced: the model had an offline plan; planned_count of tensor_count */
+    bool grows;                    /* with FORCE: TFLM's arena grows (s.tflm_own.info.used -> s.tflm_embed.info.used) */
+    bool loaded, started;
+} aplan_host_embedding;
+/* `aplan embed` on a model's bytes (data, size, named name; data must outlive e), with the settings o and flags
+ * (APLAN_HOST_EMBED_*): the model loaded with its kernels' scratch, TFLM's own arena before, then the strategies of
+ * o->strategies (NULL: auto) and of their plans the one with the smallest section once TFLM places the scratch, or
+ * with offsets (offset_count of them, which must be in->count (else USAGE): the tensors' then the scratch requests',
+ * as a plan of the model gives them) that plan, of strategy (NULL: offline); refused (NO_FIT) when TFLM's arena would
+ * be larger unless FORCE. APLAN_HOST_OK with e filled (free with aplan_host_embedding_free), or the kind and err,
+ * exactly `aplan embed`'s exit code and message (e then holds nothing). */
+int aplan_host_embed_model(const char *name, const char *data, size_t size, const aplan_host_options *o,
+                           unsigned flags, const uint64_t *offsets, size_t offset_count, const char *strategy,
+                           aplan_host_embedding *e, aplan_host_error *err);
+/* `aplan embed`'s report of e, the new model named written: the planned section and TFLM's arena before and after. */
+void aplan_host_write_embed_result(FILE *out, const aplan_host_embedding *e, const char *written);
+/* Frees what e holds (the caller's progress and interrupt kept). */
+void aplan_host_embedding_free(aplan_host_embedding *e);
 /* From plan (NULL: none): s->tflm_embed_section, s->tflm_embed, s->tflm_compiled and s->tflm_adapter. */
 void aplan_host_compute_tflm_figures(aplan_host_session *s, const aplan_host_run *plan);
 /* The known figures of s with the smallest arena (own, embedded, adapter: the first on ties); NULL when none. */
