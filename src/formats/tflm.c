@@ -100,6 +100,20 @@ typedef struct event {
     uint64_t size;
 } event;
 
+/* What a recording pass finds besides its events, kept in the recording (aplan_tflm_record) for every question. */
+typedef struct findings {
+    uint32_t unknown;      /* operators the kernel table lacks, counted in the parser's pass, and the first */
+    uint32_t first_unknown_subgraph, first_unknown_op;
+    uint32_t refused;      /* operators whose Prepare fails (aplan__tflm_refuse), counted in Prepare's pass */
+    uint32_t first_refused_subgraph, first_refused_op, refusal;
+    /* The first allocation whose size passes 2^64 - 1 (aplan__tflm_persistent_rows): which operator, its kernel,
+     * the product's factors. Such an event saturates, so the arena then passes 2^64 - 1 (not computable). */
+    bool overflow;
+    uint32_t overflow_subgraph, overflow_op;
+    const char *overflow_kernel;
+    uint64_t overflow_rows, overflow_bytes;
+} findings;
+
 typedef struct recorder {
     const void *model;
     size_t model_size;
@@ -114,10 +128,7 @@ typedef struct recorder {
     uint8_t *known;               /* NULL: not wanted; else a bit per global operator, set when its kernel is known */
     size_t request_capacity;
     size_t request_count;
-    uint32_t unknown;
-    uint32_t first_unknown_subgraph, first_unknown_op;
-    uint32_t refused;      /* operators whose Prepare fails (aplan__tflm_refuse), counted in Prepare's pass */
-    uint32_t first_refused_subgraph, first_refused_op, refusal;
+    findings f;
     aplan_status status;   /* the first failure of a lookup, kept */
     aplan_format_error *error;
     aplan_format_error spare; /* what lookups after the first failure write to (err) */
@@ -131,12 +142,6 @@ typedef struct recorder {
     uint32_t over_subgraph, over_op;
     size_t over_at;
     const char *over_name;
-    /* The first allocation whose size passes 2^64 - 1 (aplan__tflm_persistent_rows): which operator, its kernel,
-     * the product's factors. Such an event saturates, so the arena then passes 2^64 - 1 (not computable). */
-    bool overflow;
-    uint32_t overflow_subgraph, overflow_op;
-    const char *overflow_kernel;
-    uint64_t overflow_rows, overflow_bytes;
     /* Custom options' values by key, once per distinct options vector (its position) and key: a direct-mapped
      * cache, so that operators sharing one vector (a FlatBuffer may point thousands at it) search its map once. */
     struct {
@@ -471,13 +476,13 @@ void aplan__tflm_persistent_rows(aplan__tflm_node *n, uint64_t rows, uint64_t by
     if (!aplan__align_up(bytes, ARENA_ALIGN, &rounded) || __builtin_mul_overflow(rows - 1u, rounded, &rest) ||
         !aplan__add(bytes, rest, &total)) {
         total = UINT64_MAX; /* the replay fails, and the message names this allocation */
-        if (!r->overflow) {
-            r->overflow = true;
-            r->overflow_subgraph = n->subgraph;
-            r->overflow_op = n->op;
-            r->overflow_kernel = kernel_name(n->kernel, &n->info);
-            r->overflow_rows = rows;
-            r->overflow_bytes = bytes;
+        if (!r->f.overflow) {
+            r->f.overflow = true;
+            r->f.overflow_subgraph = n->subgraph;
+            r->f.overflow_op = n->op;
+            r->f.overflow_kernel = kernel_name(n->kernel, &n->info);
+            r->f.overflow_rows = rows;
+            r->f.overflow_bytes = bytes;
         }
     }
     put(r, EV_PERSISTENT, PART_OP_DATA, total, ARENA_ALIGN, n->global);
@@ -485,10 +490,10 @@ void aplan__tflm_persistent_rows(aplan__tflm_node *n, uint64_t rows, uint64_t by
 
 void aplan__tflm_refuse(aplan__tflm_node *n, aplan_tflm_refusal reason, uint8_t a, uint8_t b) {
     recorder *r = n->r;
-    if (r->refused++ == 0) {
-        r->first_refused_subgraph = n->subgraph;
-        r->first_refused_op = n->op;
-        r->refusal = (uint32_t)reason | (uint32_t)a << 8 | (uint32_t)b << 16;
+    if (r->f.refused++ == 0) {
+        r->f.first_refused_subgraph = n->subgraph;
+        r->f.first_refused_op = n->op;
+        r->f.refusal = (uint32_t)reason | (uint32_t)a << 8 | (uint32_t)b << 16;
     }
 }
 
@@ -606,9 +611,9 @@ static bool visit(void *context, aplan__tflite_cursor *cursor, uint32_t op, cons
     if (node_over(&n)) return false; /* the operator's own look-up, and the events and look-ups before it */
     if (phase == 0u && k != NULL && r->known != NULL) r->known[global / 8u] |= (uint8_t)(1u << (global % 8u));
     if (phase == 0u && k == NULL) {
-        if (r->unknown++ == 0) {
-            r->first_unknown_subgraph = s;
-            r->first_unknown_op = op;
+        if (r->f.unknown++ == 0) {
+            r->f.first_unknown_subgraph = s;
+            r->f.first_unknown_op = op;
         }
     }
     const unsigned abi = r->t->ptr == 8u;
@@ -674,7 +679,7 @@ static void record(walk *w) {
     const uint32_t none = UINT32_MAX;
     r->work = 0;
     r->over = false;
-    r->overflow = false;
+    r->f.overflow = false;
     /* One arena's allocator object, or two arenas': the persistent one, then the non-persistent one, both in the
      * tail; then TFLM's planner when it lives in the arena. */
     put(r, EV_WHEN, PART_TFLM, t->arena_allocator.size, t->arena_allocator.align, WHEN_ONE_ARENA);
@@ -967,12 +972,7 @@ typedef struct recording {
     size_t count, request_count;
     uint32_t subgraphs;
     uint64_t tensors, operators;
-    uint32_t unknown, first_unknown_subgraph, first_unknown_op;
-    uint32_t refused, first_refused_subgraph, first_refused_op, refusal;
-    bool overflow; /* as the recorder's */
-    uint32_t overflow_subgraph, overflow_op;
-    const char *overflow_kernel;
-    uint64_t overflow_rows, overflow_bytes;
+    findings f;
 } recording;
 
 #define RECORDING_MAGIC UINT64_C(0x61706c616e74666c) /* "aplantfl" */
@@ -1025,8 +1025,8 @@ static aplan_status begin(session *x, const void *model, size_t model_size, cons
     r->cmsis = config->kernels == APLAN_TFLM_KERNELS_CMSIS_NN;
     r->isa = config->isa;
     r->error = error;
-    r->first_unknown_subgraph = r->first_unknown_op = APLAN_TFLITE_NONE;
-    r->first_refused_subgraph = r->first_refused_op = APLAN_TFLITE_NONE;
+    r->f.first_unknown_subgraph = r->f.first_unknown_op = APLAN_TFLITE_NONE;
+    r->f.first_refused_subgraph = r->f.first_refused_op = APLAN_TFLITE_NONE;
     if (__builtin_mul_overflow((uint64_t)APLAN_TFLM_WORK_PER_BYTE, (uint64_t)model_size, &r->budget) ||
         !aplan__add(r->budget, APLAN_TFLM_WORK_BASE, &r->budget))
         r->budget = UINT64_MAX;
@@ -1232,19 +1232,7 @@ aplan_status aplan_tflm_record(const void *model, size_t model_size, const aplan
     h->subgraphs = x.w.subgraphs;
     h->tensors = x.w.tensors;
     h->operators = x.w.operators;
-    h->unknown = r->unknown;
-    h->first_unknown_subgraph = r->first_unknown_subgraph;
-    h->first_unknown_op = r->first_unknown_op;
-    h->refused = r->refused;
-    h->first_refused_subgraph = r->first_refused_subgraph;
-    h->first_refused_op = r->first_refused_op;
-    h->refusal = r->refusal;
-    h->overflow = r->overflow;
-    h->overflow_subgraph = r->overflow_subgraph;
-    h->overflow_op = r->overflow_op;
-    h->overflow_kernel = r->overflow_kernel;
-    h->overflow_rows = r->overflow_rows;
-    h->overflow_bytes = r->overflow_bytes;
+    h->f = r->f;
     h->magic = RECORDING_MAGIC;
     return APLAN_OK;
 }
@@ -1295,18 +1283,18 @@ static aplan_status question(void *scratch, uint32_t planner, uint64_t planner_s
         (info)->io_tensors = (parts)[PART_IO];                                                                         \
         uint64_t bytes_ = 0;                                                                                           \
         for (size_t i_ = 0; i_ < (in)->count; i_++) {                                                                  \
-            if ((in)->events[i_].kind == EV_REQUEST && !aplan__add(bytes_, (in)->events[i_].size, &bytes_))           \
+            if ((in)->events[i_].kind == EV_REQUEST && !aplan__add(bytes_, (in)->events[i_].size, &bytes_))            \
                 bytes_ = UINT64_MAX;                                                                                   \
         }                                                                                                              \
         (info)->scratch_bytes = bytes_;                                                                                \
         (info)->scratch_requests = (uint32_t)(h)->request_count;                                                       \
-        (info)->unknown_ops = (h)->unknown;                                                                            \
-        (info)->first_unknown_subgraph = (h)->first_unknown_subgraph;                                                  \
-        (info)->first_unknown_op = (h)->first_unknown_op;                                                              \
-        (info)->refused_ops = (h)->refused;                                                                            \
-        (info)->first_refused_subgraph = (h)->first_refused_subgraph;                                                  \
-        (info)->first_refused_op = (h)->first_refused_op;                                                              \
-        (info)->refusal = (h)->refusal;                                                                                \
+        (info)->unknown_ops = (h)->f.unknown;                                                                          \
+        (info)->first_unknown_subgraph = (h)->f.first_unknown_subgraph;                                                \
+        (info)->first_unknown_op = (h)->f.first_unknown_op;                                                            \
+        (info)->refused_ops = (h)->f.refused;                                                                          \
+        (info)->first_refused_subgraph = (h)->f.first_refused_subgraph;                                                \
+        (info)->first_refused_op = (h)->f.first_refused_op;                                                            \
+        (info)->refusal = (h)->f.refusal;                                                                              \
     } while (0)
 
 /* APLAN_E_SIZE_OVERFLOW with message, or, when an allocation of the kernels' passed 2^64 - 1 by itself
@@ -1314,12 +1302,12 @@ static aplan_status question(void *scratch, uint32_t planner, uint64_t planner_s
 static aplan_status size_overflow(const recording *h, aplan_format_error *e, const char *message) {
     e->status = APLAN_E_SIZE_OVERFLOW;
     aplan__text w = {e->message, sizeof e->message, 0};
-    if (!h->overflow) {
+    if (!h->f.overflow) {
         aplan__put(&w, message);
     } else {
         aplan__putf(&w, "TFLM's arena passes 2^64 - 1 bytes: op %u of subgraph %u (%s) keeps %u rows x %u bytes",
-                    (uint64_t)h->overflow_op, (uint64_t)h->overflow_subgraph,
-                    h->overflow_kernel != NULL ? h->overflow_kernel : "?", h->overflow_rows, h->overflow_bytes);
+                    (uint64_t)h->f.overflow_op, (uint64_t)h->f.overflow_subgraph,
+                    h->f.overflow_kernel != NULL ? h->f.overflow_kernel : "?", h->f.overflow_rows, h->f.overflow_bytes);
     }
     return APLAN_E_SIZE_OVERFLOW;
 }
