@@ -9,8 +9,9 @@
 
 #include "host.h"
 
-/* Append the printf text of format to *e's message (a new one when it has none). */
-static void append(aplan_host_error *e, const char *format, va_list args) {
+/* Append the printf text of format to *e's message (a new one when it has none). The attribute lets the compiler
+ * check the callers' formats and take this one's as checked (clang's -Wformat-nonliteral). */
+__attribute__((format(printf, 2, 0))) static void append(aplan_host_error *e, const char *format, va_list args) {
     va_list again;
     va_copy(again, args);
     const int n = vsnprintf(NULL, 0, format, args);
