@@ -7,6 +7,13 @@ import subprocess
 import pytest
 
 
+def needs_strategy(name: str) -> None:
+    """Skip, naming it, when this build leaves the strategy out (-Dstrategies=...)."""
+    import aplan
+    if name not in {s.name for s in aplan.strategies()}:
+        pytest.skip(f"needs the {name} strategy, which this build leaves out (-Dstrategies)")
+
+
 def cli() -> str:
     path = os.environ.get("APLAN_CLI", "")
     if not path or not os.access(path, os.X_OK):

@@ -7,7 +7,7 @@ import warnings
 import pytest
 
 import aplan
-from conftest import cli, shared_models
+from conftest import cli, needs_strategy, shared_models
 from test_aplan import run
 
 
@@ -61,6 +61,7 @@ def test_embed_errors_are_the_tools(made_models, tmp_path):
     assert str(e.value) == (f'{csv}: not a .tflite model (no "TFL3" at bytes 4..7): embed writes a TFLM offline '
                             f"plan into one")
     # linear's fresh plan of an embedded model makes TFLM's arena larger: refused unless forced, as the tool does.
+    needs_strategy("linear")
     path = os.path.join(made_models, "chain.tflite")
     first = tmp_path / "first.tflite"
     first.write_bytes(aplan.embed(path))

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import aplan
-from conftest import cli, shared_models
+from conftest import cli, needs_strategy, shared_models
 from test_aplan import run
 
 FORMATS = ["json", "svg", "html", "csv", "c", "table"]
@@ -84,6 +84,7 @@ def test_a_shared_model_written_as_the_tool_writes_it():
 
 
 def test_a_plan_that_does_not_fit_is_drawn_as_the_tool_draws_it():
+    needs_strategy("linear")
     with pytest.raises(aplan.DoesNotFitError) as e:
         aplan.plan(aplan.EXAMPLE, "linear", capacity=40000)
     assert str(e.value) == "needs 89920 bytes, 49920 more than the capacity of 40000 bytes"
